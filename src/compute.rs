@@ -1,0 +1,221 @@
+//! Creating or extending a table file: checks the request, runs the [`Engine`] and
+//! streams its blocks into a [`TableWriter`], committing as it goes. This is the one
+//! place where engine and table meet.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::engine::{BLOCK_COLS, Engine};
+use crate::table::raw::{self, MAX_CAPACITY};
+use crate::table::{Table, TableError, TableWriter, parent_dir};
+
+/// Capacity given to a new table when none is asked for: the largest `N` whose
+/// values (at most `2N + 1`) fit in 18 bits.
+pub const DEFAULT_CAPACITY: u64 = 131_071;
+
+/// What to compute.
+#[derive(Clone, Debug)]
+pub struct Request {
+    /// The table file.
+    pub path: PathBuf,
+    /// Compute columns `0 ..= n`.
+    pub n: u64,
+    /// Capacity for a new table (default: the larger of `n` and [`DEFAULT_CAPACITY`]).
+    pub capacity: Option<u64>,
+    /// Worker threads (0: one per core).
+    pub threads: usize,
+    /// Commit at most this often (a commit syncs the file to disk).
+    pub commit_every: Duration,
+}
+
+/// Why a computation did not run or stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum ComputeError {
+    /// A table-file problem.
+    #[error(transparent)]
+    Table(#[from] TableError),
+    /// `--n` beyond what the table's value width can hold.
+    #[error(
+        "--n {n} is beyond the table's capacity {capacity} ({bits} bits per value); recreate it with a larger --capacity"
+    )]
+    BeyondCapacity {
+        /// Requested N.
+        n: u64,
+        /// The table's capacity.
+        capacity: u64,
+        /// Its bits per value.
+        bits: u32,
+    },
+    /// A capacity this format cannot hold.
+    #[error("--capacity {0} is not possible: at least --n and at most {MAX_CAPACITY}")]
+    BadCapacity(u64),
+    /// Not enough free disk for the requested table.
+    #[error(
+        "not enough free disk in {dir}: N = {n} needs {needed} more bytes, {available} available"
+    )]
+    DiskFull {
+        /// The directory.
+        dir: PathBuf,
+        /// Requested N.
+        n: u64,
+        /// Bytes still to write.
+        needed: u64,
+        /// Bytes free.
+        available: u64,
+    },
+    /// The directory for a new table is missing.
+    #[error("directory {0} does not exist")]
+    NoDirectory(PathBuf),
+    /// Stopped by Ctrl-C; every column up to `n` is committed.
+    #[error("interrupted; the table is safe and holds N = {n}; run compute again to continue")]
+    Interrupted {
+        /// The N now committed.
+        n: i64,
+    },
+}
+
+/// What a computation did.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// N before the run (-1 for a new table).
+    pub from_n: i64,
+    /// N after the run.
+    pub n: u64,
+    /// Cells computed in this run.
+    pub cells: u64,
+    /// Wall time of this run (checks, rebuild and writing included).
+    pub elapsed: Duration,
+    /// Bytes in the table file afterwards.
+    pub file_len: u64,
+}
+
+/// Set by the Ctrl-C handler; the computation stops at its next commit.
+pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Progress reports: `(cells done, cells to do)`.
+pub type Progress<'a> = &'a mut dyn FnMut(u64, u64);
+
+/// Creates `req.path` or extends it to `req.n`. Returns `Ok(None)` when the table
+/// already holds `N >= req.n` (nothing is written).
+pub fn compute(req: &Request, progress: Progress) -> Result<Option<Outcome>, ComputeError> {
+    let start = Instant::now();
+    let path = req.path.as_path();
+    let existing = if path.exists() {
+        Some(Table::open(path)?)
+    } else {
+        None
+    };
+    let (bits, capacity, from_columns) = match &existing {
+        Some(t) => (t.bits(), t.capacity(), t.columns()),
+        None => {
+            let capacity = req.capacity.unwrap_or(req.n.max(DEFAULT_CAPACITY));
+            if capacity < req.n || capacity > MAX_CAPACITY {
+                return Err(ComputeError::BadCapacity(capacity));
+            }
+            (raw::bits_for_capacity(capacity), capacity, 0)
+        }
+    };
+    if req.n > capacity {
+        return Err(ComputeError::BeyondCapacity {
+            n: req.n,
+            capacity,
+            bits,
+        });
+    }
+    let target = req.n + 1;
+    if target <= from_columns {
+        return Ok(None);
+    }
+    check_disk(path, req.n, raw::file_len(target, bits), existing.as_ref())?;
+
+    let mut writer = match existing {
+        Some(_) => TableWriter::open(path)?,
+        None => TableWriter::create(path, capacity)?,
+    };
+    // Rebuild the engine from the committed columns (the writer's lock is held, so
+    // they cannot change under us).
+    let mut engine = match Table::open(path)? {
+        t if t.columns() > 0 => Engine::resume(&t),
+        _ => Engine::new(),
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(req.threads)
+        .build()
+        .expect("thread pool");
+    let todo = raw::cells(target) - raw::cells(from_columns);
+    let mut done = 0u64;
+    progress(0, todo);
+    let batch = BLOCK_COLS * 8 * pool.current_num_threads() as u32;
+    let mut last_commit = Instant::now();
+    let mut failure = None;
+    while (engine.columns() as u64) < target {
+        let cols = (target - engine.columns() as u64).min(batch as u64) as u32;
+        engine.advance(
+            cols,
+            &pool,
+            |block| {
+                let first = raw::cells(block.first as u64);
+                (
+                    block.cols,
+                    raw::pack(bits, first, (0..block.cols).map(|j| block.column(j))),
+                )
+            },
+            |(count, packed)| {
+                if failure.is_none() {
+                    let cells = packed.end_bit / bits as u64 - raw::cells(writer.columns());
+                    failure = writer.append(count as u64, packed).err();
+                    done += cells;
+                    progress(done, todo);
+                }
+            },
+        );
+        if let Some(e) = failure {
+            return Err(e.into());
+        }
+        let interrupted = INTERRUPTED.load(Ordering::Relaxed);
+        if last_commit.elapsed() >= req.commit_every || interrupted {
+            writer.commit()?;
+            last_commit = Instant::now();
+        }
+        if interrupted {
+            return Err(ComputeError::Interrupted {
+                n: writer.committed_columns() as i64 - 1,
+            });
+        }
+    }
+    writer.commit()?;
+    writer.trim()?;
+    Ok(Some(Outcome {
+        from_n: from_columns as i64 - 1,
+        n: req.n,
+        cells: todo,
+        elapsed: start.elapsed(),
+        file_len: raw::file_len(target, bits),
+    }))
+}
+
+/// Checks, before anything is written, that the directory exists and has room.
+fn check_disk(
+    path: &Path,
+    n: u64,
+    final_len: u64,
+    existing: Option<&Table>,
+) -> Result<(), ComputeError> {
+    let dir = parent_dir(path);
+    if !dir.is_dir() {
+        return Err(ComputeError::NoDirectory(dir));
+    }
+    let have = existing.map_or(0, |t| t.file_len());
+    let needed = final_len.saturating_sub(have);
+    let available = fs4::available_space(&dir).map_err(TableError::io(&dir))?;
+    if needed > available {
+        return Err(ComputeError::DiskFull {
+            dir,
+            n,
+            needed,
+            available,
+        });
+    }
+    Ok(())
+}

@@ -1,0 +1,128 @@
+//! Rebuilding the engine's state from columns already computed, so that a stored
+//! table extends without any checkpoint beside it.
+//!
+//! After `n` columns the state of a live row `r` is the set of its values `>= n`
+//! (see the rule in `engine/mod.rs`). Those are diagonal values `f(a,a)` for `a < r`
+//! and entries `f(a,r)` with `a >= n - 1 - r` (since `f(a,r) <= a + r + 1`), so the
+//! rebuild reads about a quarter of the triangle, once, in column order.
+
+use std::ops::Range;
+use std::sync::Mutex;
+
+use super::row::Row;
+use super::{CHUNK_ROWS, Engine, copy_words, set_bit};
+
+/// Where stored columns come from (the table file, or a test's vectors).
+pub trait ColumnSource {
+    /// Number of complete columns available.
+    fn columns(&self) -> u32;
+    /// Appends `f(q, r)` for `r` in `rows` (all `<= q`) to `out`.
+    fn read_column(&self, q: u32, rows: Range<u32>, out: &mut Vec<u32>);
+}
+
+impl Engine {
+    /// The state after all of `source`'s columns, ready to compute the next one.
+    pub fn resume(source: &impl ColumnSource) -> Engine {
+        let n = source.columns();
+        if n == 0 {
+            return Engine::new();
+        }
+        let mut buf = Vec::new();
+        let diagonal: Vec<u32> = (0..n)
+            .map(|a| {
+                buf.clear();
+                source.read_column(a, a..a + 1, &mut buf);
+                buf[0]
+            })
+            .collect();
+        let mut last = Vec::new();
+        source.read_column(n - 1, 0..n, &mut last);
+
+        // A row died before column n iff f(n-1, r) < n.
+        let mut rows = Vec::with_capacity(n as usize);
+        let mut earlier_diagonal = Vec::new(); // f(a,a) for a < r
+        for r in 0..n {
+            let v = last[r as usize];
+            rows.push(if v < n {
+                Row::dead(v)
+            } else {
+                Row::live(r, n, |base, bits| copy_words(&earlier_diagonal, base, bits))
+            });
+            set_bit(&mut earlier_diagonal, diagonal[r as usize]);
+        }
+        for a in 0..n {
+            let lo = (n - 1).saturating_sub(a);
+            if lo > a {
+                continue;
+            }
+            buf.clear();
+            source.read_column(a, lo..a + 1, &mut buf);
+            for (r, &v) in (lo..).zip(&buf) {
+                let row = &mut rows[r as usize];
+                if v >= n && row.constant().is_none() {
+                    row.mark(v);
+                }
+            }
+        }
+
+        let mut chunks = Vec::new();
+        let mut rows = rows.into_iter();
+        loop {
+            let chunk: Vec<Row> = rows.by_ref().take(CHUNK_ROWS as usize).collect();
+            if chunk.is_empty() {
+                break;
+            }
+            chunks.push(Mutex::new(chunk));
+        }
+        Engine {
+            columns: n,
+            chunks,
+            diagonal: Mutex::new(earlier_diagonal),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Block;
+
+    impl ColumnSource for Vec<Vec<u32>> {
+        fn columns(&self) -> u32 {
+            self.len() as u32
+        }
+        fn read_column(&self, q: u32, rows: Range<u32>, out: &mut Vec<u32>) {
+            out.extend_from_slice(&self[q as usize][rows.start as usize..rows.end as usize]);
+        }
+    }
+
+    fn run(engine: &mut Engine, cols: u32, into: &mut Vec<Vec<u32>>) {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        engine.advance(
+            cols,
+            &pool,
+            |b: &Block| {
+                (0..b.cols)
+                    .map(|j| b.column(j).to_vec())
+                    .collect::<Vec<_>>()
+            },
+            |block| into.extend(block),
+        );
+    }
+
+    #[test]
+    fn resumed_engine_continues_exactly() {
+        let mut direct = Vec::new();
+        run(&mut Engine::new(), 700, &mut direct);
+        for cut in [1, 2, 3, 64, 299, 300, 513] {
+            let mut cols = direct[..cut].to_vec();
+            let mut engine = Engine::resume(&cols);
+            run(&mut engine, 700 - cut as u32, &mut cols);
+            let diff = crate::engine::tests::first_difference(&cols, &direct);
+            assert_eq!(diff, None, "resumed after {cut} columns");
+        }
+    }
+}

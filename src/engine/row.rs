@@ -1,0 +1,184 @@
+//! One row's state and the inner loop that advances it through a block of columns.
+//!
+//! This is where the engine spends its time: every live cell of the table is one
+//! iteration of [`Row::advance`]. A live row only needs the values it has already
+//! used at or above the current column `q` (see the rule in `engine/mod.rs`), so its
+//! state is a short bitset window `[q, q + r + 1]`, not a set of every value so far.
+
+/// `Row::dead` while the row is still live.
+const LIVE: u32 = u32::MAX;
+
+/// The state of row `r` after some column: either its constant value, or the window
+/// of values `>= q` that earlier entries of the row already use.
+#[derive(Clone, Debug)]
+pub(crate) struct Row {
+    /// The row's constant value once it has died (`f(q,r) = q` happened), else [`LIVE`].
+    dead: u32,
+    /// Absolute word index of `bits[0]`: bit `v` of the row lives in
+    /// `bits[v / 64 - base]`. Bits below the current column are stale and always masked.
+    base: u32,
+    /// Lower bound for the first value `>= q` that is not in the window.
+    low: u32,
+    /// The window: twice the span the row needs, so it slides by a cheap copy
+    /// once every `~r` columns instead of a shift every column.
+    bits: Vec<u64>,
+}
+
+/// Number of 64-bit words that cover `[q, q + r + 1]` for any `q`.
+fn span_words(r: u32) -> usize {
+    (r as usize + 1) / 64 + 2
+}
+
+impl Row {
+    /// A row that became constant with value `value`.
+    pub(crate) fn dead(value: u32) -> Row {
+        Row {
+            dead: value,
+            base: 0,
+            low: 0,
+            bits: Vec::new(),
+        }
+    }
+
+    /// A live row `r` at column `q`, its window filled by `fill`, which receives the
+    /// window's words (absolute word index `q / 64` first) and sets the used values.
+    pub(crate) fn live(r: u32, q: u32, fill: impl FnOnce(u32, &mut [u64])) -> Row {
+        let mut bits = vec![0u64; 2 * span_words(r)];
+        fill(q / 64, &mut bits);
+        Row {
+            dead: LIVE,
+            base: q / 64,
+            // f is positive: at column 0 the least candidate is 1, not 0.
+            low: q.max(1),
+            bits,
+        }
+    }
+
+    /// The row's constant value, if it has died.
+    pub(crate) fn constant(&self) -> Option<u32> {
+        (self.dead != LIVE).then_some(self.dead)
+    }
+
+    /// Sets value `v` (absolute) in a live row's window.
+    pub(crate) fn mark(&mut self, v: u32) {
+        let w = (v / 64 - self.base) as usize;
+        self.bits[w] |= 1u64 << (v % 64);
+    }
+
+    /// Slides the window so that columns `q0..q_end` fit without reallocation.
+    fn make_room(&mut self, r: u32, q0: u32, q_end: u32) {
+        let top_word = ((q_end - 1 + r + 1) / 64 - self.base) as usize;
+        if top_word < self.bits.len() {
+            return;
+        }
+        let new_base = q0 / 64;
+        let shift = (new_base - self.base) as usize;
+        self.bits.copy_within(shift.., 0);
+        let keep = self.bits.len() - shift;
+        self.bits[keep..].fill(0);
+        self.base = new_base;
+        debug_assert!((((q_end + r) / 64 - self.base) as usize) < self.bits.len());
+    }
+
+    /// First value `>= from` that is not in the window.
+    #[inline]
+    fn next_free(&self, from: u32) -> u32 {
+        let mut w = (from / 64 - self.base) as usize;
+        // Values below `from` in its word count as used.
+        let mut word = self.bits[w] | ((1u64 << (from % 64)) - 1);
+        while word == u64::MAX {
+            w += 1;
+            word = self.bits[w];
+        }
+        (self.base + w as u32) * 64 + (!word).trailing_zeros()
+    }
+
+    /// Computes `f(q, r)` for `q` in `q_from..q_end` (all inside the block that starts
+    /// at column `q0`), writing `f(q0 + j, r)` to `out[j * stride + r]`.
+    ///
+    /// `used` holds one bitset per column of the block, `used_words` words each, word
+    /// `i` covering values `64 * (q0 / 64 + i) ..`: the values `>= q0` already taken in
+    /// that column by the live rows below `r`. The row adds its own values there for
+    /// the rows above it.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn advance(
+        &mut self,
+        r: u32,
+        q_from: u32,
+        q_end: u32,
+        q0: u32,
+        used: &mut [u64],
+        used_words: usize,
+        out: &mut [u32],
+        stride: usize,
+    ) {
+        let r_idx = r as usize;
+        if self.dead != LIVE {
+            for q in q_from..q_end {
+                out[(q - q0) as usize * stride + r_idx] = self.dead;
+            }
+            return;
+        }
+        self.make_room(r, q0, q_end);
+        let used_base = q0 / 64;
+        let mut low = self.low;
+        for q in q_from..q_end {
+            let j = (q - q0) as usize;
+            let column = &mut used[j * used_words..(j + 1) * used_words];
+            // Least value >= q unused by the row; every value in [q, low) is used.
+            low = self.next_free(low.max(q));
+            // Least value >= low used neither by the row nor by the column below.
+            let from = low / 64;
+            let v = from * 64
+                + first_zero_of_union(
+                    &self.bits[(from - self.base) as usize..],
+                    &column[(from - used_base) as usize..],
+                    low % 64,
+                );
+            self.mark(v);
+            column[(v / 64 - used_base) as usize] |= 1u64 << (v % 64);
+            out[j * stride + r_idx] = v;
+            if v == q {
+                // f(q, r) = q: the row is constant from here on.
+                self.dead = q;
+                self.bits = Vec::new();
+                for q2 in q + 1..q_end {
+                    out[(q2 - q0) as usize * stride + r_idx] = q;
+                }
+                return;
+            }
+            if v == low {
+                low += 1;
+            }
+        }
+        self.low = low;
+    }
+}
+
+/// Index of the first bit, at or after bit `skip` of word 0, that is clear in both
+/// `a` and `b`. The caller guarantees there is one within both slices.
+#[inline]
+fn first_zero_of_union(a: &[u64], b: &[u64], skip: u32) -> u32 {
+    let first = a[0] | b[0] | ((1u64 << skip) - 1);
+    if first != u64::MAX {
+        return (!first).trailing_zeros();
+    }
+    // Four words per step: one branch per 256 candidates (this loop is the engine's
+    // hot spot on rows that have not settled yet).
+    let (a, b) = (&a[1..], &b[1..]);
+    let mut i = 0;
+    for (x, y) in a.chunks_exact(4).zip(b.chunks_exact(4)) {
+        let all = (x[0] | y[0]) & (x[1] | y[1]) & (x[2] | y[2]) & (x[3] | y[3]);
+        if all != u64::MAX {
+            break;
+        }
+        i += 4;
+    }
+    loop {
+        let word = a[i] | b[i];
+        if word != u64::MAX {
+            return (i as u32 + 1) * 64 + (!word).trailing_zeros();
+        }
+        i += 1;
+    }
+}

@@ -1,0 +1,17 @@
+//! chomp3: exact three-rowed Chomp.
+//!
+//! The [`engine`] computes the table `f(q,r)` of P-positions (SPEC section 2), the
+//! [`table`] module stores it in a memory-mapped file, and [`compute`] connects the
+//! two. Data flows one way: engine, then table, then whatever reads the table.
+//!
+//! ```no_run
+//! use std::path::Path;
+//! use chomp3::table::Table;
+//! // after `chomp3 compute --n 1000`:
+//! let t = Table::open(Path::new("data/table.c3t")).unwrap();
+//! assert_eq!(t.get(5, 3).unwrap(), 5); // [5,5,3] is a P-position
+//! ```
+
+pub mod compute;
+pub mod engine;
+pub mod table;

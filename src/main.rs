@@ -1,0 +1,358 @@
+//! The `chomp3` command line: parses arguments, calls the library, prints results.
+//! Errors are one line on stderr, `chomp3: error: ...`; exit codes: 0 success,
+//! 1 error, 2 bad usage, 130 interrupted (the table is committed and safe).
+
+use std::io::{self, BufWriter, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use chomp3::compute::{self, ComputeError, Outcome, Request};
+use chomp3::table::Table;
+use clap::{Parser, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+
+const DEFAULT_TABLE: &str = "data/table.c3t";
+
+#[derive(Parser)]
+#[command(
+    name = "chomp3",
+    version,
+    about = "Exact three-rowed Chomp: the table f(q,r) of P-positions"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Cmd,
+}
+
+#[derive(clap::Args)]
+struct TableArg {
+    /// Table file
+    #[arg(long, value_name = "PATH", default_value = DEFAULT_TABLE)]
+    table: PathBuf,
+}
+
+#[derive(clap::Args)]
+struct ComputeArgs {
+    /// Compute every f(q,r) with r <= q <= N
+    #[arg(long, value_name = "N")]
+    n: u64,
+    #[command(flatten)]
+    table: TableArg,
+    /// Largest N a new table may grow to; sets the bits per value [default: max(N, 131071), 18 bits]
+    #[arg(long, value_name = "N")]
+    capacity: Option<u64>,
+    /// Worker threads [default: one per core]
+    #[arg(long, value_name = "T", default_value_t = 0)]
+    threads: usize,
+    /// No progress bar
+    #[arg(long)]
+    quiet: bool,
+    /// Print one line of measurements (time, cells/s, peak memory, file size)
+    #[arg(long)]
+    stats: bool,
+    /// Commit (sync to disk) at most every S seconds
+    #[arg(long, value_name = "S", default_value_t = 2.0, hide = true)]
+    commit_secs: f64,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Create the table, or extend it, up to N
+    Compute(ComputeArgs),
+    /// Print f(Q,R) (for R > Q, f(Q,Q))
+    Get {
+        /// Column q (middle row length)
+        q: u64,
+        /// Row r (top row length)
+        r: u64,
+        #[command(flatten)]
+        table: TableArg,
+    },
+    /// Print "q f(q,R)" per line for one row
+    Row {
+        /// The row
+        r: u64,
+        /// First column [default: 0]
+        #[arg(long, value_name = "A", default_value_t = 0)]
+        from: u64,
+        /// Last column [default: N]
+        #[arg(long, value_name = "B")]
+        to: Option<u64>,
+        #[command(flatten)]
+        table: TableArg,
+    },
+    /// Print "q r f" per line for every r <= q, q outer
+    Dump {
+        #[command(flatten)]
+        table: TableArg,
+    },
+    /// Describe a table file and check it
+    Info {
+        #[command(flatten)]
+        table: TableArg,
+        /// Also read all data and check its checksum
+        #[arg(long)]
+        verify: bool,
+    },
+    /// The main job: compute the default table into data/ and summarise it
+    Run {
+        /// Table size
+        #[arg(long, value_name = "N", default_value_t = 5000)]
+        n: u64,
+        /// Worker threads [default: one per core]
+        #[arg(long, value_name = "T", default_value_t = 0)]
+        threads: usize,
+    },
+    /// Time fresh computations at several sizes, each in its own process
+    Bench {
+        /// Sizes to compute
+        #[arg(long, value_delimiter = ',', default_value = "10000,30000,100000")]
+        sizes: Vec<u64>,
+        /// Worker threads [default: one per core]
+        #[arg(long, value_name = "T", default_value_t = 0)]
+        threads: usize,
+        /// Directory for the temporary tables (deleted afterwards)
+        #[arg(long, value_name = "DIR", default_value = "data")]
+        dir: PathBuf,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let _ = ctrlc::set_handler(|| {
+        compute::INTERRUPTED.store(true, std::sync::atomic::Ordering::Relaxed);
+    });
+    match run(cli.command) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("chomp3: error: {e:#}");
+            let interrupted = matches!(e.downcast_ref(), Some(ComputeError::Interrupted { .. }));
+            ExitCode::from(if interrupted { 130 } else { 1 })
+        }
+    }
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.downcast_ref::<io::Error>()
+        .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+}
+
+fn run(cmd: Cmd) -> Result<()> {
+    match cmd {
+        Cmd::Compute(args) => compute_cmd(&args),
+        Cmd::Get { q, r, table } => {
+            let t = open(&table.table)?;
+            println!("{}", t.get(q, r)?);
+            Ok(())
+        }
+        Cmd::Row { r, from, to, table } => {
+            let t = open(&table.table)?;
+            let to = to.unwrap_or(t.n().max(0) as u64);
+            t.get(to, r)?;
+            if r as i64 > t.n() {
+                t.get(r, 0)?;
+            }
+            let mut out = BufWriter::new(io::stdout().lock());
+            for q in from..=to {
+                writeln!(out, "{q} {}", t.get(q, r)?)?;
+            }
+            out.flush()?;
+            Ok(())
+        }
+        Cmd::Dump { table } => {
+            let t = open(&table.table)?;
+            let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
+            for q in 0..t.columns() as u32 {
+                for r in 0..=q {
+                    writeln!(out, "{q} {r} {}", t.value(q, r))?;
+                }
+            }
+            out.flush()?;
+            Ok(())
+        }
+        Cmd::Info { table, verify } => info(&table.table, verify),
+        Cmd::Run { n, threads } => main_job(n, threads),
+        Cmd::Bench {
+            sizes,
+            threads,
+            dir,
+        } => bench(&sizes, threads, &dir),
+    }
+}
+
+fn open(path: &Path) -> Result<Table> {
+    Table::open(path).with_context(|| format!("{}", path.display()))
+}
+
+fn compute_cmd(args: &ComputeArgs) -> Result<()> {
+    let req = Request {
+        path: args.table.table.clone(),
+        n: args.n,
+        capacity: args.capacity,
+        threads: args.threads,
+        commit_every: Duration::from_secs_f64(args.commit_secs.max(0.0)),
+    };
+    let outcome = compute_with_bar(&req, args.quiet)?;
+    let Some(o) = outcome else {
+        println!(
+            "{}: already holds N >= {}; nothing to do",
+            req.path.display(),
+            req.n
+        );
+        return Ok(());
+    };
+    if args.stats {
+        println!(
+            "n={} cells={} seconds={:.2} cells_per_sec={:.0} peak_rss_kib={} file_bytes={}",
+            o.n,
+            o.cells,
+            o.elapsed.as_secs_f64(),
+            o.cells as f64 / o.elapsed.as_secs_f64(),
+            peak_rss_kib().unwrap_or(0),
+            o.file_len
+        );
+    } else if !args.quiet {
+        print_outcome(&req.path, &o);
+    }
+    Ok(())
+}
+
+fn compute_with_bar(req: &Request, quiet: bool) -> Result<Option<Outcome>> {
+    let bar = if quiet || !io::stderr().is_terminal() {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(0).with_style(
+            ProgressStyle::with_template(
+                "{bar:32} {percent:>3}% {human_pos}/{human_len} cells  {per_sec}  ETA {eta}",
+            )
+            .expect("valid template"),
+        )
+    };
+    let result = compute::compute(req, &mut |done, todo| {
+        bar.set_length(todo);
+        bar.set_position(done);
+    });
+    bar.finish_and_clear();
+    result.with_context(|| format!("{}", req.path.display()))
+}
+
+fn print_outcome(path: &Path, o: &Outcome) {
+    let from = if o.from_n < 0 {
+        "new table".to_string()
+    } else {
+        format!("extended from N = {}", o.from_n)
+    };
+    println!(
+        "{}: N = {} ({from}), {} cells in {:.2} s ({:.1} M cells/s), {} bytes",
+        path.display(),
+        o.n,
+        o.cells,
+        o.elapsed.as_secs_f64(),
+        o.cells as f64 / o.elapsed.as_secs_f64() / 1e6,
+        o.file_len
+    );
+}
+
+fn info(path: &Path, verify: bool) -> Result<()> {
+    let t = open(path)?;
+    println!("table        {}", path.display());
+    println!(
+        "N            {} ({} complete columns, {} cells)",
+        t.n(),
+        t.columns(),
+        chomp3::table::raw::cells(t.columns())
+    );
+    println!("capacity     {}", t.capacity());
+    println!("bits/value   {}", t.bits());
+    println!(
+        "file size    {} bytes (committed data ends at {})",
+        t.file_len(),
+        t.used_len()
+    );
+    if verify {
+        t.verify().with_context(|| format!("{}", path.display()))?;
+        println!(
+            "status       complete and consistent (header, length and data checksum verified)"
+        );
+    } else {
+        println!(
+            "status       complete and consistent (header and length checked; --verify reads all data)"
+        );
+    }
+    Ok(())
+}
+
+fn main_job(n: u64, threads: usize) -> Result<()> {
+    let path = PathBuf::from(DEFAULT_TABLE);
+    std::fs::create_dir_all(path.parent().unwrap()).context("creating data/")?;
+    let req = Request {
+        path: path.clone(),
+        n,
+        capacity: None,
+        threads,
+        commit_every: Duration::from_secs(2),
+    };
+    match compute_with_bar(&req, false)? {
+        Some(o) => print_outcome(&path, &o),
+        None => println!("{}: already holds N >= {n}", path.display()),
+    }
+    let t = open(&path)?;
+    let last = t.columns() as u32 - 1;
+    let constant = (0..=last).filter(|&r| t.value(last, r) <= last).count();
+    let diagonal: Vec<String> = (0..12).map(|q| t.value(q, q).to_string()).collect();
+    println!("rows constant by column {last}: {constant} of {}", last + 1);
+    println!("diagonal f(n,n): {}, ...", diagonal.join(", "));
+    Ok(())
+}
+
+fn bench(sizes: &[u64], threads: usize, dir: &Path) -> Result<()> {
+    let exe = std::env::current_exe()?;
+    println!(
+        "{:>8} {:>14} {:>9} {:>14} {:>12} {:>15}",
+        "N", "cells", "seconds", "cells/s", "peak RSS MiB", "file bytes"
+    );
+    for &n in sizes {
+        let path = dir.join(format!(".bench-{n}-{}.c3t", std::process::id()));
+        let started = Instant::now();
+        let output = Command::new(&exe)
+            .args(["compute", "--quiet", "--stats", "--n", &n.to_string()])
+            .args(["--threads", &threads.to_string(), "--table"])
+            .arg(&path)
+            .output();
+        let _ = std::fs::remove_file(&path);
+        let output = output?;
+        if !output.status.success() {
+            bail!(
+                "bench N = {n}: {}",
+                String::from_utf8_lossy(&output.stderr).trim()
+            );
+        }
+        let line = String::from_utf8_lossy(&output.stdout);
+        let field = |k: &str| -> String {
+            line.split_whitespace()
+                .find_map(|kv| kv.strip_prefix(k).and_then(|v| v.strip_prefix('=')))
+                .unwrap_or("?")
+                .to_string()
+        };
+        let rss_mib = field("peak_rss_kib").parse::<f64>().unwrap_or(0.0) / 1024.0;
+        println!(
+            "{n:>8} {:>14} {:>9} {:>14} {rss_mib:>12.0} {:>15}",
+            field("cells"),
+            field("seconds"),
+            field("cells_per_sec"),
+            field("file_bytes")
+        );
+        let _ = started;
+    }
+    Ok(())
+}
+
+/// Peak resident memory of this process (Linux `VmHWM`), in KiB.
+fn peak_rss_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}

@@ -1,0 +1,217 @@
+//! The table file: owns its format (see `FORMAT.md` and [`raw`]), reading through a
+//! read-only memory map ([`Table`]) and crash-safe appending ([`TableWriter`]).
+//! It never computes values.
+//!
+//! # Memory use
+//!
+//! [`Table::open`] maps the file and reads only its header; values are paged in from
+//! disk when first read, so a 11 GB table costs no memory until it is used, and the
+//! pages it does use are cache that the kernel can drop at any time.
+
+pub mod raw;
+mod writer;
+
+use std::fs::File;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use memmap2::Mmap;
+
+use crate::engine::ColumnSource;
+use raw::{Commit, DATA_OFFSET, Header};
+pub use writer::{TableWriter, parent_dir};
+
+/// What can go wrong with a table file. Each message says what was expected and
+/// what was found; the docs say how to recover.
+#[derive(Debug, thiserror::Error)]
+pub enum TableError {
+    /// The file does not start with the table magic: it is some other file.
+    /// Nothing was changed; point `--table` at a table file.
+    #[error("not a chomp3 table (no CHOMP3TB header)")]
+    NotATable,
+    /// The file was written by a newer (or unknown) format version.
+    /// Use a chomp3 that reads that version.
+    #[error("table format version {found}, this chomp3 reads version {expected}")]
+    VersionMismatch {
+        /// The version this build reads.
+        expected: u32,
+        /// The version in the file.
+        found: u32,
+    },
+    /// The header fails its checksum or its fields disagree: the file is damaged.
+    #[error("damaged table header: {0}")]
+    CorruptHeader(&'static str),
+    /// The file is shorter than its committed columns need (cut off by a copy or a
+    /// full disk). Restore it, or recompute.
+    #[error("truncated table: {columns} columns need {expected} bytes, file has {found}")]
+    Truncated {
+        /// Columns the header commits.
+        columns: u64,
+        /// Bytes those columns need.
+        expected: u64,
+        /// Bytes in the file.
+        found: u64,
+    },
+    /// The data does not match the committed checksum (`info --verify`).
+    #[error("table data fails its checksum: {0}")]
+    ChecksumMismatch(String),
+    /// A question about a cell the table does not hold yet.
+    #[error("{what} {value} is beyond the table, which holds N = {n}")]
+    OutOfRange {
+        /// Which coordinate.
+        what: &'static str,
+        /// Its value.
+        value: u64,
+        /// The table's N.
+        n: i64,
+    },
+    /// An operating-system error on the file.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file or directory concerned.
+        path: PathBuf,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+}
+
+impl TableError {
+    pub(crate) fn io(path: &Path) -> impl FnOnce(std::io::Error) -> TableError + '_ {
+        move |source| TableError::Io {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+}
+
+/// A table file opened for reading through a memory map.
+pub struct Table {
+    map: Mmap,
+    header: Header,
+    commit: Commit,
+}
+
+impl Table {
+    /// Opens and checks a table: magic, version, header checksum, commit record and
+    /// file length. The data itself is checked by [`Table::verify`].
+    pub fn open(path: &Path) -> Result<Table, TableError> {
+        let file = File::open(path).map_err(TableError::io(path))?;
+        let len = file.metadata().map_err(TableError::io(path))?.len();
+        if len < DATA_OFFSET {
+            return Err(TableError::NotATable);
+        }
+        // SAFETY: the map is read-only and chomp3 never shrinks a table below its
+        // committed data, which is all this reader touches. If another program
+        // truncates the file while it is mapped, reading the lost pages raises
+        // SIGBUS and the process dies; no wrong value can be returned.
+        let map = unsafe { Mmap::map(&file) }.map_err(TableError::io(path))?;
+        let (header, commit) = Header::decode(&map[..DATA_OFFSET as usize])?;
+        let expected = raw::file_len(commit.columns, header.bits);
+        if len < expected {
+            return Err(TableError::Truncated {
+                columns: commit.columns,
+                expected,
+                found: len,
+            });
+        }
+        Ok(Table {
+            map,
+            header,
+            commit,
+        })
+    }
+
+    /// Number of complete columns (`N + 1`; 0 for a table with nothing computed).
+    pub fn columns(&self) -> u64 {
+        self.commit.columns
+    }
+
+    /// The table's `N` (largest column), or -1 when it is empty.
+    pub fn n(&self) -> i64 {
+        self.commit.columns as i64 - 1
+    }
+
+    /// Bits per stored value.
+    pub fn bits(&self) -> u32 {
+        self.header.bits
+    }
+
+    /// Largest `N` this file may be extended to.
+    pub fn capacity(&self) -> u64 {
+        self.header.capacity
+    }
+
+    /// Size of the file in bytes.
+    pub fn file_len(&self) -> u64 {
+        self.map.len() as u64
+    }
+
+    /// Bytes the committed columns occupy (header included).
+    pub fn used_len(&self) -> u64 {
+        raw::file_len(self.commit.columns, self.header.bits)
+    }
+
+    fn data(&self) -> &[u8] {
+        &self.map[DATA_OFFSET as usize..self.used_len() as usize]
+    }
+
+    /// `f(q, r)` for any `r` (above the diagonal, `f(q,q)`), or an error when `q`
+    /// is beyond the table.
+    pub fn get(&self, q: u64, r: u64) -> Result<u32, TableError> {
+        if q >= self.columns() {
+            return Err(TableError::OutOfRange {
+                what: "q",
+                value: q,
+                n: self.n(),
+            });
+        }
+        Ok(self.value(q as u32, r.min(q) as u32))
+    }
+
+    /// `f(q, r)` for `r <= q < columns()`; panics outside the table.
+    pub fn value(&self, q: u32, r: u32) -> u32 {
+        assert!(
+            r <= q && (q as u64) < self.columns(),
+            "cell ({q},{r}) outside the table"
+        );
+        raw::unpack(
+            self.data(),
+            self.header.bits,
+            raw::cells(q as u64) + r as u64,
+        )
+    }
+
+    /// Recomputes the data checksum and compares it with the commit record.
+    pub fn verify(&self) -> Result<(), TableError> {
+        let data = self.data();
+        let full = (raw::data_bits(self.columns(), self.bits()) / 8) as usize;
+        let crc = crc32fast::hash(&data[..full]);
+        if crc != self.commit.crc {
+            return Err(TableError::ChecksumMismatch(format!(
+                "CRC-32 {crc:08x}, header records {:08x}",
+                self.commit.crc
+            )));
+        }
+        let tail = data.get(full).copied().unwrap_or(0);
+        if tail != self.commit.tail {
+            return Err(TableError::ChecksumMismatch(format!(
+                "last byte {tail:02x}, header records {:02x}",
+                self.commit.tail
+            )));
+        }
+        Ok(())
+    }
+}
+
+impl ColumnSource for Table {
+    fn columns(&self) -> u32 {
+        self.commit.columns as u32
+    }
+
+    fn read_column(&self, q: u32, rows: Range<u32>, out: &mut Vec<u32>) {
+        assert!(rows.end <= q + 1 && (q as u64) < self.commit.columns);
+        let data = self.data();
+        let first = raw::cells(q as u64);
+        out.extend(rows.map(|r| raw::unpack(data, self.header.bits, first + r as u64)));
+    }
+}

@@ -1,0 +1,274 @@
+//! The bytes of a table file: header layout, commit slots, cell addressing and bit
+//! packing. Every offset here is listed in `FORMAT.md`; nothing here opens files.
+
+use crate::table::TableError;
+
+/// First 8 bytes of every table file.
+pub const MAGIC: [u8; 8] = *b"CHOMP3TB";
+/// The format version this build writes and reads.
+pub const VERSION: u32 = 1;
+/// Size of the header; the packed values start here (page-aligned).
+pub const DATA_OFFSET: u64 = 4096;
+/// Byte offsets of the two commit slots inside the header.
+pub const SLOT_OFFSETS: [usize; 2] = [64, 128];
+/// Size of one commit slot.
+pub const SLOT_LEN: usize = 64;
+
+/// The fixed part of the header, written once when the file is created.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// Bits per stored value.
+    pub bits: u32,
+    /// Largest `N` the file may be extended to.
+    pub capacity: u64,
+}
+
+/// One commit record: how many columns are safely on disk, with their checksum.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Commit {
+    /// Increases by one with every commit; the valid slot with the larger one wins.
+    pub sequence: u64,
+    /// Complete columns `0 .. columns` (the table covers `N = columns - 1`).
+    pub columns: u64,
+    /// CRC-32 of the data bytes that are complete, `[0, data_bits / 8)`.
+    pub crc: u32,
+    /// The last, partly filled data byte (0 when `data_bits` is a multiple of 8).
+    pub tail: u8,
+}
+
+/// Bits needed per value for tables up to `capacity` (values are at most `2N + 1`).
+pub fn bits_for_capacity(capacity: u64) -> u32 {
+    64 - (2 * capacity + 1).leading_zeros()
+}
+
+/// Largest capacity the file format supports: values must fit in 32 bits.
+pub const MAX_CAPACITY: u64 = (u32::MAX as u64 - 1) / 2;
+
+/// Number of cells in columns `0 .. columns` (the triangle `r <= q`).
+pub fn cells(columns: u64) -> u64 {
+    columns * (columns + 1) / 2
+}
+
+/// Bits of packed data for `columns` complete columns.
+pub fn data_bits(columns: u64, bits: u32) -> u64 {
+    cells(columns) * bits as u64
+}
+
+/// File size for `columns` complete columns.
+pub fn file_len(columns: u64, bits: u32) -> u64 {
+    DATA_OFFSET + data_bits(columns, bits).div_ceil(8)
+}
+
+impl Header {
+    /// The header bytes of a new file (both commit slots empty but for slot 0,
+    /// which records zero columns).
+    pub fn encode(&self) -> Vec<u8> {
+        let mut h = vec![0u8; DATA_OFFSET as usize];
+        h[0..8].copy_from_slice(&MAGIC);
+        h[8..12].copy_from_slice(&VERSION.to_le_bytes());
+        h[12..16].copy_from_slice(&self.bits.to_le_bytes());
+        h[16..24].copy_from_slice(&self.capacity.to_le_bytes());
+        h[24..32].copy_from_slice(&DATA_OFFSET.to_le_bytes());
+        let crc = crc32fast::hash(&h[0..32]);
+        h[32..36].copy_from_slice(&crc.to_le_bytes());
+        let first = Commit {
+            sequence: 1,
+            ..Commit::default()
+        };
+        h[SLOT_OFFSETS[0]..SLOT_OFFSETS[0] + SLOT_LEN].copy_from_slice(&first.encode());
+        h
+    }
+
+    /// Reads and checks the header; returns it with the newest valid commit.
+    pub fn decode(h: &[u8]) -> Result<(Header, Commit), TableError> {
+        if h.len() < DATA_OFFSET as usize || h[0..8] != MAGIC {
+            return Err(TableError::NotATable);
+        }
+        let version = u32_at(h, 8);
+        if version != VERSION {
+            return Err(TableError::VersionMismatch {
+                expected: VERSION,
+                found: version,
+            });
+        }
+        if crc32fast::hash(&h[0..32]) != u32_at(h, 32) {
+            return Err(TableError::CorruptHeader("header checksum does not match"));
+        }
+        let header = Header {
+            bits: u32_at(h, 12),
+            capacity: u64_at(h, 16),
+        };
+        if u64_at(h, 24) != DATA_OFFSET
+            || header.capacity > MAX_CAPACITY
+            || header.bits != bits_for_capacity(header.capacity)
+        {
+            return Err(TableError::CorruptHeader("inconsistent header fields"));
+        }
+        let commit = SLOT_OFFSETS
+            .iter()
+            .filter_map(|&o| Commit::decode(&h[o..o + SLOT_LEN]))
+            .max_by_key(|c| c.sequence)
+            .ok_or(TableError::CorruptHeader("no valid commit record"))?;
+        if commit.columns > header.capacity + 1 {
+            return Err(TableError::CorruptHeader("more columns than the capacity"));
+        }
+        Ok((header, commit))
+    }
+}
+
+impl Commit {
+    /// The 64 bytes of a commit slot.
+    pub fn encode(&self) -> [u8; SLOT_LEN] {
+        let mut s = [0u8; SLOT_LEN];
+        s[0..8].copy_from_slice(&self.sequence.to_le_bytes());
+        s[8..16].copy_from_slice(&self.columns.to_le_bytes());
+        s[16..20].copy_from_slice(&self.crc.to_le_bytes());
+        s[20] = self.tail;
+        let crc = crc32fast::hash(&s[0..60]);
+        s[60..64].copy_from_slice(&crc.to_le_bytes());
+        s
+    }
+
+    /// A slot's commit, or `None` if it was never written or is torn.
+    pub fn decode(s: &[u8]) -> Option<Commit> {
+        let c = Commit {
+            sequence: u64_at(s, 0),
+            columns: u64_at(s, 8),
+            crc: u32_at(s, 16),
+            tail: s[20],
+        };
+        (c.sequence != 0 && crc32fast::hash(&s[0..60]) == u32_at(s, 60)).then_some(c)
+    }
+}
+
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(b[at..at + 4].try_into().unwrap())
+}
+
+fn u64_at(b: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(b[at..at + 8].try_into().unwrap())
+}
+
+/// Values packed `bits` wide into a little-endian bit stream, as a run of bytes
+/// that starts at data byte `start_byte`. The first byte's low bits that belong to
+/// earlier values are zero; the last byte may be partly filled.
+#[derive(Debug)]
+pub struct Packed {
+    /// Data byte offset of `bytes[0]`.
+    pub start_byte: u64,
+    /// Bit offset, inside `bytes[0]`, of the first value.
+    pub start_bit: u32,
+    /// Bit offset just past the last value, from the start of the data.
+    pub end_bit: u64,
+    /// The packed bytes.
+    pub bytes: Vec<u8>,
+}
+
+/// Packs `values`, the cells from index `first_cell` on, `bits` wide.
+pub fn pack<'a>(bits: u32, first_cell: u64, values: impl IntoIterator<Item = &'a [u32]>) -> Packed {
+    let first_bit = first_cell * bits as u64;
+    let mut bytes = Vec::new();
+    let mut acc: u64 = 0;
+    let mut filled = (first_bit % 8) as u32;
+    let mut count = 0u64;
+    for run in values {
+        count += run.len() as u64;
+        for &v in run {
+            debug_assert!(
+                bits == 32 || v >> bits == 0,
+                "value {v} wider than {bits} bits"
+            );
+            acc |= (v as u64) << filled;
+            filled += bits;
+            if filled >= 32 {
+                bytes.extend_from_slice(&(acc as u32).to_le_bytes());
+                acc >>= 32;
+                filled -= 32;
+            }
+        }
+    }
+    bytes.extend_from_slice(&acc.to_le_bytes()[..filled.div_ceil(8) as usize]);
+    Packed {
+        start_byte: first_bit / 8,
+        start_bit: (first_bit % 8) as u32,
+        end_bit: first_bit + count * bits as u64,
+        bytes,
+    }
+}
+
+/// Reads value number `cell` from packed `data` (`bits` wide).
+#[inline]
+pub fn unpack(data: &[u8], bits: u32, cell: u64) -> u32 {
+    let bit = cell * bits as u64;
+    let byte = (bit / 8) as usize;
+    let word = match data.get(byte..byte + 8) {
+        Some(b) => u64::from_le_bytes(b.try_into().unwrap()),
+        None => {
+            let mut b = [0u8; 8];
+            let avail = &data[byte..data.len().min(byte + 8)];
+            b[..avail.len()].copy_from_slice(avail);
+            u64::from_le_bytes(b)
+        }
+    };
+    ((word >> (bit % 8)) & ((1u64 << bits) - 1)) as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pack_then_unpack_round_trips_at_any_offset() {
+        for bits in [1u32, 7, 13, 18, 31, 32] {
+            let mask = if bits == 32 {
+                u32::MAX
+            } else {
+                (1 << bits) - 1
+            };
+            let values: Vec<u32> = (0..200u32)
+                .map(|i| i.wrapping_mul(2654435761) & mask)
+                .collect();
+            for first in [0u64, 1, 3, 8, 77] {
+                let p = pack(bits, first, [&values[..50], &values[50..]]);
+                let mut data = vec![0u8; p.start_byte as usize];
+                data.extend_from_slice(&p.bytes);
+                for (i, &v) in values.iter().enumerate() {
+                    assert_eq!(
+                        unpack(&data, bits, first + i as u64),
+                        v,
+                        "bits {bits} first {first} i {i}"
+                    );
+                }
+                assert_eq!(p.end_bit, (first + 200) * bits as u64);
+                assert_eq!(data.len() as u64, p.end_bit.div_ceil(8));
+            }
+        }
+    }
+
+    #[test]
+    fn header_round_trips_and_rejects_damage() {
+        let header = Header {
+            bits: 18,
+            capacity: 100_000,
+        };
+        let mut h = header.encode();
+        let (got, commit) = Header::decode(&h).unwrap();
+        assert_eq!(got, header);
+        assert_eq!(commit.columns, 0);
+        h[13] ^= 1;
+        assert!(matches!(
+            Header::decode(&h),
+            Err(TableError::CorruptHeader(_))
+        ));
+        h[0] = b'X';
+        assert!(matches!(Header::decode(&h), Err(TableError::NotATable)));
+    }
+
+    #[test]
+    fn bits_cover_the_largest_value() {
+        assert_eq!(bits_for_capacity(100_000), 18);
+        assert_eq!(bits_for_capacity(131_071), 18);
+        assert_eq!(bits_for_capacity(131_072), 19);
+        assert_eq!(bits_for_capacity(0), 1);
+    }
+}
