@@ -67,6 +67,9 @@ pub enum ComputeError {
     /// The directory for a new table is missing.
     #[error("directory {0} does not exist")]
     NoDirectory(PathBuf),
+    /// The directory for a new table is read-only.
+    #[error("directory {0} is read-only")]
+    ReadOnly(PathBuf),
     /// Stopped by Ctrl-C; every column up to `n` is committed.
     #[error("interrupted; the table is safe and holds N = {n}; run compute again to continue")]
     Interrupted {
@@ -205,6 +208,13 @@ fn check_disk(
     let dir = parent_dir(path);
     if !dir.is_dir() {
         return Err(ComputeError::NoDirectory(dir));
+    }
+    let read_only = std::fs::metadata(&dir)
+        .map_err(TableError::io(&dir))?
+        .permissions()
+        .readonly();
+    if existing.is_none() && read_only {
+        return Err(ComputeError::ReadOnly(dir));
     }
     let have = existing.map_or(0, |t| t.file_len());
     let needed = final_len.saturating_sub(have);

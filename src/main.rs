@@ -151,10 +151,7 @@ fn run(cmd: Cmd) -> Result<()> {
         Cmd::Row { r, from, to, table } => {
             let t = open(&table.table)?;
             let to = to.unwrap_or(t.n().max(0) as u64);
-            t.get(to, r)?;
-            if r as i64 > t.n() {
-                t.get(r, 0)?;
-            }
+            t.get(to, r)?; // checks both ends before printing anything
             let mut out = BufWriter::new(io::stdout().lock());
             for q in from..=to {
                 writeln!(out, "{q} {}", t.get(q, r)?)?;

@@ -155,15 +155,17 @@ impl Table {
         &self.map[DATA_OFFSET as usize..self.used_len() as usize]
     }
 
-    /// `f(q, r)` for any `r` (above the diagonal, `f(q,q)`), or an error when `q`
-    /// is beyond the table.
+    /// `f(q, r)` for `q, r <= N` (above the diagonal, `r > q`, that is `f(q,q)`),
+    /// or an error naming the coordinate beyond the table.
     pub fn get(&self, q: u64, r: u64) -> Result<u32, TableError> {
-        if q >= self.columns() {
-            return Err(TableError::OutOfRange {
-                what: "q",
-                value: q,
-                n: self.n(),
-            });
+        for (what, value) in [("q", q), ("r", r)] {
+            if value >= self.columns() {
+                return Err(TableError::OutOfRange {
+                    what,
+                    value,
+                    n: self.n(),
+                });
+            }
         }
         Ok(self.value(q as u32, r.min(q) as u32))
     }

@@ -1,0 +1,142 @@
+//! Helpers shared by the integration tests: the `chomp3` binary, tables made with
+//! it, the reference data, and a brute-force solver written from the game's rules.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use chomp3::table::Table;
+
+/// The `chomp3` binary built for these tests.
+pub fn chomp3(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_chomp3"))
+        .args(args)
+        .output()
+        .expect("run chomp3")
+}
+
+/// Runs `chomp3 compute` into `dir/name` and returns the table path.
+pub fn computed(dir: &Path, name: &str, n: u64, extra: &[&str]) -> PathBuf {
+    let path = dir.join(name);
+    let mut args = vec!["compute", "--quiet", "--n"];
+    let n = n.to_string();
+    args.push(&n);
+    args.push("--table");
+    let p = path.to_str().unwrap();
+    args.push(p);
+    args.extend_from_slice(extra);
+    let out = chomp3(&args);
+    assert!(
+        out.status.success(),
+        "compute failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    path
+}
+
+/// Opens a table and reads `f(q, r)` for all `r <= q <= N` as `f[q][r]`.
+pub fn read_all(path: &Path) -> Vec<Vec<u32>> {
+    let t = Table::open(path).unwrap();
+    (0..t.columns() as u32)
+        .map(|q| (0..=q).map(|r| t.value(q, r)).collect())
+        .collect()
+}
+
+/// The reference table of SPEC section 2, `f[r][q]` for `q, r <= 30`. Read from
+/// `../shared/reference/` when it is there, else from the copy in `tests/data/`.
+pub fn reference_table() -> Vec<Vec<u32>> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let shared = root.join("../shared/reference/f_table_30.txt");
+    let path = if shared.exists() {
+        shared
+    } else {
+        root.join("tests/data/f_table_30.txt")
+    };
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut rows = vec![Vec::new(); 31];
+    for line in text.lines() {
+        let Some((label, values)) = line.split_once('|') else {
+            continue;
+        };
+        let Ok(r) = label.trim().parse::<usize>() else {
+            continue;
+        };
+        rows[r] = values
+            .split_whitespace()
+            .map(|v| v.parse().unwrap())
+            .collect();
+    }
+    assert!(
+        rows.iter().all(|row| row.len() == 31),
+        "reference table is 31 x 31"
+    );
+    rows
+}
+
+/// P/N status of every position `[p,q,r]` with `p >= q >= r >= 0` and
+/// `1 <= p <= max_p`, from SPEC section 1 alone: a position is P exactly when no
+/// move leads to a P-position, and `[1,0,0]` (only the poison left) is P.
+pub struct BruteForce {
+    max_p: usize,
+    p_position: Vec<bool>,
+}
+
+impl BruteForce {
+    pub fn solve(max_p: usize) -> BruteForce {
+        let side = max_p + 1;
+        let mut bf = BruteForce {
+            max_p,
+            p_position: vec![false; side * side * side],
+        };
+        // Every move removes squares, so increasing p + q + r is a valid order.
+        for total in 1..=3 * max_p {
+            for p in 1..=max_p {
+                for q in 0..=p {
+                    if total < p + q || total - p - q > q {
+                        continue;
+                    }
+                    let r = total - p - q;
+                    let lost = bf.moves(p, q, r).iter().all(|&(a, b, c)| !bf.is_p(a, b, c));
+                    bf.p_position[(p * side + q) * side + r] = lost;
+                }
+            }
+        }
+        bf
+    }
+
+    /// Every position one move away from `[p,q,r]` (taking the poison is no move).
+    pub fn moves(&self, p: usize, q: usize, r: usize) -> Vec<(usize, usize, usize)> {
+        let mut m = Vec::new();
+        for c in 2..=p {
+            m.push((c - 1, q.min(c - 1), r.min(c - 1))); // bottom row, column c
+        }
+        for c in 1..=q {
+            m.push((p, c - 1, r.min(c - 1))); // middle row
+        }
+        for c in 1..=r {
+            m.push((p, q, c - 1)); // top row
+        }
+        m
+    }
+
+    pub fn is_p(&self, p: usize, q: usize, r: usize) -> bool {
+        assert!(p >= q && q >= r && p >= 1 && p <= self.max_p);
+        let side = self.max_p + 1;
+        self.p_position[(p * side + q) * side + r]
+    }
+
+    /// All P-positions, `p` ascending.
+    pub fn p_positions(&self) -> Vec<(usize, usize, usize)> {
+        let mut v = Vec::new();
+        for p in 1..=self.max_p {
+            for q in 0..=p {
+                for r in 0..=q {
+                    if self.is_p(p, q, r) {
+                        v.push((p, q, r));
+                    }
+                }
+            }
+        }
+        v
+    }
+}

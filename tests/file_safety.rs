@@ -1,0 +1,280 @@
+//! The table file: resuming, surviving SIGKILL, thread-count independence, and
+//! every kind of bad input (clear one-line error, non-zero exit, file untouched).
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use chomp3::table::Table;
+use common::{chomp3, computed, read_all};
+
+const DATA_OFFSET: usize = chomp3::table::raw::DATA_OFFSET as usize;
+
+fn data_bytes(path: &Path) -> Vec<u8> {
+    std::fs::read(path).unwrap()[DATA_OFFSET..].to_vec()
+}
+
+#[test]
+fn extending_equals_computing_directly() {
+    let dir = tempfile::tempdir().unwrap();
+    let direct = computed(dir.path(), "direct.c3t", 700, &[]);
+    let grown = computed(dir.path(), "grown.c3t", 300, &[]);
+    assert_eq!(Table::open(&grown).unwrap().n(), 300);
+    computed(dir.path(), "grown.c3t", 700, &[]);
+    assert!(
+        data_bytes(&grown) == data_bytes(&direct),
+        "extended table differs from direct"
+    );
+    let t = Table::open(&grown).unwrap();
+    assert_eq!(t.n(), 700);
+    t.verify().unwrap();
+}
+
+#[test]
+fn one_and_two_threads_write_identical_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let one = computed(dir.path(), "one.c3t", 1500, &["--threads", "1"]);
+    let two = computed(dir.path(), "two.c3t", 1500, &["--threads", "2"]);
+    assert!(std::fs::read(&one).unwrap() == std::fs::read(&two).unwrap());
+}
+
+#[test]
+fn survives_sigkill_and_resumes_to_the_same_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let n = 12_000u64;
+    let direct = computed(dir.path(), "direct.c3t", n, &["--capacity", "12000"]);
+    let path = dir.path().join("killed.c3t");
+    // Kill a real child as soon as it has committed something, but before it ends.
+    let mut killed_at = None;
+    for attempt in 0..5 {
+        let _ = std::fs::remove_file(&path);
+        let mut child = Command::new(env!("CARGO_BIN_EXE_chomp3"))
+            .args([
+                "compute",
+                "--quiet",
+                "--capacity",
+                "12000",
+                "--commit-secs",
+                "0",
+            ])
+            .args(["--n", &n.to_string(), "--table", path.to_str().unwrap()])
+            .spawn()
+            .unwrap();
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            if let Ok(t) = Table::open(&path) {
+                if t.columns() > 64 * (attempt + 1) {
+                    break;
+                }
+            }
+            assert!(Instant::now() < deadline, "child made no progress");
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        child.kill().unwrap(); // SIGKILL
+        let status = child.wait().unwrap();
+        let columns = Table::open(&path).unwrap().columns();
+        if !status.success() && columns < n + 1 {
+            killed_at = Some(columns);
+            break;
+        }
+    }
+    let killed_at = killed_at.expect("the child was killed mid-run");
+    // The file opens and reports its safe columns.
+    let info = chomp3(&["info", "--verify", "--table", path.to_str().unwrap()]);
+    assert!(
+        info.status.success(),
+        "{}",
+        String::from_utf8_lossy(&info.stderr)
+    );
+    let text = String::from_utf8_lossy(&info.stdout);
+    assert!(
+        text.contains(&format!("N            {}", killed_at - 1)),
+        "{text}"
+    );
+    // Resuming finishes with the same bytes as the uninterrupted run.
+    computed(dir.path(), "killed.c3t", n, &[]);
+    assert!(std::fs::read(&path).unwrap().len() == std::fs::read(&direct).unwrap().len());
+    assert!(
+        data_bytes(&path) == data_bytes(&direct),
+        "resumed table differs"
+    );
+}
+
+/// Runs chomp3 expecting failure; returns stderr, which must be one line naming
+/// the problem.
+fn fails(args: &[&str], expect: &str) -> String {
+    let out = chomp3(args);
+    assert!(!out.status.success(), "chomp3 {args:?} should fail");
+    assert_eq!(out.status.code(), Some(1), "chomp3 {args:?}");
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
+    assert!(err.starts_with("chomp3: error: "), "{err}");
+    assert!(
+        err.contains(expect),
+        "chomp3 {args:?}: {err:?} should mention {expect:?}"
+    );
+    err
+}
+
+#[test]
+fn bad_files_are_refused_and_left_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = computed(dir.path(), "good.c3t", 200, &[]);
+    let good_bytes = std::fs::read(&good).unwrap();
+
+    let not_table = dir.path().join("notes.c3t");
+    std::fs::write(&not_table, "just some text, long enough? no.".repeat(200)).unwrap();
+    let truncated = dir.path().join("truncated.c3t");
+    std::fs::write(&truncated, &good_bytes[..good_bytes.len() - 100]).unwrap();
+    let newer = dir.path().join("newer.c3t");
+    let mut bytes = good_bytes.clone();
+    bytes[8] = 2; // format version 2
+    std::fs::write(&newer, &bytes).unwrap();
+
+    for (path, expect) in [
+        (&not_table, "not a chomp3 table"),
+        (&truncated, "truncated table"),
+        (&newer, "format version 2, this chomp3 reads version 1"),
+    ] {
+        let before = std::fs::read(path).unwrap();
+        let p = path.to_str().unwrap();
+        fails(&["info", "--table", p], expect);
+        fails(&["get", "1", "1", "--table", p], expect);
+        fails(&["compute", "--quiet", "--n", "300", "--table", p], expect);
+        assert!(std::fs::read(path).unwrap() == before, "{p} was changed");
+    }
+}
+
+#[test]
+fn bad_requests_are_refused_and_leave_the_table_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = computed(dir.path(), "t.c3t", 200, &["--capacity", "500"]);
+    let p = path.to_str().unwrap();
+    let before = std::fs::read(&path).unwrap();
+
+    fails(
+        &["get", "201", "3", "--table", p],
+        "q 201 is beyond the table, which holds N = 200",
+    );
+    fails(
+        &["get", "3", "201", "--table", p],
+        "r 201 is beyond the table",
+    );
+    fails(&["row", "201", "--table", p], "r 201 is beyond the table");
+    fails(
+        &["row", "5", "--to", "300", "--table", p],
+        "q 300 is beyond the table",
+    );
+    fails(
+        &["compute", "--quiet", "--n", "501", "--table", p],
+        "beyond the table's capacity 500",
+    );
+    fails(
+        &[
+            "compute",
+            "--quiet",
+            "--n",
+            "10",
+            "--capacity",
+            "3000000000",
+            "--table",
+            &format!("{p}.new"),
+        ],
+        "--capacity 3000000000 is not possible",
+    );
+    assert!(std::fs::read(&path).unwrap() == before);
+
+    // Asking for what is already there is a no-op that says so.
+    let out = chomp3(&["compute", "--n", "150", "--table", p]);
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("nothing to do"));
+    assert!(std::fs::read(&path).unwrap() == before);
+}
+
+#[test]
+fn bad_places_are_refused_before_anything_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    // Too little disk: N = 3,000,000 needs terabytes; nothing may be created.
+    let huge = dir.path().join("huge.c3t");
+    fails(
+        &[
+            "compute",
+            "--quiet",
+            "--n",
+            "3000000",
+            "--capacity",
+            "3000000",
+            "--table",
+            huge.to_str().unwrap(),
+        ],
+        "not enough free disk",
+    );
+    assert!(!huge.exists());
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "nothing written"
+    );
+
+    let missing = dir.path().join("no/such/dir/t.c3t");
+    fails(
+        &[
+            "compute",
+            "--quiet",
+            "--n",
+            "10",
+            "--table",
+            missing.to_str().unwrap(),
+        ],
+        "does not exist",
+    );
+
+    let ro = dir.path().join("ro");
+    std::fs::create_dir(&ro).unwrap();
+    let mut perms = std::fs::metadata(&ro).unwrap().permissions();
+    perms.set_readonly(true);
+    std::fs::set_permissions(&ro, perms).unwrap();
+    let t = ro.join("t.c3t");
+    fails(
+        &[
+            "compute",
+            "--quiet",
+            "--n",
+            "10",
+            "--table",
+            t.to_str().unwrap(),
+        ],
+        "read-only",
+    );
+    assert!(!t.exists());
+
+    let absent = dir.path().join("absent.c3t");
+    fails(
+        &["info", "--table", absent.to_str().unwrap()],
+        "No such file",
+    );
+}
+
+#[test]
+fn row_and_dump_print_what_the_table_holds() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = computed(dir.path(), "t.c3t", 40, &[]);
+    let p = path.to_str().unwrap();
+    let f = read_all(&path);
+    let out = chomp3(&["row", "5", "--from", "3", "--to", "9", "--table", p]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let expect: String = (3..=9usize)
+        .map(|q| format!("{q} {}\n", f[q][5.min(q)]))
+        .collect();
+    assert_eq!(text, expect);
+    let out = chomp3(&["dump", "--table", p]);
+    let lines: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(String::from)
+        .collect();
+    assert_eq!(lines.len(), 41 * 42 / 2);
+    assert_eq!(lines[0], "0 0 1");
+    assert_eq!(lines.last().unwrap(), &format!("40 40 {}", f[40][40]));
+}
