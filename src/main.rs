@@ -223,7 +223,7 @@ fn compute_with_bar(req: &Request, quiet: bool) -> Result<Option<Outcome>> {
     } else {
         ProgressBar::new(0).with_style(
             ProgressStyle::with_template(
-                "{bar:32} {percent:>3}% {human_pos}/{human_len} cells  {per_sec}  ETA {eta}",
+                "{bar:20} {percent:>3}% {human_pos}/{human_len} cells  {msg}  ETA {eta}",
             )
             .expect("valid template"),
         )
@@ -231,6 +231,8 @@ fn compute_with_bar(req: &Request, quiet: bool) -> Result<Option<Outcome>> {
     let result = compute::compute(req, &mut |done, todo| {
         bar.set_length(todo);
         bar.set_position(done);
+        let rate = done as f64 / bar.elapsed().as_secs_f64().max(1e-9);
+        bar.set_message(format!("{:.1} M/s", rate / 1e6));
     });
     bar.finish_and_clear();
     result.with_context(|| format!("{}", req.path.display()))

@@ -278,3 +278,49 @@ fn row_and_dump_print_what_the_table_holds() {
     assert_eq!(lines[0], "0 0 1");
     assert_eq!(lines.last().unwrap(), &format!("40 40 {}", f[40][40]));
 }
+
+#[test]
+fn ctrl_c_commits_and_says_how_to_continue() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.c3t");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chomp3"))
+        .args([
+            "compute",
+            "--quiet",
+            "--capacity",
+            "20000",
+            "--n",
+            "20000",
+            "--table",
+        ])
+        .arg(&path)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !path.exists() {
+        assert!(Instant::now() < deadline, "child made no progress");
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    std::thread::sleep(Duration::from_millis(50));
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    if out.status.success() {
+        return; // finished before the signal landed; nothing to check
+    }
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(err.contains("interrupted; the table is safe"), "{err}");
+    let t = Table::open(&path).unwrap();
+    t.verify().unwrap();
+    computed(dir.path(), "t.c3t", 20_000, &[]);
+    let direct = computed(dir.path(), "direct.c3t", 20_000, &["--capacity", "20000"]);
+    assert!(
+        data_bytes(&path) == data_bytes(&direct),
+        "resumed table differs"
+    );
+}
