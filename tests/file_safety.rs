@@ -66,10 +66,8 @@ fn survives_sigkill_and_resumes_to_the_same_bytes() {
             .unwrap();
         let deadline = Instant::now() + Duration::from_secs(60);
         loop {
-            if let Ok(t) = Table::open(&path) {
-                if t.columns() > 64 * (attempt + 1) {
-                    break;
-                }
+            if Table::open(&path).is_ok_and(|t| t.columns() > 64 * (attempt + 1)) {
+                break;
             }
             assert!(Instant::now() < deadline, "child made no progress");
             std::thread::sleep(Duration::from_millis(1));
@@ -285,7 +283,7 @@ fn row_and_dump_print_what_the_table_holds() {
 fn ctrl_c_commits_and_says_how_to_continue() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("t.c3t");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_chomp3"))
+    let child = Command::new(env!("CARGO_BIN_EXE_chomp3"))
         .args([
             "compute",
             "--quiet",
