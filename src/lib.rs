@@ -12,6 +12,7 @@
 //! assert_eq!(t.get(5, 3).unwrap(), 5); // [5,5,3] is a P-position
 //! ```
 
+pub mod analysis;
 pub mod compute;
 pub mod engine;
 pub mod table;

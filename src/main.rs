@@ -14,6 +14,8 @@ use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 
 const DEFAULT_TABLE: &str = "data/table.c3t";
+/// Where `chomp3 run` writes its analysis.
+const RUN_RESULTS: &str = "data/run";
 
 #[derive(Parser)]
 #[command(
@@ -96,7 +98,21 @@ enum Cmd {
         #[arg(long)]
         verify: bool,
     },
-    /// The main job: compute the default table into data/ and summarise it
+    /// Read a table and write b-files, rows.tsv, summary.json and report.md
+    Analyze {
+        #[command(flatten)]
+        table: TableArg,
+        /// Directory for the results
+        #[arg(long, value_name = "DIR", default_value = "data")]
+        out: PathBuf,
+        /// Worker threads [default: one per core]
+        #[arg(long, value_name = "T", default_value_t = 0)]
+        threads: usize,
+        /// No progress bar
+        #[arg(long)]
+        quiet: bool,
+    },
+    /// The main job: compute data/table.c3t (N = 5000) and analyse it into data/run/
     Run {
         /// Table size
         #[arg(long, value_name = "N", default_value_t = 5000)]
@@ -171,6 +187,19 @@ fn run(cmd: Cmd) -> Result<()> {
             Ok(())
         }
         Cmd::Info { table, verify } => info(&table.table, verify),
+        Cmd::Analyze {
+            table,
+            out,
+            threads,
+            quiet,
+        } => {
+            let command = format!(
+                "chomp3 analyze --table {} --out {}",
+                table.table.display(),
+                out.display()
+            );
+            analyze_cmd(&table.table, &out, threads, quiet, &command)
+        }
         Cmd::Run { n, threads } => main_job(n, threads),
         Cmd::Bench {
             sizes,
@@ -218,16 +247,10 @@ fn compute_cmd(args: &ComputeArgs) -> Result<()> {
 }
 
 fn compute_with_bar(req: &Request, quiet: bool) -> Result<Option<Outcome>> {
-    let bar = if quiet || !io::stderr().is_terminal() {
-        ProgressBar::hidden()
-    } else {
-        ProgressBar::new(0).with_style(
-            ProgressStyle::with_template(
-                "{bar:20} {percent:>3}% {human_pos}/{human_len} cells  {msg}  ETA {eta}",
-            )
-            .expect("valid template"),
-        )
-    };
+    let bar = bar(
+        quiet,
+        "{bar:20} {percent:>3}% {human_pos}/{human_len} cells  {msg}  ETA {eta}",
+    );
     let result = compute::compute(req, &mut |done, todo| {
         bar.set_length(todo);
         bar.set_position(done);
@@ -298,13 +321,59 @@ fn main_job(n: u64, threads: usize) -> Result<()> {
         Some(o) => print_outcome(&path, &o),
         None => println!("{}: already holds N >= {n}", path.display()),
     }
-    let t = open(&path)?;
-    let last = t.columns() as u32 - 1;
-    let constant = (0..=last).filter(|&r| t.value(last, r) <= last).count();
-    let diagonal: Vec<String> = (0..12).map(|q| t.value(q, q).to_string()).collect();
-    println!("rows constant by column {last}: {constant} of {}", last + 1);
-    println!("diagonal f(n,n): {}, ...", diagonal.join(", "));
+    // Results go beside, not over, the committed N = 10^5 results in data/.
+    analyze_cmd(&path, Path::new(RUN_RESULTS), threads, false, "chomp3 run")
+}
+
+fn analyze_cmd(path: &Path, out: &Path, threads: usize, quiet: bool, command: &str) -> Result<()> {
+    let t = open(path)?;
+    if t.columns() == 0 {
+        bail!("{}: the table is empty; run compute first", path.display());
+    }
+    let started = Instant::now();
+    let bar = bar(
+        quiet,
+        "{bar:20} {percent:>3}% {msg} {human_pos}/{human_len}  ETA {eta}",
+    );
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()?;
+    let a = pool.install(|| {
+        chomp3::analysis::analyze(&t, &mut |stage, done, total| {
+            bar.set_message(stage.to_string());
+            bar.set_length(total);
+            bar.set_position(done);
+        })
+    });
+    bar.finish_and_clear();
+    chomp3::analysis::report::write_all(&a, path, command, out)
+        .with_context(|| format!("writing {}", out.display()))?;
+    let census = a.census();
+    println!(
+        "analysed N = {} in {:.1} s: {} constant rows, {} proved periodic, {} periodic by evidence, {} open",
+        t.n(),
+        started.elapsed().as_secs_f64(),
+        census.constant,
+        census.proved.values().sum::<u64>(),
+        census.evidence.values().sum::<u64>(),
+        census.open
+    );
+    println!(
+        "every row below {} is settled; results in {}/ (report.md, rows.tsv, summary.json, b-files)",
+        a.resolved_below,
+        out.display()
+    );
     Ok(())
+}
+
+/// A progress bar on a terminal, hidden otherwise or when `quiet`.
+fn bar(quiet: bool, template: &str) -> ProgressBar {
+    if quiet || !io::stderr().is_terminal() {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(0)
+            .with_style(ProgressStyle::with_template(template).expect("valid template"))
+    }
 }
 
 fn bench(sizes: &[u64], threads: usize, dir: &Path) -> Result<()> {

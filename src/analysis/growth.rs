@@ -1,0 +1,103 @@
+//! Growth statistics of a sequence against a line `c n`: least-squares fit of the
+//! deviation, its extremes, and the frequencies of successive differences.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+/// `a = 1 + 1/sqrt 2`, the growth rate of `d_n` and `r_n`.
+pub const A: f64 = 1.0 + std::f64::consts::FRAC_1_SQRT_2;
+/// `b = 1 + sqrt 2`, the growth rate of `q_n`.
+pub const B: f64 = 1.0 + std::f64::consts::SQRT_2;
+
+/// How `x_n - c n` behaves over the terms given.
+#[derive(Clone, Debug, Serialize)]
+pub struct Deviation {
+    /// The constant `c`.
+    pub c: f64,
+    /// Terms used (`n` from `first_n` to `last_n`).
+    pub first_n: u64,
+    /// Last index used.
+    pub last_n: u64,
+    /// Least-squares line `x_n - c n ~ slope n + intercept`.
+    pub slope: f64,
+    /// Its intercept.
+    pub intercept: f64,
+    /// Smallest deviation and the `n` where it first occurs.
+    pub min: f64,
+    /// Where the minimum is.
+    pub min_at: u64,
+    /// Largest deviation and the `n` where it first occurs.
+    pub max: f64,
+    /// Where the maximum is.
+    pub max_at: u64,
+    /// Successive differences `x_{n+1} - x_n` and how often each occurs.
+    pub differences: BTreeMap<i64, u64>,
+}
+
+/// Statistics of `x_n - c n` for `n = first_n, first_n + 1, ...` (`xs` non-empty).
+pub fn deviation(xs: &[u64], first_n: u64, c: f64) -> Deviation {
+    let mut d = Deviation {
+        c,
+        first_n,
+        last_n: first_n + xs.len() as u64 - 1,
+        slope: 0.0,
+        intercept: 0.0,
+        min: f64::INFINITY,
+        min_at: 0,
+        max: f64::NEG_INFINITY,
+        max_at: 0,
+        differences: BTreeMap::new(),
+    };
+    let (mut sn, mut sy, mut snn, mut sny) = (0.0, 0.0, 0.0, 0.0);
+    for (i, &x) in xs.iter().enumerate() {
+        let n = first_n + i as u64;
+        let y = x as f64 - c * n as f64;
+        let nf = n as f64;
+        sn += nf;
+        sy += y;
+        snn += nf * nf;
+        sny += nf * y;
+        if y < d.min {
+            (d.min, d.min_at) = (y, n);
+        }
+        if y > d.max {
+            (d.max, d.max_at) = (y, n);
+        }
+    }
+    let m = xs.len() as f64;
+    let denom = m * snn - sn * sn;
+    if denom != 0.0 {
+        d.slope = (m * sny - sn * sy) / denom;
+        d.intercept = (sy - d.slope * sn) / m;
+    } else {
+        d.intercept = sy / m;
+    }
+    for w in xs.windows(2) {
+        *d.differences.entry(w[1] as i64 - w[0] as i64).or_default() += 1;
+    }
+    d
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fits_a_known_line_and_finds_extremes() {
+        // x_n = 3n + 2 + (1 at n = 4, -2 at n = 7)
+        let xs: Vec<u64> = (0..10u64)
+            .map(|n| 3 * n + 2 + [0, 0, 0, 0, 1, 0, 0, 0, 0, 0][n as usize])
+            .collect();
+        let mut xs = xs;
+        xs[7] -= 2;
+        let d = deviation(&xs, 0, 1.0);
+        assert_eq!((d.min_at, d.max_at), (0, 9));
+        let e = deviation(&xs, 0, 3.0);
+        assert_eq!((e.min, e.min_at, e.max, e.max_at), (0.0, 7, 3.0, 4));
+        // By hand: sum (n - 4.5) * delta_n / sum (n - 4.5)^2 = -5.5 / 82.5.
+        assert!((e.slope + 5.5 / 82.5).abs() < 1e-12, "{}", e.slope);
+        assert_eq!(e.differences.get(&3), Some(&5));
+        assert_eq!(e.differences.get(&5), Some(&1));
+    }
+}

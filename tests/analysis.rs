@@ -1,0 +1,214 @@
+//! `chomp3 analyze`: its b-files and row census against sources outside the code:
+//! SPEC section 3, the reference table, the brute-force solver, and OEIS A147983.
+
+#![allow(clippy::needless_range_loop)] // (q, r) indexing reads like the maths
+
+mod common;
+
+use std::path::Path;
+
+use chomp3::analysis::certify::{Below, certify};
+use chomp3::analysis::period::periodic_tail;
+use chomp3::engine::ColumnSource;
+use chomp3::table::Table;
+use common::{BruteForce, chomp3, computed, reference_table};
+
+/// Terms of a b-file (skipping `#` lines), checking the index runs 0, 1, 2, ...
+fn b_file(dir: &Path, name: &str) -> Vec<u64> {
+    let text = std::fs::read_to_string(dir.join(name)).unwrap();
+    let mut terms = Vec::new();
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let (i, v) = line.split_once(' ').unwrap();
+        assert_eq!(i.parse::<usize>().unwrap(), terms.len(), "{name} index");
+        terms.push(v.parse().unwrap());
+    }
+    terms
+}
+
+/// Rows of rows.tsv as string fields.
+fn rows_tsv(dir: &Path) -> Vec<Vec<String>> {
+    let text = std::fs::read_to_string(dir.join("rows.tsv")).unwrap();
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with("r\t"))
+        .map(|l| l.split('\t').map(String::from).collect())
+        .collect()
+}
+
+fn analysed(n: u64) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let table = computed(dir.path(), "t.c3t", n, &[]);
+    let out = dir.path().join("out");
+    let res = chomp3(&[
+        "analyze",
+        "--quiet",
+        "--table",
+        table.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(
+        res.status.success(),
+        "{}",
+        String::from_utf8_lossy(&res.stderr)
+    );
+    (dir, out)
+}
+
+#[test]
+fn b_files_match_spec_reference_and_brute_force() {
+    let (_dir, out) = analysed(2000);
+    let first = |name: &str, k: usize| b_file(&out, name)[..k].to_vec();
+    assert_eq!(
+        first("b029900.txt", 24),
+        [
+            1, 3, 4, 6, 8, 10, 11, 13, 15, 16, 18, 20, 21, 24, 25, 27, 28, 30, 32, 34, 35, 37, 39,
+            40
+        ]
+    );
+    assert_eq!(
+        first("b029901.txt", 24),
+        [
+            2, 5, 7, 9, 12, 14, 17, 19, 22, 23, 26, 29, 31, 33, 36, 38, 41, 43, 46, 47, 50, 52, 55,
+            58
+        ]
+    );
+    assert_eq!(
+        first("b029902.txt", 24),
+        [
+            1, 3, 4, 6, 8, 10, 12, 13, 15, 16, 18, 20, 21, 23, 25, 27, 29, 30, 32, 33, 35, 37, 39,
+            41
+        ]
+    );
+    assert_eq!(
+        first("b029899.txt", 24),
+        [
+            0, 1, 3, 5, 7, 10, 13, 17, 20, 25, 29, 33, 39, 44, 51, 56, 62, 70, 76, 85, 92, 100,
+            110, 121
+        ]
+    );
+    assert_eq!(
+        first("b029905.txt", 20),
+        [
+            0, 2, 5, 7, 9, 11, 14, 17, 19, 22, 24, 26, 28, 31, 34, 36, 38, 40, 42, 45
+        ]
+    );
+    // Families of SPEC section 2: row 0 is [k+1, k, 0], row 2 [k+4, k+2, 2],
+    // row 5 [a+11, a+7, 5]: (p, q) = (1, 0), (2, 2), (4, 7).
+    let (p, q) = (b_file(&out, "b029903.txt"), b_file(&out, "b029904.txt"));
+    assert_eq!((p[0], q[0]), (1, 0));
+    assert_eq!((p[1], q[1]), (2, 2));
+    assert_eq!((p[2], q[2]), (4, 7));
+
+    // The diagonal against the reference table.
+    let reference = reference_table();
+    let d = b_file(&out, "b029900.txt");
+    for n in 0..=30 {
+        assert_eq!(d[n], reference[n][n] as u64, "d_{n}");
+    }
+    // A029899 against P-positions counted by the game-rule solver.
+    let bf = BruteForce::solve(40);
+    let counts = b_file(&out, "b029899.txt");
+    for n in 0..=40 {
+        let by_rules = bf.p_positions().iter().filter(|&&(p, _, _)| p <= n).count();
+        assert_eq!(counts[n], by_rules as u64, "A029899({n})");
+    }
+}
+
+#[test]
+fn row_census_proves_row_120_and_finds_the_rows_of_a147983() {
+    let (_dir, out) = analysed(5000);
+    let rows = rows_tsv(&out);
+    assert_eq!(rows.len(), 5001);
+    let row120 = &rows[120];
+    assert_eq!(
+        row120[..6],
+        ["120", "periodic", "certificate", "170", "2", "72,70"]
+    );
+    // Row 1 dies at q = 2, row 3 at 5 (SPEC section 2).
+    assert_eq!(rows[1][1..4], ["constant", "rule", "2"]);
+    assert_eq!(rows[3][1..4], ["constant", "rule", "5"]);
+    // OEIS A147983: the rows r <= 2010 whose P-positions have a pattern (neither
+    // die nor end in one family).
+    let a147983 = [
+        120, 400, 402, 422, 424, 513, 576, 583, 585, 593, 605, 610, 861, 888, 890, 892, 904, 1013,
+        1015, 1059, 1129, 1141, 1143, 1163, 1216, 1281, 1291, 1293, 1295, 1419, 1448, 1508, 1523,
+        1525, 1537, 1561, 1723, 1747, 1824, 1868, 1870, 1875, 1889, 2003, 2010,
+    ];
+    let patterned: Vec<u32> = rows[..=2010]
+        .iter()
+        .filter(|f| f[1] == "periodic" && f[4] != "1")
+        .map(|f| f[0].parse().unwrap())
+        .collect();
+    assert_eq!(patterned, a147983);
+    // Every row up to 2010 is settled with a proof at N = 5000.
+    assert!(
+        rows[..=2010]
+            .iter()
+            .all(|f| f[2] == "rule" || f[2] == "certificate")
+    );
+    // And every row is accounted for in one class.
+    assert!(
+        rows.iter()
+            .all(|f| ["constant", "periodic", "open"].contains(&f[1].as_str()))
+    );
+}
+
+#[test]
+fn summary_and_report_state_the_checks() {
+    let (_dir, out) = analysed(1000);
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(json["n"], 1000);
+    assert_eq!(json["checks"]["complementary"]["holds"]["upto"], 1000);
+    assert_eq!(json["checks"]["unique_winning_move"]["holds"]["upto"], 1000);
+    let report = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(report.contains("holds for all values <= 1000"), "{report}");
+}
+
+/// A certificate must be refused when the data it compares is wrong: take row 120,
+/// change one value inside the window the certificate compares, and it fails.
+#[test]
+fn a_certificate_notices_a_wrong_state() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = Table::open(&computed(dir.path(), "t.c3t", 1000, &[])).unwrap();
+    let diagonal: Vec<u32> = (0..=1000).map(|q| t.value(q, q)).collect();
+    let mut below = Below::none();
+    for r in 0..120 {
+        let mut row = Vec::new();
+        for q in r..=1000 {
+            t.read_column(q, r..r + 1, &mut row);
+        }
+        let offsets: Vec<i64> = (r..).zip(&row).map(|(q, &v)| v as i64 - q as i64).collect();
+        match periodic_tail(&offsets) {
+            _ if *row.last().unwrap() <= 1000 => below.add_dead(*row.last().unwrap() as u64),
+            Some(tail) => {
+                let c = certify(r as u64, &row, &diagonal, below, &tail)
+                    .expect("rows below 120 settle");
+                below.add_periodic(c.start, c.period);
+            }
+            None => panic!("row {r} open"),
+        }
+    }
+    let mut row = Vec::new();
+    for q in 120..=1000u32 {
+        t.read_column(q, 120..121, &mut row);
+    }
+    let offsets: Vec<i64> = (120..)
+        .zip(&row)
+        .map(|(q, &v)| v as i64 - q as i64)
+        .collect();
+    let tail = periodic_tail(&offsets).unwrap();
+    let good = certify(120, &row, &diagonal, below, &tail).unwrap();
+    assert_eq!((good.start, good.period), (170, 2));
+    // Drop one value from the second compared state: the certificate is refused.
+    let mut bad = row.clone();
+    let i = (good.closed_at - 1 - 120) as usize;
+    bad[i] += 2;
+    assert_eq!(certify(120, &bad, &diagonal, below, &tail), None);
+    // If the rows below settled only at the table's end, there is no data to close it.
+    let late = Below {
+        settled_from: 1000,
+        ..below
+    };
+    assert_eq!(certify(120, &row, &diagonal, late, &tail), None);
+}
