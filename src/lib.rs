@@ -15,4 +15,6 @@
 pub mod analysis;
 pub mod compute;
 pub mod engine;
+pub mod plot;
+pub mod position;
 pub mod table;

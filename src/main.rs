@@ -8,7 +8,10 @@ use std::process::{Command, ExitCode};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
+use chomp3::analysis::Analysis;
 use chomp3::compute::{self, ComputeError, Outcome, Request};
+use chomp3::plot::Format;
+use chomp3::position;
 use chomp3::table::Table;
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -16,6 +19,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 const DEFAULT_TABLE: &str = "data/table.c3t";
 /// Where `chomp3 run` writes its analysis.
 const RUN_RESULTS: &str = "data/run";
+/// Where `chomp3 run` draws its figures.
+const RUN_PLOTS: &str = "plots/run";
 
 #[derive(Parser)]
 #[command(
@@ -112,7 +117,35 @@ enum Cmd {
         #[arg(long)]
         quiet: bool,
     },
-    /// The main job: compute data/table.c3t (N = 5000) and analyse it into data/run/
+    /// Draw the figures of a table and its analysis
+    Plot {
+        #[command(flatten)]
+        table: TableArg,
+        /// Directory for the figures
+        #[arg(long, value_name = "DIR", default_value = "plots")]
+        out: PathBuf,
+        /// Write SVG instead of PNG
+        #[arg(long)]
+        svg: bool,
+        /// The row shown up close
+        #[arg(long, value_name = "R", default_value_t = 120)]
+        row: u32,
+        /// Worker threads [default: one per core]
+        #[arg(long, value_name = "T", default_value_t = 0)]
+        threads: usize,
+    },
+    /// Say whether [P,Q,R] is won or lost, and list every winning move
+    Position {
+        /// Bottom row length
+        p: u64,
+        /// Middle row length
+        q: u64,
+        /// Top row length
+        r: u64,
+        #[command(flatten)]
+        table: TableArg,
+    },
+    /// The main job: compute data/table.c3t (N = 5000), analyse it into data/run/, plot into plots/run/
     Run {
         /// Table size
         #[arg(long, value_name = "N", default_value_t = 5000)]
@@ -198,8 +231,20 @@ fn run(cmd: Cmd) -> Result<()> {
                 table.table.display(),
                 out.display()
             );
-            analyze_cmd(&table.table, &out, threads, quiet, &command)
+            analyze_cmd(&table.table, &out, threads, quiet, &command).map(|_| ())
         }
+        Cmd::Plot {
+            table,
+            out,
+            svg,
+            row,
+            threads,
+        } => {
+            let command = format!("chomp3 plot --table {}", table.table.display());
+            let a = analysis(&table.table, threads, false, &command)?.1;
+            plot_cmd(&table.table, &a, &out, svg, row)
+        }
+        Cmd::Position { p, q, r, table } => position_cmd(&table.table, p, q, r),
         Cmd::Run { n, threads } => main_job(n, threads),
         Cmd::Bench {
             sizes,
@@ -321,11 +366,46 @@ fn main_job(n: u64, threads: usize) -> Result<()> {
         Some(o) => print_outcome(&path, &o),
         None => println!("{}: already holds N >= {n}", path.display()),
     }
-    // Results go beside, not over, the committed N = 10^5 results in data/.
-    analyze_cmd(&path, Path::new(RUN_RESULTS), threads, false, "chomp3 run")
+    // Results go beside, not over, the committed N = 10^5 results.
+    let a = analyze_cmd(&path, Path::new(RUN_RESULTS), threads, false, "chomp3 run")?;
+    plot_cmd(&path, &a, Path::new(RUN_PLOTS), false, 120.min(a.facts.n))
 }
 
-fn analyze_cmd(path: &Path, out: &Path, threads: usize, quiet: bool, command: &str) -> Result<()> {
+fn analyze_cmd(
+    path: &Path,
+    out: &Path,
+    threads: usize,
+    quiet: bool,
+    command: &str,
+) -> Result<Analysis> {
+    let (elapsed, a) = analysis(path, threads, quiet, command)?;
+    chomp3::analysis::report::write_all(&a, path, command, out)
+        .with_context(|| format!("writing {}", out.display()))?;
+    let census = a.census();
+    println!(
+        "analysed N = {} in {:.1} s: {} constant rows, {} proved periodic, {} periodic by evidence, {} open",
+        a.facts.n,
+        elapsed.as_secs_f64(),
+        census.constant,
+        census.proved.values().sum::<u64>(),
+        census.evidence.values().sum::<u64>(),
+        census.open
+    );
+    println!(
+        "every row below {} is settled; results in {}/ (report.md, rows.tsv, summary.json, b-files)",
+        a.resolved_below,
+        out.display()
+    );
+    Ok(a)
+}
+
+/// Runs the analysis passes with a progress bar; returns the time they took.
+fn analysis(
+    path: &Path,
+    threads: usize,
+    quiet: bool,
+    _command: &str,
+) -> Result<(Duration, Analysis)> {
     let t = open(path)?;
     if t.columns() == 0 {
         bail!("{}: the table is empty; run compute first", path.display());
@@ -346,23 +426,38 @@ fn analyze_cmd(path: &Path, out: &Path, threads: usize, quiet: bool, command: &s
         })
     });
     bar.finish_and_clear();
-    chomp3::analysis::report::write_all(&a, path, command, out)
-        .with_context(|| format!("writing {}", out.display()))?;
-    let census = a.census();
+    Ok((started.elapsed(), a))
+}
+
+fn plot_cmd(path: &Path, a: &Analysis, out: &Path, svg: bool, row: u32) -> Result<()> {
+    let t = open(path)?;
+    if row as i64 > t.n() {
+        bail!("--row {row} is beyond the table, which holds N = {}", t.n());
+    }
+    let format = if svg { Format::Svg } else { Format::Png };
+    let written = chomp3::plot::plot_all(&t, a, out, format, row)
+        .map_err(|e| anyhow::anyhow!("drawing into {}: {e}", out.display()))?;
+    for f in written {
+        println!("{}", f.display());
+    }
+    Ok(())
+}
+
+fn position_cmd(path: &Path, p: u64, q: u64, r: u64) -> Result<()> {
+    let t = open(path)?;
+    if position::is_p(&t, p, q, r)? {
+        println!("[{p},{q},{r}] is a P-position: the player to move loses");
+        return Ok(());
+    }
+    let moves = position::winning_moves(&t, p, q, r)?;
+    let s = if moves.len() == 1 { "" } else { "s" };
     println!(
-        "analysed N = {} in {:.1} s: {} constant rows, {} proved periodic, {} periodic by evidence, {} open",
-        t.n(),
-        started.elapsed().as_secs_f64(),
-        census.constant,
-        census.proved.values().sum::<u64>(),
-        census.evidence.values().sum::<u64>(),
-        census.open
+        "[{p},{q},{r}] is an N-position: the player to move wins; {} winning move{s}:",
+        moves.len()
     );
-    println!(
-        "every row below {} is settled; results in {}/ (report.md, rows.tsv, summary.json, b-files)",
-        a.resolved_below,
-        out.display()
-    );
+    for m in moves {
+        println!("  {m}");
+    }
     Ok(())
 }
 

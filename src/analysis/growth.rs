@@ -33,7 +33,14 @@ pub struct Deviation {
     pub max_at: u64,
     /// Successive differences `x_{n+1} - x_n` and how often each occurs.
     pub differences: BTreeMap<i64, u64>,
+    /// The deviation thinned for plotting: the lowest and highest point of each
+    /// of at most [`ENVELOPE_BUCKETS`] runs of `n`, in order.
+    #[serde(skip)]
+    pub points: Vec<(u64, f64)>,
 }
+
+/// Runs of `n` kept in [`Deviation::points`] (about one per pixel of a figure).
+pub const ENVELOPE_BUCKETS: usize = 2000;
 
 /// Statistics of `x_n - c n` for `n = first_n, first_n + 1, ...` (`xs` non-empty).
 pub fn deviation(xs: &[u64], first_n: u64, c: f64) -> Deviation {
@@ -48,7 +55,10 @@ pub fn deviation(xs: &[u64], first_n: u64, c: f64) -> Deviation {
         max: f64::NEG_INFINITY,
         max_at: 0,
         differences: BTreeMap::new(),
+        points: Vec::new(),
     };
+    let per = xs.len().div_ceil(ENVELOPE_BUCKETS).max(1);
+    let mut bucket: Option<((u64, f64), (u64, f64))> = None;
     let (mut sn, mut sy, mut snn, mut sny) = (0.0, 0.0, 0.0, 0.0);
     for (i, &x) in xs.iter().enumerate() {
         let n = first_n + i as u64;
@@ -63,6 +73,18 @@ pub fn deviation(xs: &[u64], first_n: u64, c: f64) -> Deviation {
         }
         if y > d.max {
             (d.max, d.max_at) = (y, n);
+        }
+        let (lo, hi) = bucket.get_or_insert(((n, y), (n, y)));
+        if y < lo.1 {
+            *lo = (n, y);
+        }
+        if y > hi.1 {
+            *hi = (n, y);
+        }
+        if (i + 1) % per == 0 || i + 1 == xs.len() {
+            let (lo, hi) = bucket.take().unwrap();
+            d.points
+                .extend(if lo.0 <= hi.0 { [lo, hi] } else { [hi, lo] });
         }
     }
     let m = xs.len() as f64;

@@ -1,0 +1,118 @@
+//! Figures decode as PNGs of the right size; `position` agrees with the game-rule
+//! solver on every position with p <= 30, winning moves included.
+
+mod common;
+
+use std::collections::BTreeSet;
+
+use chomp3::position::{is_p, winning_moves};
+use chomp3::table::Table;
+use common::{BruteForce, chomp3, computed};
+
+#[test]
+fn position_agrees_with_brute_force_up_to_30() {
+    let bf = BruteForce::solve(30);
+    let dir = tempfile::tempdir().unwrap();
+    let t = Table::open(&computed(dir.path(), "t.c3t", 30, &[])).unwrap();
+    let mut checked = 0;
+    for p in 1..=30u64 {
+        for q in 0..=p {
+            for r in 0..=q {
+                let (pu, qu, ru) = (p as usize, q as usize, r as usize);
+                assert_eq!(
+                    is_p(&t, p, q, r).unwrap(),
+                    bf.is_p(pu, qu, ru),
+                    "[{p},{q},{r}]"
+                );
+                let by_rules: BTreeSet<[u64; 3]> = bf
+                    .moves(pu, qu, ru)
+                    .into_iter()
+                    .filter(|&(a, b, c)| bf.is_p(a, b, c))
+                    .map(|(a, b, c)| [a as u64, b as u64, c as u64])
+                    .collect();
+                let moves = winning_moves(&t, p, q, r).unwrap();
+                let found: BTreeSet<[u64; 3]> = moves.iter().map(|m| m.to).collect();
+                assert_eq!(
+                    found.len(),
+                    moves.len(),
+                    "[{p},{q},{r}]: a move listed twice"
+                );
+                assert_eq!(found, by_rules, "winning moves from [{p},{q},{r}]");
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(
+        checked,
+        (1..=30).map(|p| (p + 1) * (p + 2) / 2).sum::<usize>()
+    );
+}
+
+#[test]
+fn position_command_prints_moves_and_refuses_bad_triples() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = computed(dir.path(), "t.c3t", 40, &[]);
+    let p = path.to_str().unwrap();
+    let out = chomp3(&["position", "11", "7", "5", "--table", p]);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        "[11,7,5] is a P-position: the player to move loses"
+    );
+    let out = chomp3(&["position", "3", "3", "3", "--table", p]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("N-position") && text.contains("-> [3,1,1]"),
+        "{text}"
+    );
+    for (args, expect) in [
+        (["position", "3", "5", "1"], "is not a position"),
+        (["position", "0", "0", "0"], "is not a position"),
+        (["position", "90", "50", "2"], "q 50 is beyond the table"),
+    ] {
+        let out = chomp3(&[&args[..], &["--table", p]].concat());
+        assert_eq!(out.status.code(), Some(1));
+        assert!(String::from_utf8_lossy(&out.stderr).contains(expect));
+    }
+}
+
+#[test]
+fn plot_writes_decodable_figures_of_the_expected_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = computed(dir.path(), "t.c3t", 600, &[]);
+    let out = dir.path().join("plots");
+    let res = chomp3(&[
+        "plot",
+        "--table",
+        path.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(
+        res.status.success(),
+        "{}",
+        String::from_utf8_lossy(&res.stderr)
+    );
+    for name in ["table", "growth", "census", "row", "differences"] {
+        let file = std::fs::File::open(out.join(format!("{name}.png"))).unwrap();
+        let mut reader = png::Decoder::new(std::io::BufReader::new(file))
+            .read_info()
+            .unwrap();
+        let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+        let info = reader.next_frame(&mut buf).unwrap();
+        assert_eq!((info.width, info.height), (1200, 900), "{name}");
+        // Not blank: a figure has many colours.
+        let pixels: BTreeSet<&[u8]> = buf[..info.buffer_size()].chunks(3).collect();
+        assert!(pixels.len() > 20, "{name} has {} colours", pixels.len());
+    }
+    let res = chomp3(&[
+        "plot",
+        "--svg",
+        "--table",
+        path.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(res.status.success());
+    let svg = std::fs::read_to_string(out.join("row.svg")).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("Row r = 120"));
+}
