@@ -240,8 +240,7 @@ fn run(cmd: Cmd) -> Result<()> {
             row,
             threads,
         } => {
-            let command = format!("chomp3 plot --table {}", table.table.display());
-            let a = analysis(&table.table, threads, false, &command)?.1;
+            let a = analysis(&table.table, threads, false)?.1;
             plot_cmd(&table.table, &a, &out, svg, row)
         }
         Cmd::Position { p, q, r, table } => position_cmd(&table.table, p, q, r),
@@ -378,7 +377,7 @@ fn analyze_cmd(
     quiet: bool,
     command: &str,
 ) -> Result<Analysis> {
-    let (elapsed, a) = analysis(path, threads, quiet, command)?;
+    let (elapsed, a) = analysis(path, threads, quiet)?;
     chomp3::analysis::report::write_all(&a, path, command, out)
         .with_context(|| format!("writing {}", out.display()))?;
     let census = a.census();
@@ -400,12 +399,7 @@ fn analyze_cmd(
 }
 
 /// Runs the analysis passes with a progress bar; returns the time they took.
-fn analysis(
-    path: &Path,
-    threads: usize,
-    quiet: bool,
-    _command: &str,
-) -> Result<(Duration, Analysis)> {
+fn analysis(path: &Path, threads: usize, quiet: bool) -> Result<(Duration, Analysis)> {
     let t = open(path)?;
     if t.columns() == 0 {
         bail!("{}: the table is empty; run compute first", path.display());
@@ -479,7 +473,6 @@ fn bench(sizes: &[u64], threads: usize, dir: &Path) -> Result<()> {
     );
     for &n in sizes {
         let path = dir.join(format!(".bench-{n}-{}.c3t", std::process::id()));
-        let started = Instant::now();
         let output = Command::new(&exe)
             .args(["compute", "--quiet", "--stats", "--n", &n.to_string()])
             .args(["--threads", &threads.to_string(), "--table"])
@@ -508,7 +501,6 @@ fn bench(sizes: &[u64], threads: usize, dir: &Path) -> Result<()> {
             field("cells_per_sec"),
             field("file_bytes")
         );
-        let _ = started;
     }
     Ok(())
 }
