@@ -290,7 +290,7 @@ fn write_rows(a: &Analysis, from: &str, path: &Path) -> io::Result<()> {
     )?;
     writeln!(
         w,
-        "#   period apart with every lower row settled; see src/analysis/certify.rs);"
+        "#   period apart with every lower row settled; see CERTIFICATE.md);"
     )?;
     writeln!(
         w,
