@@ -483,36 +483,40 @@ fn report_md(a: &Analysis, census: &Census, table: &Path, command: &str) -> Stri
 
     let c = &a.checks;
     let _ = writeln!(s, "\n## Checks\n");
-    let _ = writeln!(
-        s,
-        "* `d` and `q_n` complementary: {}",
-        check_text(&c.complementary, "values")
-    );
-    let _ = writeln!(
-        s,
-        "* unique winning move from `[n,n,n]`: {}",
-        check_text(&c.unique_winning_move, "n")
-    );
-    let _ = writeln!(
-        s,
-        "* starts of constant rows increase with the row: {} (decided only where every",
-        check_text(&c.starts_monotone, "rows r")
-    );
-    let _ = writeln!(s, "  lower row has died or is proved never to die)");
-    let _ = writeln!(
-        s,
-        "* `f(q,q)` is the largest value of column `q`: {}",
-        check_text(&c.diagonal_is_column_max, "q")
-    );
-    let _ = writeln!(
-        s,
-        "* row minima `m_r = min f(q,r), q > r` non-decreasing: {} (`m_r` is exact",
-        check_text(&c.row_minima_nondecreasing, "r")
-    );
-    let _ = writeln!(
-        s,
-        "  once the row has died or its minimum so far is at most N + 1)"
-    );
+    for (what, check, unit, note) in [
+        (
+            "`d` and `q_n` complementary",
+            &c.complementary,
+            "values",
+            "",
+        ),
+        (
+            "unique winning move from `[n,n,n]`",
+            &c.unique_winning_move,
+            "n",
+            "",
+        ),
+        (
+            "starts of constant rows increase with the row",
+            &c.starts_monotone,
+            "rows r",
+            " (decided only where every\n  lower row has died or is proved never to die)",
+        ),
+        (
+            "`f(q,q)` is the largest value of column `q`",
+            &c.diagonal_is_column_max,
+            "q",
+            "",
+        ),
+        (
+            "row minima `m_r = min f(q,r), q > r` non-decreasing",
+            &c.row_minima_nondecreasing,
+            "r",
+            " (`m_r` is exact\n  once the row has died or its minimum so far is at most N + 1)",
+        ),
+    ] {
+        let _ = writeln!(s, "* {what}: {}{note}", check_text(check, unit));
+    }
     let _ = writeln!(
         s,
         "\nValue frequencies over the table: [values.tsv](values.tsv)."

@@ -15,6 +15,17 @@ pub fn chomp3(args: &[&str]) -> Output {
         .expect("run chomp3")
 }
 
+/// Runs `chomp3` and asserts that it succeeded.
+pub fn chomp3_ok(args: &[&str]) -> Output {
+    let out = chomp3(args);
+    assert!(
+        out.status.success(),
+        "chomp3 {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
 /// Runs `chomp3 compute` into `dir/name` and returns the table path.
 pub fn computed(dir: &Path, name: &str, n: u64, extra: &[&str]) -> PathBuf {
     let path = dir.join(name);
