@@ -12,6 +12,8 @@
 //! assert_eq!(t.get(5, 3).unwrap(), 5); // [5,5,3] is a P-position
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod analysis;
 pub mod compute;
 pub mod engine;
