@@ -15,6 +15,8 @@
 #![warn(missing_docs)]
 
 pub mod analysis;
+pub mod census;
+pub mod census_file;
 pub mod compute;
 pub mod engine;
 pub mod plot;

@@ -17,6 +17,7 @@ use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 
 const DEFAULT_TABLE: &str = "data/table.c3t";
+const DEFAULT_DESCRIPTORS: &str = "data/census.c3d";
 /// Where `chomp3 run` writes its analysis.
 const RUN_RESULTS: &str = "data/run";
 /// Where `chomp3 run` draws its figures.
@@ -68,7 +69,7 @@ struct ComputeArgs {
 enum Cmd {
     /// Create the table, or extend it, up to N
     Compute(ComputeArgs),
-    /// Print f(Q,R) (for R > Q, f(Q,Q))
+    /// Print f(Q,R) (for R > Q, f(Q,Q)); beyond the table, from a certified census
     Get {
         /// Column q (middle row length)
         q: u64,
@@ -76,6 +77,12 @@ enum Cmd {
         r: u64,
         #[command(flatten)]
         table: TableArg,
+        /// Census descriptors used for Q beyond the table
+        #[arg(long, value_name = "PATH", default_value = DEFAULT_DESCRIPTORS)]
+        census: PathBuf,
+        /// Also say where the value came from
+        #[arg(long)]
+        explain: bool,
     },
     /// Print "q f(q,R)" per line for one row
     Row {
@@ -107,6 +114,9 @@ enum Cmd {
     Analyze {
         #[command(flatten)]
         table: TableArg,
+        /// Census descriptors for rows the table cannot settle (used if present)
+        #[arg(long, value_name = "PATH", default_value = DEFAULT_DESCRIPTORS)]
+        census: PathBuf,
         /// Directory for the results
         #[arg(long, value_name = "DIR", default_value = "data")]
         out: PathBuf,
@@ -144,6 +154,30 @@ enum Cmd {
         r: u64,
         #[command(flatten)]
         table: TableArg,
+    },
+    /// Prove the fate of rows 0..=R without storing the table (certified census)
+    Census {
+        /// Last row
+        #[arg(long, value_name = "R")]
+        rows: u32,
+        /// The census table
+        #[arg(long, value_name = "PATH", default_value = "data/census.tsv")]
+        out: PathBuf,
+        /// The binary descriptors that `get` reads
+        #[arg(long, value_name = "PATH", default_value = DEFAULT_DESCRIPTORS)]
+        descriptors: PathBuf,
+        /// Stop after this many columns; rows not proved by then are open [default: 3R + 10080]
+        #[arg(long, value_name = "C")]
+        max_columns: Option<u32>,
+        /// Afterwards, compare every proved value with this dense table (q <= its N)
+        #[arg(long, value_name = "TABLE")]
+        check: Option<PathBuf>,
+        /// Worker threads [default: one per core]
+        #[arg(long, value_name = "T", default_value_t = 0)]
+        threads: usize,
+        /// No progress bar
+        #[arg(long)]
+        quiet: bool,
     },
     /// The main job: compute data/table.c3t (N = 5000), analyse it into data/run/, plot into plots/run/
     Run {
@@ -192,11 +226,30 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
 fn run(cmd: Cmd) -> Result<()> {
     match cmd {
         Cmd::Compute(args) => compute_cmd(&args),
-        Cmd::Get { q, r, table } => {
-            let t = open(&table.table)?;
-            println!("{}", t.get(q, r)?);
-            Ok(())
-        }
+        Cmd::Get {
+            q,
+            r,
+            table,
+            census,
+            explain,
+        } => get_cmd(&table.table, &census, q, r, explain),
+        Cmd::Census {
+            rows,
+            out,
+            descriptors,
+            max_columns,
+            check,
+            threads,
+            quiet,
+        } => census_cmd(
+            rows,
+            &out,
+            &descriptors,
+            max_columns,
+            check.as_deref(),
+            threads,
+            quiet,
+        ),
         Cmd::Row { r, from, to, table } => {
             let t = open(&table.table)?;
             let to = to.unwrap_or(t.n().max(0) as u64);
@@ -222,6 +275,7 @@ fn run(cmd: Cmd) -> Result<()> {
         Cmd::Info { table, verify } => info(&table.table, verify),
         Cmd::Analyze {
             table,
+            census,
             out,
             threads,
             quiet,
@@ -231,7 +285,7 @@ fn run(cmd: Cmd) -> Result<()> {
                 table.table.display(),
                 out.display()
             );
-            analyze_cmd(&table.table, &out, threads, quiet, &command).map(|_| ())
+            analyze_cmd(&table.table, &census, &out, threads, quiet, &command).map(|_| ())
         }
         Cmd::Plot {
             table,
@@ -240,7 +294,7 @@ fn run(cmd: Cmd) -> Result<()> {
             row,
             threads,
         } => {
-            let a = analysis(&table.table, threads, false)?.1;
+            let a = analysis(&table.table, Path::new(DEFAULT_DESCRIPTORS), threads, false)?.1;
             plot_cmd(&table.table, &a, &out, svg, row)
         }
         Cmd::Position { p, q, r, table } => position_cmd(&table.table, p, q, r),
@@ -366,18 +420,27 @@ fn main_job(n: u64, threads: usize) -> Result<()> {
         None => println!("{}: already holds N >= {n}", path.display()),
     }
     // Results go beside, not over, the committed N = 10^5 results.
-    let a = analyze_cmd(&path, Path::new(RUN_RESULTS), threads, false, "chomp3 run")?;
+    let census = Path::new(DEFAULT_DESCRIPTORS);
+    let a = analyze_cmd(
+        &path,
+        census,
+        Path::new(RUN_RESULTS),
+        threads,
+        false,
+        "chomp3 run",
+    )?;
     plot_cmd(&path, &a, Path::new(RUN_PLOTS), false, 120.min(a.facts.n))
 }
 
 fn analyze_cmd(
     path: &Path,
+    census: &Path,
     out: &Path,
     threads: usize,
     quiet: bool,
     command: &str,
 ) -> Result<Analysis> {
-    let (elapsed, a) = analysis(path, threads, quiet)?;
+    let (elapsed, a) = analysis(path, census, threads, quiet)?;
     chomp3::analysis::report::write_all(&a, path, command, out)
         .with_context(|| format!("writing {}", out.display()))?;
     let census = a.census();
@@ -399,8 +462,18 @@ fn analyze_cmd(
 }
 
 /// Runs the analysis passes with a progress bar; returns the time they took.
-fn analysis(path: &Path, threads: usize, quiet: bool) -> Result<(Duration, Analysis)> {
+fn analysis(
+    path: &Path,
+    census: &Path,
+    threads: usize,
+    quiet: bool,
+) -> Result<(Duration, Analysis)> {
     let t = open(path)?;
+    let census = census
+        .exists()
+        .then(|| chomp3::census_file::Descriptors::open(census))
+        .transpose()
+        .map_err(|e| anyhow::anyhow!(e))?;
     if t.columns() == 0 {
         bail!("{}: the table is empty; run compute first", path.display());
     }
@@ -413,7 +486,7 @@ fn analysis(path: &Path, threads: usize, quiet: bool) -> Result<(Duration, Analy
         .num_threads(threads)
         .build()?;
     let a = pool.install(|| {
-        chomp3::analysis::analyze(&t, &mut |stage, done, total| {
+        chomp3::analysis::analyze(&t, census.as_ref(), &mut |stage, done, total| {
             bar.set_message(stage.to_string());
             bar.set_length(total);
             bar.set_position(done);
@@ -433,6 +506,134 @@ fn plot_cmd(path: &Path, a: &Analysis, out: &Path, svg: bool, row: u32) -> Resul
         .map_err(|e| anyhow::anyhow!("drawing into {}: {e}", out.display()))?;
     for f in written {
         println!("{}", f.display());
+    }
+    Ok(())
+}
+
+fn get_cmd(table: &Path, census: &Path, q: u64, r: u64, explain: bool) -> Result<()> {
+    let from_table = Table::open(table)
+        .map_err(anyhow::Error::from)
+        .and_then(|t| {
+            let v = t.get(q, r)?;
+            Ok((
+                v as u64,
+                format!("from the table {} (N = {})", table.display(), t.n()),
+            ))
+        });
+    let (value, how) = match from_table {
+        Ok(found) => found,
+        Err(table_err) => {
+            // Beyond the table: a certified row answers for any q >= its start.
+            let row = r.min(q);
+            let fate = census
+                .exists()
+                .then(|| chomp3::census_file::Descriptors::open(census))
+                .transpose()
+                .map_err(|e| anyhow::anyhow!(e))?
+                .and_then(|d| u32::try_from(row).ok().and_then(|row| d.fate(row)));
+            match fate.as_ref().and_then(|f| f.value(q).map(|v| (f, v))) {
+                Some((f, v)) => (v, describe(f, row, census)),
+                None => return Err(table_err.context(format!("{}", table.display()))),
+            }
+        }
+    };
+    println!("{value}");
+    if explain {
+        println!("{how}");
+    }
+    Ok(())
+}
+
+fn describe(f: &chomp3::census::Fate, r: u64, census: &Path) -> String {
+    use chomp3::census::Fate;
+    let src = census.display();
+    match f {
+        Fate::Constant { start } => {
+            format!("from {src}: row {r} is constant, f(q,{r}) = {start} for q >= {start}")
+        }
+        Fate::Periodic { start, pattern, .. } => format!(
+            "from {src}: row {r} is proved periodic, f(q,{r}) - q repeats [{}] from q = {start}",
+            pattern
+                .iter()
+                .map(i64::to_string)
+                .collect::<Vec<_>>()
+                .join(",")
+        ),
+        Fate::Open => unreachable!("open rows give no value"),
+    }
+}
+
+fn census_cmd(
+    rows: u32,
+    out: &Path,
+    descriptors: &Path,
+    max_columns: Option<u32>,
+    check: Option<&Path>,
+    threads: usize,
+    quiet: bool,
+) -> Result<()> {
+    use chomp3::census::{self, BATCH_COLS, Fate, Weaken};
+    let check = check.map(open).transpose()?;
+    for p in [out, descriptors] {
+        let dir = chomp3::table::parent_dir(p);
+        if !dir.is_dir() {
+            bail!("directory {} does not exist", dir.display());
+        }
+    }
+    let max_columns = max_columns.unwrap_or(rows.saturating_mul(3).saturating_add(4 * BATCH_COLS));
+    let started = Instant::now();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()?;
+    let bar = bar(quiet, "{bar:20} {msg}  ETA {eta}");
+    // Rows settle near column sqrt(2) r: a fair guess of the columns needed.
+    bar.set_length((rows as u64 * 1415 / 1000) + 2 * BATCH_COLS as u64);
+    let (fates, columns) = census::census(
+        rows,
+        max_columns,
+        BATCH_COLS,
+        &pool,
+        Weaken::default(),
+        &mut |q, settled| {
+            bar.set_position(q as u64);
+            bar.set_message(format!(
+                "column {q}, rows 0..{settled} settled of {}",
+                rows as u64 + 1
+            ));
+        },
+    );
+    bar.finish_and_clear();
+    let command = format!("chomp3 census --rows {rows}");
+    chomp3::census_file::write_tsv(&fates, columns, &command, out)
+        .with_context(|| format!("{}", out.display()))?;
+    chomp3::census_file::write_descriptors(&fates, columns, descriptors)
+        .with_context(|| format!("{}", descriptors.display()))?;
+    let (mut constant, mut periodic, mut open) = (0, 0, 0);
+    for f in &fates {
+        match f {
+            Fate::Constant { .. } => constant += 1,
+            Fate::Periodic { .. } => periodic += 1,
+            Fate::Open => open += 1,
+        }
+    }
+    println!(
+        "census of rows 0..={rows} in {:.1} s ({columns} columns, peak RSS {} MiB): {constant} constant, {periodic} proved periodic, {open} open",
+        started.elapsed().as_secs_f64(),
+        peak_rss_kib().unwrap_or(0) / 1024
+    );
+    println!("wrote {} and {}", out.display(), descriptors.display());
+    if let Some(t) = check {
+        let started = Instant::now();
+        let report = census::check_against(&fates, &t);
+        if let Some((q, r)) = report.first_mismatch {
+            bail!("the census disagrees with the table at f({q},{r})");
+        }
+        println!(
+            "checked against the table (N = {}): all {} proved values agree, every start is the least ({:.1} s)",
+            t.n(),
+            report.values,
+            started.elapsed().as_secs_f64()
+        );
     }
     Ok(())
 }

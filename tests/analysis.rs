@@ -207,3 +207,60 @@ fn a_certificate_notices_a_wrong_state() {
     };
     assert_eq!(certify(120, &row, &diagonal, late, &tail), None);
 }
+
+#[test]
+fn analyze_takes_proved_fates_from_a_census() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = computed(dir.path(), "t.c3t", 1000, &[]);
+    let (t, c3d, tsv) = (
+        table.to_str().unwrap(),
+        dir.path().join("c.c3d"),
+        dir.path().join("c.tsv"),
+    );
+    chomp3_ok(&[
+        "census",
+        "--quiet",
+        "--rows",
+        "1000",
+        "--out",
+        tsv.to_str().unwrap(),
+        "--descriptors",
+        c3d.to_str().unwrap(),
+    ]);
+    let out = dir.path().join("out");
+    let o = out.to_str().unwrap();
+    chomp3_ok(&[
+        "analyze",
+        "--quiet",
+        "--table",
+        t,
+        "--out",
+        o,
+        "--census",
+        c3d.to_str().unwrap(),
+    ]);
+    let rows = rows_tsv(&out);
+    // The table alone settles rows up to about N / sqrt 2; the census settles all.
+    assert!(
+        rows.iter()
+            .all(|f| ["rule", "certificate", "census"].contains(&f[2].as_str()))
+    );
+    let from_census: Vec<&Vec<String>> = rows.iter().filter(|f| f[2] == "census").collect();
+    assert!(
+        from_census.len() > 100,
+        "{} rows from the census",
+        from_census.len()
+    );
+    // Where the table shows a census row's repetition, it agrees with the table.
+    let tbl = Table::open(&table).unwrap();
+    for f in from_census.iter().filter(|f| f[1] == "periodic") {
+        let (r, start): (u32, u32) = (f[0].parse().unwrap(), f[3].parse().unwrap());
+        let pattern: Vec<i64> = f[5].split(',').map(|x| x.parse().unwrap()).collect();
+        for q in start..=1000 {
+            let want = pattern[((q - start) as usize) % pattern.len()];
+            assert_eq!(tbl.value(q, r) as i64 - q as i64, want, "row {r} at {q}");
+        }
+    }
+    let summary = std::fs::read_to_string(out.join("summary.json")).unwrap();
+    assert!(summary.contains("\"resolved_below\": 1001"), "{summary}");
+}

@@ -15,6 +15,8 @@ pub mod rows;
 
 use serde::Serialize;
 
+use crate::census::Fate;
+use crate::census_file::Descriptors;
 use crate::table::Table;
 use columns::ColumnFacts;
 use growth::Deviation;
@@ -28,6 +30,9 @@ pub struct Analysis {
     pub rows: Vec<RowClass>,
     /// Every row below this one is constant or proved periodic.
     pub resolved_below: u32,
+    /// `by_census[r]`: row `r` was settled by a census descriptor file, not by
+    /// this table alone.
+    pub by_census: Vec<bool>,
     /// The checks of SPEC section 3 and 4.
     pub checks: Checks,
     /// Growth of `d_n`, `q_n`, `r_n`.
@@ -67,14 +72,60 @@ pub struct Checks {
     pub row_minima_nondecreasing: Check,
 }
 
-/// Runs both passes over `t` and the checks. `progress(stage, done, total)`.
-pub fn analyze(t: &Table, progress: &mut dyn FnMut(&str, u64, u64)) -> Analysis {
+/// Runs both passes over `t` and the checks; rows the table cannot settle take
+/// their proved fate from `census` when it has one. `progress(stage, done, total)`.
+pub fn analyze(
+    t: &Table,
+    census: Option<&Descriptors>,
+    progress: &mut dyn FnMut(&str, u64, u64),
+) -> Analysis {
     let n = t.n().max(0) as u32;
     progress("columns", 0, n as u64 + 1);
     let facts = columns::scan(t);
     progress("columns", n as u64 + 1, n as u64 + 1);
-    let (rows, resolved_below) =
+    let (mut rows, mut resolved_below) =
         rows::classify(t, &facts, |r| progress("rows", r as u64, n as u64 + 1));
+    let settled = |c: &RowClass| {
+        matches!(
+            c,
+            RowClass::Constant { .. }
+                | RowClass::Periodic {
+                    proved_at: Some(_),
+                    ..
+                }
+        )
+    };
+    let mut by_census = vec![false; rows.len()];
+    if let Some(d) = census {
+        for (r, class) in rows.iter_mut().enumerate() {
+            if settled(class) {
+                continue;
+            }
+            match d.fate(r as u32) {
+                Some(Fate::Constant { start }) => {
+                    *class = RowClass::Constant {
+                        start: start as u32,
+                    }
+                }
+                Some(Fate::Periodic {
+                    start,
+                    pattern,
+                    closed_at,
+                }) => {
+                    let p = pattern.len() as u32;
+                    *class = RowClass::Periodic {
+                        start: start as u32,
+                        confirmed: (n + 1).saturating_sub(start as u32 + p),
+                        pattern,
+                        proved_at: Some(closed_at as u32),
+                    }
+                }
+                _ => continue,
+            }
+            by_census[r] = true;
+        }
+        resolved_below = rows.iter().position(|c| !settled(c)).unwrap_or(rows.len()) as u32;
+    }
     let checks = checks(&facts, &rows, resolved_below);
     let q: Vec<u64> = facts.starts.iter().map(|&(q, _)| q as u64).collect();
     let r: Vec<u64> = facts.starts.iter().map(|&(_, r)| r as u64).collect();
@@ -88,6 +139,7 @@ pub fn analyze(t: &Table, progress: &mut dyn FnMut(&str, u64, u64)) -> Analysis 
         facts,
         rows,
         resolved_below,
+        by_census,
         checks,
         growth,
     }
@@ -162,10 +214,11 @@ fn checks(facts: &ColumnFacts, rows: &[RowClass], resolved_below: u32) -> Checks
         },
     };
 
-    // m_r is exact when the row has died or its minimum so far is <= N + 1 (later
-    // values of a live row are >= q > N).
+    // m_r is exact when the row died inside the table or its minimum so far is
+    // <= N + 1 (later values of a live row are >= q > N).
     let exact = |r: usize| {
-        matches!(rows[r], RowClass::Constant { .. }) || (facts.row_min[r] as u64) <= n + 1
+        matches!(rows[r], RowClass::Constant { start } if (start as u64) <= n)
+            || (facts.row_min[r] as u64) <= n + 1
     };
     let mut row_minima_nondecreasing = Check::Holds { upto: 0 };
     for r in 1..=n as usize {

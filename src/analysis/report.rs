@@ -298,6 +298,10 @@ fn write_rows(a: &Analysis, from: &str, path: &Path) -> io::Result<()> {
     )?;
     writeln!(
         w,
+        "#   census = proved, for all q, by the census descriptors (chomp3 census; CERTIFICATE.md)"
+    )?;
+    writeln!(
+        w,
         "# start: constant: the q with f(q,r) = q; periodic: least q0 >= r from which f(q,r) - q repeats"
     )?;
     writeln!(
@@ -314,6 +318,9 @@ fn write_rows(a: &Analysis, from: &str, path: &Path) -> io::Result<()> {
     )?;
     for (r, class) in a.rows.iter().enumerate() {
         match class {
+            RowClass::Constant { start } if a.by_census[r] => {
+                writeln!(w, "{r}\tconstant\tcensus\t{start}\t-\t-\t0\t-")?
+            }
             RowClass::Constant { start } => writeln!(
                 w,
                 "{r}\tconstant\trule\t{start}\t-\t-\t{}\t-",
@@ -326,7 +333,9 @@ fn write_rows(a: &Analysis, from: &str, path: &Path) -> io::Result<()> {
                 confirmed,
                 proved_at,
             } => {
-                let proof = if proved_at.is_some() {
+                let proof = if a.by_census[r] {
+                    "census"
+                } else if proved_at.is_some() {
                     "certificate"
                 } else {
                     "evidence"
@@ -420,6 +429,13 @@ fn report_md(a: &Analysis, census: &Census, table: &Path, command: &str) -> Stri
             );
             let _ = writeln!(s, "longest preperiod `start - r` = {l} (row {lr}).");
         }
+    }
+    let from_census = a.by_census.iter().filter(|&&b| b).count();
+    if from_census > 0 {
+        let _ = writeln!(
+            s,
+            "{from_census} of these rows were settled by the census descriptors (`chomp3 census`),\nnot by the table alone (rows.tsv marks them `census`)."
+        );
     }
     let _ = writeln!(s, "Per-row details: [rows.tsv](rows.tsv).\n");
 

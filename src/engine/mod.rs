@@ -79,20 +79,24 @@ pub struct Block<'a> {
     /// Number of columns in the block.
     pub cols: u32,
     stride: usize,
+    row_limit: u32,
     values: &'a [u32],
 }
 
 impl Block<'_> {
-    /// Column `first + j`: `f(first + j, r)` for `r = 0 ..= first + j`.
+    /// Column `first + j`: `f(first + j, r)` for `r = 0 ..= first + j` (rows up to
+    /// the engine's row limit).
     pub fn column(&self, j: u32) -> &[u32] {
         let start = j as usize * self.stride;
-        &self.values[start..start + (self.first + j) as usize + 1]
+        &self.values[start..start + (self.first + j).min(self.row_limit) as usize + 1]
     }
 }
 
 /// The engine's state after some number of complete columns.
 pub struct Engine {
     columns: u32,
+    /// Rows above this are never created (`u32::MAX`: no limit).
+    row_limit: u32,
     /// Rows `c * CHUNK_ROWS ..` in chunk `c`; a mutex each so that the pipeline's
     /// threads can hand chunks on (the schedule makes every lock uncontended).
     chunks: Vec<Mutex<Vec<Row>>>,
@@ -111,9 +115,39 @@ impl Engine {
     pub fn new() -> Engine {
         Engine {
             columns: 0,
+            row_limit: u32::MAX,
             chunks: Vec::new(),
             diagonal: Mutex::new(Vec::new()),
         }
+    }
+
+    /// An engine before column 0 that computes rows `0 ..= limit` only (every row
+    /// depends only on the rows below it, so these stay exact).
+    pub fn with_row_limit(limit: u32) -> Engine {
+        Engine {
+            row_limit: limit,
+            ..Engine::new()
+        }
+    }
+
+    /// The state of live row `r` at the next column `q = columns()`: bit `x` set
+    /// when the row already used `q + x` (`None` for a dead or periodic row).
+    pub fn row_state(&mut self, r: u32) -> Option<Vec<u64>> {
+        let q = self.columns;
+        let chunk = self
+            .chunks
+            .get_mut((r / CHUNK_ROWS) as usize)?
+            .get_mut()
+            .unwrap();
+        chunk.get((r % CHUNK_ROWS) as usize)?.state(r, q)
+    }
+
+    /// Hands a live row over to its proved pattern: from column `start` on,
+    /// `f(q,r) - q = pattern[(q - start) % pattern.len()]`. The row's window is
+    /// dropped; later columns take its values from the pattern in O(1).
+    pub fn set_periodic(&mut self, r: u32, start: u32, pattern: Vec<i32>) {
+        let chunk = self.chunks[(r / CHUNK_ROWS) as usize].get_mut().unwrap();
+        chunk[(r % CHUNK_ROWS) as usize].make_periodic(start, pattern);
     }
 
     /// Number of complete columns (`0 .. columns()` are done).
@@ -137,7 +171,8 @@ impl Engine {
         let first = self.columns;
         let end = first.checked_add(cols).expect("column count fits in u32");
         let nblocks = cols.div_ceil(BLOCK_COLS) as usize;
-        while self.chunks.len() < end.div_ceil(CHUNK_ROWS) as usize {
+        let rows_end = end.min(self.row_limit.saturating_add(1));
+        while self.chunks.len() < rows_end.div_ceil(CHUNK_ROWS) as usize {
             self.chunks.push(Mutex::new(Vec::new()));
         }
         let block_range = |b: usize| {
@@ -172,7 +207,8 @@ impl Engine {
                         let block = Block {
                             first: q0,
                             cols: q_end - q0,
-                            stride: q_end as usize,
+                            stride: q_end.min(this.row_limit.saturating_add(1)) as usize,
+                            row_limit: this.row_limit,
                             values: &out,
                         };
                         if tx.send((b, on_block(&block))).is_err() {
@@ -208,7 +244,9 @@ impl Engine {
         wait_for: impl Fn(u32),
         done: impl Fn(u32),
     ) {
-        let stride = q_end as usize;
+        // Rows 0 .. rows_end exist in this block.
+        let rows_end = q_end.min(self.row_limit.saturating_add(1));
+        let stride = rows_end as usize;
         out.clear();
         out.resize((q_end - q0) as usize * stride, 0);
         // Values in column q are at most q + r + 1 <= 2 q_end - 1; one bitset per
@@ -216,12 +254,12 @@ impl Engine {
         let used_words = ((2 * q_end) / 64 - q0 / 64) as usize + 1;
         used.clear();
         used.resize((q_end - q0) as usize * used_words, 0);
-        for chunk in 0..q_end.div_ceil(CHUNK_ROWS) {
+        for chunk in 0..rows_end.div_ceil(CHUNK_ROWS) {
             let lo = chunk * CHUNK_ROWS;
-            let hi = (lo + CHUNK_ROWS).min(q_end);
-            // The previous block covers rows 0 .. q0; new rows (r >= q0) also need
-            // its diagonal values, so they wait for the whole previous block.
-            wait_for(hi.min(q0));
+            let hi = (lo + CHUNK_ROWS).min(rows_end);
+            // The previous block covers rows 0 .. q0 (up to the limit); new rows
+            // (r >= q0) also need its diagonal values, so they wait for all of it.
+            wait_for(hi.min(q0).min(self.row_limit.saturating_add(1)));
             let mut rows = self.chunks[chunk as usize].lock().unwrap();
             for r in lo..hi {
                 let q_from = r.max(q0);

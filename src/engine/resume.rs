@@ -76,6 +76,7 @@ impl Engine {
         }
         Engine {
             columns: n,
+            row_limit: u32::MAX,
             chunks,
             diagonal: Mutex::new(earlier_diagonal),
         }

@@ -22,6 +22,9 @@ pub(crate) struct Row {
     /// The window: twice the span the row needs, so it slides by a cheap copy
     /// once every `~r` columns instead of a shift every column.
     bits: Vec<u64>,
+    /// A row proved periodic: `f(q,r) - q = pattern[(q - low) % len]` for
+    /// `q >= low`; its window is dropped and its values come from this in O(1).
+    pattern: Vec<i32>,
 }
 
 /// Number of 64-bit words that cover `[q, q + r + 1]` for any `q`.
@@ -37,6 +40,7 @@ impl Row {
             base: 0,
             low: 0,
             bits: Vec::new(),
+            pattern: Vec::new(),
         }
     }
 
@@ -51,7 +55,34 @@ impl Row {
             // f is positive: at column 0 the least candidate is 1, not 0.
             low: q.max(1),
             bits,
+            pattern: Vec::new(),
         }
+    }
+
+    /// Replaces a live row's window by its proved periodic pattern: from column
+    /// `start` on, `f(q,r) - q = pattern[(q - start) % pattern.len()]`.
+    pub(crate) fn make_periodic(&mut self, start: u32, pattern: Vec<i32>) {
+        assert!(self.dead == LIVE && !pattern.is_empty());
+        self.bits = Vec::new();
+        self.low = start;
+        self.pattern = pattern;
+    }
+
+    /// The state of a live row with a window at column `q` (its values `>= q` used
+    /// so far, as offsets from `q`): bit `x` set when `q + x` is in the window.
+    pub(crate) fn state(&self, r: u32, q: u32) -> Option<Vec<u64>> {
+        if self.dead != LIVE || !self.pattern.is_empty() {
+            return None;
+        }
+        let mut out = vec![0u64; (r as usize + 2) / 64 + 1];
+        for x in 0..=r + 1 {
+            let v = q + x;
+            let w = (v / 64 - self.base) as usize;
+            if self.bits.get(w).is_some_and(|b| b >> (v % 64) & 1 == 1) {
+                out[x as usize / 64] |= 1 << (x % 64);
+            }
+        }
+        Some(out)
     }
 
     /// The row's constant value, if it has died.
@@ -116,6 +147,17 @@ impl Row {
         if self.dead != LIVE {
             for q in q_from..q_end {
                 out[(q - q0) as usize * stride + r_idx] = self.dead;
+            }
+            return;
+        }
+        if !self.pattern.is_empty() {
+            let used_base = q0 / 64;
+            let period = self.pattern.len() as u32;
+            for q in q_from..q_end {
+                let j = (q - q0) as usize;
+                let v = (q as i64 + self.pattern[((q - self.low) % period) as usize] as i64) as u32;
+                used[j * used_words + (v / 64 - used_base) as usize] |= 1u64 << (v % 64);
+                out[j * stride + r_idx] = v;
             }
             return;
         }

@@ -7,9 +7,11 @@ use std::process::{Command, Output};
 
 use chomp3::table::Table;
 
-/// The `chomp3` binary built for these tests.
+/// The `chomp3` binary built for these tests, run outside the repository so that
+/// no default path (`data/...`) finds the repository's own files.
 pub fn chomp3(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_chomp3"))
+        .current_dir(std::env::temp_dir())
         .args(args)
         .output()
         .expect("run chomp3")

@@ -1,0 +1,174 @@
+//! The certified census against the dense table, which it never reads: every value
+//! a proved fate gives for q <= N, row 120, and the constant-row starts of OEIS.
+
+mod common;
+
+use chomp3::census::{BATCH_COLS, Fate, Weaken, census};
+use chomp3::table::Table;
+use common::{chomp3, chomp3_ok, computed};
+
+/// Rows 0..=rows by census; each proved fate checked against the dense table to n.
+/// Returns the fates and how many values disagree.
+fn census_against_table(rows: u32, n: u64, batch: u32, weaken: Weaken) -> (Vec<Fate>, usize) {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let (fates, columns) = census(
+        rows,
+        (n as u32).min(4 * rows + 6000),
+        batch,
+        &pool,
+        weaken,
+        &mut |_, _| {},
+    );
+    assert!(
+        columns as u64 <= n + 1,
+        "the table must cover the census ({columns} columns)"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let t = Table::open(&computed(dir.path(), "t.c3t", n, &[])).unwrap();
+    let mut wrong = 0;
+    for (r, fate) in fates.iter().enumerate() {
+        let r = r as u32;
+        let start = match fate {
+            Fate::Constant { start } | Fate::Periodic { start, .. } => *start as u32,
+            Fate::Open => continue,
+        };
+        for q in start..=n as u32 {
+            wrong += (fate.value(q as u64) != Some(t.value(q, r) as u64)) as usize;
+        }
+        // The start is the least one.
+        if start > r {
+            let before = start - 1;
+            let agrees = match fate {
+                Fate::Constant { .. } => t.value(before, r) == before,
+                Fate::Periodic { pattern, .. } => {
+                    let p = pattern.len() as u32;
+                    t.value(before, r) as i64 - before as i64
+                        == t.value(before + p, r) as i64 - (before + p) as i64
+                }
+                Fate::Open => unreachable!(),
+            };
+            wrong += agrees as usize;
+        }
+    }
+    // The library's own cross-check must reach the same verdict.
+    let report = chomp3::census::check_against(&fates, &t);
+    assert_eq!(
+        report.first_mismatch.is_some(),
+        wrong > 0,
+        "check_against and the test disagree"
+    );
+    (fates, wrong)
+}
+
+#[test]
+fn census_agrees_with_the_dense_table() {
+    let (fates, wrong) = census_against_table(1500, 8000, BATCH_COLS, Weaken::default());
+    assert_eq!(wrong, 0);
+    // Comparing states every 72 columns proves the same fates.
+    let (often, wrong) = census_against_table(1500, 8000, 72, Weaken::default());
+    assert_eq!(wrong, 0);
+    let facts = |f: &[Fate]| -> Vec<Option<(u64, Vec<i64>)>> {
+        f.iter()
+            .map(|x| match x {
+                Fate::Constant { start } => Some((*start, vec![])),
+                Fate::Periodic { start, pattern, .. } => Some((*start, pattern.clone())),
+                Fate::Open => None,
+            })
+            .collect()
+    };
+    assert!(
+        facts(&often) == facts(&fates),
+        "fates depend on the batch size"
+    );
+    let open = fates.iter().filter(|f| **f == Fate::Open).count();
+    assert_eq!(open, 0, "every row up to 1500 is settled");
+    match &fates[120] {
+        Fate::Periodic { start, pattern, .. } => {
+            assert_eq!((*start, pattern.as_slice()), (170, &[72, 70][..]))
+        }
+        other => panic!("row 120: {other:?}"),
+    }
+    // Constant rows ordered by start: A029901 (starts) and A029902 (rows).
+    let mut starts: Vec<(u64, usize)> = fates
+        .iter()
+        .enumerate()
+        .filter_map(|(r, f)| match f {
+            Fate::Constant { start } => Some((*start, r)),
+            _ => None,
+        })
+        .collect();
+    starts.sort();
+    let q: Vec<u64> = starts.iter().take(24).map(|s| s.0).collect();
+    let r: Vec<usize> = starts.iter().take(24).map(|s| s.1).collect();
+    assert_eq!(
+        q,
+        [
+            2, 5, 7, 9, 12, 14, 17, 19, 22, 23, 26, 29, 31, 33, 36, 38, 41, 43, 46, 47, 50, 52, 55,
+            58
+        ]
+    );
+    assert_eq!(
+        r,
+        [
+            1, 3, 4, 6, 8, 10, 12, 13, 15, 16, 18, 20, 21, 23, 25, 27, 29, 30, 32, 33, 35, 37, 39,
+            41
+        ]
+    );
+}
+
+#[test]
+fn a_wrong_state_comparison_is_caught() {
+    // Dropping the values from the state makes every comparison succeed, so rows
+    // are "proved" as soon as the rows below settle: the table refutes some.
+    let (_, wrong) = census_against_table(1500, 8000, 1, Weaken { ignore_state: true });
+    assert!(
+        wrong > 0,
+        "a weakened certificate must produce values the table refutes"
+    );
+}
+
+#[test]
+fn census_command_writes_descriptors_that_get_uses_beyond_the_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = computed(dir.path(), "t.c3t", 200, &[]);
+    let (tsv, c3d) = (dir.path().join("census.tsv"), dir.path().join("census.c3d"));
+    let (t, c, d) = (
+        table.to_str().unwrap(),
+        tsv.to_str().unwrap(),
+        c3d.to_str().unwrap(),
+    );
+    chomp3_ok(&[
+        "census",
+        "--quiet",
+        "--rows",
+        "300",
+        "--out",
+        c,
+        "--descriptors",
+        d,
+        "--check",
+        t,
+    ]);
+    let text = std::fs::read_to_string(&tsv).unwrap();
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("120\tperiodic\t170\t2\t72,70\t")),
+        "{text}"
+    );
+    // Inside the table the table answers; beyond it, the census (2^63 included).
+    let get = |q: &str, r: &str| {
+        let out = chomp3_ok(&["get", q, r, "--table", t, "--census", d, "--explain"]);
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    assert!(get("171", "120").starts_with("241\nfrom the table"));
+    assert!(get("1000000000001", "120").starts_with("1000000000071\nfrom "));
+    assert!(get("9223372036854775808", "5").starts_with("9223372036854775812\n"));
+    assert!(get("5000", "3").starts_with("5\n"), "row 3 is constant 5");
+    // A row the census does not cover, or a q before its start: the table's error.
+    let out = chomp3(&["get", "5000", "301", "--table", t, "--census", d]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("beyond the table"));
+}
