@@ -133,8 +133,13 @@ pub fn census(
                 continue;
             }
             let Some((qs, k)) = t.cycle else { break };
-            if (qs as u64) < below.settled_from.max(1) || !(k as u64).is_multiple_of(below.period) {
-                // Found before the rows below settled: search again from here.
+            // The repetition counts only from where every lower row has settled and
+            // where this row's offsets are recorded (the period check needs them).
+            if (qs as u64) < below.settled_from.max(1)
+                || qs < t.recorded_from
+                || !(k as u64).is_multiple_of(below.period)
+            {
+                // Found too early: search again from here.
                 t.cycle = None;
                 t.snapshot = None;
                 break;
