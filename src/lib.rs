@@ -2,7 +2,10 @@
 //!
 //! The [`engine`] computes the table `f(q,r)` of P-positions (SPEC section 2), the
 //! [`table`] module stores it in a memory-mapped file, and [`compute`] connects the
-//! two. Data flows one way: engine, then table, then whatever reads the table.
+//! two. [`analysis`] reads a table into sequences, a row census and checks;
+//! [`plot`] draws them; [`position`] answers single positions; [`census`] proves
+//! each row's fate without a table, and [`census_file`] stores those proofs. Data
+//! flows one way: engine, then table (or census), then whatever reads them.
 //!
 //! ```no_run
 //! use std::path::Path;
