@@ -172,3 +172,53 @@ fn census_command_writes_descriptors_that_get_uses_beyond_the_table() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("beyond the table"));
 }
+
+/// Independent of the engine: every P-position the game-rule solver finds with
+/// p <= 90, in a row the census has settled and a column at or after its start,
+/// is the one the census predicts, and every census value p <= 90 there is a
+/// P-position of the game.
+#[test]
+fn census_agrees_with_the_game_rules() {
+    const MAX_P: usize = 90;
+    let bf = common::BruteForce::solve(MAX_P);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let (fates, _) = census(
+        MAX_P as u32,
+        4000,
+        72,
+        &pool,
+        Weaken::default(),
+        &mut |_, _| {},
+    );
+    let start = |r: usize| match &fates[r] {
+        Fate::Constant { start } | Fate::Periodic { start, .. } => *start as usize,
+        Fate::Open => usize::MAX,
+    };
+    let mut checked = 0;
+    for (p, q, r) in bf.p_positions() {
+        // [p,q,r] with p > q is the answer for (q,r); [p,p,r] is the start of row r.
+        if q >= start(r) {
+            assert_eq!(fates[r].value(q as u64), Some(p as u64), "[{p},{q},{r}]");
+            checked += 1;
+        }
+    }
+    for (r, fate) in fates.iter().enumerate() {
+        for q in start(r).max(r)..=MAX_P {
+            match fate.value(q as u64) {
+                Some(p) if (p as usize) <= MAX_P => {
+                    let p = p as usize;
+                    assert!(
+                        bf.is_p(p, q.min(p), r.min(q).min(p)),
+                        "row {r}: f({q},{r}) = {p}"
+                    );
+                }
+                _ => {}
+            }
+        }
+    }
+    assert!(checked > 100, "{checked} P-positions checked");
+    assert!(fates.iter().all(|f| *f != Fate::Open));
+}
