@@ -91,17 +91,19 @@ pub fn census(
     let mut head = 0u32; // rows below are settled
     while head <= rows && engine.columns() < max_columns {
         let cols = batch.min(max_columns - engine.columns());
+        // Rows below the head are settled: only rows from the head on are passed on.
+        let from = head as usize;
         engine.advance(
             cols,
             pool,
             |b: &Block| {
                 (0..b.cols)
-                    .map(|j| (b.first + j, b.column(j).to_vec()))
+                    .map(|j| (b.first + j, b.column(j).get(from..).unwrap_or(&[]).to_vec()))
                     .collect::<Vec<_>>()
             },
             |block| {
                 for (q, col) in block {
-                    for (r, &v) in col.iter().enumerate().skip(head as usize) {
+                    for (r, &v) in (from..).zip(&col) {
                         trackers[r].record(r as u32, q, v);
                     }
                 }
