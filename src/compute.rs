@@ -1,18 +1,23 @@
 //! Creating or extending a table file: checks the request, runs the [`Engine`] and
 //! streams its blocks into a [`TableWriter`], committing as it goes. This is the one
-//! place where engine and table meet.
+//! place where engine and table meet (uses `engine` and `table`).
 
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::engine::{BLOCK_COLS, Engine};
+use crate::engine::{BLOCK_COLS, ColumnSource, Engine};
 use crate::table::raw::{self, MAX_CAPACITY};
 use crate::table::{Table, TableError, TableWriter, parent_dir};
 
 /// Capacity given to a new table when none is asked for: the largest `N` whose
 /// values (at most `2N + 1`) fit in 18 bits.
 pub const DEFAULT_CAPACITY: u64 = 131_071;
+
+/// How often a computation commits (syncs the file) by default: a crash loses at
+/// most this much work.
+pub const DEFAULT_COMMIT_EVERY: Duration = Duration::from_secs(2);
 
 /// What to compute.
 #[derive(Clone, Debug)]
@@ -48,8 +53,11 @@ pub enum ComputeError {
         bits: u32,
     },
     /// A capacity this format cannot hold.
-    #[error("--capacity {0} is not possible: at least --n and at most {MAX_CAPACITY}")]
+    #[error("--capacity {0} is not possible: give at least --n and at most {MAX_CAPACITY}")]
     BadCapacity(u64),
+    /// An `N` beyond the largest table the format can hold.
+    #[error("--n {0} is beyond the largest table this format holds (N <= {MAX_CAPACITY})")]
+    TooLarge(u64),
     /// Not enough free disk for the requested table.
     #[error(
         "not enough free disk in {dir}: N = {n} needs {needed} more bytes, {available} available"
@@ -65,10 +73,10 @@ pub enum ComputeError {
         available: u64,
     },
     /// The directory for a new table is missing.
-    #[error("directory {0} does not exist")]
+    #[error("directory {0} does not exist; create it first")]
     NoDirectory(PathBuf),
     /// The directory for a new table is read-only.
-    #[error("directory {0} is read-only")]
+    #[error("directory {0} is read-only; choose another --table")]
     ReadOnly(PathBuf),
     /// Stopped by Ctrl-C; every column up to `n` is committed.
     #[error("interrupted; the table is safe and holds N = {n}; run compute again to continue")]
@@ -76,6 +84,19 @@ pub enum ComputeError {
         /// The N now committed.
         n: i64,
     },
+}
+
+impl ComputeError {
+    /// Whether the message already names the file or directory concerned.
+    pub fn names_path(&self) -> bool {
+        match self {
+            ComputeError::Table(e) => e.names_path(),
+            ComputeError::NoDirectory(_)
+            | ComputeError::ReadOnly(_)
+            | ComputeError::DiskFull { .. } => true,
+            _ => false,
+        }
+    }
 }
 
 /// What a computation did.
@@ -112,6 +133,9 @@ pub fn compute(req: &Request, progress: Progress) -> Result<Option<Outcome>, Com
     let (bits, capacity, from_columns) = match &existing {
         Some(t) => (t.bits(), t.capacity(), t.columns()),
         None => {
+            if req.capacity.is_none() && req.n > MAX_CAPACITY {
+                return Err(ComputeError::TooLarge(req.n));
+            }
             let capacity = req.capacity.unwrap_or(req.n.max(DEFAULT_CAPACITY));
             if capacity < req.n || capacity > MAX_CAPACITY {
                 return Err(ComputeError::BadCapacity(capacity));
@@ -228,4 +252,15 @@ fn check_disk(
         });
     }
     Ok(())
+}
+
+/// The engine rebuilds its state from a stored table through this.
+impl ColumnSource for Table {
+    fn columns(&self) -> u32 {
+        Table::columns(self) as u32
+    }
+
+    fn read_column(&self, q: u32, rows: Range<u32>, out: &mut Vec<u32>) {
+        Table::read_column(self, q, rows, out)
+    }
 }

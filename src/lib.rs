@@ -1,11 +1,25 @@
 //! chomp3: exact three-rowed Chomp.
 //!
-//! The [`engine`] computes the table `f(q,r)` of P-positions (SPEC section 2), the
-//! [`table`] module stores it in a memory-mapped file, and [`compute`] connects the
-//! two. [`analysis`] reads a table into sequences, a row census and checks;
-//! [`plot`] draws them; [`position`] answers single positions; [`census`] proves
-//! each row's fate without a table, and [`census_file`] stores those proofs. Data
-//! flows one way: engine, then table (or census), then whatever reads them.
+//! The modules and what each uses (an arrow points at what a module uses; there
+//! is no cycle, and data flows one way: engine, then table or census, then what
+//! reads them):
+//!
+//! ```text
+//! bytes        little-endian helpers of the two file formats      uses nothing
+//! proof        row fates, how they are known, the certificate     uses nothing
+//! engine       the recurrence for f(q,r), column blocks           uses nothing
+//! table        the .c3t file: format, reader, crash-safe writer   -> bytes
+//! compute      create or extend a table (engine meets table)      -> engine, table
+//! census       prove each row's fate without a table              -> engine, proof
+//! census_file  census.tsv and the .c3d descriptor file            -> bytes, proof
+//! analysis     passes over a table: sequences, rows, checks       -> table, proof, census_file
+//! lookup       one f(q,r) and its source (table or census)        -> table, census_file, proof
+//! position     single positions: won or lost, winning moves       -> table
+//! plot         the figures                                        -> table, analysis, proof
+//! ```
+//!
+//! The `chomp3` binary (`src/cli/`, one module per command) parses arguments and
+//! calls these; it holds no mathematics of its own.
 //!
 //! ```no_run
 //! use std::path::Path;
@@ -17,11 +31,15 @@
 
 #![warn(missing_docs)]
 
+mod bytes;
+
 pub mod analysis;
 pub mod census;
 pub mod census_file;
 pub mod compute;
 pub mod engine;
+pub mod lookup;
 pub mod plot;
 pub mod position;
+pub mod proof;
 pub mod table;

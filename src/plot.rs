@@ -1,5 +1,6 @@
 //! Figures of a table and its analysis (PNG or SVG, with `plotters`). Reads the
-//! table (the image of `f`) and an [`Analysis`]; writes only image files.
+//! table (the image of `f`) and an [`Analysis`]; writes only image files. Uses
+//! `table`, `analysis` and `proof`.
 //!
 //! Text is drawn with DejaVu Sans compiled into the binary, so the figures come
 //! out the same on a machine with no fonts or fontconfig at all.
@@ -12,8 +13,8 @@ use plotters::prelude::*;
 use plotters::style::FontStyle;
 
 use crate::analysis::Analysis;
-use crate::analysis::growth::Deviation;
-use crate::analysis::rows::RowClass;
+use crate::analysis::growth::{Deviation, Growth};
+use crate::proof::{Fate, RowStatus};
 use crate::table::Table;
 
 /// Image file format.
@@ -29,6 +30,14 @@ pub enum Format {
 const SIZE: (u32, u32) = (1200, 900);
 /// Samples per axis in the image of the table (one per pixel of the plot area).
 const IMAGE_SAMPLES: u32 = 900;
+/// Width of the colour bar beside the image of the table.
+const COLOUR_BAR_WIDTH: u32 = 170;
+/// Height of a figure's title strip.
+const TITLE_HEIGHT: u32 = 50;
+/// Groups of rows in the census figure's class bands.
+const CENSUS_GROUPS: usize = 200;
+/// Most rows drawn as points in the census figure (every k-th row beyond).
+const CENSUS_POINTS: usize = 20_000;
 
 const FONT: &str = "sans-serif";
 
@@ -160,7 +169,7 @@ where
     DB::ErrorType: 'static,
 {
     root.fill(&WHITE)?;
-    let (main, bar) = root.split_horizontally(SIZE.0 - 170);
+    let (main, bar) = root.split_horizontally(SIZE.0 - COLOUR_BAR_WIDTH);
     let n = n as f64;
     let mut chart = ChartBuilder::on(&main)
         .caption(format!("f(q,r) - q for 0 <= r <= q <= {n}"), (FONT, 30))
@@ -239,12 +248,12 @@ where
     Ok(())
 }
 
-fn growth<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, g: &[Deviation; 3]) -> DrawResult
+fn growth<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, g: &Growth) -> DrawResult
 where
     DB::ErrorType: 'static,
 {
     root.fill(&WHITE)?;
-    let (title, body) = root.split_vertically(50);
+    let (title, body) = root.split_vertically(TITLE_HEIGHT);
     title.titled("Distance from the growth lines", (FONT, 30))?;
     let panels = body.split_evenly((3, 1));
     let names = [
@@ -252,7 +261,8 @@ where
         "q_n - b n, b = 1 + sqrt 2",
         "r_n - a n, a = 1 + 1/sqrt 2",
     ];
-    for ((area, dev), name) in panels.iter().zip(g).zip(names) {
+    let devs = g.named().map(|(_, _, d)| d);
+    for ((area, dev), name) in panels.iter().zip(devs).zip(names) {
         let pad = 0.15 * (dev.max - dev.min).max(0.1);
         let mut chart = ChartBuilder::on(area)
             .margin(10)
@@ -296,16 +306,36 @@ where
 
 /// Class of a row for the census figure: 0 constant, 1..=4 proved with period
 /// 1, 2, 3, >= 4, 5 periodic by evidence only, 6 open.
-fn class_index(c: &RowClass) -> usize {
-    match c {
-        RowClass::Constant { .. } => 0,
-        RowClass::Periodic {
-            proved_at: None, ..
-        } => 5,
-        RowClass::Periodic { pattern, .. } => pattern.len().min(4),
-        RowClass::Open => 6,
+fn class_index(row: &Option<RowStatus>) -> usize {
+    match row {
+        None => 6,
+        Some(s) => match &s.fate {
+            Fate::Constant { .. } => 0,
+            Fate::Periodic { .. } if !s.is_proved() => 5,
+            Fate::Periodic { pattern, .. } => pattern.len().min(4),
+        },
     }
 }
+
+/// Labels and colours of the census figure's classes, by [`class_index`].
+const CLASS_LABELS: [&str; 7] = [
+    "constant (proved)",
+    "period 1 (proved)",
+    "period 2 (proved)",
+    "period 3 (proved)",
+    "period >= 4 (proved)",
+    "periodic, evidence only",
+    "open",
+];
+const CLASS_COLOURS: [RGBColor; 7] = [
+    DEAD,
+    RGBColor(59, 82, 139),
+    RGBColor(33, 145, 140),
+    RGBColor(94, 201, 98),
+    RGBColor(253, 200, 37),
+    RGBColor(160, 190, 230),
+    RGBColor(170, 170, 170),
+];
 
 fn census<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, a: &Analysis) -> DrawResult
 where
@@ -313,37 +343,29 @@ where
 {
     root.fill(&WHITE)?;
     let (top, bottom) = root.split_vertically(SIZE.1 / 2);
+    class_bands(&top, a)?;
+    settle_points(&bottom, a)?;
+    root.present()?;
+    Ok(())
+}
+
+/// The fraction of each class per group of rows, stacked.
+fn class_bands<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, a: &Analysis) -> DrawResult
+where
+    DB::ErrorType: 'static,
+{
     let rows = a.rows.len();
-    let per = rows.div_ceil(200);
+    let per = rows.div_ceil(CENSUS_GROUPS);
     let buckets = rows.div_ceil(per);
-    let labels = [
-        "constant (proved)",
-        "period 1 (proved)",
-        "period 2 (proved)",
-        "period 3 (proved)",
-        "period >= 4 (proved)",
-        "periodic, evidence only",
-        "open",
-    ];
-    let colours = [
-        DEAD,
-        RGBColor(59, 82, 139),
-        RGBColor(33, 145, 140),
-        RGBColor(94, 201, 98),
-        RGBColor(253, 200, 37),
-        RGBColor(160, 190, 230),
-        RGBColor(170, 170, 170),
-    ];
-    // Fraction of each class per bucket of rows, stacked.
     let mut frac = vec![[0.0f64; 7]; buckets];
-    for (r, c) in a.rows.iter().enumerate() {
-        frac[r / per][class_index(c)] += 1.0;
+    for (r, row) in a.rows.iter().enumerate() {
+        frac[r / per][class_index(row)] += 1.0;
     }
     for (b, f) in frac.iter_mut().enumerate() {
         let size = (rows - b * per).min(per) as f64;
         f.iter_mut().for_each(|x| *x /= size);
     }
-    let mut chart = ChartBuilder::on(&top)
+    let mut chart = ChartBuilder::on(area)
         .caption(
             format!("Row census, N = {} (rows in groups of {per})", a.facts.n),
             (FONT, 26),
@@ -368,12 +390,12 @@ where
                 let x0 = (b * per) as f64;
                 Rectangle::new(
                     [(x0, 0.0), (x0 + per as f64, top_of(b))],
-                    colours[k].filled(),
+                    CLASS_COLOURS[k].filled(),
                 )
             }))?
-            .label(labels[k])
+            .label(CLASS_LABELS[k])
             .legend(move |(x, y)| {
-                Rectangle::new([(x, y - 6), (x + 14, y + 6)], colours[k].filled())
+                Rectangle::new([(x, y - 6), (x + 14, y + 6)], CLASS_COLOURS[k].filled())
             });
     }
     chart
@@ -383,26 +405,27 @@ where
         .border_style(BLACK)
         .label_font((FONT, 14))
         .draw()?;
+    Ok(())
+}
 
-    // Start column of constant and proved periodic rows against the row, as the
-    // distance from the line q = sqrt(2) r.
-    let every = (rows / 20_000).max(1);
+/// Start column of constant and proved periodic rows against the row, as the
+/// distance from the line `q = sqrt(2) r`.
+fn settle_points<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, a: &Analysis) -> DrawResult
+where
+    DB::ErrorType: 'static,
+{
+    let rows = a.rows.len();
+    let every = (rows / CENSUS_POINTS).max(1);
     let starts = |periodic: bool| {
         a.rows
             .iter()
             .enumerate()
             .step_by(every)
-            .filter_map(move |(r, c)| {
-                let start = match (c, periodic) {
-                    (RowClass::Constant { start }, false) => *start,
-                    (
-                        RowClass::Periodic {
-                            start,
-                            proved_at: Some(_),
-                            ..
-                        },
-                        true,
-                    ) => *start,
+            .filter_map(move |(r, row)| {
+                let s = row.as_ref()?;
+                let start = match (&s.fate, periodic) {
+                    (Fate::Constant { start }, false) => *start,
+                    (Fate::Periodic { start, .. }, true) if s.is_proved() => *start,
                     _ => return None,
                 };
                 Some((r as f64, start as f64 - std::f64::consts::SQRT_2 * r as f64))
@@ -412,7 +435,7 @@ where
         .chain(starts(false))
         .fold((0.0f64, 0.0f64), |(lo, hi), (_, y)| (lo.min(y), hi.max(y)));
     let pad = (hi - lo).max(1.0) * 0.1;
-    let mut chart = ChartBuilder::on(&bottom)
+    let mut chart = ChartBuilder::on(area)
         .caption(
             "Where rows settle: start q - sqrt(2) r against r",
             (FONT, 22),
@@ -430,10 +453,11 @@ where
         .label_style((FONT, 15))
         .axis_desc_style((FONT, 17))
         .draw()?;
+    let periodic = CLASS_COLOURS[1];
     chart
-        .draw_series(starts(true).map(|p| Circle::new(p, 1, colours[1].filled())))?
+        .draw_series(starts(true).map(|p| Circle::new(p, 1, periodic.filled())))?
         .label("proved periodic rows: preperiod start")
-        .legend(|(x, y)| Circle::new((x + 7, y), 4, RGBColor(59, 82, 139).filled()));
+        .legend(move |(x, y)| Circle::new((x + 7, y), 4, periodic.filled()));
     chart
         .draw_series(starts(false).map(|p| Circle::new(p, 1, DEAD.filled())))?
         .label("constant rows: the q with f(q,r) = q")
@@ -452,8 +476,33 @@ where
         .border_style(BLACK)
         .label_font((FONT, 14))
         .draw()?;
-    root.present()?;
     Ok(())
+}
+
+/// Shading of a row's preperiod and of its first period in the row figure.
+const PREPERIOD: RGBColor = RGBColor(250, 220, 210);
+const ONE_PERIOD: RGBColor = RGBColor(200, 235, 200);
+
+/// The row figure's description of a row, its start and period.
+fn describe_row(row: &Option<RowStatus>) -> (String, Option<u32>, u32) {
+    let Some(s) = row else {
+        return ("open within the table".to_string(), None, 1);
+    };
+    match &s.fate {
+        Fate::Periodic { start, pattern } => {
+            let how = if s.is_proved() {
+                " (proved)"
+            } else {
+                " (evidence)"
+            };
+            (
+                format!("period {} from q = {start}{how}", pattern.len()),
+                Some(*start as u32),
+                pattern.len() as u32,
+            )
+        }
+        Fate::Constant { start } => (format!("constant from q = {start}"), Some(*start as u32), 1),
+    }
 }
 
 fn row_close_up<DB: DrawingBackend>(
@@ -468,28 +517,7 @@ where
     root.fill(&WHITE)?;
     let n = a.facts.n;
     let r = r.min(n);
-    let (desc, start, period) = match &a.rows[r as usize] {
-        RowClass::Periodic {
-            start,
-            pattern,
-            proved_at,
-            ..
-        } => (
-            format!(
-                "period {} from q = {start}{}",
-                pattern.len(),
-                if proved_at.is_some() {
-                    " (proved)"
-                } else {
-                    " (evidence)"
-                }
-            ),
-            Some(*start),
-            pattern.len() as u32,
-        ),
-        RowClass::Constant { start } => (format!("constant from q = {start}"), Some(*start), 1),
-        RowClass::Open => ("open within the table".to_string(), None, 1),
-    };
+    let (desc, start, period) = describe_row(&a.rows[r as usize]);
     let shown_from = r;
     let shown_to = n
         .min(start.unwrap_or(r).max(r) + 12 * period.max(4) + 40)
@@ -520,36 +548,27 @@ where
         .axis_desc_style((FONT, 20))
         .draw()?;
     if let Some(s) = start {
-        chart
-            .draw_series(std::iter::once(Rectangle::new(
-                [
-                    (shown_from as f64 - 0.5, lo - pad),
-                    (s as f64 - 0.5, hi + pad),
-                ],
-                RGBColor(250, 220, 210).filled(),
-            )))?
-            .label("preperiod")
-            .legend(|(x, y)| {
-                Rectangle::new(
-                    [(x, y - 6), (x + 14, y + 6)],
-                    RGBColor(250, 220, 210).filled(),
-                )
-            });
-        chart
-            .draw_series(std::iter::once(Rectangle::new(
-                [
-                    (s as f64 - 0.5, lo - pad),
-                    ((s + period) as f64 - 0.5, hi + pad),
-                ],
-                RGBColor(200, 235, 200).filled(),
-            )))?
-            .label("one period (the repeating block)")
-            .legend(|(x, y)| {
-                Rectangle::new(
-                    [(x, y - 6), (x + 14, y + 6)],
-                    RGBColor(200, 235, 200).filled(),
-                )
-            });
+        let (x0, y) = (shown_from as f64 - 0.5, (lo - pad, hi + pad));
+        let period_end = (s + period) as f64 - 0.5;
+        for (from, to, colour, label) in [
+            (x0, s as f64 - 0.5, PREPERIOD, "preperiod"),
+            (
+                s as f64 - 0.5,
+                period_end,
+                ONE_PERIOD,
+                "one period (the repeating block)",
+            ),
+        ] {
+            chart
+                .draw_series(std::iter::once(Rectangle::new(
+                    [(from, y.0), (to, y.1)],
+                    colour.filled(),
+                )))?
+                .label(label)
+                .legend(move |(x, y)| {
+                    Rectangle::new([(x, y - 6), (x + 14, y + 6)], colour.filled())
+                });
+        }
     }
     chart
         .draw_series(LineSeries::new(pts.iter().copied(), BLUE.stroke_width(1)))?
@@ -567,18 +586,19 @@ where
     Ok(())
 }
 
-fn differences<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, g: &[Deviation; 3]) -> DrawResult
+fn differences<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, g: &Growth) -> DrawResult
 where
     DB::ErrorType: 'static,
 {
     root.fill(&WHITE)?;
-    let (title, body) = root.split_vertically(50);
+    let (title, body) = root.split_vertically(TITLE_HEIGHT);
     title.titled("Successive differences", (FONT, 30))?;
     let panels = body.split_evenly((1, 3));
+    let devs: [&Deviation; 3] = g.named().map(|(_, _, d)| d);
     for ((area, dev), name) in
         panels
             .iter()
-            .zip(g)
+            .zip(devs)
             .zip(["d_(n+1) - d_n", "q_(n+1) - q_n", "r_(n+1) - r_n"])
     {
         let lo = *dev.differences.keys().next().unwrap_or(&0);
@@ -592,7 +612,6 @@ where
             .build_cartesian_2d((lo - 1) as f64 + 0.5..(hi + 1) as f64 - 0.5, 0.0..top)?;
         chart
             .configure_mesh()
-            .x_label_formatter(&|v| format!("{v:.0}"))
             .y_label_formatter(&|v| format!("{v:.0}"))
             .disable_x_mesh()
             .x_labels((hi - lo + 1) as usize)

@@ -1,5 +1,5 @@
 //! Questions about single positions `[p,q,r]`, answered from a table: won or lost,
-//! and every winning move. Reads the table; never writes it.
+//! and every winning move. Uses `table`: reads it, never writes it.
 //!
 //! `[p,q,r]` (`p >= q >= r >= 0`, `p >= 1`) is a P-position exactly when
 //! `f(q,r) = p`: `f(q,r)` is the one `p` for which `[p, min(p,q), min(p,q,r)]` is P

@@ -7,9 +7,8 @@ mod common;
 
 use std::path::Path;
 
-use chomp3::analysis::certify::{Below, certify};
 use chomp3::analysis::period::periodic_tail;
-use chomp3::engine::ColumnSource;
+use chomp3::proof::{Below, certify};
 use chomp3::table::Table;
 use common::{BruteForce, chomp3_ok, computed, reference_table};
 
@@ -177,7 +176,8 @@ fn a_certificate_notices_a_wrong_state() {
         match periodic_tail(&offsets) {
             _ if *row.last().unwrap() <= 1000 => below.add_dead(*row.last().unwrap() as u64),
             Some(tail) => {
-                let c = certify(r as u64, &row, &diagonal, below, &tail)
+                let seen = (r as usize + tail.start) as u64;
+                let c = certify(r as u64, &row, &diagonal, below, seen, tail.period as u64)
                     .expect("rows below 120 settle");
                 below.add_periodic(c.start, c.period);
             }
@@ -193,19 +193,20 @@ fn a_certificate_notices_a_wrong_state() {
         .map(|(q, &v)| v as i64 - q as i64)
         .collect();
     let tail = periodic_tail(&offsets).unwrap();
-    let good = certify(120, &row, &diagonal, below, &tail).unwrap();
+    let (seen, period) = (120 + tail.start as u64, tail.period as u64);
+    let good = certify(120, &row, &diagonal, below, seen, period).unwrap();
     assert_eq!((good.start, good.period), (170, 2));
     // Drop one value from the second compared state: the certificate is refused.
     let mut bad = row.clone();
     let i = (good.closed_at - 1 - 120) as usize;
     bad[i] += 2;
-    assert_eq!(certify(120, &bad, &diagonal, below, &tail), None);
+    assert_eq!(certify(120, &bad, &diagonal, below, seen, period), None);
     // If the rows below settled only at the table's end, there is no data to close it.
     let late = Below {
         settled_from: 1000,
         ..below
     };
-    assert_eq!(certify(120, &row, &diagonal, late, &tail), None);
+    assert_eq!(certify(120, &row, &diagonal, late, seen, period), None);
 }
 
 #[test]

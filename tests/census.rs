@@ -3,18 +3,32 @@
 
 mod common;
 
-use chomp3::census::{BATCH_COLS, Fate, Weaken, census};
+use chomp3::analysis::crosscheck::check_against;
+use chomp3::census::{BATCH_COLS, Weaken, census};
+use chomp3::proof::{Fate, RowStatus};
 use chomp3::table::Table;
 use common::{chomp3, chomp3_ok, computed};
 
+/// Each row's fate, `None` if open.
+fn fates(rows: &[Option<RowStatus>]) -> Vec<Option<Fate>> {
+    rows.iter()
+        .map(|s| s.as_ref().map(|s| s.fate.clone()))
+        .collect()
+}
+
 /// Rows 0..=rows by census; each proved fate checked against the dense table to n.
 /// Returns the fates and how many values disagree.
-fn census_against_table(rows: u32, n: u64, batch: u32, weaken: Weaken) -> (Vec<Fate>, usize) {
+fn census_against_table(
+    rows: u32,
+    n: u64,
+    batch: u32,
+    weaken: Weaken,
+) -> (Vec<Option<RowStatus>>, usize) {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(2)
         .build()
         .unwrap();
-    let (fates, columns) = census(
+    let result = census(
         rows,
         (n as u32).min(4 * rows + 6000),
         batch,
@@ -22,6 +36,7 @@ fn census_against_table(rows: u32, n: u64, batch: u32, weaken: Weaken) -> (Vec<F
         weaken,
         &mut |_, _| {},
     );
+    let columns = result.columns;
     assert!(
         columns as u64 <= n + 1,
         "the table must cover the census ({columns} columns)"
@@ -29,12 +44,10 @@ fn census_against_table(rows: u32, n: u64, batch: u32, weaken: Weaken) -> (Vec<F
     let dir = tempfile::tempdir().unwrap();
     let t = Table::open(&computed(dir.path(), "t.c3t", n, &[])).unwrap();
     let mut wrong = 0;
-    for (r, fate) in fates.iter().enumerate() {
+    for (r, fate) in fates(&result.rows).iter().enumerate() {
         let r = r as u32;
-        let start = match fate {
-            Fate::Constant { start } | Fate::Periodic { start, .. } => *start as u32,
-            Fate::Open => continue,
-        };
+        let Some(fate) = fate else { continue };
+        let start = fate.start() as u32;
         for q in start..=n as u32 {
             wrong += (fate.value(q as u64) != Some(t.value(q, r) as u64)) as usize;
         }
@@ -48,45 +61,36 @@ fn census_against_table(rows: u32, n: u64, batch: u32, weaken: Weaken) -> (Vec<F
                     t.value(before, r) as i64 - before as i64
                         == t.value(before + p, r) as i64 - (before + p) as i64
                 }
-                Fate::Open => unreachable!(),
             };
             wrong += agrees as usize;
         }
     }
     // The library's own cross-check must reach the same verdict.
-    let report = chomp3::census::check_against(&fates, &t);
+    let report = check_against(&result.rows, &t);
     assert_eq!(
         report.first_mismatch.is_some(),
         wrong > 0,
         "check_against and the test disagree"
     );
-    (fates, wrong)
+    (result.rows, wrong)
 }
 
 #[test]
 fn census_agrees_with_the_dense_table() {
-    let (fates, wrong) = census_against_table(1500, 8000, BATCH_COLS, Weaken::default());
+    let (rows, wrong) = census_against_table(1500, 8000, BATCH_COLS, Weaken::default());
     assert_eq!(wrong, 0);
     // Comparing states every 72 columns proves the same fates.
     let (often, wrong) = census_against_table(1500, 8000, 72, Weaken::default());
     assert_eq!(wrong, 0);
-    let facts = |f: &[Fate]| -> Vec<Option<(u64, Vec<i64>)>> {
-        f.iter()
-            .map(|x| match x {
-                Fate::Constant { start } => Some((*start, vec![])),
-                Fate::Periodic { start, pattern, .. } => Some((*start, pattern.clone())),
-                Fate::Open => None,
-            })
-            .collect()
-    };
     assert!(
-        facts(&often) == facts(&fates),
+        fates(&often) == fates(&rows),
         "fates depend on the batch size"
     );
-    let open = fates.iter().filter(|f| **f == Fate::Open).count();
+    let fates = fates(&rows);
+    let open = fates.iter().filter(|f| f.is_none()).count();
     assert_eq!(open, 0, "every row up to 1500 is settled");
     match &fates[120] {
-        Fate::Periodic { start, pattern, .. } => {
+        Some(Fate::Periodic { start, pattern }) => {
             assert_eq!((*start, pattern.as_slice()), (170, &[72, 70][..]))
         }
         other => panic!("row 120: {other:?}"),
@@ -96,7 +100,7 @@ fn census_agrees_with_the_dense_table() {
         .iter()
         .enumerate()
         .filter_map(|(r, f)| match f {
-            Fate::Constant { start } => Some((*start, r)),
+            Some(Fate::Constant { start }) => Some((*start, r)),
             _ => None,
         })
         .collect();
@@ -185,7 +189,7 @@ fn census_agrees_with_the_game_rules() {
         .num_threads(2)
         .build()
         .unwrap();
-    let (fates, _) = census(
+    let result = census(
         MAX_P as u32,
         4000,
         72,
@@ -193,19 +197,19 @@ fn census_agrees_with_the_game_rules() {
         Weaken::default(),
         &mut |_, _| {},
     );
-    let start = |r: usize| match &fates[r] {
-        Fate::Constant { start } | Fate::Periodic { start, .. } => *start as usize,
-        Fate::Open => usize::MAX,
-    };
+    let fates = fates(&result.rows);
+    let start = |r: usize| fates[r].as_ref().map_or(usize::MAX, |f| f.start() as usize);
     let mut checked = 0;
     for (p, q, r) in bf.p_positions() {
         // [p,q,r] with p > q is the answer for (q,r); [p,p,r] is the start of row r.
         if q >= start(r) {
-            assert_eq!(fates[r].value(q as u64), Some(p as u64), "[{p},{q},{r}]");
+            let f = fates[r].as_ref().unwrap();
+            assert_eq!(f.value(q as u64), Some(p as u64), "[{p},{q},{r}]");
             checked += 1;
         }
     }
     for (r, fate) in fates.iter().enumerate() {
+        let Some(fate) = fate else { continue };
         for q in start(r).max(r)..=MAX_P {
             match fate.value(q as u64) {
                 Some(p) if (p as usize) <= MAX_P => {
@@ -220,5 +224,5 @@ fn census_agrees_with_the_game_rules() {
         }
     }
     assert!(checked > 100, "{checked} P-positions checked");
-    assert!(fates.iter().all(|f| *f != Fate::Open));
+    assert!(fates.iter().all(Option::is_some));
 }

@@ -253,7 +253,7 @@ fn bad_places_are_refused_before_anything_is_written() {
     let absent = dir.path().join("absent.c3t");
     fails(
         &["info", "--table", absent.to_str().unwrap()],
-        "No such file",
+        "no such table",
     );
 }
 

@@ -4,7 +4,6 @@
 
 use rayon::prelude::*;
 
-use crate::engine::ColumnSource;
 use crate::table::Table;
 
 /// Columns per unit of parallel work.

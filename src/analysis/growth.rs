@@ -5,6 +5,44 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+/// The three growth deviations of SPEC section 4.
+#[derive(Clone, Debug, Serialize)]
+pub struct Growth {
+    /// `d_n - a n`, the diagonal.
+    #[serde(rename = "d_n")]
+    pub d: Deviation,
+    /// `q_n - b n`, the constant-row starts.
+    #[serde(rename = "q_n")]
+    pub q: Deviation,
+    /// `r_n - a n`, the constant rows.
+    #[serde(rename = "r_n")]
+    pub r: Deviation,
+}
+
+impl Growth {
+    /// From the diagonal `d_0, d_1, ...` and the constant rows `(q_n, r_n)`,
+    /// `n = 1, 2, ...`.
+    pub fn of(diagonal: &[u32], starts: &[(u32, u32)]) -> Growth {
+        let q: Vec<u64> = starts.iter().map(|&(q, _)| q as u64).collect();
+        let r: Vec<u64> = starts.iter().map(|&(_, r)| r as u64).collect();
+        let d: Vec<u64> = diagonal.iter().map(|&v| v as u64).collect();
+        Growth {
+            d: deviation(&d, 0, A),
+            q: deviation(&q, 1, B),
+            r: deviation(&r, 1, A),
+        }
+    }
+
+    /// The three, with their names as `x_n - c n` and their constant's name.
+    pub fn named(&self) -> [(&'static str, &'static str, &Deviation); 3] {
+        [
+            ("d_n", "a", &self.d),
+            ("q_n", "b", &self.q),
+            ("r_n", "a", &self.r),
+        ]
+    }
+}
+
 /// `a = 1 + 1/sqrt 2`, the growth rate of `d_n` and `r_n`.
 pub const A: f64 = 1.0 + std::f64::consts::FRAC_1_SQRT_2;
 /// `b = 1 + sqrt 2`, the growth rate of `q_n`.

@@ -4,53 +4,26 @@
 
 use rayon::prelude::*;
 
-use super::certify::{Below, certify};
 use super::columns::ColumnFacts;
 use super::period::periodic_tail;
-use crate::engine::ColumnSource;
+use crate::proof::{Below, Fate, Known, RowStatus, certify};
 use crate::table::Table;
 
 /// Memory for one block of rows' values (bytes).
 const BLOCK_BYTES: usize = 512 << 20;
 
-/// What a row does, as far as the table shows or proves.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum RowClass {
-    /// `f(q,r) = start` for all `q >= start` (proved: the row died at `start`).
-    Constant {
-        /// The column `q` with `f(q,r) = q`.
-        start: u32,
-    },
-    /// `f(q,r) - q` repeats `pattern` from column `start` on.
-    Periodic {
-        /// Preperiod start.
-        start: u32,
-        /// `f(q,r) - q` for `q = start .. start + period`.
-        pattern: Vec<i64>,
-        /// Columns `q` in `start + period ..= N`, each equal to the value a period
-        /// earlier.
-        confirmed: u32,
-        /// The column where the certificate closed, when it is proved; `None` when
-        /// the repetition is only seen in the table.
-        proved_at: Option<u32>,
-    },
-    /// No period repeats three times inside the table.
-    Open,
-}
-
-/// Classifies rows `0 ..= N`. Returns the classes and the first row that is not
-/// resolved (neither constant nor proved periodic): every row below it is settled.
+/// Classifies rows `0 ..= N`: each row's status (`None`: no period repeats three
+/// times inside the table). Returns them and the first row that is not resolved
+/// (neither constant nor proved periodic): every row below it is settled.
 pub fn classify(
     t: &Table,
     facts: &ColumnFacts,
     mut progress: impl FnMut(u32),
-) -> (Vec<RowClass>, u32) {
+) -> (Vec<Option<RowStatus>>, u32) {
     let n = facts.n;
-    let mut class = vec![RowClass::Open; n as usize + 1];
-    let mut live = vec![true; n as usize + 1];
+    let mut rows = vec![None; n as usize + 1];
     for &(q, r) in &facts.starts {
-        class[r as usize] = RowClass::Constant { start: q };
-        live[r as usize] = false;
+        rows[r as usize] = Some(RowStatus::died(q as u64));
     }
     let mut below = Below::none();
     let mut resolved_below: Option<u32> = None;
@@ -61,10 +34,10 @@ pub fn classify(
         let mut r1 = r0;
         let mut live_rows = 0;
         while r1 <= n && (live_rows + 1) * per_row <= BLOCK_BYTES.max(per_row) {
-            live_rows += live[r1 as usize] as usize;
+            live_rows += rows[r1 as usize].is_none() as usize;
             r1 += 1;
         }
-        let block: Vec<u32> = (r0..r1).filter(|&r| live[r as usize]).collect();
+        let block: Vec<u32> = (r0..r1).filter(|&r| rows[r as usize].is_none()).collect();
         let values = read_rows(t, r0, r1, &block, n);
         let tails: Vec<_> = values
             .par_iter()
@@ -74,44 +47,57 @@ pub fn classify(
                 periodic_tail(&offsets)
             })
             .collect();
-        let mut next_live = block.iter().zip(values.iter().zip(&tails)).peekable();
+        let mut next_live = values.iter().zip(&tails);
         for r in r0..r1 {
-            if let RowClass::Constant { start } = class[r as usize] {
-                below.add_dead(start as u64);
+            if let Some(s) = &rows[r as usize] {
+                below.add(&s.fate);
                 continue;
             }
-            let (_, (row, tail)) = next_live.next().expect("one entry per live row");
+            let (row, tail) = next_live.next().expect("one entry per live row");
             let Some(tail) = tail else {
                 resolved_below.get_or_insert(r);
                 continue;
             };
+            let seen_start = (r + tail.start as u32) as u64;
             let proof = if resolved_below.is_none() {
-                certify(r as u64, row, &facts.diagonal, below, tail)
+                certify(
+                    r as u64,
+                    row,
+                    &facts.diagonal,
+                    below,
+                    seen_start,
+                    tail.period as u64,
+                )
             } else {
                 None
             };
-            let offset = |q: u32| row[(q - r) as usize] as i64 - q as i64;
-            let (start, period) = match proof {
-                Some(c) => {
-                    below.add_periodic(c.start, c.period);
-                    (c.start as u32, c.period as u32)
-                }
+            let offset = |q: u64| row[(q - r as u64) as usize] as i64 - q as i64;
+            let (start, period, known) = match proof {
+                Some(c) => (
+                    c.start,
+                    c.period,
+                    Known::Certificate {
+                        closed_at: c.closed_at,
+                    },
+                ),
                 None => {
                     resolved_below.get_or_insert(r);
-                    (r + tail.start as u32, tail.period as u32)
+                    (seen_start, tail.period as u64, Known::Evidence)
                 }
             };
-            class[r as usize] = RowClass::Periodic {
+            let fate = Fate::Periodic {
                 start,
                 pattern: (start..start + period).map(offset).collect(),
-                confirmed: n + 1 - start - period,
-                proved_at: proof.map(|c| c.closed_at as u32),
             };
+            if known.is_proof() {
+                below.add(&fate);
+            }
+            rows[r as usize] = Some(RowStatus { fate, known });
         }
         progress(r1);
         r0 = r1;
     }
-    (class, resolved_below.unwrap_or(n + 1))
+    (rows, resolved_below.unwrap_or(n + 1))
 }
 
 /// `f(q,r)` for `q = r ..= n`, for each row of `rows` (all in `r0 .. r1`).

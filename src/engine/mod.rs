@@ -1,6 +1,6 @@
 //! The exact recurrence for `f(q,r)`: owns the per-row state and computes new
 //! columns in order; never touches files (callers receive each finished block of
-//! columns and decide what to do with it).
+//! columns and decide what to do with it). Uses nothing else in the crate.
 //!
 //! # The rule the engine uses (proof)
 //!

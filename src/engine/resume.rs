@@ -44,7 +44,7 @@ impl Engine {
         for r in 0..n {
             let v = last[r as usize];
             rows.push(if v < n {
-                Row::dead(v)
+                Row::Dead { value: v }
             } else {
                 Row::live(r, n, |base, bits| copy_words(&earlier_diagonal, base, bits))
             });
@@ -59,8 +59,8 @@ impl Engine {
             source.read_column(a, lo..a + 1, &mut buf);
             for (r, &v) in (lo..).zip(&buf) {
                 let row = &mut rows[r as usize];
-                if v >= n && row.constant().is_none() {
-                    row.mark(v);
+                if v >= n {
+                    row.mark(v); // a no-op on dead rows
                 }
             }
         }

@@ -5,15 +5,29 @@
 //! used at or above the current column `q` (see the rule in `engine/mod.rs`), so its
 //! state is a short bitset window `[q, q + r + 1]`, not a set of every value so far.
 
-/// `Row::dead` while the row is still live.
-const LIVE: u32 = u32::MAX;
-
-/// The state of row `r` after some column: either its constant value, or the window
-/// of values `>= q` that earlier entries of the row already use.
+/// The state of row `r` after some column.
 #[derive(Clone, Debug)]
-pub(crate) struct Row {
-    /// The row's constant value once it has died (`f(q,r) = q` happened), else [`LIVE`].
-    dead: u32,
+pub(crate) enum Row {
+    /// The row died (`f(q,r) = q` happened at `q = value`): constant from there.
+    Dead {
+        /// The row's constant value.
+        value: u32,
+    },
+    /// A row proved periodic: `f(q,r) - q = pattern[(q - start) % len]` for
+    /// `q >= start`; its window is dropped and its values come from this in O(1).
+    Periodic {
+        /// First column of the pattern.
+        start: u32,
+        /// One period of `f(q,r) - q`.
+        pattern: Vec<i32>,
+    },
+    /// A live row: the window of values `>= q` that earlier entries already use.
+    Live(Window),
+}
+
+/// A live row's window of used values.
+#[derive(Clone, Debug)]
+pub(crate) struct Window {
     /// Absolute word index of `bits[0]`: bit `v` of the row lives in
     /// `bits[v / 64 - base]`. Bits below the current column are stale and always masked.
     base: u32,
@@ -22,9 +36,6 @@ pub(crate) struct Row {
     /// The window: twice the span the row needs, so it slides by a cheap copy
     /// once every `~r` columns instead of a shift every column.
     bits: Vec<u64>,
-    /// A row proved periodic: `f(q,r) - q = pattern[(q - low) % len]` for
-    /// `q >= low`; its window is dropped and its values come from this in O(1).
-    pattern: Vec<i32>,
 }
 
 /// Number of 64-bit words that cover `[q, q + r + 1]` for any `q`.
@@ -33,65 +44,99 @@ fn span_words(r: u32) -> usize {
 }
 
 impl Row {
-    /// A row that became constant with value `value`.
-    pub(crate) fn dead(value: u32) -> Row {
-        Row {
-            dead: value,
-            base: 0,
-            low: 0,
-            bits: Vec::new(),
-            pattern: Vec::new(),
-        }
-    }
-
     /// A live row `r` at column `q`, its window filled by `fill`, which receives the
     /// window's words (absolute word index `q / 64` first) and sets the used values.
     pub(crate) fn live(r: u32, q: u32, fill: impl FnOnce(u32, &mut [u64])) -> Row {
         let mut bits = vec![0u64; 2 * span_words(r)];
         fill(q / 64, &mut bits);
-        Row {
-            dead: LIVE,
+        Row::Live(Window {
             base: q / 64,
             // f is positive: at column 0 the least candidate is 1, not 0.
             low: q.max(1),
             bits,
-            pattern: Vec::new(),
-        }
+        })
     }
 
     /// Replaces a live row's window by its proved periodic pattern: from column
     /// `start` on, `f(q,r) - q = pattern[(q - start) % pattern.len()]`.
     pub(crate) fn make_periodic(&mut self, start: u32, pattern: Vec<i32>) {
-        assert!(self.dead == LIVE && !pattern.is_empty());
-        self.bits = Vec::new();
-        self.low = start;
-        self.pattern = pattern;
+        assert!(matches!(self, Row::Live(_)) && !pattern.is_empty());
+        *self = Row::Periodic { start, pattern };
     }
 
-    /// The state of a live row with a window at column `q` (its values `>= q` used
-    /// so far, as offsets from `q`): bit `x` set when `q + x` is in the window.
+    /// The state of a live row at column `q` (its values `>= q` used so far, as
+    /// offsets from `q`): bit `x` set when `q + x` is in the window.
     pub(crate) fn state(&self, r: u32, q: u32) -> Option<Vec<u64>> {
-        if self.dead != LIVE || !self.pattern.is_empty() {
-            return None;
-        }
+        let Row::Live(w) = self else { return None };
         let mut out = vec![0u64; (r as usize + 2) / 64 + 1];
         for x in 0..=r + 1 {
             let v = q + x;
-            let w = (v / 64 - self.base) as usize;
-            if self.bits.get(w).is_some_and(|b| b >> (v % 64) & 1 == 1) {
+            let i = (v / 64 - w.base) as usize;
+            if w.bits.get(i).is_some_and(|b| b >> (v % 64) & 1 == 1) {
                 out[x as usize / 64] |= 1 << (x % 64);
             }
         }
         Some(out)
     }
 
-    /// The row's constant value, if it has died.
-    pub(crate) fn constant(&self) -> Option<u32> {
-        (self.dead != LIVE).then_some(self.dead)
+    /// Sets value `v` (absolute) in a live row's window; a no-op on other rows.
+    pub(crate) fn mark(&mut self, v: u32) {
+        if let Row::Live(w) = self {
+            w.mark(v);
+        }
     }
 
-    /// Sets value `v` (absolute) in a live row's window.
-    pub(crate) fn mark(&mut self, v: u32) {
+    /// Computes `f(q, r)` for `q` in `q_from..q_end` (all inside the block that starts
+    /// at column `q0`), writing `f(q0 + j, r)` to `out[j * stride + r]`.
+    ///
+    /// `used` holds one bitset per column of the block, `used_words` words each, word
+    /// `i` covering values `64 * (q0 / 64 + i) ..`: the values `>= q0` already taken in
+    /// that column by the live rows below `r`. The row adds its own values there for
+    /// the rows above it.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn advance(
+        &mut self,
+        r: u32,
+        q_from: u32,
+        q_end: u32,
+        q0: u32,
+        used: &mut [u64],
+        used_words: usize,
+        out: &mut [u32],
+        stride: usize,
+    ) {
+        let r_idx = r as usize;
+        match self {
+            Row::Dead { value } => {
+                for q in q_from..q_end {
+                    out[(q - q0) as usize * stride + r_idx] = *value;
+                }
+            }
+            Row::Periodic { start, pattern } => {
+                let used_base = q0 / 64;
+                let period = pattern.len() as u32;
+                for q in q_from..q_end {
+                    let j = (q - q0) as usize;
+                    let v = (q as i64 + pattern[((q - *start) % period) as usize] as i64) as u32;
+                    used[j * used_words + (v / 64 - used_base) as usize] |= 1u64 << (v % 64);
+                    out[j * stride + r_idx] = v;
+                }
+            }
+            Row::Live(w) => {
+                if let Some(died) = w.advance(r, q_from, q_end, q0, used, used_words, out, stride) {
+                    for q2 in died + 1..q_end {
+                        out[(q2 - q0) as usize * stride + r_idx] = died;
+                    }
+                    *self = Row::Dead { value: died };
+                }
+            }
+        }
+    }
+}
+
+impl Window {
+    /// Sets value `v` (absolute) in the window.
+    fn mark(&mut self, v: u32) {
         let w = (v / 64 - self.base) as usize;
         self.bits[w] |= 1u64 << (v % 64);
     }
@@ -124,15 +169,10 @@ impl Row {
         (self.base + w as u32) * 64 + (!word).trailing_zeros()
     }
 
-    /// Computes `f(q, r)` for `q` in `q_from..q_end` (all inside the block that starts
-    /// at column `q0`), writing `f(q0 + j, r)` to `out[j * stride + r]`.
-    ///
-    /// `used` holds one bitset per column of the block, `used_words` words each, word
-    /// `i` covering values `64 * (q0 / 64 + i) ..`: the values `>= q0` already taken in
-    /// that column by the live rows below `r`. The row adds its own values there for
-    /// the rows above it.
+    /// The live part of [`Row::advance`]: returns the column where the row died,
+    /// if it did (the caller fills the rest of the block and drops the window).
     #[allow(clippy::too_many_arguments)]
-    pub(crate) fn advance(
+    fn advance(
         &mut self,
         r: u32,
         q_from: u32,
@@ -142,25 +182,7 @@ impl Row {
         used_words: usize,
         out: &mut [u32],
         stride: usize,
-    ) {
-        let r_idx = r as usize;
-        if self.dead != LIVE {
-            for q in q_from..q_end {
-                out[(q - q0) as usize * stride + r_idx] = self.dead;
-            }
-            return;
-        }
-        if !self.pattern.is_empty() {
-            let used_base = q0 / 64;
-            let period = self.pattern.len() as u32;
-            for q in q_from..q_end {
-                let j = (q - q0) as usize;
-                let v = (q as i64 + self.pattern[((q - self.low) % period) as usize] as i64) as u32;
-                used[j * used_words + (v / 64 - used_base) as usize] |= 1u64 << (v % 64);
-                out[j * stride + r_idx] = v;
-            }
-            return;
-        }
+    ) -> Option<u32> {
         self.make_room(r, q0, q_end);
         let used_base = q0 / 64;
         let mut low = self.low;
@@ -179,21 +201,17 @@ impl Row {
                 );
             self.mark(v);
             column[(v / 64 - used_base) as usize] |= 1u64 << (v % 64);
-            out[j * stride + r_idx] = v;
+            out[j * stride + r as usize] = v;
             if v == q {
                 // f(q, r) = q: the row is constant from here on.
-                self.dead = q;
-                self.bits = Vec::new();
-                for q2 in q + 1..q_end {
-                    out[(q2 - q0) as usize * stride + r_idx] = q;
-                }
-                return;
+                return Some(q);
             }
             if v == low {
                 low += 1;
             }
         }
         self.low = low;
+        None
     }
 }
 

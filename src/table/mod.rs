@@ -1,6 +1,6 @@
 //! The table file: owns its format (see `FORMAT.md` and [`raw`]), reading through a
 //! read-only memory map ([`Table`]) and crash-safe appending ([`TableWriter`]).
-//! It never computes values.
+//! It never computes values; uses only the byte helpers of `bytes`.
 //!
 //! # Memory use
 //!
@@ -17,21 +17,26 @@ use std::path::{Path, PathBuf};
 
 use memmap2::Mmap;
 
-use crate::engine::ColumnSource;
 use raw::{Commit, DATA_OFFSET, Header};
 pub use writer::{TableWriter, parent_dir};
 
-/// What can go wrong with a table file. Each message says what was expected and
-/// what was found; the docs say how to recover.
+/// What can go wrong with a table file. Each message says what is wrong and what
+/// to do; those that do not name the file are shown after its path.
 #[derive(Debug, thiserror::Error)]
 pub enum TableError {
+    /// No file at the path.
+    #[error("{0}: no such table; create it with `chomp3 compute --n N --table {0}`")]
+    NotFound(PathBuf),
+    /// The path is a directory.
+    #[error("{0} is a directory, not a table file; give --table the path of a .c3t file")]
+    IsDirectory(PathBuf),
     /// The file does not start with the table magic: it is some other file.
-    /// Nothing was changed; point `--table` at a table file.
-    #[error("not a chomp3 table (no CHOMP3TB header)")]
+    #[error("not a chomp3 table (no CHOMP3TB header); give --table the path of a .c3t file")]
     NotATable,
     /// The file was written by a newer (or unknown) format version.
-    /// Use a chomp3 that reads that version.
-    #[error("table format version {found}, this chomp3 reads version {expected}")]
+    #[error(
+        "table format version {found}, this chomp3 reads version {expected}; use a chomp3 that reads it"
+    )]
     VersionMismatch {
         /// The version this build reads.
         expected: u32,
@@ -39,11 +44,13 @@ pub enum TableError {
         found: u32,
     },
     /// The header fails its checksum or its fields disagree: the file is damaged.
-    #[error("damaged table header: {0}")]
+    #[error("damaged table header ({0}); restore the file or compute it again")]
     CorruptHeader(&'static str),
     /// The file is shorter than its committed columns need (cut off by a copy or a
-    /// full disk). Restore it, or recompute.
-    #[error("truncated table: {columns} columns need {expected} bytes, file has {found}")]
+    /// full disk).
+    #[error(
+        "truncated table: {columns} columns need {expected} bytes, file has {found}; restore the file or compute it again"
+    )]
     Truncated {
         /// Columns the header commits.
         columns: u64,
@@ -53,10 +60,12 @@ pub enum TableError {
         found: u64,
     },
     /// The data does not match the committed checksum (`info --verify`).
-    #[error("table data fails its checksum: {0}")]
+    #[error("table data fails its checksum ({0}); restore the file or compute it again")]
     ChecksumMismatch(String),
     /// A question about a cell the table does not hold yet.
-    #[error("{what} {value} is beyond the table, which holds N = {n}")]
+    #[error(
+        "{what} {value} is beyond the table, which holds N = {n}; extend it with `chomp3 compute --n {value}`"
+    )]
     OutOfRange {
         /// Which coordinate.
         what: &'static str,
@@ -82,6 +91,14 @@ impl TableError {
             source,
         }
     }
+
+    /// Whether the message already names the file (else show it after the path).
+    pub fn names_path(&self) -> bool {
+        matches!(
+            self,
+            TableError::NotFound(_) | TableError::IsDirectory(_) | TableError::Io { .. }
+        )
+    }
 }
 
 /// A table file opened for reading through a memory map.
@@ -95,7 +112,13 @@ impl Table {
     /// Opens and checks a table: magic, version, header checksum, commit record and
     /// file length. The data itself is checked by [`Table::verify`].
     pub fn open(path: &Path) -> Result<Table, TableError> {
-        let file = File::open(path).map_err(TableError::io(path))?;
+        if path.is_dir() {
+            return Err(TableError::IsDirectory(path.to_path_buf()));
+        }
+        let file = File::open(path).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => TableError::NotFound(path.to_path_buf()),
+            _ => TableError::io(path)(e),
+        })?;
         let len = file.metadata().map_err(TableError::io(path))?.len();
         if len < DATA_OFFSET {
             return Err(TableError::NotATable);
@@ -203,14 +226,9 @@ impl Table {
         }
         Ok(())
     }
-}
 
-impl ColumnSource for Table {
-    fn columns(&self) -> u32 {
-        self.commit.columns as u32
-    }
-
-    fn read_column(&self, q: u32, rows: Range<u32>, out: &mut Vec<u32>) {
+    /// Appends `f(q, r)` for `r` in `rows` (all `<= q`, `q < columns()`) to `out`.
+    pub fn read_column(&self, q: u32, rows: Range<u32>, out: &mut Vec<u32>) {
         assert!(rows.end <= q + 1 && (q as u64) < self.commit.columns);
         let data = self.data();
         let first = raw::cells(q as u64);

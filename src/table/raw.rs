@@ -1,6 +1,7 @@
 //! The bytes of a table file: header layout, commit slots, cell addressing and bit
 //! packing. Every offset here is listed in `FORMAT.md`; nothing here opens files.
 
+use crate::bytes::{put, u32_at, u64_at};
 use crate::table::TableError;
 
 /// First 8 bytes of every table file.
@@ -64,18 +65,18 @@ impl Header {
     /// which records zero columns).
     pub fn encode(&self) -> Vec<u8> {
         let mut h = vec![0u8; DATA_OFFSET as usize];
-        h[0..8].copy_from_slice(&MAGIC);
-        h[8..12].copy_from_slice(&VERSION.to_le_bytes());
-        h[12..16].copy_from_slice(&self.bits.to_le_bytes());
-        h[16..24].copy_from_slice(&self.capacity.to_le_bytes());
-        h[24..32].copy_from_slice(&DATA_OFFSET.to_le_bytes());
+        put(&mut h, 0, &MAGIC);
+        put(&mut h, 8, &VERSION.to_le_bytes());
+        put(&mut h, 12, &self.bits.to_le_bytes());
+        put(&mut h, 16, &self.capacity.to_le_bytes());
+        put(&mut h, 24, &DATA_OFFSET.to_le_bytes());
         let crc = crc32fast::hash(&h[0..32]);
-        h[32..36].copy_from_slice(&crc.to_le_bytes());
+        put(&mut h, 32, &crc.to_le_bytes());
         let first = Commit {
             sequence: 1,
             ..Commit::default()
         };
-        h[SLOT_OFFSETS[0]..SLOT_OFFSETS[0] + SLOT_LEN].copy_from_slice(&first.encode());
+        put(&mut h, SLOT_OFFSETS[0], &first.encode());
         h
     }
 
@@ -120,12 +121,12 @@ impl Commit {
     /// The 64 bytes of a commit slot.
     pub fn encode(&self) -> [u8; SLOT_LEN] {
         let mut s = [0u8; SLOT_LEN];
-        s[0..8].copy_from_slice(&self.sequence.to_le_bytes());
-        s[8..16].copy_from_slice(&self.columns.to_le_bytes());
-        s[16..20].copy_from_slice(&self.crc.to_le_bytes());
+        put(&mut s, 0, &self.sequence.to_le_bytes());
+        put(&mut s, 8, &self.columns.to_le_bytes());
+        put(&mut s, 16, &self.crc.to_le_bytes());
         s[20] = self.tail;
         let crc = crc32fast::hash(&s[0..60]);
-        s[60..64].copy_from_slice(&crc.to_le_bytes());
+        put(&mut s, 60, &crc.to_le_bytes());
         s
     }
 
@@ -139,14 +140,6 @@ impl Commit {
         };
         (c.sequence != 0 && crc32fast::hash(&s[0..60]) == u32_at(s, 60)).then_some(c)
     }
-}
-
-fn u32_at(b: &[u8], at: usize) -> u32 {
-    u32::from_le_bytes(b[at..at + 4].try_into().unwrap())
-}
-
-fn u64_at(b: &[u8], at: usize) -> u64 {
-    u64::from_le_bytes(b[at..at + 8].try_into().unwrap())
 }
 
 /// Values packed `bits` wide into a little-endian bit stream, as a run of bytes

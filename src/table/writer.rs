@@ -104,11 +104,6 @@ impl TableWriter {
         })
     }
 
-    /// The file's fixed header.
-    pub fn header(&self) -> Header {
-        self.header
-    }
-
     /// Columns written so far (committed or not).
     pub fn columns(&self) -> u64 {
         self.columns

@@ -17,6 +17,16 @@ pub fn chomp3(args: &[&str]) -> Output {
         .expect("run chomp3")
 }
 
+/// The `chomp3` binary run in `dir`, so that its default paths (`data/...`) are
+/// the ones a test laid out there.
+pub fn chomp3_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_chomp3"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("run chomp3")
+}
+
 /// Runs `chomp3` and asserts that it succeeded.
 pub fn chomp3_ok(args: &[&str]) -> Output {
     let out = chomp3(args);

@@ -1,0 +1,57 @@
+//! A census checked against a dense table it never read: every value its proved
+//! fates give for `q <= N`, and that every start is the least one.
+
+use crate::proof::{Fate, RowStatus};
+use crate::table::Table;
+
+/// Outcome of [`check_against`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckReport {
+    /// Values compared.
+    pub values: u64,
+    /// The first `(q, r)` where the census and the table disagree (a value, or a
+    /// start that is not the least one).
+    pub first_mismatch: Option<(u64, u64)>,
+}
+
+/// Compares every value the proved fates in `rows` give for `q <= N` with the
+/// table, streaming it column by column, and checks that each start is the least
+/// one: the column just before a start must break the fate.
+pub fn check_against(rows: &[Option<RowStatus>], t: &Table) -> CheckReport {
+    let n = t.n().max(0) as u64;
+    let mut report = CheckReport {
+        values: 0,
+        first_mismatch: None,
+    };
+    let top_row = (rows.len() as u64).min(n + 1);
+    let mut col = Vec::new();
+    for q in 0..=n {
+        col.clear();
+        t.read_column(q as u32, 0..top_row.min(q + 1) as u32, &mut col);
+        for (r, &v) in col.iter().enumerate() {
+            let Some(s) = rows[r].as_ref().filter(|s| s.is_proved()) else {
+                continue;
+            };
+            let wrong = match s.fate.value(q) {
+                Some(expect) => {
+                    report.values += 1;
+                    expect != v as u64
+                }
+                None => false,
+            };
+            let start = s.fate.start();
+            let not_least = start > r as u64
+                && q + 1 == start
+                && match &s.fate {
+                    Fate::Constant { .. } => v as u64 == q,
+                    Fate::Periodic { pattern, .. } => {
+                        v as i64 - q as i64 == pattern[pattern.len() - 1]
+                    }
+                };
+            if (wrong || not_least) && report.first_mismatch.is_none() {
+                report.first_mismatch = Some((q, r as u64));
+            }
+        }
+    }
+    report
+}

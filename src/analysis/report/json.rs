@@ -1,0 +1,63 @@
+//! `summary.json`: the row counts, the sequences' extents, growth and checks.
+
+use std::collections::BTreeMap;
+use std::io;
+use std::path::Path;
+
+use serde::Serialize;
+
+use super::Source;
+use crate::analysis::Analysis;
+use crate::analysis::checks::Checks;
+use crate::analysis::counts::RowCounts;
+use crate::analysis::growth::Growth;
+use crate::analysis::sequences::Sequence;
+
+#[derive(Serialize)]
+struct Summary<'a> {
+    table: String,
+    n: u32,
+    command: &'a str,
+    rows: &'a RowCounts,
+    resolved_below: u32,
+    sequences: BTreeMap<&'static str, SequenceInfo<'a>>,
+    growth: &'a Growth,
+    checks: &'a Checks,
+}
+
+#[derive(Serialize)]
+struct SequenceInfo<'a> {
+    terms: usize,
+    complete: &'a str,
+}
+
+/// Writes `summary.json`.
+pub(super) fn write(
+    a: &Analysis,
+    counts: &RowCounts,
+    sequences: &[Sequence],
+    source: &Source,
+    path: &Path,
+) -> io::Result<()> {
+    let summary = Summary {
+        table: source.table.display().to_string(),
+        n: a.facts.n,
+        command: source.command,
+        rows: counts,
+        resolved_below: a.resolved_below,
+        sequences: sequences
+            .iter()
+            .map(|s| {
+                let info = SequenceInfo {
+                    terms: s.terms.len(),
+                    complete: &s.complete,
+                };
+                (s.id, info)
+            })
+            .collect(),
+        growth: &a.growth,
+        checks: &a.checks,
+    };
+    let json = serde_json::to_string_pretty(&summary).map_err(io::Error::other)?;
+    std::fs::write(path, json + "\n")
+}

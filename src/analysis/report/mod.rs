@@ -1,0 +1,52 @@
+//! Writing an [`Analysis`] out, one module per kind of file: OEIS b-files,
+//! `rows.tsv` and `values.tsv`, `summary.json`, `report.md`. Every file says what
+//! table it came from, the command, and how far each list is complete.
+
+mod bfiles;
+mod json;
+mod markdown;
+mod tsv;
+
+use std::io;
+use std::path::Path;
+
+use super::Analysis;
+use super::counts::RowCounts;
+
+/// What every file says about where it came from.
+struct Source<'a> {
+    /// The table's path as given.
+    table: &'a Path,
+    /// The command that wrote the files.
+    command: &'a str,
+}
+
+impl Source<'_> {
+    /// The `# from ...` header line.
+    fn header_line(&self, n: u32) -> String {
+        format!(
+            "# from chomp3 on {} (N = {n}); command: {}",
+            self.table.display(),
+            self.command
+        )
+    }
+}
+
+/// Writes every output file into `dir`. `table` and `command` go into headers.
+pub fn write_all(a: &Analysis, table: &Path, command: &str, dir: &Path) -> io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let source = Source { table, command };
+    let from = source.header_line(a.facts.n);
+    let sequences = a.sequences();
+    let counts = RowCounts::of(&a.rows);
+    for s in &sequences {
+        bfiles::write(s, &from, &dir.join(s.file_name()))?;
+    }
+    tsv::write_rows(a, &from, &dir.join("rows.tsv"))?;
+    tsv::write_values(a, &from, &dir.join("values.tsv"))?;
+    json::write(a, &counts, &sequences, &source, &dir.join("summary.json"))?;
+    std::fs::write(
+        dir.join("report.md"),
+        markdown::report(a, &counts, &sequences, &source),
+    )
+}

@@ -1,0 +1,145 @@
+//! The certified row census: runs the engine on rows `0 ..= R` only, each until
+//! its fate is proved (CERTIFICATE.md), without storing the square table. A row
+//! proved periodic leaves the engine's work and feeds the rows above it from its
+//! pattern in O(1). Uses `engine` and `proof`; never touches files (`census_file`
+//! stores the result).
+//!
+//! Proof, row by row in increasing order: a row that reaches `f(q,r) = q` is
+//! constant (the recurrence's rule). A live row is proved periodic when every row
+//! below it is constant or proved periodic (combined period `L`, all settled from
+//! column `q1`), and its state (the engine's window: the values it has used at or
+//! above `q`) is equal at two columns `qs >= max(q1, 1)` and `qs + K`, `K` a
+//! multiple of `L` ([`Below::admits`]). The states are compared at batch
+//! boundaries: every live row keeps a snapshot that is renewed at doubling
+//! distances (Brent's method), so a cycle is found whatever its length.
+
+mod tracker;
+
+use crate::engine::{Block, Engine};
+use crate::proof::{Below, Fate, RowStatus};
+use tracker::Tracker;
+
+/// Default columns between state comparisons: a multiple of every period 1..=10,
+/// so that `K` is a multiple of `L` whenever the periods below are that small.
+pub const BATCH_COLS: u32 = 2520;
+
+pub use tracker::MAX_PERIOD;
+
+/// Rows settle near column `sqrt(2) r` (README, `plots/census.png`).
+pub const SETTLE_SLOPE: f64 = std::f64::consts::SQRT_2;
+
+/// Default column limit for a census of rows `0 ..= rows`: `3 R` plus four
+/// batches, far past where rows settle.
+pub fn default_max_columns(rows: u32) -> u32 {
+    rows.saturating_mul(3).saturating_add(4 * BATCH_COLS)
+}
+
+/// A fair guess of the columns a census of rows `0 ..= rows` computes (for a
+/// progress bar): where the last row settles, plus two batches.
+pub fn expected_columns(rows: u32) -> u64 {
+    (rows as f64 * SETTLE_SLOPE) as u64 + 2 * BATCH_COLS as u64
+}
+
+/// Test hook: a deliberately wrong state comparison, to show the tests can fail.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Weaken {
+    /// Compare empty states (drops every value from the state).
+    pub ignore_state: bool,
+}
+
+/// The result of a census.
+#[derive(Clone, Debug)]
+pub struct Census {
+    /// Rows `0 ..= R`: each one's proved fate, `None` if open.
+    pub rows: Vec<Option<RowStatus>>,
+    /// Columns computed.
+    pub columns: u32,
+}
+
+/// Census of rows `0 ..= rows`, computing at most `max_columns` columns and
+/// comparing states every `batch` columns (at most [`BATCH_COLS`]).
+/// `progress(column, rows settled)` after each batch.
+pub fn census(
+    rows: u32,
+    max_columns: u32,
+    batch: u32,
+    pool: &rayon::ThreadPool,
+    weaken: Weaken,
+    progress: &mut dyn FnMut(u32, u32),
+) -> Census {
+    assert!(
+        (1..=BATCH_COLS).contains(&batch),
+        "batch of 1 ..= {BATCH_COLS} columns"
+    );
+    let mut engine = Engine::with_row_limit(rows);
+    let mut trackers: Vec<Tracker> = (0..=rows).map(|_| Tracker::default()).collect();
+    let mut settled = vec![None; rows as usize + 1];
+    let mut below = Below::none();
+    let mut head = 0u32; // rows below are settled
+    while head <= rows && engine.columns() < max_columns {
+        let cols = batch.min(max_columns - engine.columns());
+        advance(&mut engine, &mut trackers, head, cols, pool);
+        let q = engine.columns();
+        // Speculative cycle search on every live row old enough to have settled.
+        for r in head..=rows.min(q - 1) {
+            let t = &mut trackers[r as usize];
+            if t.searching()
+                && tracker::settling(r, q)
+                && let Some(mut state) = engine.row_state(r)
+            {
+                if weaken.ignore_state {
+                    state.clear();
+                }
+                t.step(q, state);
+            }
+        }
+        // The chain: settle rows in order while the hypotheses hold.
+        while head <= rows {
+            let Some(status) = trackers[head as usize].settle(head, q, &below) else {
+                break;
+            };
+            if let Fate::Periodic { start, pattern } = &status.fate {
+                let pattern = pattern.iter().map(|&x| x as i32).collect();
+                engine.set_periodic(head, *start as u32, pattern);
+            }
+            below.add(&status.fate);
+            trackers[head as usize] = Tracker::default();
+            settled[head as usize] = Some(status);
+            head += 1;
+        }
+        progress(q, head);
+    }
+    Census {
+        rows: settled,
+        columns: engine.columns(),
+    }
+}
+
+/// Computes `cols` more columns and records rows `head ..` in their trackers (rows
+/// below the head are settled: only rows from the head on are passed on).
+fn advance(
+    engine: &mut Engine,
+    trackers: &mut [Tracker],
+    head: u32,
+    cols: u32,
+    pool: &rayon::ThreadPool,
+) {
+    let from = head as usize;
+    engine.advance(
+        cols,
+        pool,
+        |b: &Block| {
+            (0..b.cols)
+                .map(|j| (b.first + j, b.column(j).get(from..).unwrap_or(&[]).to_vec()))
+                .collect::<Vec<_>>()
+        },
+        |block| {
+            for (q, col) in block {
+                for (r, &v) in (from..).zip(&col) {
+                    trackers[r].record(r as u32, q, v);
+                }
+            }
+        },
+    );
+}

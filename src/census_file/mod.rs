@@ -1,0 +1,194 @@
+//! The census on disk: `census.tsv` for people and a compact binary descriptor
+//! file (`.c3d`, layout in FORMAT.md, bytes in [`raw`]) that `get` and `analyze`
+//! read. Uses `proof` only; reads and writes these files, each written aside,
+//! synced and renamed into place.
+
+pub mod raw;
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use crate::proof::{Fate, RowStatus};
+
+/// What can go wrong with a descriptor file.
+#[derive(Debug, thiserror::Error)]
+pub enum DescriptorError {
+    /// No file at the path.
+    #[error("{0}: no such census file; make one with `chomp3 census --rows R`")]
+    NotFound(PathBuf),
+    /// Not a descriptor file.
+    #[error("not a chomp3 census descriptor file (no CHOMP3DS header); give --census a .c3d file")]
+    NotDescriptors,
+    /// Written by another format version.
+    #[error(
+        "census descriptor version {found}, this chomp3 reads {expected}; use a chomp3 that reads it"
+    )]
+    VersionMismatch {
+        /// The version this build reads.
+        expected: u32,
+        /// The version in the file.
+        found: u32,
+    },
+    /// Wrong length or checksum.
+    #[error("damaged census descriptor file (length or checksum); run `chomp3 census` again")]
+    Damaged,
+    /// An operating-system error.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The underlying error.
+        source: io::Error,
+    },
+}
+
+impl DescriptorError {
+    /// Whether the message already names the file (else show it after the path).
+    pub fn names_path(&self) -> bool {
+        matches!(
+            self,
+            DescriptorError::NotFound(_) | DescriptorError::Io { .. }
+        )
+    }
+}
+
+/// Writes `path` through a synced file beside it and a rename, so that
+/// `path` is always either the old file or the whole new one.
+fn write_atomically(
+    path: &Path,
+    write: impl FnOnce(&mut BufWriter<File>) -> io::Result<()>,
+) -> io::Result<()> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    let aside = path.with_file_name(format!(".{name}.new-{}", std::process::id()));
+    let result = (|| {
+        let mut w = BufWriter::new(File::create(&aside)?);
+        write(&mut w)?;
+        w.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+        std::fs::rename(&aside, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&aside);
+    }
+    result
+}
+
+/// First line of `census.tsv`, up to the last row.
+const TSV_TITLE: &str = "# Certified census of three-rowed Chomp, rows 0..";
+
+/// Writes `census.tsv` for `rows` (each row's proved fate, `None` if open) after
+/// `columns` columns. `command` goes into the header.
+pub fn write_tsv(
+    rows: &[Option<RowStatus>],
+    columns: u32,
+    command: &str,
+    path: &Path,
+) -> io::Result<()> {
+    write_atomically(path, |w| {
+        writeln!(w, "{TSV_TITLE}{}", rows.len() - 1)?;
+        writeln!(
+            w,
+            "# from `{command}`; {columns} columns computed, no table stored"
+        )?;
+        for line in [
+            "# class: constant (f(q,r) = start for all q >= start; the recurrence's rule), periodic",
+            "#   (proved for all q by an equal row state a multiple of the period apart: CERTIFICATE.md),",
+            "#   open (not proved within the columns computed)",
+            "# start: constant: the q with f(q,r) = q; periodic: least q0 >= r from which f(q,r) - q repeats",
+            "# pattern: f(q,r) - q for q = start .. start+period-1; closed_at: column qs+K of the certificate",
+            "r\tclass\tstart\tperiod\tpattern\tclosed_at",
+        ] {
+            writeln!(w, "{line}")?;
+        }
+        for (r, status) in rows.iter().enumerate() {
+            let Some(s) = status else {
+                writeln!(w, "{r}\topen\t-\t-\t-\t-")?;
+                continue;
+            };
+            match &s.fate {
+                Fate::Constant { start } => writeln!(w, "{r}\tconstant\t{start}\t-\t-\t-")?,
+                Fate::Periodic { start, pattern } => {
+                    let pat: Vec<String> = pattern.iter().map(i64::to_string).collect();
+                    let closed_at = s.known.closed_at().unwrap_or(0);
+                    writeln!(
+                        w,
+                        "{r}\tperiodic\t{start}\t{}\t{}\t{closed_at}",
+                        pattern.len(),
+                        pat.join(",")
+                    )?;
+                }
+            }
+        }
+        Ok(())
+    })
+}
+
+/// Writes the binary descriptor file for `rows` after `columns` columns.
+pub fn write_descriptors(rows: &[Option<RowStatus>], columns: u32, path: &Path) -> io::Result<()> {
+    let bytes = raw::encode(rows, columns as u64);
+    write_atomically(path, |w| w.write_all(&bytes))
+}
+
+/// How many rows an existing census file covers, `tsv` or `c3d` by its content:
+/// `Ok(None)` when there is no file, an error when it is not a census file.
+pub fn rows_in_file(path: &Path) -> Result<Option<u32>, DescriptorError> {
+    if !path.exists() {
+        return Ok(None);
+    }
+    let io = |source| DescriptorError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut first = String::new();
+    BufReader::new(File::open(path).map_err(io)?)
+        .read_line(&mut first)
+        .map_err(io)?;
+    if let Some(last) = first.trim_end().strip_prefix(TSV_TITLE) {
+        return last
+            .parse::<u32>()
+            .map(|last| Some(last + 1))
+            .map_err(|_| DescriptorError::Damaged);
+    }
+    Descriptors::open(path).map(|d| Some(d.rows()))
+}
+
+/// A descriptor file read into memory (a few MB for 10^5 rows).
+pub struct Descriptors {
+    bytes: Vec<u8>,
+    header: raw::Header,
+}
+
+impl Descriptors {
+    /// Reads and checks a descriptor file (magic, version, length, CRC-32).
+    pub fn open(path: &Path) -> Result<Descriptors, DescriptorError> {
+        let bytes = std::fs::read(path).map_err(|source| match source.kind() {
+            io::ErrorKind::NotFound => DescriptorError::NotFound(path.to_path_buf()),
+            _ => DescriptorError::Io {
+                path: path.to_path_buf(),
+                source,
+            },
+        })?;
+        let header = raw::decode_header(&bytes)?;
+        Ok(Descriptors { bytes, header })
+    }
+
+    /// Number of rows described (`0 .. rows`).
+    pub fn rows(&self) -> u32 {
+        self.header.rows
+    }
+
+    /// Columns the census computed.
+    pub fn columns(&self) -> u64 {
+        self.header.columns
+    }
+
+    /// Row `r`'s proved fate; `None` if the row is open or not described.
+    pub fn status(&self, r: u32) -> Option<RowStatus> {
+        (r < self.header.rows)
+            .then(|| raw::decode_row(&self.bytes, &self.header, r))
+            .flatten()
+    }
+}

@@ -1,0 +1,95 @@
+//! `chomp3 analyze`: a table (and a census for the rows it cannot settle) into
+//! b-files, rows.tsv, summary.json and report.md.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use chomp3::analysis::counts::RowCounts;
+use chomp3::analysis::{Analysis, analyze};
+use chomp3::census_file::Descriptors;
+
+use super::args::{CensusArg, QuietArg, TableArg, ThreadsArg, open_table};
+use super::progress::bar;
+
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    table: TableArg,
+    #[command(flatten)]
+    census: CensusArg,
+    /// Directory for the results
+    #[arg(long, value_name = "DIR", default_value = "data")]
+    out: PathBuf,
+    #[command(flatten)]
+    threads: ThreadsArg,
+    #[command(flatten)]
+    quiet: QuietArg,
+}
+
+pub fn run(args: &Args) -> Result<()> {
+    let table = args.table.path();
+    let command = format!(
+        "chomp3 analyze --table {} --out {}",
+        table.display(),
+        args.out.display()
+    );
+    let census = args.census.open()?;
+    let (elapsed, a) = passes(&table, census.as_ref(), &args.threads, args.quiet.quiet)?;
+    write(&a, &table, &args.out, &command, elapsed)
+}
+
+/// Writes the results of `a` into `out` and says what was found.
+pub fn write(
+    a: &Analysis,
+    table: &Path,
+    out: &Path,
+    command: &str,
+    elapsed: Duration,
+) -> Result<()> {
+    chomp3::analysis::report::write_all(a, table, command, out)
+        .with_context(|| format!("writing {}", out.display()))?;
+    let counts = RowCounts::of(&a.rows);
+    println!(
+        "analysed N = {} in {:.1} s: {} constant rows, {} proved periodic, {} periodic by evidence, {} open",
+        a.facts.n,
+        elapsed.as_secs_f64(),
+        counts.constant,
+        counts.proved_periodic(),
+        counts.evidence_periodic(),
+        counts.open
+    );
+    println!(
+        "every row below {} is settled; results in {}/ (report.md, rows.tsv, summary.json, b-files)",
+        a.resolved_below,
+        out.display()
+    );
+    Ok(())
+}
+
+/// Runs the analysis passes with a progress bar; returns the time they took.
+pub fn passes(
+    table: &Path,
+    census: Option<&Descriptors>,
+    threads: &ThreadsArg,
+    quiet: bool,
+) -> Result<(Duration, Analysis)> {
+    let t = open_table(table)?;
+    if t.columns() == 0 {
+        bail!("{}: the table is empty; run compute first", table.display());
+    }
+    let started = Instant::now();
+    let bar = bar(
+        quiet,
+        "{bar:20} {percent:>3}% {msg} {human_pos}/{human_len}  ETA {eta}",
+    );
+    let a = threads.pool()?.install(|| {
+        analyze(&t, census, &mut |stage, done, total| {
+            bar.set_message(stage.to_string());
+            bar.set_length(total);
+            bar.set_position(done);
+        })
+    });
+    bar.finish_and_clear();
+    Ok((started.elapsed(), a))
+}

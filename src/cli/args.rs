@@ -1,0 +1,135 @@
+//! Argument groups shared by several commands, declared once and flattened into
+//! each, with the helpers that turn them into opened files.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+use chomp3::census_file::{DescriptorError, Descriptors};
+use chomp3::lookup::Named;
+use chomp3::table::{Table, TableError};
+
+/// Where a table is read or written when `--table` is not given.
+pub const DEFAULT_TABLE: &str = "data/table.c3t";
+/// Where census descriptors are read when `--census` is not given.
+pub const DEFAULT_CENSUS: &str = "data/census.c3d";
+
+/// `--table PATH`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct TableArg {
+    /// Table file [default: data/table.c3t]
+    #[arg(long = "table", value_name = "PATH")]
+    table: Option<PathBuf>,
+}
+
+impl TableArg {
+    /// The path, given or default.
+    pub fn path(&self) -> PathBuf {
+        self.table
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(DEFAULT_TABLE))
+    }
+
+    /// The path and whether it was given.
+    pub fn named(&self) -> Named {
+        Named {
+            path: self.path(),
+            named: self.table.is_some(),
+        }
+    }
+
+    /// Opens the table; the error names the file once.
+    pub fn open(&self) -> Result<Table> {
+        open_table(&self.path())
+    }
+}
+
+/// Opens a table; the error names the file once.
+pub fn open_table(path: &Path) -> Result<Table> {
+    Table::open(path).map_err(|e| table_error(path, e))
+}
+
+/// A table error as one sentence that names the file once.
+pub fn table_error(path: &Path, e: TableError) -> anyhow::Error {
+    if e.names_path() {
+        e.into()
+    } else {
+        anyhow::anyhow!("{}: {e}", path.display())
+    }
+}
+
+/// A descriptor error as one sentence that names the file once.
+pub fn census_error(path: &Path, e: DescriptorError) -> anyhow::Error {
+    if e.names_path() {
+        e.into()
+    } else {
+        anyhow::anyhow!("{}: {e}", path.display())
+    }
+}
+
+/// `--census PATH`, census descriptors for rows the table cannot settle.
+#[derive(clap::Args, Clone, Debug)]
+pub struct CensusArg {
+    /// Census descriptor file for rows the table cannot settle; the default one is
+    /// used only if it exists, and then said so [default: data/census.c3d]
+    #[arg(long = "census", value_name = "PATH")]
+    census: Option<PathBuf>,
+}
+
+impl CensusArg {
+    /// The path and whether it was given.
+    pub fn named(&self) -> Named {
+        Named {
+            path: self
+                .census
+                .clone()
+                .unwrap_or_else(|| PathBuf::from(DEFAULT_CENSUS)),
+            named: self.census.is_some(),
+        }
+    }
+
+    /// The descriptors to use: the named file (which must open), or the default
+    /// one if it exists. Says on stderr which census is used.
+    pub fn open(&self) -> Result<Option<Descriptors>> {
+        let Named { path, named } = self.named();
+        if !named && !path.exists() {
+            return Ok(None);
+        }
+        let d = Descriptors::open(&path).map_err(|e| census_error(&path, e))?;
+        eprintln!(
+            "chomp3: using the census {} (rows 0..{}) for rows the table cannot settle",
+            path.display(),
+            d.rows() as u64 - 1
+        );
+        Ok(Some(d))
+    }
+}
+
+/// `--threads T`.
+#[derive(clap::Args, Clone, Copy, Debug)]
+pub struct ThreadsArg {
+    /// Worker threads [default: one per core]
+    #[arg(long = "threads", value_name = "T")]
+    threads: Option<usize>,
+}
+
+impl ThreadsArg {
+    /// The count for rayon (0: one per core).
+    pub fn get(&self) -> usize {
+        self.threads.unwrap_or(0)
+    }
+
+    /// A thread pool of that size.
+    pub fn pool(&self) -> Result<rayon::ThreadPool> {
+        Ok(rayon::ThreadPoolBuilder::new()
+            .num_threads(self.get())
+            .build()?)
+    }
+}
+
+/// `--quiet`.
+#[derive(clap::Args, Clone, Copy, Debug)]
+pub struct QuietArg {
+    /// No progress bar
+    #[arg(long = "quiet")]
+    pub quiet: bool,
+}

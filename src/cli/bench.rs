@@ -1,0 +1,63 @@
+//! `chomp3 bench`: fresh computations at several sizes, each in its own process,
+//! with time and peak memory.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use anyhow::{Result, bail};
+
+use super::args::ThreadsArg;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Sizes to compute
+    #[arg(long, value_delimiter = ',', default_value = "10000,30000,100000")]
+    sizes: Vec<u64>,
+    #[command(flatten)]
+    threads: ThreadsArg,
+    /// Directory for the temporary tables (deleted afterwards)
+    #[arg(long, value_name = "DIR", default_value = "data")]
+    dir: PathBuf,
+}
+
+pub fn run(args: &Args) -> Result<()> {
+    let exe = std::env::current_exe()?;
+    println!(
+        "{:>8} {:>14} {:>9} {:>14} {:>12} {:>15}",
+        "N", "cells", "seconds", "cells/s", "peak RSS MiB", "file bytes"
+    );
+    for &n in &args.sizes {
+        let path = args
+            .dir
+            .join(format!(".bench-{n}-{}.c3t", std::process::id()));
+        let output = Command::new(&exe)
+            .args(["compute", "--quiet", "--stats", "--n", &n.to_string()])
+            .args(["--threads", &args.threads.get().to_string(), "--table"])
+            .arg(&path)
+            .output();
+        let _ = std::fs::remove_file(&path);
+        let output = output?;
+        if !output.status.success() {
+            bail!(
+                "bench N = {n}: {}",
+                String::from_utf8_lossy(&output.stderr).trim()
+            );
+        }
+        let line = String::from_utf8_lossy(&output.stdout);
+        let field = |k: &str| -> String {
+            line.split_whitespace()
+                .find_map(|kv| kv.strip_prefix(k).and_then(|v| v.strip_prefix('=')))
+                .unwrap_or("?")
+                .to_string()
+        };
+        let rss_mib = field("peak_rss_kib").parse::<f64>().unwrap_or(0.0) / 1024.0;
+        println!(
+            "{n:>8} {:>14} {:>9} {:>14} {rss_mib:>12.0} {:>15}",
+            field("cells"),
+            field("seconds"),
+            field("cells_per_sec"),
+            field("file_bytes")
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,144 @@
+//! `chomp3 census`: prove the fate of rows `0 ..= R` without a table, and write
+//! `census.tsv` and its descriptor file, never over a census that covers more.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{Result, bail};
+use chomp3::analysis::crosscheck::check_against;
+use chomp3::census::{self, BATCH_COLS, Weaken};
+use chomp3::census_file::{self, rows_in_file};
+use chomp3::proof::Counts;
+
+use super::args::{QuietArg, ThreadsArg, open_table};
+use super::progress::{bar, peak_rss_kib};
+
+fn max_columns_help() -> String {
+    format!(
+        "Stop after this many columns; rows not proved by then are open [default: 3R + {}]",
+        census::default_max_columns(0)
+    )
+}
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Last row
+    #[arg(long, value_name = "R")]
+    rows: u32,
+    /// The census table
+    #[arg(long, value_name = "PATH", default_value = "data/census.tsv")]
+    out: PathBuf,
+    /// The binary descriptors that `get` and `analyze` read [default: beside --out, as .c3d]
+    #[arg(long, value_name = "PATH")]
+    descriptors: Option<PathBuf>,
+    #[arg(long, value_name = "C", help = max_columns_help())]
+    max_columns: Option<u32>,
+    /// Afterwards, compare every proved value with this dense table (q <= its N)
+    #[arg(long, value_name = "TABLE")]
+    check: Option<PathBuf>,
+    /// Replace census files that cover more rows than this census
+    #[arg(long)]
+    replace: bool,
+    #[command(flatten)]
+    threads: ThreadsArg,
+    #[command(flatten)]
+    quiet: QuietArg,
+}
+
+pub fn run(args: &Args) -> Result<()> {
+    let rows = args.rows;
+    let descriptors = args
+        .descriptors
+        .clone()
+        .unwrap_or_else(|| args.out.with_extension("c3d"));
+    let check = args.check.as_deref().map(open_table).transpose()?;
+    for path in [&args.out, &descriptors] {
+        may_write(path, rows, args.replace)?;
+    }
+    let max_columns = args
+        .max_columns
+        .unwrap_or(census::default_max_columns(rows));
+    let started = Instant::now();
+    let pool = args.threads.pool()?;
+    let bar = bar(args.quiet.quiet, "{bar:20} {msg}  ETA {eta}");
+    bar.set_length(census::expected_columns(rows));
+    let result = census::census(
+        rows,
+        max_columns,
+        BATCH_COLS,
+        &pool,
+        Weaken::default(),
+        &mut |q, settled| {
+            bar.set_position(q as u64);
+            bar.set_message(format!(
+                "column {q}, rows 0..{settled} settled of {}",
+                rows as u64 + 1
+            ));
+        },
+    );
+    bar.finish_and_clear();
+    let command = format!("chomp3 census --rows {rows}");
+    let written = |path: &Path, e: std::io::Error| anyhow::anyhow!("{}: {e}", path.display());
+    census_file::write_tsv(&result.rows, result.columns, &command, &args.out)
+        .map_err(|e| written(&args.out, e))?;
+    census_file::write_descriptors(&result.rows, result.columns, &descriptors)
+        .map_err(|e| written(&descriptors, e))?;
+    let c = Counts::of(&result.rows);
+    println!(
+        "census of rows 0..={rows} in {:.1} s ({} columns, peak RSS {} MiB): {} constant, {} proved periodic, {} open",
+        started.elapsed().as_secs_f64(),
+        result.columns,
+        peak_rss_kib().unwrap_or(0) / 1024,
+        c.constant,
+        c.periodic,
+        c.open
+    );
+    println!(
+        "wrote {} (the census table) and {} (its descriptors, for get and analyze)",
+        args.out.display(),
+        descriptors.display()
+    );
+    if let Some(t) = check {
+        let started = Instant::now();
+        let report = check_against(&result.rows, &t);
+        if let Some((q, r)) = report.first_mismatch {
+            bail!("the census disagrees with the table at f({q},{r})");
+        }
+        println!(
+            "checked against the table (N = {}): all {} proved values agree, every start is the least ({:.1} s)",
+            t.n(),
+            report.values,
+            started.elapsed().as_secs_f64()
+        );
+    }
+    Ok(())
+}
+
+/// Refuses, before any work, to write `path` when its directory is missing, or
+/// when it holds a census of more rows (or something that is not a census)
+/// unless `replace`.
+fn may_write(path: &Path, rows: u32, replace: bool) -> Result<()> {
+    let dir = chomp3::table::parent_dir(path);
+    if !dir.is_dir() {
+        bail!(
+            "directory {} does not exist; create it first",
+            dir.display()
+        );
+    }
+    if replace {
+        return Ok(());
+    }
+    match rows_in_file(path) {
+        Ok(Some(covered)) if covered as u64 > rows as u64 + 1 => bail!(
+            "{} holds a census of rows 0..{}, more than the {} rows asked for; pass --replace to replace it, or write elsewhere with --out",
+            path.display(),
+            covered - 1,
+            rows as u64 + 1
+        ),
+        Ok(_) => Ok(()),
+        Err(e) => bail!(
+            "{} exists and is not a census file this chomp3 reads ({e}); pass --replace to replace it",
+            path.display()
+        ),
+    }
+}

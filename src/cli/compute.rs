@@ -1,0 +1,116 @@
+//! `chomp3 compute`: create or extend a table, with a progress bar.
+
+use std::path::Path;
+use std::time::Duration;
+
+use anyhow::Result;
+use chomp3::compute::{self, ComputeError, DEFAULT_COMMIT_EVERY, Outcome, Request};
+
+use super::Interrupted;
+use super::args::{QuietArg, TableArg, ThreadsArg};
+use super::progress::{bar, peak_rss_kib};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Compute every f(q,r) with r <= q <= N
+    #[arg(long, value_name = "N")]
+    n: u64,
+    #[command(flatten)]
+    table: TableArg,
+    /// Largest N a new table may grow to; sets the bits per value [default: max(N, 131071), 18 bits]
+    #[arg(long, value_name = "N")]
+    capacity: Option<u64>,
+    #[command(flatten)]
+    threads: ThreadsArg,
+    #[command(flatten)]
+    quiet: QuietArg,
+    /// Print one line of measurements (time, cells/s, peak memory, file size)
+    #[arg(long)]
+    stats: bool,
+    /// Commit (sync to disk) at most every S seconds [default: 2]
+    #[arg(long, value_name = "S", hide = true)]
+    commit_secs: Option<f64>,
+}
+
+pub fn run(args: &Args) -> Result<()> {
+    let req = Request {
+        path: args.table.path(),
+        n: args.n,
+        capacity: args.capacity,
+        threads: args.threads.get(),
+        commit_every: args.commit_secs.map_or(DEFAULT_COMMIT_EVERY, |s| {
+            Duration::from_secs_f64(s.max(0.0))
+        }),
+    };
+    let Some(o) = with_bar(&req, args.quiet.quiet)? else {
+        println!(
+            "{}: already holds N >= {}; nothing to do",
+            req.path.display(),
+            req.n
+        );
+        return Ok(());
+    };
+    if args.stats {
+        println!(
+            "n={} cells={} seconds={:.2} cells_per_sec={:.0} peak_rss_kib={} file_bytes={}",
+            o.n,
+            o.cells,
+            o.elapsed.as_secs_f64(),
+            o.cells as f64 / o.elapsed.as_secs_f64(),
+            peak_rss_kib().unwrap_or(0),
+            o.file_len
+        );
+    } else if !args.quiet.quiet {
+        print_outcome(&req.path, &o);
+    }
+    Ok(())
+}
+
+/// Runs `req` with a progress bar; the error names the file once.
+pub fn with_bar(req: &Request, quiet: bool) -> Result<Option<Outcome>> {
+    let bar = bar(
+        quiet,
+        "{bar:20} {percent:>3}% {human_pos}/{human_len} cells  {msg}  ETA {eta}",
+    );
+    let result = compute::compute(req, &mut |done, todo| {
+        bar.set_length(todo);
+        bar.set_position(done);
+        let rate = done as f64 / bar.elapsed().as_secs_f64().max(1e-9);
+        bar.set_message(format!("{:.1} M/s", rate / 1e6));
+    });
+    bar.finish_and_clear();
+    result.map_err(|e| compute_error(&req.path, e))
+}
+
+/// A compute error as one sentence that names the file once; an interruption
+/// stays recognisable for its exit code.
+fn compute_error(path: &Path, e: ComputeError) -> anyhow::Error {
+    let message = if e.names_path() {
+        e.to_string()
+    } else {
+        format!("{}: {e}", path.display())
+    };
+    if matches!(e, ComputeError::Interrupted { .. }) {
+        Interrupted(message).into()
+    } else {
+        anyhow::anyhow!(message)
+    }
+}
+
+/// The one-line summary of a computation.
+pub fn print_outcome(path: &Path, o: &Outcome) {
+    let from = if o.from_n < 0 {
+        "new table".to_string()
+    } else {
+        format!("extended from N = {}", o.from_n)
+    };
+    println!(
+        "{}: N = {} ({from}), {} cells in {:.2} s ({:.1} M cells/s), {} bytes",
+        path.display(),
+        o.n,
+        o.cells,
+        o.elapsed.as_secs_f64(),
+        o.cells as f64 / o.elapsed.as_secs_f64() / 1e6,
+        o.file_len
+    );
+}

@@ -1,0 +1,99 @@
+//! The `chomp3` command line: the command enum, dispatch, and how errors become
+//! exit codes. Each command is one module with its arguments and one function.
+//! Errors are one line on stderr, `chomp3: error: ...`; exit codes: 0 success,
+//! 1 error, 2 bad usage, 130 interrupted (the table is committed and safe).
+
+mod analyze;
+mod args;
+mod bench;
+mod census;
+mod compute;
+mod get;
+mod info;
+mod plot;
+mod position;
+mod progress;
+mod run;
+mod show;
+
+use std::io;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// A stop by Ctrl-C, with its message (exit code 130).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct Interrupted(pub String);
+
+#[derive(Parser)]
+#[command(
+    name = "chomp3",
+    version,
+    about = "Exact three-rowed Chomp: the table f(q,r) of P-positions"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Create the table, or extend it, up to N
+    Compute(compute::Args),
+    /// Print f(Q,R) (for R > Q, f(Q,Q)); beyond the table, from a certified census
+    Get(get::Args),
+    /// Print "q f(q,R)" per line for one row
+    Row(show::RowArgs),
+    /// Print "q r f" per line for every r <= q, q outer
+    Dump(show::DumpArgs),
+    /// Describe a table file and check it
+    Info(info::Args),
+    /// Read a table and write b-files, rows.tsv, summary.json and report.md
+    Analyze(analyze::Args),
+    /// Draw the figures of a table and its analysis
+    Plot(plot::Args),
+    /// Say whether [P,Q,R] is won or lost, and list every winning move
+    Position(position::Args),
+    /// Prove the fate of rows 0..=R without storing the table (certified census)
+    Census(census::Args),
+    /// The main job: compute data/table.c3t (N = 5000), analyse it into data/run/, plot into plots/run/
+    Run(run::Args),
+    /// Time fresh computations at several sizes, each in its own process
+    Bench(bench::Args),
+}
+
+/// Parses the command line, runs the command, and turns the result into an exit code.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let _ = ctrlc::set_handler(|| {
+        chomp3::compute::INTERRUPTED.store(true, std::sync::atomic::Ordering::Relaxed);
+    });
+    let result = match cli.command {
+        Cmd::Compute(a) => compute::run(&a),
+        Cmd::Get(a) => get::run(&a),
+        Cmd::Row(a) => show::row(&a),
+        Cmd::Dump(a) => show::dump(&a),
+        Cmd::Info(a) => info::run(&a),
+        Cmd::Analyze(a) => analyze::run(&a),
+        Cmd::Plot(a) => plot::run(&a),
+        Cmd::Position(a) => position::run(&a),
+        Cmd::Census(a) => census::run(&a),
+        Cmd::Run(a) => run::run(&a),
+        Cmd::Bench(a) => bench::run(&a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("chomp3: error: {e:#}");
+            let interrupted = e.downcast_ref::<Interrupted>().is_some();
+            ExitCode::from(if interrupted { 130 } else { 1 })
+        }
+    }
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.downcast_ref::<io::Error>()
+        .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+}

@@ -1,0 +1,56 @@
+//! `chomp3 plot`: the figures of a table and its analysis.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Result, bail};
+use chomp3::analysis::Analysis;
+use chomp3::plot::Format;
+
+use super::args::{CensusArg, TableArg, ThreadsArg, open_table};
+
+/// The row shown up close by default (period 2 from q = 170: SPEC section 2).
+pub const DEFAULT_ROW: u32 = 120;
+
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    table: TableArg,
+    #[command(flatten)]
+    census: CensusArg,
+    /// Directory for the figures
+    #[arg(long, value_name = "DIR", default_value = "plots")]
+    out: PathBuf,
+    /// Write SVG instead of PNG
+    #[arg(long)]
+    svg: bool,
+    /// The row shown up close
+    #[arg(long, value_name = "R", default_value_t = DEFAULT_ROW)]
+    row: u32,
+    #[command(flatten)]
+    threads: ThreadsArg,
+}
+
+pub fn run(args: &Args) -> Result<()> {
+    let table = args.table.path();
+    let census = args.census.open()?;
+    let a = super::analyze::passes(&table, census.as_ref(), &args.threads, false)?.1;
+    let format = if args.svg { Format::Svg } else { Format::Png };
+    draw(&table, &a, &args.out, format, args.row)
+}
+
+/// Draws every figure of `a` into `out` and lists the files.
+pub fn draw(table: &Path, a: &Analysis, out: &Path, format: Format, row: u32) -> Result<()> {
+    let t = open_table(table)?;
+    if row as i64 > t.n() {
+        bail!(
+            "--row {row} is beyond the table, which holds N = {}; choose a row <= N",
+            t.n()
+        );
+    }
+    let written = chomp3::plot::plot_all(&t, a, out, format, row)
+        .map_err(|e| anyhow::anyhow!("drawing into {}: {e}", out.display()))?;
+    for f in written {
+        println!("{}", f.display());
+    }
+    Ok(())
+}

@@ -1,0 +1,49 @@
+//! `chomp3 run`: the main job. Computes `data/table.c3t`, analyses it into
+//! `data/run/` and draws into `plots/run/`, beside (never over) the committed
+//! N = 10^5 results.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use chomp3::compute::{DEFAULT_COMMIT_EVERY, Request};
+use chomp3::plot::Format;
+
+use super::args::{CensusArg, DEFAULT_TABLE, ThreadsArg};
+
+/// Where `chomp3 run` writes its analysis.
+const RUN_RESULTS: &str = "data/run";
+/// Where `chomp3 run` draws its figures.
+const RUN_PLOTS: &str = "plots/run";
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Table size
+    #[arg(long, value_name = "N", default_value_t = 5000)]
+    n: u64,
+    #[command(flatten)]
+    census: CensusArg,
+    #[command(flatten)]
+    threads: ThreadsArg,
+}
+
+pub fn run(args: &Args) -> Result<()> {
+    let path = PathBuf::from(DEFAULT_TABLE);
+    std::fs::create_dir_all(path.parent().unwrap()).context("creating data/")?;
+    let req = Request {
+        path: path.clone(),
+        n: args.n,
+        capacity: None,
+        threads: args.threads.get(),
+        commit_every: DEFAULT_COMMIT_EVERY,
+    };
+    match super::compute::with_bar(&req, false)? {
+        Some(o) => super::compute::print_outcome(&path, &o),
+        None => println!("{}: already holds N >= {}", path.display(), args.n),
+    }
+    let census = args.census.open()?;
+    let (elapsed, a) = super::analyze::passes(&path, census.as_ref(), &args.threads, false)?;
+    let out = Path::new(RUN_RESULTS);
+    super::analyze::write(&a, &path, out, "chomp3 run", elapsed)?;
+    let row = super::plot::DEFAULT_ROW.min(a.facts.n);
+    super::plot::draw(&path, &a, Path::new(RUN_PLOTS), Format::Png, row)
+}

@@ -1,0 +1,227 @@
+//! One value `f(q,r)` and where it comes from: the table where it reaches, else a
+//! census descriptor file, never silently. Uses `table`, `census_file`, `proof`.
+//!
+//! The rules: a table that exists is always opened, and if it fails its checks the
+//! answer is that error. The census answers only where the table does not reach
+//! (`q` or `r` beyond its `N`), or when no table was named and none exists at the
+//! default path. A census that was named must exist; the default one is used only
+//! if it exists. Every [`Answer`] says its source.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use crate::census_file::{DescriptorError, Descriptors};
+use crate::proof::{Fate, RowStatus};
+use crate::table::{Table, TableError};
+
+/// A path, and whether the user named it (else it is the default).
+#[derive(Clone, Debug)]
+pub struct Named {
+    /// The path.
+    pub path: PathBuf,
+    /// Given on the command line (`false`: the default path).
+    pub named: bool,
+}
+
+/// Where an answer came from.
+#[derive(Clone, Debug)]
+pub enum Source {
+    /// The table holds the cell.
+    Table {
+        /// The table file.
+        path: PathBuf,
+        /// Its `N`.
+        n: i64,
+    },
+    /// A census proved the row's fate.
+    Census {
+        /// The descriptor file.
+        path: PathBuf,
+        /// The row asked about (`min(q, r)`).
+        row: u64,
+        /// Its proved status.
+        status: RowStatus,
+        /// Why the table did not answer: its `N`, or `None` when there is no table.
+        table_n: Option<i64>,
+        /// The table's path.
+        table: PathBuf,
+    },
+}
+
+/// A value and its source.
+#[derive(Clone, Debug)]
+pub struct Answer {
+    /// `f(q, r)`.
+    pub value: u64,
+    /// Where it came from.
+    pub source: Source,
+}
+
+/// Why no value could be given.
+#[derive(Debug, thiserror::Error)]
+pub enum LookupError {
+    /// The table exists (or was named) and fails to open.
+    #[error("{}", with_path(.path, .source.to_string(), .source.names_path()))]
+    Table {
+        /// The table file.
+        path: PathBuf,
+        /// What is wrong with it.
+        source: TableError,
+    },
+    /// The census is needed and fails to open.
+    #[error("{}", with_path(.path, .source.to_string(), .source.names_path()))]
+    Census {
+        /// The descriptor file.
+        path: PathBuf,
+        /// What is wrong with it.
+        source: DescriptorError,
+    },
+    /// The table does not reach the cell and the census does not settle it.
+    #[error("{table}; {census}")]
+    Unanswered {
+        /// Why the table did not answer.
+        table: String,
+        /// Why the census did not answer.
+        census: String,
+    },
+    /// Neither a table nor a census exists at the default paths.
+    #[error(
+        "no table at {} and no census at {}; compute a table with `chomp3 compute --n N` or give --table",
+        .table.display(),
+        .census.display()
+    )]
+    NoSource {
+        /// The default table path.
+        table: PathBuf,
+        /// The default census path.
+        census: PathBuf,
+    },
+}
+
+fn with_path(path: &Path, message: String, names_path: bool) -> String {
+    if names_path {
+        message
+    } else {
+        format!("{}: {message}", path.display())
+    }
+}
+
+/// `f(q, r)` (for `r > q`, `f(q,q)`) from `table`, or from `census` where the rules
+/// of this module allow.
+pub fn lookup(q: u64, r: u64, table: &Named, census: &Named) -> Result<Answer, LookupError> {
+    let table_err = |source| LookupError::Table {
+        path: table.path.clone(),
+        source,
+    };
+    let opened = if table.named || table.path.exists() {
+        Some(Table::open(&table.path).map_err(table_err)?)
+    } else {
+        None
+    };
+    let beyond = match &opened {
+        Some(t) => match t.get(q, r) {
+            Ok(v) => {
+                return Ok(Answer {
+                    value: v as u64,
+                    source: Source::Table {
+                        path: table.path.clone(),
+                        n: t.n(),
+                    },
+                });
+            }
+            Err(e @ TableError::OutOfRange { .. }) => Some((e, t.n())),
+            Err(e) => return Err(table_err(e)),
+        },
+        None => None,
+    };
+    let no_table = || match &beyond {
+        Some((e, _)) => format!("{}: {e}", table.path.display()),
+        None => format!("no table at {}", table.path.display()),
+    };
+    if !census.named && !census.path.exists() {
+        return Err(match beyond {
+            Some(_) => LookupError::Unanswered {
+                table: no_table(),
+                census: format!("no census at {} to answer beyond it", census.path.display()),
+            },
+            None => LookupError::NoSource {
+                table: table.path.clone(),
+                census: census.path.clone(),
+            },
+        });
+    }
+    let d = Descriptors::open(&census.path).map_err(|source| LookupError::Census {
+        path: census.path.clone(),
+        source,
+    })?;
+    let row = r.min(q);
+    let status = u32::try_from(row).ok().and_then(|row| d.status(row));
+    match status.as_ref().and_then(|s| s.proved_value(q)) {
+        Some(value) => Ok(Answer {
+            value,
+            source: Source::Census {
+                path: census.path.clone(),
+                row,
+                status: status.expect("a value comes from a status"),
+                table_n: beyond.as_ref().map(|(_, n)| *n),
+                table: table.path.clone(),
+            },
+        }),
+        None => Err(LookupError::Unanswered {
+            table: no_table(),
+            census: census_gap(&census.path, &d, row, status.as_ref()),
+        }),
+    }
+}
+
+/// Why the census cannot answer for `row`.
+fn census_gap(path: &Path, d: &Descriptors, row: u64, status: Option<&RowStatus>) -> String {
+    let p = path.display();
+    match status {
+        _ if row >= d.rows() as u64 => {
+            format!("the census {p} covers rows 0..{} only", d.rows() as u64 - 1)
+        }
+        None => format!("row {row} is open in the census {p}"),
+        Some(s) => format!(
+            "the census {p} gives row {row} only from q = {}",
+            s.fate.start()
+        ),
+    }
+}
+
+impl fmt::Display for Source {
+    /// The `--explain` line.
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            Source::Table { path, n } => {
+                write!(f, "from the table {} (N = {n})", path.display())
+            }
+            Source::Census {
+                path,
+                row: r,
+                status,
+                table_n,
+                table,
+            } => {
+                write!(f, "from {}: row {r} is ", path.display())?;
+                match &status.fate {
+                    Fate::Constant { start } => {
+                        write!(f, "constant, f(q,{r}) = {start} for q >= {start}")?
+                    }
+                    Fate::Periodic { start, pattern } => {
+                        let pattern: Vec<String> = pattern.iter().map(i64::to_string).collect();
+                        write!(
+                            f,
+                            "proved periodic, f(q,{r}) - q repeats [{}] from q = {start}",
+                            pattern.join(",")
+                        )?
+                    }
+                }
+                match table_n {
+                    Some(n) => write!(f, " (beyond the table {}, N = {n})", table.display()),
+                    None => write!(f, " (no table at {})", table.display()),
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,172 @@
+//! The census descriptor file against its layout in FORMAT.md, decoded here by
+//! hand (not by the library's reader), and the in-process lookup.
+
+use std::path::{Path, PathBuf};
+
+use chomp3::census_file::{Descriptors, write_descriptors};
+use chomp3::lookup::{Named, Source, lookup};
+use chomp3::proof::{Fate, Known, RowStatus};
+
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(b[at..at + 4].try_into().unwrap())
+}
+
+fn u64_at(b: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(b[at..at + 8].try_into().unwrap())
+}
+
+fn sample() -> Vec<Option<RowStatus>> {
+    vec![
+        Some(RowStatus {
+            fate: Fate::Periodic {
+                start: 0,
+                pattern: vec![1],
+            },
+            known: Known::Certificate { closed_at: 2 },
+        }),
+        Some(RowStatus::died(2)),
+        None,
+        Some(RowStatus {
+            fate: Fate::Periodic {
+                start: 170,
+                pattern: vec![72, 70],
+            },
+            known: Known::Certificate { closed_at: 2690 },
+        }),
+    ]
+}
+
+#[test]
+fn descriptor_bytes_follow_format_md() {
+    let format_md =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("FORMAT.md")).unwrap();
+    // The layout this test decodes by, as FORMAT.md states it.
+    for line in [
+        "| 0 | 8 | bytes | magic `CHOMP3DS` |",
+        "| 8 | 4 | u32 | version, `1` |",
+        "| 12 | 4 | u32 | `n`, rows described (`0 .. n`) |",
+        "| 16 | 8 | u64 | columns the census computed |",
+        "| 24 | 8 | u64 | `m`, entries in the pattern pool |",
+        "| 32 | 32 `n` | records | one per row, below |",
+        "| 32 + 32 `n` | 4 `m` | i32 | the pattern pool: `f(q,r) - q` values |",
+        "| end - 4 | 4 | u32 | CRC-32 of every byte before it |",
+        "Record of row `r` (32 bytes): class `u8` at 0 (0 open, 1 constant, 2 periodic),",
+        "3 zero bytes, `period` u32 at 4, `start` u64 at 8, pool index u64 at 16, and the",
+        "column where the certificate closed, u64 at 24 (0 unless periodic).",
+    ] {
+        assert!(format_md.contains(line), "FORMAT.md no longer says: {line}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.c3d");
+    write_descriptors(&sample(), 2700, &path).unwrap();
+    let b = std::fs::read(&path).unwrap();
+    assert_eq!(&b[..8], b"CHOMP3DS");
+    assert_eq!(u32_at(&b, 8), 1);
+    let n = u32_at(&b, 12) as usize;
+    assert_eq!(n, 4);
+    assert_eq!(u64_at(&b, 16), 2700);
+    let m = u64_at(&b, 24) as usize;
+    assert_eq!(m, 3);
+    assert_eq!(b.len(), 32 + 32 * n + 4 * m + 4);
+    let body = b.len() - 4;
+    assert_eq!(u32_at(&b, body), crc32fast::hash(&b[..body]));
+    let record = |r: usize| &b[32 + 32 * r..32 + 32 * (r + 1)];
+    let pool = |i: usize| u32_at(&b, 32 + 32 * n + 4 * i) as i32;
+    // (class, period, start, closed_at) per row.
+    let expect = [
+        (2u8, 1u32, 0u64, 2u64),
+        (1, 0, 2, 0),
+        (0, 0, 0, 0),
+        (2, 2, 170, 2690),
+    ];
+    for (r, &(class, period, start, closed)) in expect.iter().enumerate() {
+        let rec = record(r);
+        assert_eq!(rec[0], class, "row {r}");
+        assert_eq!(&rec[1..4], &[0, 0, 0]);
+        assert_eq!(u32_at(rec, 4), period, "row {r}");
+        assert_eq!(u64_at(rec, 8), start, "row {r}");
+        assert_eq!(u64_at(rec, 24), closed, "row {r}");
+    }
+    let at = u64_at(record(3), 16) as usize;
+    assert_eq!((pool(at), pool(at + 1)), (72, 70));
+    assert_eq!(pool(u64_at(record(0), 16) as usize), 1);
+    // And the library reads back what it wrote.
+    let d = Descriptors::open(&path).unwrap();
+    assert_eq!((0..4).map(|r| d.status(r)).collect::<Vec<_>>(), sample());
+    assert_eq!(d.status(4), None);
+}
+
+#[test]
+fn a_damaged_descriptor_file_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.c3d");
+    write_descriptors(&sample(), 10, &path).unwrap();
+    let mut b = std::fs::read(&path).unwrap();
+    b[40] ^= 1;
+    std::fs::write(&path, &b).unwrap();
+    let err = Descriptors::open(&path).err().unwrap().to_string();
+    assert!(err.contains("damaged"), "{err}");
+}
+
+fn named(path: PathBuf, named: bool) -> Named {
+    Named { path, named }
+}
+
+#[test]
+fn lookup_uses_the_census_only_where_the_rules_allow() {
+    let dir = tempfile::tempdir().unwrap();
+    let census = dir.path().join("c.c3d");
+    write_descriptors(&sample(), 2700, &census).unwrap();
+    let absent_table = dir.path().join("absent.c3t");
+    // No table named and none at the path: the census answers, and says why.
+    let a = lookup(
+        1000,
+        3,
+        &named(absent_table.clone(), false),
+        &named(census.clone(), false),
+    )
+    .unwrap();
+    assert_eq!(a.value, 1072); // row 3 repeats [72, 70] from 170; 1000 - 170 is even
+    assert!(matches!(a.source, Source::Census { table_n: None, .. }));
+    // A named table that does not exist is an error, census or not.
+    assert!(
+        lookup(
+            1000,
+            3,
+            &named(absent_table.clone(), true),
+            &named(census.clone(), true)
+        )
+        .is_err()
+    );
+    // A row the census leaves open, or a q before its start: no answer.
+    assert!(
+        lookup(
+            1000,
+            2,
+            &named(absent_table.clone(), false),
+            &named(census.clone(), true)
+        )
+        .is_err()
+    );
+    assert!(
+        lookup(
+            100,
+            3,
+            &named(absent_table.clone(), false),
+            &named(census.clone(), true)
+        )
+        .is_err()
+    );
+    // Neither source: one error naming both.
+    let none = lookup(
+        5,
+        1,
+        &named(absent_table, false),
+        &named(dir.path().join("no.c3d"), false),
+    );
+    let err = none.err().unwrap().to_string();
+    assert!(
+        err.contains("no table at") && err.contains("no census at"),
+        "{err}"
+    );
+}

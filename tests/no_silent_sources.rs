@@ -1,0 +1,216 @@
+//! Answers come only from the sources the user named (or the defaults, said so),
+//! census files are never replaced by smaller ones, and errors are one sentence
+//! that names the file once and says what to do.
+
+mod common;
+
+use std::path::Path;
+use std::process::Output;
+
+use common::{chomp3, chomp3_in, computed};
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).to_string()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).to_string()
+}
+
+/// A failed run with one error line that mentions `expect`.
+fn fails_with(o: &Output, expect: &str) -> String {
+    let err = stderr(o);
+    assert_eq!(o.status.code(), Some(1), "should fail: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
+    assert!(err.contains(expect), "{err:?} should mention {expect:?}");
+    err
+}
+
+/// `dir/data/census.{tsv,c3d}` for rows 0..=300, made by the census command in `dir`.
+fn census_in(dir: &Path) {
+    std::fs::create_dir(dir.join("data")).unwrap();
+    let o = chomp3_in(dir, &["census", "--quiet", "--rows", "300"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(dir.join("data/census.c3d").exists());
+}
+
+#[test]
+fn a_broken_or_missing_table_is_an_error_even_with_a_census_beside_it() {
+    let dir = tempfile::tempdir().unwrap();
+    census_in(dir.path());
+    let good = computed(dir.path(), "good.c3t", 2000, &[]);
+    let bytes = std::fs::read(&good).unwrap();
+    std::fs::write(dir.path().join("broken.c3t"), &bytes[..bytes.len() / 2]).unwrap();
+    let o = chomp3_in(dir.path(), &["get", "1999", "5", "--table", "broken.c3t"]);
+    fails_with(&o, "truncated table");
+    assert!(stdout(&o).is_empty(), "no value printed");
+    let o = chomp3_in(dir.path(), &["get", "1999", "5", "--table", "nope.c3t"]);
+    fails_with(&o, "nope.c3t: no such table");
+    // The census answers beyond a good table, and --explain says so.
+    let o = chomp3_in(
+        dir.path(),
+        &["get", "5000", "120", "--table", "good.c3t", "--explain"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.starts_with("5072\nfrom data/census.c3d: row 120"),
+        "{out}"
+    );
+    assert!(out.contains("beyond the table good.c3t, N = 2000"), "{out}");
+}
+
+#[test]
+fn with_no_table_named_or_present_the_census_answers_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    census_in(dir.path());
+    let o = chomp3_in(dir.path(), &["get", "400", "120", "--explain"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with("472\nfrom data/census.c3d"), "{out}");
+    assert!(out.contains("no table at data/table.c3t"), "{out}");
+    // Without --explain the value is printed and the source is said on stderr.
+    let o = chomp3_in(dir.path(), &["get", "400", "120"]);
+    assert_eq!(stdout(&o), "472\n");
+    assert!(
+        stderr(&o).contains("from data/census.c3d"),
+        "{}",
+        stderr(&o)
+    );
+    // A census that was named must exist.
+    let o = chomp3_in(dir.path(), &["get", "400", "120", "--census", "other.c3d"]);
+    fails_with(&o, "other.c3d: no such census file");
+}
+
+#[test]
+fn census_writes_its_descriptors_beside_out_and_never_over_a_larger_census() {
+    let dir = tempfile::tempdir().unwrap();
+    census_in(dir.path());
+    let committed = std::fs::read(dir.path().join("data/census.c3d")).unwrap();
+    let committed_tsv = std::fs::read(dir.path().join("data/census.tsv")).unwrap();
+    // --out elsewhere: the descriptors go beside it, the default ones stay.
+    let o = chomp3_in(
+        dir.path(),
+        &["census", "--quiet", "--rows", "100", "--out", "small.tsv"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("small.c3d"), "{}", stdout(&o));
+    assert!(dir.path().join("small.c3d").exists());
+    assert!(std::fs::read(dir.path().join("data/census.c3d")).unwrap() == committed);
+    // Over a census of more rows: refused before any work, nothing changed.
+    let o = chomp3_in(dir.path(), &["census", "--quiet", "--rows", "100"]);
+    fails_with(&o, "rows 0..300");
+    assert!(std::fs::read(dir.path().join("data/census.c3d")).unwrap() == committed);
+    assert!(std::fs::read(dir.path().join("data/census.tsv")).unwrap() == committed_tsv);
+    // Told to, it replaces them.
+    let o = chomp3_in(
+        dir.path(),
+        &["census", "--quiet", "--rows", "100", "--replace"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(std::fs::read(dir.path().join("data/census.c3d")).unwrap() != committed);
+    // Something that is not a census is not overwritten either.
+    std::fs::write(dir.path().join("notes.tsv"), "my notes\n").unwrap();
+    let o = chomp3_in(
+        dir.path(),
+        &["census", "--quiet", "--rows", "10", "--out", "notes.tsv"],
+    );
+    fails_with(&o, "not a census file");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("notes.tsv")).unwrap(),
+        "my notes\n"
+    );
+}
+
+#[test]
+fn plot_and_analyze_take_the_census_they_are_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = computed(dir.path(), "t.c3t", 300, &[]);
+    let (c, out) = (dir.path().join("c.tsv"), dir.path().join("figs"));
+    let o = chomp3(&[
+        "census",
+        "--quiet",
+        "--rows",
+        "300",
+        "--out",
+        c.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let d = dir.path().join("c.c3d");
+    let plot = |census: &Path| {
+        chomp3(&[
+            "plot",
+            "--table",
+            t.to_str().unwrap(),
+            "--census",
+            census.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+    };
+    let o = plot(&d);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("using the census"), "{}", stderr(&o));
+    assert!(out.join("census.png").exists());
+    fails_with(&plot(&dir.path().join("absent.c3d")), "no such census file");
+    let o = chomp3(&[
+        "analyze",
+        "--quiet",
+        "--table",
+        t.to_str().unwrap(),
+        "--census",
+        dir.path().join("absent.c3d").to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    fails_with(&o, "no such census file");
+}
+
+#[test]
+fn threads_help_shows_one_default() {
+    for cmd in ["compute", "analyze", "census", "plot", "run", "bench"] {
+        let help = stdout(&chomp3(&[cmd, "--help"]));
+        let line = help.lines().find(|l| l.contains("--threads")).unwrap();
+        assert_eq!(line.matches("[default").count(), 1, "{cmd}: {line}");
+        assert!(line.contains("one per core"), "{cmd}: {line}");
+    }
+    let help = stdout(&chomp3(&["census", "--help"]));
+    assert!(
+        help.contains("3R + 10080"),
+        "the default is derived: {help}"
+    );
+}
+
+#[test]
+fn errors_name_the_file_once_and_blame_what_was_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("nonexist.c3t");
+    let m = missing.to_str().unwrap();
+    let err = fails_with(&chomp3(&["row", "5", "--table", m]), "no such table");
+    assert_eq!(
+        err.matches(m).count(),
+        2,
+        "the path, and the command to make it: {err}"
+    );
+    assert!(err.contains("chomp3 compute"), "says what to do: {err}");
+    let d = dir.path().to_str().unwrap();
+    fails_with(&chomp3(&["row", "5", "--table", d]), "is a directory");
+    fails_with(&chomp3(&["info", "--table", d]), "is a directory");
+    let t = dir.path().join("t.c3t");
+    let err = fails_with(
+        &chomp3(&[
+            "compute",
+            "--quiet",
+            "--n",
+            "99999999999",
+            "--table",
+            t.to_str().unwrap(),
+        ]),
+        "--n 99999999999",
+    );
+    assert!(
+        !err.contains("--capacity"),
+        "blames a flag not given: {err}"
+    );
+    assert!(!t.exists());
+}
