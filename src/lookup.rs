@@ -61,20 +61,20 @@ pub struct Answer {
 #[derive(Debug, thiserror::Error)]
 pub enum LookupError {
     /// The table exists (or was named) and fails to open.
-    #[error("{}", with_path(.path, .source.to_string(), .source.names_path()))]
+    #[error("{}", with_path(.path, .error.to_string(), .error.names_path()))]
     Table {
         /// The table file.
         path: PathBuf,
-        /// What is wrong with it.
-        source: TableError,
+        /// What is wrong with it (its message is this error's whole message).
+        error: TableError,
     },
     /// The census is needed and fails to open.
-    #[error("{}", with_path(.path, .source.to_string(), .source.names_path()))]
+    #[error("{}", with_path(.path, .error.to_string(), .error.names_path()))]
     Census {
         /// The descriptor file.
         path: PathBuf,
-        /// What is wrong with it.
-        source: DescriptorError,
+        /// What is wrong with it (its message is this error's whole message).
+        error: DescriptorError,
     },
     /// The table does not reach the cell and the census does not settle it.
     #[error("{table}; {census}")]
@@ -109,9 +109,9 @@ fn with_path(path: &Path, message: String, names_path: bool) -> String {
 /// `f(q, r)` (for `r > q`, `f(q,q)`) from `table`, or from `census` where the rules
 /// of this module allow.
 pub fn lookup(q: u64, r: u64, table: &Named, census: &Named) -> Result<Answer, LookupError> {
-    let table_err = |source| LookupError::Table {
+    let table_err = |error| LookupError::Table {
         path: table.path.clone(),
-        source,
+        error,
     };
     let opened = if table.named || table.path.exists() {
         Some(Table::open(&table.path).map_err(table_err)?)
@@ -150,9 +150,9 @@ pub fn lookup(q: u64, r: u64, table: &Named, census: &Named) -> Result<Answer, L
             },
         });
     }
-    let d = Descriptors::open(&census.path).map_err(|source| LookupError::Census {
+    let d = Descriptors::open(&census.path).map_err(|error| LookupError::Census {
         path: census.path.clone(),
-        source,
+        error,
     })?;
     let row = r.min(q);
     let status = u32::try_from(row).ok().and_then(|row| d.status(row));

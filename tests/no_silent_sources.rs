@@ -21,6 +21,7 @@ fn stdout(o: &Output) -> String {
 fn fails_with(o: &Output, expect: &str) -> String {
     let err = stderr(o);
     assert_eq!(o.status.code(), Some(1), "should fail: {err}");
+    assert_eq!(err.matches(expect).count(), 1, "said once: {err}");
     assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
     assert!(err.contains(expect), "{err:?} should mention {expect:?}");
     err

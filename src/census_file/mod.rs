@@ -34,12 +34,12 @@ pub enum DescriptorError {
     #[error("damaged census descriptor file (length or checksum); run `chomp3 census` again")]
     Damaged,
     /// An operating-system error.
-    #[error("{path}: {source}")]
+    #[error("{path}: {error}")]
     Io {
         /// The file.
         path: PathBuf,
         /// The underlying error.
-        source: io::Error,
+        error: io::Error,
     },
 }
 
@@ -138,9 +138,9 @@ pub fn rows_in_file(path: &Path) -> Result<Option<u32>, DescriptorError> {
     if !path.exists() {
         return Ok(None);
     }
-    let io = |source| DescriptorError::Io {
+    let io = |error| DescriptorError::Io {
         path: path.to_path_buf(),
-        source,
+        error,
     };
     let mut first = String::new();
     BufReader::new(File::open(path).map_err(io)?)
@@ -164,11 +164,11 @@ pub struct Descriptors {
 impl Descriptors {
     /// Reads and checks a descriptor file (magic, version, length, CRC-32).
     pub fn open(path: &Path) -> Result<Descriptors, DescriptorError> {
-        let bytes = std::fs::read(path).map_err(|source| match source.kind() {
+        let bytes = std::fs::read(path).map_err(|error| match error.kind() {
             io::ErrorKind::NotFound => DescriptorError::NotFound(path.to_path_buf()),
             _ => DescriptorError::Io {
                 path: path.to_path_buf(),
-                source,
+                error,
             },
         })?;
         let header = raw::decode_header(&bytes)?;

@@ -75,20 +75,20 @@ pub enum TableError {
         n: i64,
     },
     /// An operating-system error on the file.
-    #[error("{path}: {source}")]
+    #[error("{path}: {error}")]
     Io {
         /// The file or directory concerned.
         path: PathBuf,
         /// The underlying error.
-        source: std::io::Error,
+        error: std::io::Error,
     },
 }
 
 impl TableError {
     pub(crate) fn io(path: &Path) -> impl FnOnce(std::io::Error) -> TableError + '_ {
-        move |source| TableError::Io {
+        move |error| TableError::Io {
             path: path.to_path_buf(),
-            source,
+            error,
         }
     }
 
@@ -233,5 +233,20 @@ impl Table {
         let data = self.data();
         let first = raw::cells(q as u64);
         out.extend(rows.map(|r| raw::unpack(data, self.header.bits, first + r as u64)));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Messages are whole: no error chains a cause it already prints (a chain
+    /// would make `{e:#}` say it twice).
+    #[test]
+    fn errors_carry_no_second_copy_of_their_cause() {
+        use std::error::Error;
+        let io = TableError::io(Path::new("t.c3t"))(std::io::Error::other("disk on fire"));
+        assert_eq!(io.to_string(), "t.c3t: disk on fire");
+        assert!(io.source().is_none());
     }
 }

@@ -70,7 +70,7 @@ impl TableWriter {
             .map_err(TableError::io(path))?;
         file.try_lock().map_err(|_| TableError::Io {
             path: path.to_path_buf(),
-            source: std::io::Error::other("the table is being written by another process"),
+            error: std::io::Error::other("the table is being written by another process"),
         })?;
         let len = file.metadata().map_err(TableError::io(path))?.len();
         if len < DATA_OFFSET {
