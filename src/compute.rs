@@ -130,19 +130,7 @@ pub fn compute(req: &Request, progress: Progress) -> Result<Option<Outcome>, Com
     } else {
         None
     };
-    let (bits, capacity, from_columns) = match &existing {
-        Some(t) => (t.bits(), t.capacity(), t.columns()),
-        None => {
-            if req.capacity.is_none() && req.n > MAX_CAPACITY {
-                return Err(ComputeError::TooLarge(req.n));
-            }
-            let capacity = req.capacity.unwrap_or(req.n.max(DEFAULT_CAPACITY));
-            if capacity < req.n || capacity > MAX_CAPACITY {
-                return Err(ComputeError::BadCapacity(capacity));
-            }
-            (raw::bits_for_capacity(capacity), capacity, 0)
-        }
-    };
+    let (bits, capacity, from_columns) = shape(req, existing.as_ref())?;
     if req.n > capacity {
         return Err(ComputeError::BeyondCapacity {
             n: req.n,
@@ -220,6 +208,22 @@ pub fn compute(req: &Request, progress: Progress) -> Result<Option<Outcome>, Com
         elapsed: start.elapsed(),
         file_len: raw::file_len(target, bits),
     }))
+}
+
+/// Bits per value, capacity and complete columns of the table: the existing one's,
+/// or those a new one gets.
+fn shape(req: &Request, existing: Option<&Table>) -> Result<(u32, u64, u64), ComputeError> {
+    if let Some(t) = existing {
+        return Ok((t.bits(), t.capacity(), t.columns()));
+    }
+    if req.capacity.is_none() && req.n > MAX_CAPACITY {
+        return Err(ComputeError::TooLarge(req.n));
+    }
+    let capacity = req.capacity.unwrap_or(req.n.max(DEFAULT_CAPACITY));
+    if capacity < req.n || capacity > MAX_CAPACITY {
+        return Err(ComputeError::BadCapacity(capacity));
+    }
+    Ok((raw::bits_for_capacity(capacity), capacity, 0))
 }
 
 /// Checks, before anything is written, that the directory exists and has room.

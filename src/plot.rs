@@ -216,9 +216,17 @@ where
         .label_font((FONT, 18))
         .draw()?;
 
-    // Colour bar.
-    let max = img.max_offset as f64;
-    let mut cb = ChartBuilder::on(&bar)
+    colour_bar(&bar, img.max_offset as f64)?;
+    root.present()?;
+    Ok(())
+}
+
+/// The scale of offsets `0 ..= max` beside the image of the table.
+fn colour_bar<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, max: f64) -> DrawResult
+where
+    DB::ErrorType: 'static,
+{
+    let mut cb = ChartBuilder::on(area)
         .margin_top(60)
         .margin_bottom(70)
         .margin_right(20)
@@ -244,7 +252,6 @@ where
             offset_colour(k as f64 / steps as f64).filled(),
         )
     }))?;
-    root.present()?;
     Ok(())
 }
 

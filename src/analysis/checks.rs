@@ -42,6 +42,26 @@ pub struct Checks {
 
 /// Runs every check on the passes' results.
 pub fn checks(facts: &ColumnFacts, rows: &[Option<RowStatus>], resolved_below: u32) -> Checks {
+    let (complementary, unique_winning_move) = value_checks(facts);
+    let n = facts.n as u64;
+    Checks {
+        complementary,
+        unique_winning_move,
+        starts_monotone: starts_monotone(rows, resolved_below),
+        diagonal_is_column_max: match facts.diagonal_not_max {
+            None => Check::Holds { upto: n },
+            Some(q) => Check::Fails {
+                at: q as u64,
+                detail: format!("column {q} has a value above f({q},{q})"),
+            },
+        },
+        row_minima_nondecreasing: row_minima(facts, rows),
+    }
+}
+
+/// Complementarity of `d` and `q_n`, and the unique winning move from `[n,n,n]`,
+/// for every value `1 ..= N`.
+fn value_checks(facts: &ColumnFacts) -> (Check, Check) {
     let n = facts.n as u64;
     // How often each value is a diagonal value / a start value (both exact up to N:
     // d_m > m and starts have value = column).
@@ -80,12 +100,12 @@ pub fn checks(facts: &ColumnFacts, rows: &[Option<RowStatus>], resolved_below: u
         let moves = on_diagonal[v] + as_start[v];
         (moves != 1).then(|| format!("[{v},{v},{v}] has {moves} winning moves"))
     });
+    (complementary, unique_winning_move)
+}
 
-    // Rows in increasing order must have increasing starts; decided for rows below
-    // `resolved_below`, each of which has died or is proved never to die.
-    let mut starts_monotone = Check::Holds {
-        upto: (resolved_below as u64).saturating_sub(1),
-    };
+/// Rows in increasing order must have increasing starts; decided for rows below
+/// `resolved_below`, each of which has died or is proved never to die.
+fn starts_monotone(rows: &[Option<RowStatus>], resolved_below: u32) -> Check {
     let mut last: Option<(u32, u64)> = None;
     for (r, row) in rows.iter().enumerate().take(resolved_below as usize) {
         if let Some(RowStatus {
@@ -96,37 +116,35 @@ pub fn checks(facts: &ColumnFacts, rows: &[Option<RowStatus>], resolved_below: u
             if let Some((lr, lq)) = last
                 && start < lq
             {
-                starts_monotone = Check::Fails {
+                return Check::Fails {
                     at: r as u64,
                     detail: format!("row {r} starts at {start}, before row {lr} (start {lq})"),
                 };
-                break;
             }
             last = Some((r as u32, start));
         }
     }
+    Check::Holds {
+        upto: (resolved_below as u64).saturating_sub(1),
+    }
+}
 
-    let diagonal_is_column_max = match facts.diagonal_not_max {
-        None => Check::Holds { upto: n },
-        Some(q) => Check::Fails {
-            at: q as u64,
-            detail: format!("column {q} has a value above f({q},{q})"),
-        },
-    };
-
-    // m_r is exact when the row died inside the table or its minimum so far is
-    // <= N + 1 (later values of a live row are >= q > N).
+/// `m_r = min { f(q,r) : q > r }` non-decreasing, as far as `m_r` is exact: the
+/// row died inside the table or its minimum so far is `<= N + 1` (later values of
+/// a live row are `>= q > N`).
+fn row_minima(facts: &ColumnFacts, rows: &[Option<RowStatus>]) -> Check {
+    let n = facts.n as u64;
     let exact = |r: usize| {
         matches!(rows[r], Some(RowStatus { fate: Fate::Constant { start }, .. }) if start <= n)
             || (facts.row_min[r] as u64) <= n + 1
     };
-    let mut row_minima_nondecreasing = Check::Holds { upto: 0 };
+    let mut holds = Check::Holds { upto: 0 };
     for r in 1..=n as usize {
         if !exact(r) {
             break;
         }
         if facts.row_min[r] < facts.row_min[r - 1] {
-            row_minima_nondecreasing = Check::Fails {
+            return Check::Fails {
                 at: r as u64,
                 detail: format!(
                     "m_{r} = {} < m_{} = {}",
@@ -135,16 +153,8 @@ pub fn checks(facts: &ColumnFacts, rows: &[Option<RowStatus>], resolved_below: u
                     facts.row_min[r - 1]
                 ),
             };
-            break;
         }
-        row_minima_nondecreasing = Check::Holds { upto: r as u64 };
+        holds = Check::Holds { upto: r as u64 };
     }
-
-    Checks {
-        complementary,
-        unique_winning_move,
-        starts_monotone,
-        diagonal_is_column_max,
-        row_minima_nondecreasing,
-    }
+    holds
 }

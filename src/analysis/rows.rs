@@ -29,14 +29,7 @@ pub fn classify(
     let mut resolved_below: Option<u32> = None;
     let mut r0 = 0u32;
     while r0 <= n {
-        // Live rows r0 .. r1 hold at most BLOCK_BYTES of values.
-        let per_row = 4 * (n - r0 + 1) as usize;
-        let mut r1 = r0;
-        let mut live_rows = 0;
-        while r1 <= n && (live_rows + 1) * per_row <= BLOCK_BYTES.max(per_row) {
-            live_rows += rows[r1 as usize].is_none() as usize;
-            r1 += 1;
-        }
+        let r1 = block_end(&rows, r0, n);
         let block: Vec<u32> = (r0..r1).filter(|&r| rows[r as usize].is_none()).collect();
         let values = read_rows(t, r0, r1, &block, n);
         let tails: Vec<_> = values
@@ -98,6 +91,19 @@ pub fn classify(
         r0 = r1;
     }
     (rows, resolved_below.unwrap_or(n + 1))
+}
+
+/// The end `r1` of the block of rows from `r0`: the rows not yet classified in
+/// `r0 .. r1` hold at most [`BLOCK_BYTES`] of values (at least one row).
+fn block_end(rows: &[Option<RowStatus>], r0: u32, n: u32) -> u32 {
+    let per_row = 4 * (n - r0 + 1) as usize;
+    let mut r1 = r0;
+    let mut live_rows = 0;
+    while r1 <= n && (live_rows + 1) * per_row <= BLOCK_BYTES.max(per_row) {
+        live_rows += rows[r1 as usize].is_none() as usize;
+        r1 += 1;
+    }
+    r1
 }
 
 /// `f(q,r)` for `q = r ..= n`, for each row of `rows` (all in `r0 .. r1`).
