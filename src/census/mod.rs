@@ -17,13 +17,13 @@ mod tracker;
 
 use crate::engine::{Block, Engine};
 use crate::proof::{Below, Fate, RowStatus};
+pub use tracker::Settled;
 use tracker::Tracker;
 
 /// Default columns between state comparisons: a multiple of every period 1..=10,
-/// so that `K` is a multiple of `L` whenever the periods below are that small.
+/// so that a repetition's length `K` is mostly a multiple of the period `L` below
+/// (when it is not, the states are compared again at `lcm(K, L)`).
 pub const BATCH_COLS: u32 = 2520;
-
-pub use tracker::MAX_PERIOD;
 
 /// Rows settle near column `sqrt(2) r` (README, `plots/census.png`).
 pub const SETTLE_SLOPE: f64 = std::f64::consts::SQRT_2;
@@ -53,6 +53,9 @@ pub struct Weaken {
 pub struct Census {
     /// Rows `0 ..= R`: each one's proved fate, `None` if open.
     pub rows: Vec<Option<RowStatus>>,
+    /// Rows whose proved fate holds from its `start`, but whose least start lies
+    /// before the offsets were recorded (`start` is an upper bound). None so far.
+    pub start_bounds: Vec<u32>,
     /// Columns computed.
     pub columns: u32,
 }
@@ -73,17 +76,22 @@ pub fn census(
         "batch of 1 ..= {BATCH_COLS} columns"
     );
     let mut engine = Engine::with_row_limit(rows);
-    let mut trackers: Vec<Tracker> = (0..=rows).map(|_| Tracker::default()).collect();
+    let mut trackers: Vec<Tracker> = (0..=rows).map(|_| Tracker::new()).collect();
     let mut settled = vec![None; rows as usize + 1];
+    let mut start_bounds = Vec::new();
     let mut below = Below::none();
     let mut head = 0u32; // rows below are settled
     while head <= rows && engine.columns() < max_columns {
         let cols = batch.min(max_columns - engine.columns());
         advance(&mut engine, &mut trackers, head, cols, pool);
         let q = engine.columns();
-        // Speculative cycle search on every live row old enough to have settled.
+        // Speculative cycle search on every live row old enough to have settled,
+        // and the comparisons due at this column.
         for r in head..=rows.min(q - 1) {
             let t = &mut trackers[r as usize];
+            if t.verify_at.is_some() {
+                t.verify(q, engine.row_state(r));
+            }
             if t.searching()
                 && tracker::settling(r, q)
                 && let Some(mut state) = engine.row_state(r)
@@ -96,12 +104,19 @@ pub fn census(
         }
         // The chain: settle rows in order while the hypotheses hold.
         while head <= rows {
-            let Some(status) = trackers[head as usize].settle(head, q, &below) else {
+            let Some(Settled {
+                status,
+                exact_start,
+            }) = trackers[head as usize].settle(head, q, &below)
+            else {
                 break;
             };
             if let Fate::Periodic { start, pattern } = &status.fate {
                 let pattern = pattern.iter().map(|&x| x as i32).collect();
                 engine.set_periodic(head, *start as u32, pattern);
+            }
+            if !exact_start {
+                start_bounds.push(head);
             }
             below.add(&status.fate);
             trackers[head as usize] = Tracker::default();
@@ -112,6 +127,7 @@ pub fn census(
     }
     Census {
         rows: settled,
+        start_bounds,
         columns: engine.columns(),
     }
 }

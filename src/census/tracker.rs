@@ -1,17 +1,14 @@
-//! Per-row bookkeeping of the census: the row's death, where each short period
-//! last failed, and Brent's cycle search on the row's states.
+//! Per-row bookkeeping of the census: the row's death, its offsets since it began
+//! settling, Brent's cycle search on its states, and, once a repetition of states
+//! is proved, the least period and exact start read off the offsets (no cap on
+//! either).
 
-use crate::proof::{Below, Fate, Known, RowStatus};
+use crate::proof::{Below, Fate, Known, RowStatus, divisors, lcm};
 
-/// Largest period a census row can be proved with: for each `p` up to this the
-/// tracker remembers the last column where `f(q,r) - q` differed from its value `p`
-/// columns earlier (rows with a longer period stay open; every period seen in
-/// rows up to 10^5 is at most 9).
-pub const MAX_PERIOD: usize = 16;
-
-/// A row is "settling" from column `SETTLE_NUM / SETTLE_DEN * r` on: rows settle
-/// near `sqrt(2) r`, so before `1.3 r` neither recording its offsets nor
-/// searching for a cycle can succeed.
+/// A row is "settling" from column `SETTLE_NUM / SETTLE_DEN * r` on. Rows settle
+/// near `sqrt(2) r` (every row `100 < r <= 10^5` starts at `1.407 r` or later), so
+/// before `1.3 r` a cycle search cannot succeed, and offsets are recorded from
+/// there on: the start of every row seen so far lies far inside the recording.
 const SETTLE_NUM: u64 = 13;
 const SETTLE_DEN: u64 = 10;
 
@@ -24,49 +21,71 @@ pub(super) fn settling(r: u32, q: u32) -> bool {
     q as u64 * SETTLE_DEN >= r as u64 * SETTLE_NUM
 }
 
-#[derive(Default)]
-pub(super) struct Tracker {
-    dead: Option<u64>,
-    /// Offsets recorded from this column on (the row's birth, or `1.3 r`).
-    recorded_from: u32,
-    /// Number of offsets recorded.
-    count: u32,
-    /// The last [`MAX_PERIOD`] offsets, by `count % MAX_PERIOD`.
-    recent: [i32; MAX_PERIOD],
-    /// `mismatch[p]`: last column `m` with `f(m,r) - m != f(m-p,r) - (m-p)` (0: none).
-    mismatch: [u32; MAX_PERIOD + 1],
+/// Whether row `r` records its offset at column `q`.
+fn recording(r: u32, q: u32) -> bool {
+    r <= RECORD_FROM_BIRTH || settling(r, q)
+}
+
+/// A row's proved fate, and whether its start is exact (the least column from
+/// which the fate holds) or only an upper bound (the periodic part began before
+/// the row's offsets were recorded; its values from there on are still exact).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settled {
+    /// The fate and how it is known.
+    pub status: RowStatus,
+    /// `false` when `start` is only an upper bound for the least start.
+    pub exact_start: bool,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Tracker {
+    pub(super) dead: Option<u64>,
+    /// Column of `history[0]`.
+    pub(super) recorded_from: u32,
+    /// Offsets `f(q,r) - q` for consecutive columns from `recorded_from`.
+    pub(super) history: Vec<i32>,
+    /// Least `f(q,r)` over `q > r` seen so far (`u32::MAX`: none yet).
+    pub(super) min_value: u32,
     /// Snapshot column and state; comparisons since; comparisons before renewal.
-    snapshot: Option<(u32, Vec<u64>)>,
-    steps: u32,
-    limit: u32,
+    pub(super) snapshot: Option<(u32, Vec<u64>)>,
+    pub(super) steps: u32,
+    pub(super) limit: u32,
     /// `(qs, K)`: the state at `qs + K` equals the state at `qs`.
-    cycle: Option<(u32, u32)>,
+    pub(super) cycle: Option<(u32, u32)>,
+    /// A comparison due at this column: the state must equal the snapshot's again
+    /// `lcm(K, L)` columns after `qs`, a multiple of the period below.
+    pub(super) verify_at: Option<u32>,
 }
 
 impl Tracker {
-    /// Records `f(q,r) = v`.
+    /// A row just born.
+    pub(super) fn new() -> Tracker {
+        Tracker {
+            min_value: u32::MAX,
+            ..Tracker::default()
+        }
+    }
+
+    /// Records `f(q,r) = v` (columns in order, from the row's birth).
     pub(super) fn record(&mut self, r: u32, q: u32, v: u32) {
         if self.dead.is_some() {
             return;
         }
+        if q > r {
+            self.min_value = self.min_value.min(v);
+        }
         if v == q {
             self.dead = Some(q as u64);
+            self.history = Vec::new();
             return;
         }
-        if !settling(r, q) && r > RECORD_FROM_BIRTH {
+        if !recording(r, q) {
             return;
         }
-        if self.count == 0 {
+        if self.history.is_empty() {
             self.recorded_from = q;
         }
-        let off = (v as i64 - q as i64) as i32;
-        for p in 1..=MAX_PERIOD.min(self.count as usize) {
-            if self.recent[(self.count as usize - p) % MAX_PERIOD] != off {
-                self.mismatch[p] = q;
-            }
-        }
-        self.recent[self.count as usize % MAX_PERIOD] = off;
-        self.count += 1;
+        self.history.push((v as i64 - q as i64) as i32);
     }
 
     /// Whether the row is live and still looking for a cycle.
@@ -74,7 +93,7 @@ impl Tracker {
         self.dead.is_none() && self.cycle.is_none()
     }
 
-    /// One comparison at column `q` (a batch boundary).
+    /// One comparison at column `q` (a batch boundary) by Brent's method.
     pub(super) fn step(&mut self, q: u32, state: Vec<u64>) {
         match &self.snapshot {
             Some((qs, s0)) if *s0 == state => self.cycle = Some((*qs, q - qs)),
@@ -91,60 +110,234 @@ impl Tracker {
         }
     }
 
+    /// The verification due at column `q`, if any: `state` must equal the
+    /// snapshot's; if it does not, the search starts again.
+    pub(super) fn verify(&mut self, q: u32, state: Option<Vec<u64>>) {
+        let (Some(target), Some((qs, s0))) = (self.verify_at, &self.snapshot) else {
+            return;
+        };
+        if q < target {
+            return;
+        }
+        let qs = *qs;
+        self.verify_at = None;
+        if q == target && state.as_ref() == Some(s0) {
+            self.cycle = Some((qs, q - qs));
+        } else {
+            self.restart();
+        }
+    }
+
+    fn restart(&mut self) {
+        self.cycle = None;
+        self.snapshot = None;
+        self.verify_at = None;
+    }
+
     /// Row `r`'s proved fate at column `q`, given the rows below it, if the data
-    /// settles it. A cycle found before the hypotheses hold is dropped and searched
-    /// for again.
-    pub(super) fn settle(&mut self, r: u32, q: u32, below: &Below) -> Option<RowStatus> {
+    /// settles it. A repetition found before the hypotheses hold is dropped and
+    /// searched for again; one whose length is not a multiple of the period below
+    /// is checked again at the least common multiple.
+    pub(super) fn settle(&mut self, r: u32, q: u32, below: &Below) -> Option<Settled> {
         if let Some(start) = self.dead {
-            return Some(RowStatus::died(start));
+            return Some(Settled {
+                status: RowStatus::died(start),
+                exact_start: true,
+            });
         }
         let (qs, k) = self.cycle?;
-        // The repetition counts only from where every lower row has settled and
-        // where this row's offsets are recorded (the period check needs them).
-        if !below.admits(qs as u64, k as u64) || qs < self.recorded_from {
-            self.cycle = None;
-            self.snapshot = None;
+        if self.verify_at.is_some() {
             return None;
         }
-        let (start, pattern) = self.periodic_part(r, q, qs, k)?;
-        Some(RowStatus {
-            fate: Fate::Periodic { start, pattern },
-            known: Known::Certificate {
-                closed_at: (qs + k) as u64,
+        if (qs as u64) < below.settled_from.max(1) || qs < self.recorded_from {
+            self.restart();
+            return None;
+        }
+        if !(k as u64).is_multiple_of(below.period) {
+            let k2 = lcm(k as u64, below.period);
+            match u32::try_from(qs as u64 + k2) {
+                Ok(target) => self.verify_at = Some(target),
+                Err(_) => self.restart(),
+            }
+            return None;
+        }
+        debug_assert!(below.admits(qs as u64, k as u64) && q >= qs + k);
+        let (start, pattern, exact_start) = self.periodic_part(r, qs, k);
+        Some(Settled {
+            status: RowStatus {
+                fate: Fate::Periodic { start, pattern },
+                known: Known::Certificate {
+                    closed_at: (qs + k) as u64,
+                },
             },
+            exact_start,
         })
     }
 
-    /// The least period and exact preperiod start of offsets proved `k`-periodic
-    /// from column `qs`, now at column `q`; `None` until the data settles it (or if
-    /// the period exceeds [`MAX_PERIOD`] or the start precedes the recording).
-    fn periodic_part(&self, r: u32, q: u32, qs: u32, k: u32) -> Option<(u64, Vec<i64>)> {
-        // The least period divides k; p is it iff s(c) = s(c + p) for c in
-        // [qs, qs + k), i.e. no mismatch for p at columns >= qs + p (seen once
-        // q >= qs + k + p; then k-periodicity carries it on for ever).
-        let p = (1..=MAX_PERIOD.min(k as usize))
-            .filter(|p| (k as usize).is_multiple_of(*p))
-            .find(|&p| self.mismatch[p] < qs + p as u32)?;
-        if (q as usize) < (qs + k) as usize + p {
-            return None;
+    /// Offsets proved `k`-periodic from column `qs` (all of `qs .. qs + k` are
+    /// recorded): the least period `p` (a divisor of `k`), the least start from
+    /// which they are `p`-periodic, one period from there, and whether that start
+    /// is exact.
+    fn periodic_part(&self, r: u32, qs: u32, k: u32) -> (u64, Vec<i64>, bool) {
+        let s = |c: u32| self.history[(c - self.recorded_from) as usize] as i64;
+        // Offsets at any recorded column, and past `qs + k` by k-periodicity.
+        let at = |c: u64| match c.checked_sub(qs as u64) {
+            Some(d) if d >= k as u64 => s(qs + (d % k as u64) as u32),
+            _ => s(c as u32),
+        };
+        // `p` is a period from qs iff it is one cyclically on one k-block.
+        let p = divisors(k as u64)
+            .into_iter()
+            .find(|&p| (qs as u64..(qs + k) as u64).all(|c| at(c) == at(c + p)))
+            .expect("k is a period") as u32;
+        // Walk back while the column before still agrees with one period later.
+        let mut start = qs;
+        while start > r && start > self.recorded_from && s(start - 1) == at((start - 1 + p) as u64)
+        {
+            start -= 1;
         }
-        // Periodic from the column after the last mismatch's partner.
-        let start = match self.mismatch[p] {
-            0 if self.recorded_from > r => return None, // began before the recording
-            0 => r,
-            m => (m - p as u32 + 1).max(r),
-        };
-        // One period from `start`, read from the last MAX_PERIOD offsets.
-        let at = |col: u32| -> i64 {
-            let back = (q - col) as usize; // 1 ..= p
-            self.recent[(self.count as usize - back) % MAX_PERIOD] as i64
-        };
-        // Column start + i has the offset of the column x in [q - p, q) with the
-        // same residue mod p (periodic from start, and q - p >= start).
-        let base = (q - p as u32) as i64;
-        let pattern = (0..p as i64)
-            .map(|i| at((base + (start as i64 + i - base).rem_euclid(p as i64)) as u32))
+        let exact = start == r || start > self.recorded_from;
+        let pattern = (0..p).map(|i| at((start + i) as u64)).collect();
+        (start as u64, pattern, exact)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A state for a synthetic row with offsets `s` (from column `r`) at column
+    /// `q`: its last `r + 1` offsets. Like a real row's state, it determines the
+    /// row's future (a synthetic row is periodic once such a window repeats).
+    fn state(r: u32, s: &[i64], q: u32) -> Vec<u64> {
+        let end = (q - r) as usize;
+        s[end.saturating_sub(r as usize + 1)..end]
+            .iter()
+            .map(|&x| x as u64)
+            .collect()
+    }
+
+    /// Runs a tracker over a synthetic row `r` (offsets: `pre`, then `pattern`
+    /// repeated) with comparisons every `batch` columns and nothing below it.
+    fn settle_synthetic(r: u32, pre: &[i64], pattern: &[i64], batch: u32) -> Settled {
+        // Brent's search needs about two cycles of states at batch boundaries.
+        let cycle = lcm(batch as u64, pattern.len() as u64) as usize;
+        let len = pre.len() + 2 * r as usize + 4 * cycle + 2 * batch as usize;
+        let s: Vec<i64> = pre
+            .iter()
+            .copied()
+            .chain(pattern.iter().copied().cycle())
+            .take(len)
             .collect();
-        Some((start as u64, pattern))
+        let mut t = Tracker::new();
+        let below = Below::none();
+        for (i, &off) in s.iter().enumerate() {
+            let q = r + i as u32;
+            t.record(r, q, (q as i64 + off) as u32);
+            let q = q + 1;
+            if q.is_multiple_of(batch) {
+                if t.searching() && settling(r, q) {
+                    t.step(q, state(r, &s, q));
+                }
+                t.verify(q, Some(state(r, &s, q)));
+                if let Some(settled) = t.settle(r, q, &below) {
+                    return settled;
+                }
+            }
+        }
+        panic!("row not settled within {len} columns");
+    }
+
+    /// A pattern of length `p` whose least period is `p`, with offsets that fit a
+    /// row of width `r` (offsets in `1 ..= r + 1`, distinct inside each window of
+    /// `r + 1` columns, so that the synthetic row is a possible one).
+    fn pattern(p: usize) -> Vec<i64> {
+        (0..p as i64).map(|i| 1 + (i * 7919) % (p as i64)).collect()
+    }
+
+    #[test]
+    fn any_period_and_the_exact_start_are_found() {
+        let cases = [
+            (1, 0, 50),
+            (2, 3, 50),
+            (25, 17, 72),
+            (720, 5, 2520),
+            (2521, 40, 2520),
+        ];
+        for (p, pre_len, batch) in cases {
+            let r = p as u32 + 2;
+            let pat = pattern(p);
+            // Rows above 100 record from 1.3 r: the preperiod reaches past that.
+            let pre_len = pre_len
+                + if r > RECORD_FROM_BIRTH {
+                    r as usize * 2 / 5
+                } else {
+                    0
+                };
+            // The preperiod ends with a value that breaks the period.
+            let mut pre: Vec<i64> = (0..pre_len as i64).map(|i| 1 + i % 3).collect();
+            if let Some(last) = pre.last_mut() {
+                *last = pat[p - 1] + 1;
+            }
+            let got = settle_synthetic(r, &pre, &pat, batch);
+            let Fate::Periodic {
+                start,
+                pattern: found,
+            } = &got.status.fate
+            else {
+                panic!("period {p}: {got:?}");
+            };
+            assert_eq!(found.len(), p, "least period {p}");
+            assert_eq!(*start, (r as usize + pre_len) as u64, "period {p}: start");
+            assert_eq!(found, &pat, "period {p}: one period from the start");
+            assert!(got.exact_start);
+        }
+    }
+
+    #[test]
+    fn a_start_before_the_recording_settles_the_row_with_a_bound() {
+        let (r, pat) = (1000, pattern(4));
+        let got = settle_synthetic(r, &[], &pat, 72);
+        assert!(!got.exact_start);
+        assert_eq!(got.status.fate.start(), 1300, "the first recorded column");
+        assert_eq!(
+            got.status.fate.value(5000),
+            Some(5000 + pat[(5000 - r as usize) % 4] as u64)
+        );
+    }
+
+    #[test]
+    fn a_repetition_not_a_multiple_of_the_period_below_is_checked_again() {
+        let (r, pat) = (10, pattern(3));
+        let s: Vec<i64> = pat.iter().copied().cycle().take(5000).collect();
+        let mut t = Tracker::new();
+        for (i, &off) in s.iter().enumerate() {
+            let q = r + i as u32;
+            t.record(r, q, (q as i64 + off) as u32);
+        }
+        // States repeat 60 columns apart; the rows below repeat every 7.
+        t.snapshot = Some((120, state(r, &s, 120)));
+        t.cycle = Some((120, 60));
+        let mut below = Below::none();
+        below.add_periodic(20, 7);
+        assert_eq!(t.settle(r, 180, &below), None);
+        assert_eq!(t.verify_at, Some(120 + 420));
+        t.verify(540, Some(state(r, &s, 540)));
+        let got = t.settle(r, 540, &below).expect("proved at lcm(60, 7)");
+        assert_eq!(got.status.known, Known::Certificate { closed_at: 540 });
+        assert_eq!(
+            got.status.fate,
+            Fate::Periodic {
+                start: r as u64,
+                pattern: pat
+            }
+        );
+        // A state that differs at the later column sends the search back.
+        let mut t2 = Tracker::new();
+        t2.snapshot = Some((120, vec![1]));
+        t2.cycle = Some((120, 60));
+        t2.verify_at = Some(540);
+        t2.verify(540, Some(vec![2]));
+        assert_eq!((t2.cycle, t2.snapshot), (None, None));
     }
 }
