@@ -7,12 +7,13 @@
 //! ```text
 //! bytes        little-endian helpers of the two file formats      uses nothing
 //! proof        row fates, how they are known, the certificate     uses nothing
+//! facts        what columns 0..=N say (diagonal, counts, minima)  uses nothing
 //! engine       the recurrence for f(q,r), column blocks           uses nothing
 //! table        the .c3t file: format, reader, crash-safe writer   -> bytes
 //! compute      create or extend a table (engine meets table)      -> engine, table
-//! census       prove each row's fate without a table              -> engine, proof
-//! census_file  census.tsv and the .c3d descriptor file            -> bytes, proof
-//! analysis     passes over a table: sequences, rows, checks       -> table, proof, census_file
+//! census       prove each row's fate without a table, checkpoints -> engine, proof, facts, bytes
+//! census_file  census.tsv and the .c3d descriptor file            -> bytes, proof, facts
+//! analysis     sequences, rows, checks from a table or a census   -> table, proof, facts, census_file
 //! lookup       one f(q,r) and its source (table or census)        -> table, census_file, proof
 //! position     single positions: won or lost, winning moves       -> table
 //! plot         the figures                                        -> table, analysis, proof
@@ -38,6 +39,7 @@ pub mod census;
 pub mod census_file;
 pub mod compute;
 pub mod engine;
+pub mod facts;
 pub mod lookup;
 pub mod plot;
 pub mod position;

@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use chomp3::census_file::{Descriptors, write_descriptors};
+use chomp3::facts::ColumnFacts;
 use chomp3::lookup::{Named, Source, lookup};
 use chomp3::proof::{Fate, Known, RowStatus};
 
@@ -13,6 +14,25 @@ fn u32_at(b: &[u8], at: usize) -> u32 {
 
 fn u64_at(b: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(b[at..at + 8].try_into().unwrap())
+}
+
+/// Facts of columns 0..=2 (made up: the test checks where they go, not what they are).
+fn facts() -> ColumnFacts {
+    ColumnFacts {
+        n: 2,
+        diagonal: vec![1, 3, 4],
+        starts: vec![(2, 1)],
+        p_count: vec![0, 1, 2],
+        value_count: Vec::new(),
+        row_min: vec![1, 2, u32::MAX],
+        row_min_complete: true,
+        diagonal_not_max: None,
+    }
+}
+
+/// Writes `sample()` with `facts()` after `columns` columns.
+fn write(path: &Path, columns: u32) {
+    write_descriptors(&sample(), &[3], &facts(), columns, path).unwrap();
 }
 
 fn sample() -> Vec<Option<RowStatus>> {
@@ -43,31 +63,39 @@ fn descriptor_bytes_follow_format_md() {
     // The layout this test decodes by, as FORMAT.md states it.
     for line in [
         "| 0 | 8 | bytes | magic `CHOMP3DS` |",
-        "| 8 | 4 | u32 | version, `1` |",
+        "| 8 | 4 | u32 | version, `2` (version `1` is the same without the facts section) |",
         "| 12 | 4 | u32 | `n`, rows described (`0 .. n`) |",
         "| 16 | 8 | u64 | columns the census computed |",
         "| 24 | 8 | u64 | `m`, entries in the pattern pool |",
         "| 32 | 32 `n` | records | one per row, below |",
         "| 32 + 32 `n` | 4 `m` | i32 | the pattern pool: `f(q,r) - q` values |",
+        "| 32 + 32 `n` + 4 `m` | 8 + 12 (`N` + 1) | facts | the facts of columns `0 ..= N`, below |",
         "| end - 4 | 4 | u32 | CRC-32 of every byte before it |",
         "Record of row `r` (32 bytes): class `u8` at 0 (0 open, 1 constant, 2 periodic),",
-        "3 zero bytes, `period` u32 at 4, `start` u64 at 8, pool index u64 at 16, and the",
+        "a flag `u8` at 1 (1: `start` is only an upper bound for the least start, the",
+        "`period` u32 at 4, `start` u64 at 8, pool index u64 at 16, and the",
         "column where the certificate closed, u64 at 24 (0 unless periodic).",
+        "| 0 | 4 | u32 | `N` |",
+        "| 4 | 4 | u32 | first column `q <= N` whose largest value is not `f(q,q)` (`2^32 - 1`: none) |",
+        "| 8 | 4 (`N` + 1) | u32 | `f(i,i)`, the diagonal |",
+        "| 8 + 4 (`N` + 1) | 4 (`N` + 1) | u32 | P-positions `[i,q,r]` with `q <= i` (cells with `f(q,r) = i >= q`) |",
+        "| 8 + 8 (`N` + 1) | 4 (`N` + 1) | u32 | `min f(q,i)` over all `q > i` (row `i`'s true minimum; `2^32 - 1`: not settled) |",
     ] {
         assert!(format_md.contains(line), "FORMAT.md no longer says: {line}");
     }
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("c.c3d");
-    write_descriptors(&sample(), 2700, &path).unwrap();
+    write(&path, 2700);
     let b = std::fs::read(&path).unwrap();
     assert_eq!(&b[..8], b"CHOMP3DS");
-    assert_eq!(u32_at(&b, 8), 1);
+    assert_eq!(u32_at(&b, 8), 2);
     let n = u32_at(&b, 12) as usize;
     assert_eq!(n, 4);
     assert_eq!(u64_at(&b, 16), 2700);
     let m = u64_at(&b, 24) as usize;
     assert_eq!(m, 3);
-    assert_eq!(b.len(), 32 + 32 * n + 4 * m + 4);
+    let big_n = 2;
+    assert_eq!(b.len(), 32 + 32 * n + 4 * m + 8 + 12 * (big_n + 1) + 4);
     let body = b.len() - 4;
     assert_eq!(u32_at(&b, body), crc32fast::hash(&b[..body]));
     let record = |r: usize| &b[32 + 32 * r..32 + 32 * (r + 1)];
@@ -82,7 +110,8 @@ fn descriptor_bytes_follow_format_md() {
     for (r, &(class, period, start, closed)) in expect.iter().enumerate() {
         let rec = record(r);
         assert_eq!(rec[0], class, "row {r}");
-        assert_eq!(&rec[1..4], &[0, 0, 0]);
+        assert_eq!(rec[1], (r == 3) as u8, "row {r}: start bound flag");
+        assert_eq!(&rec[2..4], &[0, 0]);
         assert_eq!(u32_at(rec, 4), period, "row {r}");
         assert_eq!(u64_at(rec, 8), start, "row {r}");
         assert_eq!(u64_at(rec, 24), closed, "row {r}");
@@ -90,17 +119,39 @@ fn descriptor_bytes_follow_format_md() {
     let at = u64_at(record(3), 16) as usize;
     assert_eq!((pool(at), pool(at + 1)), (72, 70));
     assert_eq!(pool(u64_at(record(0), 16) as usize), 1);
+    // The facts section.
+    let f = 32 + 32 * n + 4 * m;
+    assert_eq!(u32_at(&b, f), 2);
+    assert_eq!(u32_at(&b, f + 4), u32::MAX);
+    let field = |k: usize, i: usize| u32_at(&b, f + 8 + 4 * (k * (big_n + 1) + i));
+    assert_eq!((0..3).map(|i| field(0, i)).collect::<Vec<_>>(), [1, 3, 4]);
+    assert_eq!((0..3).map(|i| field(1, i)).collect::<Vec<_>>(), [0, 1, 2]);
+    assert_eq!(
+        (0..3).map(|i| field(2, i)).collect::<Vec<_>>(),
+        [1, 2, u32::MAX]
+    );
     // And the library reads back what it wrote.
     let d = Descriptors::open(&path).unwrap();
     assert_eq!((0..4).map(|r| d.status(r)).collect::<Vec<_>>(), sample());
     assert_eq!(d.status(4), None);
+    assert!(d.start_is_bound(3) && !d.start_is_bound(1));
+    let back = d.facts().unwrap();
+    assert_eq!(
+        (back.diagonal, back.p_count, back.row_min),
+        (vec![1, 3, 4], vec![0, 1, 2], vec![1, 2, u32::MAX])
+    );
+    assert_eq!(
+        back.starts,
+        vec![(2, 1)],
+        "starts come from the constant records"
+    );
 }
 
 #[test]
 fn a_damaged_descriptor_file_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("c.c3d");
-    write_descriptors(&sample(), 10, &path).unwrap();
+    write(&path, 10);
     let mut b = std::fs::read(&path).unwrap();
     b[40] ^= 1;
     std::fs::write(&path, &b).unwrap();
@@ -116,7 +167,7 @@ fn named(path: PathBuf, named: bool) -> Named {
 fn lookup_uses_the_census_only_where_the_rules_allow() {
     let dir = tempfile::tempdir().unwrap();
     let census = dir.path().join("c.c3d");
-    write_descriptors(&sample(), 2700, &census).unwrap();
+    write(&census, 2700);
     let absent_table = dir.path().join("absent.c3t");
     // No table named and none at the path: the census answers, and says why.
     let a = lookup(

@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use super::columns::ColumnFacts;
+use crate::facts::ColumnFacts;
 use crate::proof::{Fate, RowStatus};
 
 /// Outcome of a check over a range.
@@ -131,12 +131,13 @@ fn starts_monotone(rows: &[Option<RowStatus>], resolved_below: u32) -> Check {
 
 /// `m_r = min { f(q,r) : q > r }` non-decreasing, as far as `m_r` is exact: the
 /// row died inside the table or its minimum so far is `<= N + 1` (later values of
-/// a live row are `>= q > N`).
+/// a live row are `>= q > N`), or the minimum is a census's true one.
 fn row_minima(facts: &ColumnFacts, rows: &[Option<RowStatus>]) -> Check {
     let n = facts.n as u64;
     let exact = |r: usize| {
         matches!(rows[r], Some(RowStatus { fate: Fate::Constant { start }, .. }) if start <= n)
             || (facts.row_min[r] as u64) <= n + 1
+            || (facts.row_min_complete && facts.row_min[r] != u32::MAX)
     };
     let mut holds = Check::Holds { upto: 0 };
     for r in 1..=n as usize {

@@ -18,14 +18,16 @@ pub mod rows;
 pub mod sequences;
 
 use crate::census_file::Descriptors;
+use crate::facts::ColumnFacts;
 use crate::proof::{Known, RowStatus};
 use crate::table::Table;
 use checks::Checks;
-use columns::ColumnFacts;
 use growth::Growth;
 
-/// The result of [`analyze`].
+/// The result of [`analyze`] or [`from_census`].
 pub struct Analysis {
+    /// Made from a census alone (no table): `N` is the census's last row.
+    pub census_only: bool,
     /// What the column pass found.
     pub facts: ColumnFacts,
     /// Each row's status (`None`: open).
@@ -55,14 +57,47 @@ pub fn analyze(
         adopt_census(&mut rows, d);
         resolved_below = first_unproved(&rows);
     }
-    let checks = checks::checks(&facts, &rows, resolved_below);
-    let growth = Growth::of(&facts.diagonal, &facts.starts);
-    Analysis {
-        facts,
-        rows,
-        resolved_below,
-        checks,
-        growth,
+    Analysis::new(facts, rows, resolved_below, false)
+}
+
+/// The analysis of a census alone, for `N = R` (its last row; less if it stopped
+/// before column `R`): the facts it collected of columns `0 ..= N`, and every
+/// row's proved fate. `None` for a version-1 file, which has no facts.
+///
+/// Each result covers what rows `0 ..= R` determine. `f(n,n)` (A029900) and the
+/// P-position counts with `p <= n` (A029899) need only columns `q <= n <= R` of
+/// rows `r <= q`, all computed. A constant row `r > R` has its start `q > r > R`
+/// (`f(r,r) > r`), so every start `q <= R` (A029901/2) is a row the census has.
+/// The families (A029903..5) and A147983 are read off rows `0 ..= R`, complete below
+/// the first row without an exact proved fate. Row minima are each row's true
+/// minimum: the census sees every value of a row until its fate is proved, and
+/// after that a constant row repeats its start and a periodic row's values
+/// `q + pattern` only grow.
+pub fn from_census(d: &Descriptors) -> Option<Analysis> {
+    let facts = d.facts()?;
+    let rows: Vec<Option<RowStatus>> = (0..d.rows()).map(|r| d.status(r)).collect();
+    let bound = (0..d.rows()).find(|&r| d.start_is_bound(r));
+    let resolved_below = first_unproved(&rows).min(bound.unwrap_or(u32::MAX));
+    Some(Analysis::new(facts, rows, resolved_below, true))
+}
+
+impl Analysis {
+    fn new(
+        facts: ColumnFacts,
+        rows: Vec<Option<RowStatus>>,
+        resolved_below: u32,
+        census_only: bool,
+    ) -> Analysis {
+        let checks = checks::checks(&facts, &rows, resolved_below);
+        let growth = Growth::of(&facts.diagonal, &facts.starts);
+        Analysis {
+            census_only,
+            facts,
+            rows,
+            resolved_below,
+            checks,
+            growth,
+        }
     }
 }
 

@@ -4,8 +4,8 @@
 
 use rayon::prelude::*;
 
-use super::columns::ColumnFacts;
 use super::period::periodic_tail;
+use crate::facts::ColumnFacts;
 use crate::proof::{Below, Fate, Known, RowStatus, certify};
 use crate::table::Table;
 

@@ -72,7 +72,23 @@ impl Analysis {
             .collect()
     }
 
-    /// The seven sequences A029899 .. A029905.
+    /// Rows below [`Analysis::resolved_below`] proved periodic with least period
+    /// above 1 (they neither die nor end in one family): OEIS A147983.
+    pub fn patterned_rows(&self) -> Vec<u64> {
+        self.rows[..self.resolved_below as usize]
+            .iter()
+            .enumerate()
+            .filter(|(_, row)| {
+                row.as_ref().is_some_and(|s| {
+                    s.is_proved()
+                        && matches!(&s.fate, Fate::Periodic { pattern, .. } if pattern.len() > 1)
+                })
+            })
+            .map(|(r, _)| r as u64)
+            .collect()
+    }
+
+    /// The sequences A029899 .. A029905 and A147983.
     pub fn sequences(&self) -> Vec<Sequence> {
         let n = self.facts.n;
         let all_n = || "complete: every term n <= N is exact".to_string();
@@ -143,6 +159,13 @@ impl Analysis {
                 family(),
                 format!("rows r < {below}"),
                 families.iter().map(|f| f.r as i64).collect(),
+            ),
+            seq(
+                "A147983",
+                "rows r proved periodic with least period > 1 (neither constant nor one family), increasing",
+                family(),
+                format!("rows r < {below}"),
+                self.patterned_rows().iter().map(|&r| r as i64).collect(),
             ),
         ]
     }

@@ -1,8 +1,10 @@
 //! The certified row census: runs the engine on rows `0 ..= R` only, each until
 //! its fate is proved (CERTIFICATE.md), without storing the square table. A row
 //! proved periodic leaves the engine's work and feeds the rows above it from its
-//! pattern in O(1). Uses `engine` and `proof`; never touches files (`census_file`
-//! stores the result).
+//! pattern in O(1). On the way it collects what columns `0 ..= R` say (the
+//! diagonal, P-position counts, the column maxima) and each row's true minimum, so
+//! that every sequence of the analysis follows without a table. Uses `engine`,
+//! `proof` and `facts`; never touches files (`census_file` stores the result).
 //!
 //! Proof, row by row in increasing order: a row that reaches `f(q,r) = q` is
 //! constant (the recurrence's rule). A live row is proved periodic when every row
@@ -15,7 +17,10 @@
 
 mod tracker;
 
+use std::sync::Mutex;
+
 use crate::engine::{Block, Engine};
+use crate::facts::ColumnFacts;
 use crate::proof::{Below, Fate, RowStatus};
 pub use tracker::Settled;
 use tracker::Tracker;
@@ -58,6 +63,63 @@ pub struct Census {
     pub start_bounds: Vec<u32>,
     /// Columns computed.
     pub columns: u32,
+    /// What columns `0 ..= min(R, columns - 1)` say, with every settled row's
+    /// true minimum (`u32::MAX` for a row not settled).
+    pub facts: ColumnFacts,
+}
+
+/// What the census counts in columns `0 ..= R` as it computes them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Scan {
+    /// `f(q,q)`.
+    pub(crate) diagonal: Vec<u32>,
+    /// Cells with `q <= f(q,r) = v <= R`, by `v`.
+    pub(crate) p_count: Vec<u32>,
+    /// Columns whose largest value is not `f(q,q)`.
+    pub(crate) not_max: Option<u32>,
+}
+
+impl Scan {
+    fn new(rows: u32) -> Scan {
+        Scan {
+            diagonal: vec![0; rows as usize + 1],
+            p_count: vec![0; rows as usize + 1],
+            not_max: None,
+        }
+    }
+
+    /// Adds column `q <= R`: `col[r] = f(q, r)`, `r = 0 ..= q`.
+    fn add(&mut self, q: u32, col: &[u32]) {
+        let top = self.p_count.len() as u32 - 1;
+        let d = col[q as usize];
+        self.diagonal[q as usize] = d;
+        let mut largest_below = 0;
+        for &v in &col[..q as usize] {
+            largest_below = largest_below.max(v);
+            if v >= q && v <= top {
+                self.p_count[v as usize] += 1;
+            }
+        }
+        if d <= top {
+            self.p_count[d as usize] += 1;
+        }
+        if largest_below > d && self.not_max.is_none_or(|x| q < x) {
+            self.not_max = Some(q);
+        }
+    }
+
+    fn merge(&mut self, other: &Scan) {
+        for (a, b) in self.diagonal.iter_mut().zip(&other.diagonal) {
+            *a = (*a).max(*b);
+        }
+        for (a, b) in self.p_count.iter_mut().zip(&other.p_count) {
+            *a += b;
+        }
+        self.not_max = match (self.not_max, other.not_max) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+    }
 }
 
 /// Census of rows `0 ..= rows`, computing at most `max_columns` columns and
@@ -79,11 +141,15 @@ pub fn census(
     let mut trackers: Vec<Tracker> = (0..=rows).map(|_| Tracker::new()).collect();
     let mut settled = vec![None; rows as usize + 1];
     let mut start_bounds = Vec::new();
+    let mut minima = vec![u32::MAX; rows as usize + 1];
+    let scans: Vec<Mutex<Scan>> = (0..pool.current_num_threads().max(1))
+        .map(|_| Mutex::new(Scan::new(rows)))
+        .collect();
     let mut below = Below::none();
     let mut head = 0u32; // rows below are settled
     while head <= rows && engine.columns() < max_columns {
         let cols = batch.min(max_columns - engine.columns());
-        advance(&mut engine, &mut trackers, head, cols, pool);
+        advance(&mut engine, &mut trackers, &scans, head, cols, pool);
         let q = engine.columns();
         // Speculative cycle search on every live row old enough to have settled,
         // and the comparisons due at this column.
@@ -119,33 +185,83 @@ pub fn census(
                 start_bounds.push(head);
             }
             below.add(&status.fate);
+            minima[head as usize] = trackers[head as usize].min_value;
             trackers[head as usize] = Tracker::default();
             settled[head as usize] = Some(status);
             head += 1;
         }
         progress(q, head);
     }
+    let columns = engine.columns();
+    let mut scan = Scan::new(rows);
+    for s in &scans {
+        scan.merge(&s.lock().unwrap());
+    }
+    let facts = facts(rows, columns, &settled, &minima, scan);
     Census {
         rows: settled,
         start_bounds,
-        columns: engine.columns(),
+        columns,
+        facts,
     }
 }
 
-/// Computes `cols` more columns and records rows `head ..` in their trackers (rows
+/// The facts of columns `0 ..= min(R, columns - 1)` from the scan, the settled
+/// rows' starts and the rows' minima.
+fn facts(
+    rows: u32,
+    columns: u32,
+    settled: &[Option<RowStatus>],
+    minima: &[u32],
+    scan: Scan,
+) -> ColumnFacts {
+    let n = rows.min(columns.saturating_sub(1));
+    let mut starts: Vec<(u32, u32)> = settled
+        .iter()
+        .enumerate()
+        .filter_map(|(r, s)| match s.as_ref()?.fate {
+            Fate::Constant { start } if start <= n as u64 => Some((start as u32, r as u32)),
+            _ => None,
+        })
+        .collect();
+    starts.sort_unstable();
+    let keep = n as usize + 1;
+    ColumnFacts {
+        n,
+        diagonal: scan.diagonal[..keep].to_vec(),
+        starts,
+        p_count: scan.p_count[..keep].iter().map(|&c| c as u64).collect(),
+        value_count: Vec::new(),
+        row_min: minima[..keep].to_vec(),
+        row_min_complete: true,
+        diagonal_not_max: scan.not_max.filter(|&q| q <= n),
+    }
+}
+
+/// Computes `cols` more columns, scans those up to column `R` (on the worker
+/// threads, one scan each), and records rows `head ..` in their trackers (rows
 /// below the head are settled: only rows from the head on are passed on).
 fn advance(
     engine: &mut Engine,
     trackers: &mut [Tracker],
+    scans: &[Mutex<Scan>],
     head: u32,
     cols: u32,
     pool: &rayon::ThreadPool,
 ) {
     let from = head as usize;
+    let rows = trackers.len() as u32 - 1;
     engine.advance(
         cols,
         pool,
         |b: &Block| {
+            if b.first <= rows {
+                let i = rayon::current_thread_index().unwrap_or(0) % scans.len();
+                let mut scan = scans[i].lock().unwrap();
+                for j in 0..b.cols.min(rows + 1 - b.first) {
+                    scan.add(b.first + j, b.column(j));
+                }
+            }
             (0..b.cols)
                 .map(|j| (b.first + j, b.column(j).get(from..).unwrap_or(&[]).to_vec()))
                 .collect::<Vec<_>>()

@@ -1,7 +1,7 @@
 //! The census on disk: `census.tsv` for people and a compact binary descriptor
 //! file (`.c3d`, layout in FORMAT.md, bytes in [`raw`]) that `get` and `analyze`
-//! read. Uses `proof` only; reads and writes these files, each written aside,
-//! synced and renamed into place.
+//! read. Uses `proof` and `facts`; reads and writes these files, each written
+//! aside, synced and renamed into place.
 
 pub mod raw;
 
@@ -9,6 +9,7 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
+use crate::facts::ColumnFacts;
 use crate::proof::{Fate, RowStatus};
 
 /// What can go wrong with a descriptor file.
@@ -55,7 +56,7 @@ impl DescriptorError {
 
 /// Writes `path` through a synced file beside it and a rename, so that
 /// `path` is always either the old file or the whole new one.
-fn write_atomically(
+pub fn write_atomically(
     path: &Path,
     write: impl FnOnce(&mut BufWriter<File>) -> io::Result<()>,
 ) -> io::Result<()> {
@@ -79,10 +80,12 @@ fn write_atomically(
 /// First line of `census.tsv`, up to the last row.
 const TSV_TITLE: &str = "# Certified census of three-rowed Chomp, rows 0..";
 
-/// Writes `census.tsv` for `rows` (each row's proved fate, `None` if open) after
-/// `columns` columns. `command` goes into the header.
+/// Writes `census.tsv` for `rows` (each row's proved fate, `None` if open; a start
+/// in `start_bounds` is written `<=start`) after `columns` columns. `command` goes
+/// into the header.
 pub fn write_tsv(
     rows: &[Option<RowStatus>],
+    start_bounds: &[u32],
     columns: u32,
     command: &str,
     path: &Path,
@@ -98,6 +101,7 @@ pub fn write_tsv(
             "#   (proved for all q by an equal row state a multiple of the period apart: CERTIFICATE.md),",
             "#   open (not proved within the columns computed)",
             "# start: constant: the q with f(q,r) = q; periodic: least q0 >= r from which f(q,r) - q repeats",
+            "#   (<=q0: it repeats from q0, and its least start lies before the recorded columns)",
             "# pattern: f(q,r) - q for q = start .. start+period-1; closed_at: column qs+K of the certificate",
             "r\tclass\tstart\tperiod\tpattern\tclosed_at",
         ] {
@@ -113,9 +117,14 @@ pub fn write_tsv(
                 Fate::Periodic { start, pattern } => {
                     let pat: Vec<String> = pattern.iter().map(i64::to_string).collect();
                     let closed_at = s.known.closed_at().unwrap_or(0);
+                    let bound = if start_bounds.contains(&(r as u32)) {
+                        "<="
+                    } else {
+                        ""
+                    };
                     writeln!(
                         w,
-                        "{r}\tperiodic\t{start}\t{}\t{}\t{closed_at}",
+                        "{r}\tperiodic\t{bound}{start}\t{}\t{}\t{closed_at}",
                         pattern.len(),
                         pat.join(",")
                     )?;
@@ -126,9 +135,16 @@ pub fn write_tsv(
     })
 }
 
-/// Writes the binary descriptor file for `rows` after `columns` columns.
-pub fn write_descriptors(rows: &[Option<RowStatus>], columns: u32, path: &Path) -> io::Result<()> {
-    let bytes = raw::encode(rows, columns as u64);
+/// Writes the binary descriptor file for `rows` (and which of them have only a
+/// bound for their start) and the `facts`, after `columns` columns.
+pub fn write_descriptors(
+    rows: &[Option<RowStatus>],
+    start_bounds: &[u32],
+    facts: &ColumnFacts,
+    columns: u32,
+    path: &Path,
+) -> io::Result<()> {
+    let bytes = raw::encode(rows, start_bounds, facts, columns as u64);
     write_atomically(path, |w| w.write_all(&bytes))
 }
 
@@ -183,6 +199,16 @@ impl Descriptors {
     /// Columns the census computed.
     pub fn columns(&self) -> u64 {
         self.header.columns
+    }
+
+    /// The facts of columns `0 ..= N` the census computed (version 2 files).
+    pub fn facts(&self) -> Option<ColumnFacts> {
+        raw::decode_facts(&self.bytes, &self.header)
+    }
+
+    /// Whether row `r`'s start is only an upper bound for its least start.
+    pub fn start_is_bound(&self, r: u32) -> bool {
+        r < self.header.rows && raw::start_is_bound(&self.bytes, r)
     }
 
     /// Row `r`'s proved fate; `None` if the row is open or not described.

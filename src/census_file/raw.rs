@@ -1,15 +1,18 @@
 //! The bytes of a census descriptor file (`.c3d`): header, one fixed record per
-//! row, the pattern pool, and the closing checksum. Every offset here is listed in
-//! `FORMAT.md` (a test checks them); nothing here opens files.
+//! row, the pattern pool, the facts of columns `0 ..= N` (version 2), and the
+//! closing checksum. Every offset here is listed in `FORMAT.md` (a test checks
+//! them); nothing here opens files.
 
 use super::DescriptorError;
 use crate::bytes::{i32_at, put, u32_at, u64_at};
+use crate::facts::ColumnFacts;
 use crate::proof::{Fate, Known, RowStatus};
 
 /// First 8 bytes of every descriptor file.
 pub const MAGIC: [u8; 8] = *b"CHOMP3DS";
-/// The format version this build writes and reads.
-pub const VERSION: u32 = 1;
+/// The format version this build writes (it also reads version 1, which has no
+/// facts section).
+pub const VERSION: u32 = 2;
 /// Size of the header; the records start here.
 pub const HEADER: usize = 32;
 /// Size of one row's record.
@@ -20,15 +23,22 @@ const OPEN: u8 = 0;
 const CONSTANT: u8 = 1;
 const PERIODIC: u8 = 2;
 
+/// "None" in the facts section's `u32` fields.
+const NONE: u32 = u32::MAX;
+
 /// The header fields.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Header {
+    /// Format version (1 or 2).
+    pub version: u32,
     /// Rows described, `0 .. rows`.
     pub rows: u32,
     /// Columns the census computed.
     pub columns: u64,
     /// Entries in the pattern pool.
     pub pool: u64,
+    /// Version 2: the facts cover columns `0 ..= facts_n`.
+    pub facts_n: Option<u32>,
 }
 
 impl Header {
@@ -37,9 +47,15 @@ impl Header {
         HEADER + RECORD * self.rows as usize
     }
 
+    /// Offset of the facts section (version 2).
+    fn facts_offset(&self) -> usize {
+        self.pool_offset() + 4 * self.pool as usize
+    }
+
     /// The file's length.
     pub fn file_len(&self) -> usize {
-        self.pool_offset() + 4 * self.pool as usize + 4
+        let facts = self.facts_n.map_or(0, |n| 8 + 12 * (n as usize + 1));
+        self.facts_offset() + facts + 4
     }
 }
 
@@ -51,13 +67,20 @@ fn pattern(s: &Option<RowStatus>) -> &[i64] {
     }
 }
 
-/// The whole file for `rows` (each row's status, `None` if open) and the columns
-/// the census computed.
-pub fn encode(rows: &[Option<RowStatus>], columns: u64) -> Vec<u8> {
+/// The whole file for `rows` (each row's status, `None` if open), the rows whose
+/// start is only an upper bound, the facts, and the columns the census computed.
+pub fn encode(
+    rows: &[Option<RowStatus>],
+    start_bounds: &[u32],
+    facts: &ColumnFacts,
+    columns: u64,
+) -> Vec<u8> {
     let header = Header {
+        version: VERSION,
         rows: rows.len() as u32,
         columns,
         pool: rows.iter().map(|s| pattern(s).len() as u64).sum(),
+        facts_n: Some(facts.n),
     };
     let mut b = vec![0u8; header.file_len()];
     put(&mut b, 0, &MAGIC);
@@ -87,10 +110,57 @@ pub fn encode(rows: &[Option<RowStatus>], columns: u64) -> Vec<u8> {
         }
         index += pat.len() as u64;
     }
+    for &r in start_bounds {
+        b[HEADER + RECORD * r as usize + 1] = 1;
+    }
+    encode_facts(&mut b[header.facts_offset()..], facts);
     let body = b.len() - 4;
     let crc = crc32fast::hash(&b[..body]);
     put(&mut b, body, &crc.to_le_bytes());
     b
+}
+
+/// Writes the facts section: `N`, the first column whose maximum is not on the
+/// diagonal, then `N + 1` each of `f(n,n)`, P-position counts and row minima.
+fn encode_facts(b: &mut [u8], facts: &ColumnFacts) {
+    let n = facts.n as usize;
+    put(b, 0, &facts.n.to_le_bytes());
+    put(b, 4, &facts.diagonal_not_max.unwrap_or(NONE).to_le_bytes());
+    for i in 0..=n {
+        let p = u32::try_from(facts.p_count[i]).expect("p_count[v] <= v + 1");
+        put(b, 8 + 4 * i, &facts.diagonal[i].to_le_bytes());
+        put(b, 8 + 4 * (n + 1 + i), &p.to_le_bytes());
+        put(b, 8 + 4 * (2 * n + 2 + i), &facts.row_min[i].to_le_bytes());
+    }
+}
+
+/// The facts of a checked version-2 file; the starts come from the rows.
+pub fn decode_facts(b: &[u8], header: &Header) -> Option<ColumnFacts> {
+    let n = header.facts_n? as usize;
+    let at = header.facts_offset();
+    let field = |k: usize, i: usize| u32_at(b, at + 8 + 4 * (k * (n + 1) + i));
+    let mut starts: Vec<(u32, u32)> = (0..header.rows)
+        .filter_map(|r| match decode_row(b, header, r)?.fate {
+            Fate::Constant { start } if start <= n as u64 => Some((start as u32, r)),
+            _ => None,
+        })
+        .collect();
+    starts.sort_unstable();
+    Some(ColumnFacts {
+        n: n as u32,
+        diagonal: (0..=n).map(|i| field(0, i)).collect(),
+        starts,
+        p_count: (0..=n).map(|i| field(1, i) as u64).collect(),
+        value_count: Vec::new(),
+        row_min: (0..=n).map(|i| field(2, i)).collect(),
+        row_min_complete: true,
+        diagonal_not_max: Some(u32_at(b, at + 4)).filter(|&q| q != NONE),
+    })
+}
+
+/// Whether row `r`'s start is only an upper bound (record byte 1).
+pub fn start_is_bound(b: &[u8], r: u32) -> bool {
+    b[HEADER + RECORD * r as usize + 1] == 1
 }
 
 /// Checks magic, version, length and checksum; returns the header.
@@ -99,23 +169,33 @@ pub fn decode_header(b: &[u8]) -> Result<Header, DescriptorError> {
         return Err(DescriptorError::NotDescriptors);
     }
     let version = u32_at(b, 8);
-    if version != VERSION {
+    if version != 1 && version != VERSION {
         return Err(DescriptorError::VersionMismatch {
             expected: VERSION,
             found: version,
         });
     }
-    let header = Header {
+    let mut header = Header {
+        version,
         rows: u32_at(b, 12),
         columns: u64_at(b, 16),
         pool: u64_at(b, 24),
+        facts_n: None,
     };
     let body = b.len() - 4;
-    let length_ok = (header.pool as usize)
+    let damaged = || DescriptorError::Damaged;
+    let facts_at = (header.pool as usize)
         .checked_mul(4)
-        .and_then(|p| p.checked_add(HEADER + RECORD * header.rows as usize + 4))
-        == Some(b.len());
-    if !length_ok || crc32fast::hash(&b[..body]) != u32_at(b, body) {
+        .and_then(|p| p.checked_add(header.pool_offset()))
+        .filter(|&at| at <= body)
+        .ok_or_else(damaged)?;
+    if version == 2 {
+        if facts_at + 8 > body {
+            return Err(damaged());
+        }
+        header.facts_n = Some(u32_at(b, facts_at));
+    }
+    if header.file_len() != b.len() || crc32fast::hash(&b[..body]) != u32_at(b, body) {
         return Err(DescriptorError::Damaged);
     }
     Ok(header)

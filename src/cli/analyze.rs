@@ -9,7 +9,7 @@ use chomp3::analysis::counts::RowCounts;
 use chomp3::analysis::{Analysis, analyze};
 use chomp3::census_file::Descriptors;
 
-use super::args::{CensusArg, QuietArg, TableArg, ThreadsArg, open_table};
+use super::args::{CensusArg, QuietArg, TABLE_GAPS, TableArg, ThreadsArg, open_table};
 use super::progress::bar;
 
 #[derive(clap::Args)]
@@ -28,15 +28,48 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> Result<()> {
-    let table = args.table.path();
+    let table = args.table.named();
+    if !table.named && !table.path.exists() {
+        return census_only(args);
+    }
     let command = format!(
         "chomp3 analyze --table {} --out {}",
-        table.display(),
+        table.path.display(),
         args.out.display()
     );
-    let census = args.census.open()?;
-    let (elapsed, a) = passes(&table, census.as_ref(), &args.threads, args.quiet.quiet)?;
-    write(&a, &table, &args.out, &command, elapsed)
+    let census = args.census.open(TABLE_GAPS)?;
+    let (elapsed, a) = passes(
+        &table.path,
+        census.as_ref(),
+        &args.threads,
+        args.quiet.quiet,
+    )?;
+    write(&a, &table.path, &args.out, &command, elapsed)
+}
+
+/// No table named and none at the default path: everything from the census.
+fn census_only(args: &Args) -> Result<()> {
+    let census = args.census.named();
+    let Some(d) = args.census.open("for everything (no table)")? else {
+        bail!(
+            "no table at {} and no census at {}; give --table or --census",
+            args.table.path().display(),
+            census.path.display()
+        );
+    };
+    let started = Instant::now();
+    let Some(a) = chomp3::analysis::from_census(&d) else {
+        bail!(
+            "{}: this census file (version 1) has no facts of its columns; run `chomp3 census` again",
+            census.path.display()
+        );
+    };
+    let command = format!(
+        "chomp3 analyze --census {} --out {}",
+        census.path.display(),
+        args.out.display()
+    );
+    write(&a, &census.path, &args.out, &command, started.elapsed())
 }
 
 /// Writes the results of `a` into `out` and says what was found.

@@ -66,6 +66,9 @@ pub fn census_error(path: &Path, e: DescriptorError) -> anyhow::Error {
     }
 }
 
+/// What a census is used for beside a table.
+pub const TABLE_GAPS: &str = "for rows the table cannot settle";
+
 /// `--census PATH`, census descriptors for rows the table cannot settle.
 #[derive(clap::Args, Clone, Debug)]
 pub struct CensusArg {
@@ -88,15 +91,15 @@ impl CensusArg {
     }
 
     /// The descriptors to use: the named file (which must open), or the default
-    /// one if it exists. Says on stderr which census is used.
-    pub fn open(&self) -> Result<Option<Descriptors>> {
+    /// one if it exists. Says on stderr which census is used, and `what` for.
+    pub fn open(&self, what: &str) -> Result<Option<Descriptors>> {
         let Named { path, named } = self.named();
         if !named && !path.exists() {
             return Ok(None);
         }
         let d = Descriptors::open(&path).map_err(|e| census_error(&path, e))?;
         eprintln!(
-            "chomp3: using the census {} (rows 0..{}) for rows the table cannot settle",
+            "chomp3: using the census {} (rows 0..{}) {what}",
             path.display(),
             d.rows() as u64 - 1
         );

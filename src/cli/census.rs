@@ -79,9 +79,10 @@ pub fn run(args: &Args) -> Result<()> {
     bar.finish_and_clear();
     let command = format!("chomp3 census --rows {rows}");
     let written = |path: &Path, e: std::io::Error| anyhow::anyhow!("{}: {e}", path.display());
-    census_file::write_tsv(&result.rows, result.columns, &command, &args.out)
+    let (rows_, bounds) = (&result.rows, &result.start_bounds);
+    census_file::write_tsv(rows_, bounds, result.columns, &command, &args.out)
         .map_err(|e| written(&args.out, e))?;
-    census_file::write_descriptors(&result.rows, result.columns, &descriptors)
+    census_file::write_descriptors(rows_, bounds, &result.facts, result.columns, &descriptors)
         .map_err(|e| written(&descriptors, e))?;
     let c = Counts::of(&result.rows);
     println!(

@@ -6,7 +6,7 @@ use anyhow::{Result, bail};
 use chomp3::analysis::Analysis;
 use chomp3::plot::Format;
 
-use super::args::{CensusArg, TableArg, ThreadsArg, open_table};
+use super::args::{CensusArg, TABLE_GAPS, TableArg, ThreadsArg, open_table};
 
 /// The row shown up close by default (period 2 from q = 170: SPEC section 2).
 pub const DEFAULT_ROW: u32 = 120;
@@ -32,7 +32,7 @@ pub struct Args {
 
 pub fn run(args: &Args) -> Result<()> {
     let table = args.table.path();
-    let census = args.census.open()?;
+    let census = args.census.open(TABLE_GAPS)?;
     let a = super::analyze::passes(&table, census.as_ref(), &args.threads, false)?.1;
     let format = if args.svg { Format::Svg } else { Format::Png };
     draw(&table, &a, &args.out, format, args.row)

@@ -8,7 +8,7 @@ use anyhow::{Context, Result};
 use chomp3::compute::{DEFAULT_COMMIT_EVERY, Request};
 use chomp3::plot::Format;
 
-use super::args::{CensusArg, DEFAULT_TABLE, ThreadsArg};
+use super::args::{CensusArg, DEFAULT_TABLE, TABLE_GAPS, ThreadsArg};
 
 /// Where `chomp3 run` writes its analysis.
 const RUN_RESULTS: &str = "data/run";
@@ -40,7 +40,7 @@ pub fn run(args: &Args) -> Result<()> {
         Some(o) => super::compute::print_outcome(&path, &o),
         None => println!("{}: already holds N >= {}", path.display(), args.n),
     }
-    let census = args.census.open()?;
+    let census = args.census.open(TABLE_GAPS)?;
     let (elapsed, a) = super::analyze::passes(&path, census.as_ref(), &args.threads, false)?;
     let out = Path::new(RUN_RESULTS);
     super::analyze::write(&a, &path, out, "chomp3 run", elapsed)?;

@@ -17,21 +17,36 @@ pub(super) fn report(
     source: &Source,
 ) -> String {
     let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "# Three-rowed Chomp: analysis of the table to N = {}\n",
-        a.facts.n
-    );
-    let _ = writeln!(
-        s,
-        "Produced by `{}` from `{}`. Every number below is exact for the",
-        source.command,
-        source.table.display()
-    );
-    let _ = writeln!(
-        s,
-        "table unless marked *evidence*; \"proved\" means for all `q`, not just `q <= N`.\n"
-    );
+    let n = a.facts.n;
+    if a.census_only {
+        let _ = writeln!(
+            s,
+            "# Three-rowed Chomp: analysis of the census of rows 0..={} (N = {n})\n",
+            a.rows.len() - 1
+        );
+        let _ = writeln!(
+            s,
+            "Produced by `{}` from `{}`, with no table. Every number below is exact for",
+            source.command,
+            source.table.display()
+        );
+        let _ = writeln!(
+            s,
+            "columns `q <= N`; \"proved\" means for all `q`, not just `q <= N`.\n"
+        );
+    } else {
+        let _ = writeln!(s, "# Three-rowed Chomp: analysis of the table to N = {n}\n");
+        let _ = writeln!(
+            s,
+            "Produced by `{}` from `{}`. Every number below is exact for the",
+            source.command,
+            source.table.display()
+        );
+        let _ = writeln!(
+            s,
+            "table unless marked *evidence*; \"proved\" means for all `q`, not just `q <= N`.\n"
+        );
+    }
     rows(&mut s, a, counts);
     sequence_table(&mut s, sequences);
     growth(&mut s, a);
@@ -50,7 +65,7 @@ fn rows(s: &mut String, a: &Analysis, counts: &RowCounts) {
         let _ = writeln!(s, "| periodic, period {p} (*evidence*) | {c} |");
     }
     let _ = writeln!(s, "| open | {} |", counts.open);
-    let _ = writeln!(s, "| **all** | {} |\n", a.facts.n as u64 + 1);
+    let _ = writeln!(s, "| **all** | {} |\n", a.rows.len());
     let _ = writeln!(
         s,
         "Every row `r < {}` is settled: constant or proved periodic ({} proved",
@@ -59,8 +74,9 @@ fn rows(s: &mut String, a: &Analysis, counts: &RowCounts) {
     );
     let _ = writeln!(
         s,
-        "periodic in all). Above that, {} rows repeat inside the table without a proof.",
-        counts.evidence_periodic()
+        "periodic in all). Above that, {} rows repeat inside the {} without a proof.",
+        counts.evidence_periodic(),
+        if a.census_only { "census" } else { "table" }
     );
     for (what, e) in [
         ("proved", &counts.proved_extremes),
@@ -179,8 +195,15 @@ fn checks(s: &mut String, a: &Analysis) {
     ] {
         let _ = writeln!(s, "* {what}: {}{note}", check_text(check, unit));
     }
-    let _ = writeln!(
-        s,
-        "\nValue frequencies over the table: [values.tsv](values.tsv)."
-    );
+    if a.facts.value_count.is_empty() {
+        let _ = writeln!(
+            s,
+            "\nValue frequencies: only a table counts them (`chomp3 analyze --table`)."
+        );
+    } else {
+        let _ = writeln!(
+            s,
+            "\nValue frequencies over the table: [values.tsv](values.tsv)."
+        );
+    }
 }

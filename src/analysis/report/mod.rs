@@ -32,7 +32,8 @@ impl Source<'_> {
     }
 }
 
-/// Writes every output file into `dir`. `table` and `command` go into headers.
+/// Writes every output file into `dir`. `table` (the table's path, or the
+/// census's for a census-only analysis) and `command` go into headers.
 pub fn write_all(a: &Analysis, table: &Path, command: &str, dir: &Path) -> io::Result<()> {
     std::fs::create_dir_all(dir)?;
     let source = Source { table, command };
@@ -43,7 +44,10 @@ pub fn write_all(a: &Analysis, table: &Path, command: &str, dir: &Path) -> io::R
         bfiles::write(s, &from, &dir.join(s.file_name()))?;
     }
     tsv::write_rows(a, &from, &dir.join("rows.tsv"))?;
-    tsv::write_values(a, &from, &dir.join("values.tsv"))?;
+    // A census does not count every value of every cell; only a table does.
+    if !a.facts.value_count.is_empty() {
+        tsv::write_values(a, &from, &dir.join("values.tsv"))?;
+    }
     json::write(a, &counts, &sequences, &source, &dir.join("summary.json"))?;
     std::fs::write(
         dir.join("report.md"),

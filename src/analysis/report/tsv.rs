@@ -37,7 +37,8 @@ pub(super) fn write_rows(a: &Analysis, from: &str, path: &Path) -> io::Result<()
     let mut w = BufWriter::new(std::fs::File::create(path)?);
     writeln!(
         w,
-        "# Row census of three-rowed Chomp: one line per row r = 0..{n}"
+        "# Row census of three-rowed Chomp: one line per row r = 0..{}",
+        a.rows.len() - 1
     )?;
     writeln!(w, "{from}")?;
     for line in ROWS_HEADER {
