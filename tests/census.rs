@@ -4,7 +4,7 @@
 mod common;
 
 use chomp3::analysis::crosscheck::check_against;
-use chomp3::census::{BATCH_COLS, Weaken, census};
+use chomp3::census::{BATCH_COLS, Params, Weaken, census};
 use chomp3::proof::{Fate, RowStatus};
 use chomp3::table::Table;
 use common::{chomp3, chomp3_ok, computed};
@@ -28,14 +28,12 @@ fn census_against_table(
         .num_threads(2)
         .build()
         .unwrap();
-    let result = census(
+    let params = Params {
         rows,
-        (n as u32).min(4 * rows + 6000),
+        max_columns: (n as u32).min(4 * rows + 6000),
         batch,
-        &pool,
-        weaken,
-        &mut |_, _| {},
-    );
+    };
+    let result = census(params, &pool, weaken, &mut |_, _| {});
     let columns = result.columns;
     assert!(
         columns as u64 <= n + 1,
@@ -189,14 +187,12 @@ fn census_agrees_with_the_game_rules() {
         .num_threads(2)
         .build()
         .unwrap();
-    let result = census(
-        MAX_P as u32,
-        4000,
-        72,
-        &pool,
-        Weaken::default(),
-        &mut |_, _| {},
-    );
+    let params = Params {
+        rows: MAX_P as u32,
+        max_columns: 4000,
+        batch: 72,
+    };
+    let result = census(params, &pool, Weaken::default(), &mut |_, _| {});
     let fates = fates(&result.rows);
     let start = |r: usize| fates[r].as_ref().map_or(usize::MAX, |f| f.start() as usize);
     let mut checked = 0;

@@ -15,6 +15,7 @@
 //! boundaries: every live row keeps a snapshot that is renewed at doubling
 //! distances (Brent's method), so a cycle is found whatever its length.
 
+mod checkpoint;
 mod tracker;
 
 use std::sync::Mutex;
@@ -22,6 +23,7 @@ use std::sync::Mutex;
 use crate::engine::{Block, Engine};
 use crate::facts::ColumnFacts;
 use crate::proof::{Below, Fate, RowStatus};
+pub use checkpoint::CheckpointError;
 pub use tracker::Settled;
 use tracker::Tracker;
 
@@ -122,45 +124,107 @@ impl Scan {
     }
 }
 
-/// Census of rows `0 ..= rows`, computing at most `max_columns` columns and
-/// comparing states every `batch` columns (at most [`BATCH_COLS`]).
-/// `progress(column, rows settled)` after each batch.
-pub fn census(
-    rows: u32,
-    max_columns: u32,
-    batch: u32,
-    pool: &rayon::ThreadPool,
-    weaken: Weaken,
-    progress: &mut dyn FnMut(u32, u32),
-) -> Census {
-    assert!(
-        (1..=BATCH_COLS).contains(&batch),
-        "batch of 1 ..= {BATCH_COLS} columns"
-    );
-    let mut engine = Engine::with_row_limit(rows);
-    let mut trackers: Vec<Tracker> = (0..=rows).map(|_| Tracker::new()).collect();
-    let mut settled = vec![None; rows as usize + 1];
-    let mut start_bounds = Vec::new();
-    let mut minima = vec![u32::MAX; rows as usize + 1];
-    let scans: Vec<Mutex<Scan>> = (0..pool.current_num_threads().max(1))
-        .map(|_| Mutex::new(Scan::new(rows)))
-        .collect();
-    let mut below = Below::none();
-    let mut head = 0u32; // rows below are settled
-    while head <= rows && engine.columns() < max_columns {
-        let cols = batch.min(max_columns - engine.columns());
-        advance(&mut engine, &mut trackers, &scans, head, cols, pool);
-        let q = engine.columns();
+/// What a census computes: its last row, its column limit, and the columns
+/// between state comparisons (at most [`BATCH_COLS`]). A checkpoint belongs to
+/// one set of these.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Params {
+    /// Rows `0 ..= rows`.
+    pub rows: u32,
+    /// Stop after this many columns.
+    pub max_columns: u32,
+    /// Columns between state comparisons.
+    pub batch: u32,
+}
+
+/// A census under way: its whole state, which [`Run::save`] writes and
+/// [`Run::load`] reads back, so that it continues to the same results.
+pub struct Run {
+    params: Params,
+    engine: Engine,
+    trackers: Vec<Tracker>,
+    settled: Vec<Option<RowStatus>>,
+    start_bounds: Vec<u32>,
+    /// True minima of the settled rows.
+    minima: Vec<u32>,
+    /// One scan per worker thread (merged when saved or finished).
+    scans: Vec<Mutex<Scan>>,
+    below: Below,
+    /// Rows below are settled.
+    head: u32,
+}
+
+impl Run {
+    /// A census before column 0.
+    pub fn new(params: Params) -> Run {
+        assert!(
+            (1..=BATCH_COLS).contains(&params.batch),
+            "batch of 1 ..= {BATCH_COLS} columns"
+        );
+        let rows = params.rows;
+        Run {
+            params,
+            engine: Engine::with_row_limit(rows),
+            trackers: (0..=rows).map(|_| Tracker::new()).collect(),
+            settled: vec![None; rows as usize + 1],
+            start_bounds: Vec::new(),
+            minima: vec![u32::MAX; rows as usize + 1],
+            scans: vec![Mutex::new(Scan::new(rows))],
+            below: Below::none(),
+            head: 0,
+        }
+    }
+
+    /// The parameters.
+    pub fn params(&self) -> Params {
+        self.params
+    }
+
+    /// Columns computed so far.
+    pub fn columns(&self) -> u32 {
+        self.engine.columns()
+    }
+
+    /// Rows settled so far (`0 .. settled_rows()`).
+    pub fn settled_rows(&self) -> u32 {
+        self.head
+    }
+
+    /// Whether there is nothing left to do: every row settled, or the column
+    /// limit reached.
+    pub fn done(&self) -> bool {
+        self.head > self.params.rows || self.engine.columns() >= self.params.max_columns
+    }
+
+    /// Computes one batch of columns, compares states, and settles rows in order.
+    pub fn step(&mut self, pool: &rayon::ThreadPool, weaken: Weaken) {
+        let rows = self.params.rows;
+        while self.scans.len() < pool.current_num_threads() {
+            self.scans.push(Mutex::new(Scan::new(rows)));
+        }
+        let cols = self
+            .params
+            .batch
+            .min(self.params.max_columns - self.engine.columns());
+        advance(
+            &mut self.engine,
+            &mut self.trackers,
+            &self.scans,
+            self.head,
+            cols,
+            pool,
+        );
+        let q = self.engine.columns();
         // Speculative cycle search on every live row old enough to have settled,
         // and the comparisons due at this column.
-        for r in head..=rows.min(q - 1) {
-            let t = &mut trackers[r as usize];
+        for r in self.head..=rows.min(q - 1) {
+            let t = &mut self.trackers[r as usize];
             if t.verify_at.is_some() {
-                t.verify(q, engine.row_state(r));
+                t.verify(q, self.engine.row_state(r));
             }
             if t.searching()
                 && tracker::settling(r, q)
-                && let Some(mut state) = engine.row_state(r)
+                && let Some(mut state) = self.engine.row_state(r)
             {
                 if weaken.ignore_state {
                     state.clear();
@@ -168,42 +232,72 @@ pub fn census(
                 t.step(q, state);
             }
         }
-        // The chain: settle rows in order while the hypotheses hold.
-        while head <= rows {
+        self.settle(q);
+    }
+
+    /// The chain: settles rows in order while the hypotheses hold.
+    fn settle(&mut self, q: u32) {
+        while self.head <= self.params.rows {
+            let r = self.head;
             let Some(Settled {
                 status,
                 exact_start,
-            }) = trackers[head as usize].settle(head, q, &below)
+            }) = self.trackers[r as usize].settle(r, q, &self.below)
             else {
                 break;
             };
             if let Fate::Periodic { start, pattern } = &status.fate {
                 let pattern = pattern.iter().map(|&x| x as i32).collect();
-                engine.set_periodic(head, *start as u32, pattern);
+                self.engine.set_periodic(r, *start as u32, pattern);
             }
             if !exact_start {
-                start_bounds.push(head);
+                self.start_bounds.push(r);
             }
-            below.add(&status.fate);
-            minima[head as usize] = trackers[head as usize].min_value;
-            trackers[head as usize] = Tracker::default();
-            settled[head as usize] = Some(status);
-            head += 1;
+            self.below.add(&status.fate);
+            self.minima[r as usize] = self.trackers[r as usize].min_value;
+            self.trackers[r as usize] = Tracker::default();
+            self.settled[r as usize] = Some(status);
+            self.head += 1;
         }
-        progress(q, head);
     }
-    let columns = engine.columns();
-    let mut scan = Scan::new(rows);
-    for s in &scans {
-        scan.merge(&s.lock().unwrap());
+
+    /// All the scans in one.
+    fn merged_scan(&self) -> Scan {
+        let mut scan = Scan::new(self.params.rows);
+        for s in &self.scans {
+            scan.merge(&s.lock().unwrap());
+        }
+        scan
     }
-    let facts = facts(rows, columns, &settled, &minima, scan);
-    Census {
-        rows: settled,
-        start_bounds,
-        columns,
-        facts,
+
+    /// The result (what is not settled by now is open).
+    pub fn finish(self) -> Census {
+        let columns = self.engine.columns();
+        let scan = self.merged_scan();
+        let facts = facts(self.params.rows, columns, &self.settled, &self.minima, scan);
+        Census {
+            rows: self.settled,
+            start_bounds: self.start_bounds,
+            columns,
+            facts,
+        }
     }
+}
+
+/// Census of rows `0 ..= params.rows` from the start, with no checkpoints.
+/// `progress(column, rows settled)` after each batch.
+pub fn census(
+    params: Params,
+    pool: &rayon::ThreadPool,
+    weaken: Weaken,
+    progress: &mut dyn FnMut(u32, u32),
+) -> Census {
+    let mut run = Run::new(params);
+    while !run.done() {
+        run.step(pool, weaken);
+        progress(run.columns(), run.settled_rows());
+    }
+    run.finish()
 }
 
 /// The facts of columns `0 ..= min(R, columns - 1)` from the scan, the settled

@@ -1,15 +1,20 @@
 //! `chomp3 census`: prove the fate of rows `0 ..= R` without a table, and write
 //! `census.tsv` and its descriptor file, never over a census that covers more.
 
+use std::fs::File;
+use std::io::BufReader;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
 use chomp3::analysis::crosscheck::check_against;
-use chomp3::census::{self, BATCH_COLS, Weaken};
+use chomp3::census::{self, BATCH_COLS, CheckpointError, Params, Run, Weaken};
 use chomp3::census_file::{self, rows_in_file};
+use chomp3::compute::INTERRUPTED;
 use chomp3::proof::Counts;
 
+use super::Interrupted;
 use super::args::{QuietArg, ThreadsArg, open_table};
 use super::progress::{bar, peak_rss_kib};
 
@@ -39,6 +44,13 @@ pub struct Args {
     /// Replace census files that cover more rows than this census
     #[arg(long)]
     replace: bool,
+    /// Checkpoint file: the whole state, saved every few minutes and on Ctrl-C;
+    /// the same command continues from it [default: beside --out, as .c3k]
+    #[arg(long, value_name = "PATH")]
+    checkpoint: Option<PathBuf>,
+    /// Seconds of work between checkpoints
+    #[arg(long, value_name = "S", default_value_t = 300.0)]
+    checkpoint_secs: f64,
     #[command(flatten)]
     threads: ThreadsArg,
     #[command(flatten)]
@@ -51,32 +63,58 @@ pub fn run(args: &Args) -> Result<()> {
         .descriptors
         .clone()
         .unwrap_or_else(|| args.out.with_extension("c3d"));
+    let checkpoint = args
+        .checkpoint
+        .clone()
+        .unwrap_or_else(|| args.out.with_extension("c3k"));
     let check = args.check.as_deref().map(open_table).transpose()?;
     for path in [&args.out, &descriptors] {
         may_write(path, rows, args.replace)?;
     }
-    let max_columns = args
-        .max_columns
-        .unwrap_or(census::default_max_columns(rows));
+    let params = Params {
+        rows,
+        max_columns: args
+            .max_columns
+            .unwrap_or(census::default_max_columns(rows)),
+        batch: BATCH_COLS,
+    };
     let started = Instant::now();
+    let mut run = resume_or_start(&checkpoint, params, args.quiet.quiet)?;
     let pool = args.threads.pool()?;
     let bar = bar(args.quiet.quiet, "{bar:20} {msg}  ETA {eta}");
     bar.set_length(census::expected_columns(rows));
-    let result = census::census(
-        rows,
-        max_columns,
-        BATCH_COLS,
-        &pool,
-        Weaken::default(),
-        &mut |q, settled| {
-            bar.set_position(q as u64);
-            bar.set_message(format!(
-                "column {q}, rows 0..{settled} settled of {}",
-                rows as u64 + 1
-            ));
-        },
-    );
+    let every = Duration::from_secs_f64(args.checkpoint_secs.max(0.0));
+    let mut last_save = Instant::now();
+    while !run.done() {
+        run.step(&pool, Weaken::default());
+        let (q, settled) = (run.columns(), run.settled_rows());
+        bar.set_position(q as u64);
+        bar.set_message(format!(
+            "column {q}, rows 0..{settled} settled of {}",
+            rows as u64 + 1
+        ));
+        let interrupted = INTERRUPTED.load(Ordering::Relaxed);
+        if (last_save.elapsed() >= every && !run.done()) || interrupted {
+            let (bytes, secs) = save(&mut run, &checkpoint)?;
+            if !args.quiet.quiet {
+                bar.println(format!(
+                    "checkpoint {}: column {q}, {bytes} bytes in {secs:.1} s",
+                    checkpoint.display()
+                ));
+            }
+            last_save = Instant::now();
+        }
+        if interrupted {
+            bar.finish_and_clear();
+            return Err(Interrupted(format!(
+                "interrupted; the census is saved in {} at column {q}; run the same command again to continue",
+                checkpoint.display()
+            ))
+            .into());
+        }
+    }
     bar.finish_and_clear();
+    let result = run.finish();
     let command = format!("chomp3 census --rows {rows}");
     let written = |path: &Path, e: std::io::Error| anyhow::anyhow!("{}: {e}", path.display());
     let (rows_, bounds) = (&result.rows, &result.start_bounds);
@@ -84,6 +122,9 @@ pub fn run(args: &Args) -> Result<()> {
         .map_err(|e| written(&args.out, e))?;
     census_file::write_descriptors(rows_, bounds, &result.facts, result.columns, &descriptors)
         .map_err(|e| written(&descriptors, e))?;
+    if checkpoint.exists() {
+        std::fs::remove_file(&checkpoint).map_err(|e| written(&checkpoint, e))?;
+    }
     let c = Counts::of(&result.rows);
     println!(
         "census of rows 0..={rows} in {:.1} s ({} columns, peak RSS {} MiB): {} constant, {} proved periodic, {} open",
@@ -113,6 +154,45 @@ pub fn run(args: &Args) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// Continues from the checkpoint at `path` if there is one (it must be for the
+/// same parameters), else starts a new census.
+fn resume_or_start(path: &Path, params: Params, quiet: bool) -> Result<Run> {
+    let file = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Run::new(params)),
+        Err(e) => bail!("{}: {e}", path.display()),
+    };
+    let run = Run::load(&mut BufReader::with_capacity(1 << 20, file), params).map_err(|e| {
+        let what_to_do = match &e {
+            CheckpointError::OtherParams { .. } => "run that command to finish it, or",
+            _ => "",
+        };
+        anyhow::anyhow!(
+            "{}: {e}; {what_to_do} delete it to start this census over",
+            path.display()
+        )
+    })?;
+    if !quiet {
+        eprintln!(
+            "chomp3: resuming from {}: column {}, rows 0..{} settled",
+            path.display(),
+            run.columns(),
+            run.settled_rows()
+        );
+    }
+    Ok(run)
+}
+
+/// Writes the checkpoint aside, syncs it and renames it into place; returns its
+/// size and the seconds it took.
+fn save(run: &mut Run, path: &Path) -> Result<(u64, f64)> {
+    let started = Instant::now();
+    census_file::write_atomically(path, |w| run.save(w))
+        .map_err(|e| anyhow::anyhow!("{}: writing the checkpoint: {e}", path.display()))?;
+    let bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+    Ok((bytes, started.elapsed().as_secs_f64()))
 }
 
 /// Refuses, before any work, to write `path` when its directory is missing, or

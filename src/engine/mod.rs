@@ -52,6 +52,7 @@
 //! state and the rows below it in its own column, so the result does not depend on
 //! the number of threads.
 
+mod checkpoint;
 mod resume;
 mod row;
 

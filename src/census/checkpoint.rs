@@ -1,0 +1,382 @@
+//! The census checkpoint: the whole state of a [`Run`], written to a writer and
+//! read back so that an interrupted census continues to the same results. The
+//! layout is in FORMAT.md; integers little-endian, a CRC-32 of everything at the
+//! end. Never touches files itself (the command line writes it aside and renames
+//! it into place).
+
+use std::io::{self, Read, Write};
+use std::sync::Mutex;
+
+use super::tracker::Tracker;
+use super::{Params, Run, Scan};
+use crate::engine::Engine;
+use crate::proof::{Fate, Known, RowStatus};
+
+/// First 8 bytes of a checkpoint.
+const MAGIC: [u8; 8] = *b"CHOMP3CK";
+/// The layout version this build writes and reads.
+pub const VERSION: u32 = 1;
+/// "None" in `u32` and `u64` fields.
+const NONE32: u32 = u32::MAX;
+const NONE64: u64 = u64::MAX;
+
+/// Why a checkpoint cannot be continued.
+#[derive(Debug, thiserror::Error)]
+pub enum CheckpointError {
+    /// Not a census checkpoint at all.
+    #[error("not a chomp3 census checkpoint (no CHOMP3CK header)")]
+    NotCheckpoint,
+    /// Written by another layout version.
+    #[error("census checkpoint version {found}, this chomp3 reads {VERSION}")]
+    Version {
+        /// The version in the file.
+        found: u32,
+    },
+    /// A checkpoint of another census.
+    #[error(
+        "a checkpoint of `chomp3 census --rows {} --max-columns {}` (batch {})",
+        .found.rows, .found.max_columns, .found.batch
+    )]
+    OtherParams {
+        /// The parameters it was written for.
+        found: Params,
+    },
+    /// Cut off, or its checksum does not match.
+    #[error("damaged census checkpoint ({0})")]
+    Damaged(String),
+}
+
+/// A writer that keeps the CRC-32 of what passes through it.
+struct CrcWriter<'a> {
+    w: &'a mut dyn Write,
+    crc: crc32fast::Hasher,
+}
+
+impl Write for CrcWriter<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.w.write(buf)?;
+        self.crc.update(&buf[..n]);
+        Ok(n)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.w.flush()
+    }
+}
+
+/// A reader that keeps the CRC-32 of what passes through it.
+struct CrcReader<'a> {
+    r: &'a mut dyn Read,
+    crc: crc32fast::Hasher,
+}
+
+impl Read for CrcReader<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.r.read(buf)?;
+        self.crc.update(&buf[..n]);
+        Ok(n)
+    }
+}
+
+fn put32(w: &mut dyn Write, x: u32) -> io::Result<()> {
+    w.write_all(&x.to_le_bytes())
+}
+
+fn put64(w: &mut dyn Write, x: u64) -> io::Result<()> {
+    w.write_all(&x.to_le_bytes())
+}
+
+fn put32s(w: &mut dyn Write, xs: impl IntoIterator<Item = u32>) -> io::Result<()> {
+    let bytes: Vec<u8> = xs.into_iter().flat_map(u32::to_le_bytes).collect();
+    w.write_all(&bytes)
+}
+
+fn get32(r: &mut dyn Read) -> io::Result<u32> {
+    let mut b = [0; 4];
+    r.read_exact(&mut b)?;
+    Ok(u32::from_le_bytes(b))
+}
+
+fn get64(r: &mut dyn Read) -> io::Result<u64> {
+    let mut b = [0; 8];
+    r.read_exact(&mut b)?;
+    Ok(u64::from_le_bytes(b))
+}
+
+fn get32s(r: &mut dyn Read, n: usize) -> io::Result<Vec<u32>> {
+    let mut bytes = vec![0u8; 4 * n];
+    r.read_exact(&mut bytes)?;
+    Ok(bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect())
+}
+
+fn opt32(x: Option<u32>) -> u32 {
+    x.unwrap_or(NONE32)
+}
+
+fn some32(x: u32) -> Option<u32> {
+    (x != NONE32).then_some(x)
+}
+
+impl Run {
+    /// Writes the whole state.
+    pub fn save(&mut self, w: &mut dyn Write) -> io::Result<()> {
+        let mut w = CrcWriter {
+            w,
+            crc: crc32fast::Hasher::new(),
+        };
+        let w = &mut w;
+        w.write_all(&MAGIC)?;
+        put32(w, VERSION)?;
+        let p = self.params;
+        put32s(w, [p.rows, p.max_columns, p.batch, self.head])?;
+        for status in &self.settled[..self.head as usize] {
+            save_status(w, status.as_ref().expect("rows below the head are settled"))?;
+        }
+        put32(w, self.start_bounds.len() as u32)?;
+        put32s(w, self.start_bounds.iter().copied())?;
+        put32s(w, self.minima.iter().copied())?;
+        let scan = self.merged_scan();
+        put32s(w, scan.diagonal.iter().copied())?;
+        put32s(w, scan.p_count.iter().copied())?;
+        put32(w, opt32(scan.not_max))?;
+        for t in &self.trackers[self.head as usize..] {
+            save_tracker(w, t)?;
+        }
+        self.engine.save(w)?;
+        let crc = w.crc.clone().finalize();
+        w.w.write_all(&crc.to_le_bytes())
+    }
+
+    /// Reads a state written by [`Run::save`] for `params`.
+    pub fn load(r: &mut dyn Read, params: Params) -> Result<Run, CheckpointError> {
+        let mut rd = CrcReader {
+            r,
+            crc: crc32fast::Hasher::new(),
+        };
+        let damaged = |e: io::Error| CheckpointError::Damaged(e.to_string());
+        let mut magic = [0u8; 8];
+        rd.read_exact(&mut magic)
+            .map_err(|_| CheckpointError::NotCheckpoint)?;
+        if magic != MAGIC {
+            return Err(CheckpointError::NotCheckpoint);
+        }
+        let version = get32(&mut rd).map_err(damaged)?;
+        if version != VERSION {
+            return Err(CheckpointError::Version { found: version });
+        }
+        let v = get32s(&mut rd, 4).map_err(damaged)?;
+        let found = Params {
+            rows: v[0],
+            max_columns: v[1],
+            batch: v[2],
+        };
+        if found != params {
+            return Err(CheckpointError::OtherParams { found });
+        }
+        let run = load_body(&mut rd, params, v[3]).map_err(damaged)?;
+        let expect = rd.crc.clone().finalize();
+        let stored = get32(rd.r).map_err(damaged)?;
+        if stored != expect {
+            return Err(CheckpointError::Damaged("checksum does not match".into()));
+        }
+        Ok(run)
+    }
+}
+
+/// Everything after the parameters.
+fn load_body(rd: &mut dyn Read, params: Params, head: u32) -> io::Result<Run> {
+    let rows = params.rows as usize;
+    if head as usize > rows + 1 {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            "head past the rows",
+        ));
+    }
+    let mut run = Run::new(params);
+    for r in 0..head as usize {
+        let status = load_status(rd)?;
+        run.below.add(&status.fate);
+        run.settled[r] = Some(status);
+    }
+    run.head = head;
+    let bounds = get32(rd)? as usize;
+    run.start_bounds = get32s(rd, bounds)?;
+    run.minima = get32s(rd, rows + 1)?;
+    let scan = Scan {
+        diagonal: get32s(rd, rows + 1)?,
+        p_count: get32s(rd, rows + 1)?,
+        not_max: some32(get32(rd)?),
+    };
+    run.scans = vec![Mutex::new(scan)];
+    for t in &mut run.trackers[head as usize..] {
+        *t = load_tracker(rd)?;
+    }
+    run.engine = Engine::load(rd)?;
+    Ok(run)
+}
+
+/// class (0 constant, 1 periodic), start, closed_at, period, pattern.
+fn save_status(w: &mut dyn Write, s: &RowStatus) -> io::Result<()> {
+    match &s.fate {
+        Fate::Constant { start } => {
+            w.write_all(&[0])?;
+            put64(w, *start)
+        }
+        Fate::Periodic { start, pattern } => {
+            w.write_all(&[1])?;
+            put64(w, *start)?;
+            put64(w, s.known.closed_at().unwrap_or(0))?;
+            put32(w, pattern.len() as u32)?;
+            put32s(w, pattern.iter().map(|&x| x as u32))
+        }
+    }
+}
+
+fn load_status(rd: &mut dyn Read) -> io::Result<RowStatus> {
+    let mut class = [0u8];
+    rd.read_exact(&mut class)?;
+    let start = get64(rd)?;
+    if class[0] == 0 {
+        return Ok(RowStatus::died(start));
+    }
+    let closed_at = get64(rd)?;
+    let len = get32(rd)? as usize;
+    let pattern = get32s(rd, len)?
+        .into_iter()
+        .map(|x| x as i32 as i64)
+        .collect();
+    Ok(RowStatus {
+        fate: Fate::Periodic { start, pattern },
+        known: Known::Certificate { closed_at },
+    })
+}
+
+fn save_tracker(w: &mut dyn Write, t: &Tracker) -> io::Result<()> {
+    put64(w, t.dead.unwrap_or(NONE64))?;
+    put32s(w, [t.recorded_from, t.min_value, t.history.len() as u32])?;
+    put32s(w, t.history.iter().map(|&x| x as u32))?;
+    match &t.snapshot {
+        Some((q, state)) => {
+            put32s(w, [1, *q, state.len() as u32])?;
+            for &x in state {
+                put64(w, x)?;
+            }
+        }
+        None => put32(w, 0)?,
+    }
+    put32s(w, [t.steps, t.limit])?;
+    let (qs, k) = t.cycle.unwrap_or((NONE32, NONE32));
+    put32s(w, [qs, k, opt32(t.verify_at)])
+}
+
+fn load_tracker(rd: &mut dyn Read) -> io::Result<Tracker> {
+    let dead = get64(rd)?;
+    let v = get32s(rd, 3)?;
+    let history = get32s(rd, v[2] as usize)?
+        .into_iter()
+        .map(|x| x as i32)
+        .collect();
+    let snapshot = match get32(rd)? {
+        0 => None,
+        _ => {
+            let q = get32(rd)?;
+            let len = get32(rd)? as usize;
+            let state = (0..len).map(|_| get64(rd)).collect::<io::Result<_>>()?;
+            Some((q, state))
+        }
+    };
+    let w = get32s(rd, 5)?;
+    Ok(Tracker {
+        dead: (dead != NONE64).then_some(dead),
+        recorded_from: v[0],
+        min_value: v[1],
+        history,
+        snapshot,
+        steps: w[0],
+        limit: w[1],
+        cycle: some32(w[2]).map(|qs| (qs, w[3])),
+        verify_at: some32(w[4]),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pool() -> rayon::ThreadPool {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap()
+    }
+
+    #[test]
+    fn a_run_saved_at_any_batch_continues_to_the_same_census() {
+        let params = Params {
+            rows: 700,
+            max_columns: 6000,
+            batch: 72,
+        };
+        let pool = pool();
+        let direct = super::super::census(params, &pool, Default::default(), &mut |_, _| {});
+        for stop_after in [1, 5, 13, 15] {
+            let mut run = Run::new(params);
+            for _ in 0..stop_after {
+                run.step(&pool, Default::default());
+            }
+            assert!(!run.done(), "stop before the end ({stop_after} batches)");
+            let mut bytes = Vec::new();
+            run.save(&mut bytes).unwrap();
+            let mut run = Run::load(&mut bytes.as_slice(), params).unwrap();
+            while !run.done() {
+                run.step(&pool, Default::default());
+            }
+            let resumed = run.finish();
+            assert_eq!(
+                resumed.rows, direct.rows,
+                "stopped after {stop_after} batches"
+            );
+            assert_eq!(resumed.columns, direct.columns);
+            assert_eq!(resumed.facts.p_count, direct.facts.p_count);
+            assert_eq!(resumed.facts.row_min, direct.facts.row_min);
+        }
+    }
+
+    #[test]
+    fn other_parameters_and_damage_are_refused() {
+        let params = Params {
+            rows: 100,
+            max_columns: 2000,
+            batch: 50,
+        };
+        let mut run = Run::new(params);
+        run.step(&pool(), Default::default());
+        let mut bytes = Vec::new();
+        run.save(&mut bytes).unwrap();
+        let other = Params {
+            rows: 101,
+            ..params
+        };
+        assert!(matches!(
+            Run::load(&mut bytes.as_slice(), other),
+            Err(CheckpointError::OtherParams { found }) if found == params
+        ));
+        let mut bad = bytes.clone();
+        let mid = bad.len() / 2;
+        bad[mid] ^= 0x10;
+        assert!(matches!(
+            Run::load(&mut bad.as_slice(), params),
+            Err(CheckpointError::Damaged(_))
+        ));
+        assert!(matches!(
+            Run::load(&mut &bytes[..bytes.len() - 9], params),
+            Err(CheckpointError::Damaged(_))
+        ));
+        assert!(matches!(
+            Run::load(&mut &b"CHOMP3TB"[..], params),
+            Err(CheckpointError::NotCheckpoint)
+        ));
+    }
+}

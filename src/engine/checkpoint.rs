@@ -1,0 +1,198 @@
+//! Saving the engine's state to a writer and loading it back, so that a long
+//! computation (the census) can stop and continue with exactly the same results.
+//! The layout is in FORMAT.md (the census checkpoint); integers little-endian.
+//!
+//! A live row is saved as its state at the next column (the values it has used at
+//! or above it: `Engine::row_state`), which is all its future depends on; its
+//! window is rebuilt from that on loading.
+
+use std::io::{self, Read, Write};
+use std::sync::Mutex;
+
+use super::row::Row;
+use super::{CHUNK_ROWS, Engine};
+
+const DEAD: u8 = 0;
+const PERIODIC: u8 = 1;
+const LIVE: u8 = 2;
+
+fn put_u32(w: &mut dyn Write, x: u32) -> io::Result<()> {
+    w.write_all(&x.to_le_bytes())
+}
+
+fn put_u64(w: &mut dyn Write, x: u64) -> io::Result<()> {
+    w.write_all(&x.to_le_bytes())
+}
+
+fn get_u32(r: &mut dyn Read) -> io::Result<u32> {
+    let mut b = [0; 4];
+    r.read_exact(&mut b)?;
+    Ok(u32::from_le_bytes(b))
+}
+
+fn get_u64(r: &mut dyn Read) -> io::Result<u64> {
+    let mut b = [0; 8];
+    r.read_exact(&mut b)?;
+    Ok(u64::from_le_bytes(b))
+}
+
+fn get_words(r: &mut dyn Read, n: usize) -> io::Result<Vec<u64>> {
+    let mut bytes = vec![0u8; 8 * n];
+    r.read_exact(&mut bytes)?;
+    Ok(bytes
+        .chunks_exact(8)
+        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+        .collect())
+}
+
+fn put_words(w: &mut dyn Write, words: &[u64]) -> io::Result<()> {
+    let bytes: Vec<u8> = words.iter().flat_map(|x| x.to_le_bytes()).collect();
+    w.write_all(&bytes)
+}
+
+fn bad(what: &str) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, what.to_string())
+}
+
+impl Engine {
+    /// Writes the state: complete columns, row limit, the diagonal bitset, and
+    /// every row created (dead: its value; periodic: start and pattern; live: its
+    /// state words).
+    pub fn save(&mut self, w: &mut dyn Write) -> io::Result<()> {
+        let q = self.columns;
+        put_u32(w, q)?;
+        put_u32(w, self.row_limit)?;
+        let diagonal = self.diagonal.get_mut().unwrap();
+        put_u64(w, diagonal.len() as u64)?;
+        put_words(w, diagonal)?;
+        let rows: u64 = self
+            .chunks
+            .iter_mut()
+            .map(|c| c.get_mut().unwrap().len() as u64)
+            .sum();
+        put_u64(w, rows)?;
+        let mut r = 0u32;
+        for chunk in &mut self.chunks {
+            for row in chunk.get_mut().unwrap().iter() {
+                match row {
+                    Row::Dead { value } => {
+                        w.write_all(&[DEAD])?;
+                        put_u32(w, *value)?;
+                    }
+                    Row::Periodic { start, pattern } => {
+                        w.write_all(&[PERIODIC])?;
+                        put_u32(w, *start)?;
+                        put_u32(w, pattern.len() as u32)?;
+                        for &x in pattern {
+                            put_u32(w, x as u32)?;
+                        }
+                    }
+                    Row::Live(_) => {
+                        let state = row.state(r, q).expect("a live row has a state");
+                        w.write_all(&[LIVE])?;
+                        put_u32(w, state.len() as u32)?;
+                        put_words(w, &state)?;
+                    }
+                }
+                r += 1;
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads a state written by [`Engine::save`].
+    pub fn load(rd: &mut dyn Read) -> io::Result<Engine> {
+        let q = get_u32(rd)?;
+        let row_limit = get_u32(rd)?;
+        let words = get_u64(rd)? as usize;
+        let diagonal = get_words(rd, words)?;
+        let rows = get_u64(rd)?;
+        if rows > q as u64 || rows > row_limit as u64 + 1 {
+            return Err(bad("more rows than columns"));
+        }
+        let mut chunks: Vec<Mutex<Vec<Row>>> = Vec::new();
+        for r in 0..rows as u32 {
+            if r % CHUNK_ROWS == 0 {
+                chunks.push(Mutex::new(Vec::new()));
+            }
+            let mut tag = [0u8];
+            rd.read_exact(&mut tag)?;
+            let row = match tag[0] {
+                DEAD => Row::Dead {
+                    value: get_u32(rd)?,
+                },
+                PERIODIC => {
+                    let start = get_u32(rd)?;
+                    let len = get_u32(rd)? as usize;
+                    let pattern = (0..len)
+                        .map(|_| get_u32(rd).map(|x| x as i32))
+                        .collect::<io::Result<Vec<_>>>()?;
+                    Row::Periodic { start, pattern }
+                }
+                LIVE => {
+                    let n = get_u32(rd)? as usize;
+                    let state = get_words(rd, n)?;
+                    Row::live(r, q, |base, bits| {
+                        for x in 0..(64 * n as u32).min(r + 2) {
+                            if state[x as usize / 64] >> (x % 64) & 1 == 1 {
+                                let v = q + x;
+                                bits[(v / 64 - base) as usize] |= 1u64 << (v % 64);
+                            }
+                        }
+                    })
+                }
+                _ => return Err(bad("unknown row tag")),
+            };
+            chunks.last_mut().unwrap().get_mut().unwrap().push(row);
+        }
+        Ok(Engine {
+            columns: q,
+            row_limit,
+            chunks,
+            diagonal: Mutex::new(diagonal),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Block;
+
+    fn run(engine: &mut Engine, cols: u32) -> Vec<Vec<u32>> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let mut out = Vec::new();
+        engine.advance(
+            cols,
+            &pool,
+            |b: &Block| {
+                (0..b.cols)
+                    .map(|j| b.column(j).to_vec())
+                    .collect::<Vec<_>>()
+            },
+            |block| out.extend(block),
+        );
+        out
+    }
+
+    #[test]
+    fn a_saved_and_loaded_engine_continues_exactly() {
+        for limit in [u32::MAX, 150] {
+            let mut direct = Engine::with_row_limit(limit);
+            let mut all = run(&mut direct, 900);
+            let mut cut = Engine::with_row_limit(limit);
+            let mut resumed = run(&mut cut, 400);
+            cut.set_periodic(0, 1, vec![1]); // row 0 is [k+1, k, 0]: f(q,0) = q + 1
+            let mut bytes = Vec::new();
+            cut.save(&mut bytes).unwrap();
+            let mut loaded = Engine::load(&mut bytes.as_slice()).unwrap();
+            assert_eq!(loaded.columns(), 400);
+            resumed.extend(run(&mut loaded, 500));
+            all.truncate(900);
+            assert!(resumed == all, "limit {limit}: resumed columns differ");
+        }
+    }
+}

@@ -1,0 +1,122 @@
+//! The census survives `kill -9` and Ctrl-C: a real child killed twice, then run
+//! again, writes the same bytes as a run that was never interrupted.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Child, Command};
+use std::time::{Duration, Instant, SystemTime};
+
+use common::chomp3_ok;
+
+const ROWS: &str = "20000";
+
+fn start(out: &Path) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_chomp3"))
+        .args([
+            "census",
+            "--quiet",
+            "--rows",
+            ROWS,
+            "--checkpoint-secs",
+            "0",
+        ])
+        .arg("--out")
+        .arg(out)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+fn modified(path: &Path) -> Option<SystemTime> {
+    std::fs::metadata(path).and_then(|m| m.modified()).ok()
+}
+
+/// Waits until `path` is written after `since` (or first appears).
+fn wait_for_checkpoint(path: &Path, since: Option<SystemTime>) {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while modified(path) == since || modified(path).is_none() {
+        assert!(Instant::now() < deadline, "no checkpoint written");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+#[test]
+fn a_census_killed_twice_resumes_to_the_same_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let direct = dir.path().join("direct.tsv");
+    chomp3_ok(&[
+        "census",
+        "--quiet",
+        "--rows",
+        ROWS,
+        "--out",
+        direct.to_str().unwrap(),
+    ]);
+    let out = dir.path().join("killed.tsv");
+    let checkpoint = dir.path().join("killed.c3k");
+    let mut since = None;
+    for kill in 0..2 {
+        let mut child = start(&out);
+        wait_for_checkpoint(&checkpoint, since);
+        child.kill().unwrap(); // SIGKILL
+        let status = child.wait().unwrap();
+        assert!(
+            !status.success(),
+            "kill {kill}: the child had already finished"
+        );
+        assert!(!out.exists(), "kill {kill}: no result before the end");
+        since = modified(&checkpoint);
+    }
+    let child = start(&out);
+    let done = child.wait_with_output().unwrap();
+    assert!(
+        done.status.success(),
+        "{}",
+        String::from_utf8_lossy(&done.stderr)
+    );
+    for ext in ["tsv", "c3d"] {
+        let a = std::fs::read(direct.with_extension(ext)).unwrap();
+        let b = std::fs::read(out.with_extension(ext)).unwrap();
+        assert!(a == b, "{ext}: the resumed census differs");
+    }
+    assert!(
+        !checkpoint.exists(),
+        "the checkpoint is removed once the census is written"
+    );
+}
+
+#[test]
+fn ctrl_c_saves_the_census_and_exits_130() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("c.tsv");
+    let checkpoint = dir.path().join("c.c3k");
+    let child = start(&out);
+    wait_for_checkpoint(&checkpoint, None);
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let done = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&done.stderr);
+    if done.status.success() {
+        return; // finished before the signal arrived: nothing to check
+    }
+    assert_eq!(done.status.code(), Some(130), "{err}");
+    assert!(err.contains("run the same command again"), "{err}");
+    assert!(checkpoint.exists());
+    // A census with other parameters refuses the checkpoint and says what to do.
+    let o = Command::new(env!("CARGO_BIN_EXE_chomp3"))
+        .args(["census", "--quiet", "--rows", "19999", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("--rows 20000") && err.contains("delete it"),
+        "{err}"
+    );
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+}
