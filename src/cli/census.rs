@@ -97,10 +97,12 @@ pub fn run(args: &Args) -> Result<()> {
         if (last_save.elapsed() >= every && !run.done()) || interrupted {
             let (bytes, secs) = save(&mut run, &checkpoint)?;
             if !args.quiet.quiet {
-                bar.println(format!(
-                    "checkpoint {}: column {q}, {bytes} bytes in {secs:.1} s",
-                    checkpoint.display()
-                ));
+                bar.suspend(|| {
+                    eprintln!(
+                        "chomp3: checkpoint {}: column {q}, {bytes} bytes in {secs:.1} s",
+                        checkpoint.display()
+                    )
+                });
             }
             last_save = Instant::now();
         }
