@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Once;
 
 use plotters::coord::Shift;
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters::style::FontStyle;
 
@@ -59,9 +60,10 @@ fn register_fonts() {
 type DrawResult = Result<(), Box<dyn std::error::Error>>;
 
 /// Draws every figure into `dir`; returns the files written. `row` is the row
-/// shown up close.
+/// shown up close. Without a table (an analysis of a census alone), the image of
+/// the table and the row close-up are left out.
 pub fn plot_all(
-    t: &Table,
+    t: Option<&Table>,
     a: &Analysis,
     dir: &Path,
     format: Format,
@@ -86,19 +88,26 @@ pub fn plot_all(
         written.push(path);
         Ok(())
     };
-    let image = sample_table(t);
-    render(
-        "table",
-        &|root| table_image(root, &image, a.facts.n),
-        &|root| table_image(root, &image, a.facts.n),
-    )?;
+    if let Some(t) = t {
+        let image = sample_table(t);
+        render(
+            "table",
+            &|root| table_image(root, &image, a.facts.n),
+            &|root| table_image(root, &image, a.facts.n),
+        )?;
+    }
     render("growth", &|root| growth(root, &a.growth), &|root| {
         growth(root, &a.growth)
     })?;
     render("census", &|root| census(root, a), &|root| census(root, a))?;
-    render("row", &|root| row_close_up(root, t, a, row), &|root| {
-        row_close_up(root, t, a, row)
+    render("periodicity", &|root| periodicity(root, a), &|root| {
+        periodicity(root, a)
     })?;
+    if let Some(t) = t {
+        render("row", &|root| row_close_up(root, t, a, row), &|root| {
+            row_close_up(root, t, a, row)
+        })?;
+    }
     render(
         "differences",
         &|root| differences(root, &a.growth),
@@ -269,7 +278,7 @@ where
         "r_n - a n, a = 1 + 1/sqrt 2",
     ];
     let devs = g.named().map(|(_, _, d)| d);
-    for ((area, dev), name) in panels.iter().zip(devs).zip(names) {
+    for (k, ((area, dev), name)) in panels.iter().zip(devs).zip(names).enumerate() {
         let pad = 0.15 * (dev.max - dev.min).max(0.1);
         let mut chart = ChartBuilder::on(area)
             .margin(10)
@@ -277,8 +286,12 @@ where
             .y_label_area_size(70)
             .caption(
                 format!(
-                    "{name}: min {:.4} at n = {}, max {:.4} at n = {} (red)",
-                    dev.min, dev.min_at, dev.max, dev.max_at
+                    "{name}: min {:.4} at n = {}, max {:.4} at n = {} (red); runs of {} n",
+                    dev.min,
+                    dev.min_at,
+                    dev.max,
+                    dev.max_at,
+                    dev.bins.first().map_or(1, |b| b.last_n - b.first_n + 1)
                 ),
                 (FONT, 19),
             )
@@ -294,10 +307,7 @@ where
             .label_style((FONT, 15))
             .axis_desc_style((FONT, 17))
             .draw()?;
-        chart.draw_series(LineSeries::new(
-            dev.points.iter().map(|&(n, y)| (n as f64, y)),
-            BLUE.stroke_width(1),
-        ))?;
+        quantile_bands(&mut chart, &dev.bins, k == 0)?;
         for y in [dev.min, dev.max] {
             chart.draw_series(DashedLineSeries::new(
                 [(dev.first_n as f64, y), (dev.last_n as f64, y)],
@@ -308,6 +318,61 @@ where
         }
     }
     root.present()?;
+    Ok(())
+}
+
+/// Shades of the growth figure's bands: min..max, 5..95 %, 25..75 %, median.
+const BAND_COLOURS: [RGBColor; 4] = [
+    RGBColor(205, 215, 240),
+    RGBColor(140, 165, 220),
+    RGBColor(59, 82, 139),
+    RGBColor(250, 200, 40),
+];
+
+/// Per run of `n`: the range, the 5..95 % and 25..75 % bands, and the median.
+fn quantile_bands<'a, DB: DrawingBackend + 'a>(
+    chart: &mut ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    bins: &[crate::analysis::growth::Bin],
+    legend: bool,
+) -> DrawResult
+where
+    DB::ErrorType: 'static,
+{
+    let labels = ["min .. max", "5 % .. 95 %", "25 % .. 75 %", "median"];
+    for (k, (lo, hi)) in [(0, 6), (1, 5), (2, 4)].into_iter().enumerate() {
+        let colour = BAND_COLOURS[k];
+        chart
+            .draw_series(bins.iter().map(|b| {
+                Rectangle::new(
+                    [
+                        (b.first_n as f64, b.quantiles[lo]),
+                        (b.last_n as f64 + 1.0, b.quantiles[hi]),
+                    ],
+                    colour.filled(),
+                )
+            }))?
+            .label(labels[k])
+            .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], colour.filled()));
+    }
+    let median = BAND_COLOURS[3];
+    chart
+        .draw_series(LineSeries::new(
+            bins.iter()
+                .map(|b| ((b.first_n + b.last_n) as f64 / 2.0, b.quantiles[3])),
+            median.stroke_width(2),
+        ))?
+        .label(labels[3])
+        .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], median.stroke_width(2)));
+    if !legend {
+        return Ok(());
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.9))
+        .border_style(BLACK)
+        .label_font((FONT, 13))
+        .draw()?;
     Ok(())
 }
 
@@ -483,6 +548,119 @@ where
         .border_style(BLACK)
         .label_font((FONT, 14))
         .draw()?;
+    Ok(())
+}
+
+/// Colour of a period in the periodicity figure.
+fn period_colour(p: usize) -> RGBColor {
+    match p {
+        2 => RGBColor(33, 145, 140),
+        3 => RGBColor(94, 201, 98),
+        4 => RGBColor(59, 82, 139),
+        5..=8 => RGBColor(230, 140, 30),
+        _ => RGBColor(200, 40, 40),
+    }
+}
+
+/// Rows with period above 1: the period, and the preperiod `start - r`, against r.
+fn periodicity<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, a: &Analysis) -> DrawResult
+where
+    DB::ErrorType: 'static,
+{
+    root.fill(&WHITE)?;
+    // (row, period, preperiod less the line (sqrt 2 - 1) r it follows)
+    let rows: Vec<(u64, usize, f64)> = a
+        .rows
+        .iter()
+        .enumerate()
+        .filter_map(|(r, row)| {
+            let s = row.as_ref().filter(|s| s.is_proved())?;
+            match &s.fate {
+                Fate::Periodic { start, pattern } if pattern.len() > 1 => {
+                    let slope = std::f64::consts::SQRT_2 - 1.0;
+                    let pre = (start - r as u64) as f64 - slope * r as f64;
+                    Some((r as u64, pattern.len(), pre))
+                }
+                _ => None,
+            }
+        })
+        .collect();
+    let last_row = a.rows.len() as f64;
+    let (top, bottom) = root.split_vertically(SIZE.1 * 2 / 5);
+    let max_p = rows.iter().map(|x| x.1).max().unwrap_or(2) as f64;
+    let mut chart = ChartBuilder::on(&top)
+        .caption(
+            format!(
+                "Rows with period > 1 among rows 0..{} ({} rows): the period",
+                a.rows.len() - 1,
+                rows.len()
+            ),
+            (FONT, 24),
+        )
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(60)
+        .build_cartesian_2d(0.0..last_row, 0.0..max_p + 1.0)?;
+    chart
+        .configure_mesh()
+        .x_label_formatter(&|v| format!("{v:.0}"))
+        .y_label_formatter(&|v| format!("{v:.0}"))
+        .x_desc("row r")
+        .y_desc("least period")
+        .label_style((FONT, 15))
+        .axis_desc_style((FONT, 17))
+        .draw()?;
+    chart.draw_series(
+        rows.iter()
+            .map(|&(r, p, _)| Circle::new((r as f64, p as f64), 3, period_colour(p).filled())),
+    )?;
+    let (lo, hi) = rows
+        .iter()
+        .fold((0.0f64, 0.0f64), |(lo, hi), x| (lo.min(x.2), hi.max(x.2)));
+    let pad = (hi - lo).max(1.0) * 0.1;
+    let mut chart = ChartBuilder::on(&bottom)
+        .caption(
+            "Their preperiod start - r (start: the least q from which f(q,r) - q repeats), less (sqrt 2 - 1) r",
+            (FONT, 18),
+        )
+        .margin(12)
+        .x_label_area_size(45)
+        .y_label_area_size(70)
+        .build_cartesian_2d(0.0..last_row, lo - pad..hi + pad)?;
+    chart
+        .configure_mesh()
+        .x_label_formatter(&|v| format!("{v:.0}"))
+        .y_label_formatter(&|v| format!("{v:.0}"))
+        .x_desc("row r")
+        .y_desc("start - r - (sqrt 2 - 1) r")
+        .label_style((FONT, 15))
+        .axis_desc_style((FONT, 17))
+        .draw()?;
+    for (label, ps) in [
+        ("period 2", 2..=2),
+        ("period 3", 3..=3),
+        ("period 4", 4..=4),
+        ("period 5 to 8", 5..=8),
+        ("period 9 or more", 9..=usize::MAX),
+    ] {
+        let colour = period_colour(*ps.start());
+        chart
+            .draw_series(
+                rows.iter()
+                    .filter(|x| ps.contains(&x.1))
+                    .map(|&(r, _, pre)| Circle::new((r as f64, pre), 2, colour.filled())),
+            )?
+            .label(label)
+            .legend(move |(x, y)| Circle::new((x + 7, y), 4, colour.filled()));
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .background_style(WHITE.mix(0.9))
+        .border_style(BLACK)
+        .label_font((FONT, 14))
+        .draw()?;
+    root.present()?;
     Ok(())
 }
 

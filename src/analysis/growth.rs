@@ -71,14 +71,41 @@ pub struct Deviation {
     pub max_at: u64,
     /// Successive differences `x_{n+1} - x_n` and how often each occurs.
     pub differences: BTreeMap<i64, u64>,
-    /// The deviation thinned for plotting: the lowest and highest point of each
-    /// of at most [`ENVELOPE_BUCKETS`] runs of `n`, in order.
+    /// The deviation by runs of consecutive `n` (at most [`BINS`] of them), for
+    /// figures that must show structure at 10^5 to 10^6 points.
     #[serde(skip)]
-    pub points: Vec<(u64, f64)>,
+    pub bins: Vec<Bin>,
 }
 
-/// Runs of `n` kept in [`Deviation::points`] (about one per pixel of a figure).
-pub const ENVELOPE_BUCKETS: usize = 2000;
+/// Runs of `n` kept in [`Deviation::bins`] (a few pixels each in a figure).
+pub const BINS: usize = 600;
+
+/// The deviation over one run of consecutive `n`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Bin {
+    /// First `n` of the run.
+    pub first_n: u64,
+    /// Last `n` of the run.
+    pub last_n: u64,
+    /// Minimum, 5 %, 25 %, 50 %, 75 %, 95 % quantiles and maximum (the value at
+    /// rank `floor(k (m - 1))` among the run's `m` sorted values).
+    pub quantiles: [f64; 7],
+}
+
+/// The quantile levels of [`Bin::quantiles`].
+pub const LEVELS: [f64; 7] = [0.0, 0.05, 0.25, 0.5, 0.75, 0.95, 1.0];
+
+impl Bin {
+    fn of(first_n: u64, ys: &mut [f64]) -> Bin {
+        ys.sort_by(f64::total_cmp);
+        let at = |k: f64| ys[(k * (ys.len() - 1) as f64) as usize];
+        Bin {
+            first_n,
+            last_n: first_n + ys.len() as u64 - 1,
+            quantiles: LEVELS.map(at),
+        }
+    }
+}
 
 /// Statistics of `x_n - c n` for `n = first_n, first_n + 1, ...` (`xs` non-empty).
 pub fn deviation(xs: &[u64], first_n: u64, c: f64) -> Deviation {
@@ -93,10 +120,10 @@ pub fn deviation(xs: &[u64], first_n: u64, c: f64) -> Deviation {
         max: f64::NEG_INFINITY,
         max_at: 0,
         differences: BTreeMap::new(),
-        points: Vec::new(),
+        bins: Vec::new(),
     };
-    let per = xs.len().div_ceil(ENVELOPE_BUCKETS).max(1);
-    let mut bucket: Option<((u64, f64), (u64, f64))> = None;
+    let per = xs.len().div_ceil(BINS).max(1);
+    let mut bucket = Vec::with_capacity(per);
     let (mut sn, mut sy, mut snn, mut sny) = (0.0, 0.0, 0.0, 0.0);
     for (i, &x) in xs.iter().enumerate() {
         let n = first_n + i as u64;
@@ -112,17 +139,11 @@ pub fn deviation(xs: &[u64], first_n: u64, c: f64) -> Deviation {
         if y > d.max {
             (d.max, d.max_at) = (y, n);
         }
-        let (lo, hi) = bucket.get_or_insert(((n, y), (n, y)));
-        if y < lo.1 {
-            *lo = (n, y);
-        }
-        if y > hi.1 {
-            *hi = (n, y);
-        }
+        bucket.push(y);
         if (i + 1) % per == 0 || i + 1 == xs.len() {
-            let (lo, hi) = bucket.take().unwrap();
-            d.points
-                .extend(if lo.0 <= hi.0 { [lo, hi] } else { [hi, lo] });
+            let first = n + 1 - bucket.len() as u64;
+            d.bins.push(Bin::of(first, &mut bucket));
+            bucket.clear();
         }
     }
     let m = xs.len() as f64;
@@ -159,5 +180,25 @@ mod tests {
         assert!((e.slope + 5.5 / 82.5).abs() < 1e-12, "{}", e.slope);
         assert_eq!(e.differences.get(&3), Some(&5));
         assert_eq!(e.differences.get(&5), Some(&1));
+        // Ten values make ten runs of one: each run's quantiles are its value.
+        assert_eq!(e.bins.len(), 10);
+        assert_eq!(e.bins[7].quantiles, [0.0; 7]);
+        assert_eq!(e.bins[4].quantiles, [3.0; 7]);
+    }
+
+    #[test]
+    fn bins_hold_the_quantiles_of_their_run() {
+        // 0, 1, ..., 99 in one run (c = 0): quantile k is at rank floor(99 k).
+        let xs: Vec<u64> = (0..100).collect();
+        let mut b = vec![];
+        let ys: Vec<f64> = xs.iter().map(|&x| x as f64).collect();
+        b.extend(ys);
+        let bin = Bin::of(0, &mut b);
+        assert_eq!(bin.quantiles, [0.0, 4.0, 24.0, 49.0, 74.0, 94.0, 99.0]);
+        assert_eq!((bin.first_n, bin.last_n), (0, 99));
+        let d = deviation(&(0..6000).collect::<Vec<u64>>(), 0, 1.0);
+        assert_eq!(d.bins.len(), BINS);
+        assert!(d.bins.iter().all(|b| b.quantiles == [0.0; 7]));
+        assert_eq!(d.bins.last().unwrap().last_n, 5999);
     }
 }

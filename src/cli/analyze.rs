@@ -49,27 +49,33 @@ pub fn run(args: &Args) -> Result<()> {
 
 /// No table named and none at the default path: everything from the census.
 fn census_only(args: &Args) -> Result<()> {
-    let census = args.census.named();
-    let Some(d) = args.census.open("for everything (no table)")? else {
-        bail!(
-            "no table at {} and no census at {}; give --table or --census",
-            args.table.path().display(),
-            census.path.display()
-        );
-    };
     let started = Instant::now();
-    let Some(a) = chomp3::analysis::from_census(&d) else {
-        bail!(
-            "{}: this census file (version 1) has no facts of its columns; run `chomp3 census` again",
-            census.path.display()
-        );
-    };
+    let a = census_analysis(&args.table, &args.census)?;
+    let census = args.census.named().path;
     let command = format!(
         "chomp3 analyze --census {} --out {}",
-        census.path.display(),
+        census.display(),
         args.out.display()
     );
-    write(&a, &census.path, &args.out, &command, started.elapsed())
+    write(&a, &census, &args.out, &command, started.elapsed())
+}
+
+/// The analysis of the census alone (when there is no table).
+pub fn census_analysis(table: &TableArg, census: &CensusArg) -> Result<Analysis> {
+    let path = census.named().path;
+    let Some(d) = census.open("for everything (no table)")? else {
+        bail!(
+            "no table at {} and no census at {}; give --table or --census",
+            table.path().display(),
+            path.display()
+        );
+    };
+    chomp3::analysis::from_census(&d).ok_or_else(|| {
+        anyhow::anyhow!(
+            "{}: this census file (version 1) has no facts of its columns; run `chomp3 census` again",
+            path.display()
+        )
+    })
 }
 
 /// Writes the results of `a` into `out` and says what was found.

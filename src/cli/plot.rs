@@ -1,4 +1,4 @@
-//! `chomp3 plot`: the figures of a table and its analysis.
+//! `chomp3 plot`: the figures of a table and its analysis, or of a census alone.
 
 use std::path::{Path, PathBuf};
 
@@ -31,23 +31,37 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> Result<()> {
-    let table = args.table.path();
-    let census = args.census.open(TABLE_GAPS)?;
-    let a = super::analyze::passes(&table, census.as_ref(), &args.threads, false)?.1;
+    let table = args.table.named();
     let format = if args.svg { Format::Svg } else { Format::Png };
-    draw(&table, &a, &args.out, format, args.row)
+    if !table.named && !table.path.exists() {
+        // No table: the figures an analysis of the census alone can give.
+        let a = super::analyze::census_analysis(&args.table, &args.census)?;
+        return draw(None, &a, &args.out, format, args.row);
+    }
+    let census = args.census.open(TABLE_GAPS)?;
+    let a = super::analyze::passes(&table.path, census.as_ref(), &args.threads, false)?.1;
+    draw(Some(&table.path), &a, &args.out, format, args.row)
 }
 
-/// Draws every figure of `a` into `out` and lists the files.
-pub fn draw(table: &Path, a: &Analysis, out: &Path, format: Format, row: u32) -> Result<()> {
-    let t = open_table(table)?;
-    if row as i64 > t.n() {
+/// Draws every figure of `a` into `out` and lists the files (without a table,
+/// those that need none).
+pub fn draw(
+    table: Option<&Path>,
+    a: &Analysis,
+    out: &Path,
+    format: Format,
+    row: u32,
+) -> Result<()> {
+    let t = table.map(open_table).transpose()?;
+    if let Some(t) = &t
+        && row as i64 > t.n()
+    {
         bail!(
             "--row {row} is beyond the table, which holds N = {}; choose a row <= N",
             t.n()
         );
     }
-    let written = chomp3::plot::plot_all(&t, a, out, format, row)
+    let written = chomp3::plot::plot_all(t.as_ref(), a, out, format, row)
         .map_err(|e| anyhow::anyhow!("drawing into {}: {e}", out.display()))?;
     for f in written {
         println!("{}", f.display());

@@ -45,5 +45,5 @@ pub fn run(args: &Args) -> Result<()> {
     let out = Path::new(RUN_RESULTS);
     super::analyze::write(&a, &path, out, "chomp3 run", elapsed)?;
     let row = super::plot::DEFAULT_ROW.min(a.facts.n);
-    super::plot::draw(&path, &a, Path::new(RUN_PLOTS), Format::Png, row)
+    super::plot::draw(Some(&path), &a, Path::new(RUN_PLOTS), Format::Png, row)
 }
