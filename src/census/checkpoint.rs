@@ -15,7 +15,7 @@ use crate::proof::{Fate, Known, RowStatus};
 /// First 8 bytes of a checkpoint.
 const MAGIC: [u8; 8] = *b"CHOMP3CK";
 /// The layout version this build writes and reads.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 /// "None" in `u32` and `u64` fields.
 const NONE32: u32 = u32::MAX;
 const NONE64: u64 = u64::MAX;
@@ -268,7 +268,7 @@ fn save_tracker(w: &mut dyn Write, t: &Tracker) -> io::Result<()> {
     }
     put32s(w, [t.steps, t.limit])?;
     let (qs, k) = t.cycle.unwrap_or((NONE32, NONE32));
-    put32s(w, [qs, k, opt32(t.verify_at)])
+    put32s(w, [qs, k, t.confirmed, opt32(t.verify_at)])
 }
 
 fn load_tracker(rd: &mut dyn Read) -> io::Result<Tracker> {
@@ -287,7 +287,7 @@ fn load_tracker(rd: &mut dyn Read) -> io::Result<Tracker> {
             Some((q, state))
         }
     };
-    let w = get32s(rd, 5)?;
+    let w = get32s(rd, 6)?;
     Ok(Tracker {
         dead: (dead != NONE64).then_some(dead),
         recorded_from: v[0],
@@ -297,7 +297,8 @@ fn load_tracker(rd: &mut dyn Read) -> io::Result<Tracker> {
         steps: w[0],
         limit: w[1],
         cycle: some32(w[2]).map(|qs| (qs, w[3])),
-        verify_at: some32(w[4]),
+        confirmed: w[4],
+        verify_at: some32(w[5]),
     })
 }
 

@@ -219,9 +219,6 @@ impl Run {
         // and the comparisons due at this column.
         for r in self.head..=rows.min(q - 1) {
             let t = &mut self.trackers[r as usize];
-            if t.verify_at.is_some() {
-                t.verify(q, self.engine.row_state(r));
-            }
             if t.searching()
                 && tracker::settling(r, q)
                 && let Some(mut state) = self.engine.row_state(r)
@@ -230,6 +227,16 @@ impl Run {
                     state.clear();
                 }
                 t.step(q, state);
+            }
+            // Every repetition is confirmed at a multiple of the period below as
+            // far as it is known, in parallel; the head then rarely waits.
+            t.schedule(q, self.below.period);
+            if t.verify_at == Some(q) {
+                let mut state = self.engine.row_state(r);
+                if weaken.ignore_state {
+                    state = state.map(|_| Vec::new());
+                }
+                t.verify(q, state);
             }
         }
         self.settle(q);

@@ -52,8 +52,11 @@ pub(crate) struct Tracker {
     pub(super) limit: u32,
     /// `(qs, K)`: the state at `qs + K` equals the state at `qs`.
     pub(super) cycle: Option<(u32, u32)>,
-    /// A comparison due at this column: the state must equal the snapshot's again
-    /// `lcm(K, L)` columns after `qs`, a multiple of the period below.
+    /// The largest `M` (a multiple of `K`) for which the state at `qs + M` was
+    /// found equal to the snapshot at `qs` (`K` itself to begin with).
+    pub(super) confirmed: u32,
+    /// A comparison due at this column (`qs` plus a multiple of `lcm(K, L)`, `L`
+    /// the period of the rows below as far as it is known).
     pub(super) verify_at: Option<u32>,
 }
 
@@ -96,7 +99,10 @@ impl Tracker {
     /// One comparison at column `q` (a batch boundary) by Brent's method.
     pub(super) fn step(&mut self, q: u32, state: Vec<u64>) {
         match &self.snapshot {
-            Some((qs, s0)) if *s0 == state => self.cycle = Some((*qs, q - qs)),
+            Some((qs, s0)) if *s0 == state => {
+                self.cycle = Some((*qs, q - qs));
+                self.confirmed = q - qs;
+            }
             Some(_) if self.steps + 1 < self.limit => self.steps += 1,
             _ => {
                 self.limit = if self.snapshot.is_some() {
@@ -110,7 +116,23 @@ impl Tracker {
         }
     }
 
-    /// The verification due at column `q`, if any: `state` must equal the
+    /// Plans a comparison, when the repetition found is not yet confirmed at a
+    /// multiple of `period` (the period of the rows below, as far as known): at
+    /// the first column `qs + m lcm(K, period) >= q`, a batch boundary.
+    pub(super) fn schedule(&mut self, q: u32, period: u64) {
+        let Some((qs, k)) = self.cycle else { return };
+        if self.verify_at.is_some() || (self.confirmed as u64).is_multiple_of(period) {
+            return;
+        }
+        let step = lcm(k as u64, period);
+        let target = qs as u64 + (q - qs).div_ceil(step as u32).max(1) as u64 * step;
+        match u32::try_from(target) {
+            Ok(target) if step <= u32::MAX as u64 => self.verify_at = Some(target),
+            _ => self.restart(),
+        }
+    }
+
+    /// The comparison due at column `q`, if any: `state` must equal the
     /// snapshot's; if it does not, the search starts again.
     pub(super) fn verify(&mut self, q: u32, state: Option<Vec<u64>>) {
         let (Some(target), Some((qs, s0))) = (self.verify_at, &self.snapshot) else {
@@ -122,7 +144,7 @@ impl Tracker {
         let qs = *qs;
         self.verify_at = None;
         if q == target && state.as_ref() == Some(s0) {
-            self.cycle = Some((qs, q - qs));
+            self.confirmed = q - qs;
         } else {
             self.restart();
         }
@@ -131,13 +153,14 @@ impl Tracker {
     fn restart(&mut self) {
         self.cycle = None;
         self.snapshot = None;
+        self.confirmed = 0;
         self.verify_at = None;
     }
 
     /// Row `r`'s proved fate at column `q`, given the rows below it, if the data
     /// settles it. A repetition found before the hypotheses hold is dropped and
-    /// searched for again; one whose length is not a multiple of the period below
-    /// is checked again at the least common multiple.
+    /// searched for again; one not yet confirmed at a multiple of the period below
+    /// waits for its comparison at the least common multiple.
     pub(super) fn settle(&mut self, r: u32, q: u32, below: &Below) -> Option<Settled> {
         if let Some(start) = self.dead {
             return Some(Settled {
@@ -145,20 +168,14 @@ impl Tracker {
                 exact_start: true,
             });
         }
-        let (qs, k) = self.cycle?;
-        if self.verify_at.is_some() {
-            return None;
-        }
+        let (qs, _) = self.cycle?;
         if (qs as u64) < below.settled_from.max(1) || qs < self.recorded_from {
             self.restart();
             return None;
         }
+        let k = self.confirmed;
         if !(k as u64).is_multiple_of(below.period) {
-            let k2 = lcm(k as u64, below.period);
-            match u32::try_from(qs as u64 + k2) {
-                Ok(target) => self.verify_at = Some(target),
-                Err(_) => self.restart(),
-            }
+            self.schedule(q, below.period);
             return None;
         }
         debug_assert!(below.admits(qs as u64, k as u64) && q >= qs + k);
@@ -239,6 +256,7 @@ mod tests {
                 if t.searching() && settling(r, q) {
                     t.step(q, state(r, &s, q));
                 }
+                t.schedule(q, below.period);
                 t.verify(q, Some(state(r, &s, q)));
                 if let Some(settled) = t.settle(r, q, &below) {
                     return settled;
@@ -318,6 +336,7 @@ mod tests {
         // States repeat 60 columns apart; the rows below repeat every 7.
         t.snapshot = Some((120, state(r, &s, 120)));
         t.cycle = Some((120, 60));
+        t.confirmed = 60;
         let mut below = Below::none();
         below.add_periodic(20, 7);
         assert_eq!(t.settle(r, 180, &below), None);
@@ -332,12 +351,19 @@ mod tests {
                 pattern: pat
             }
         );
+        // Planned late, the comparison goes to the next multiple still ahead.
+        let mut t3 = Tracker::new();
+        t3.snapshot = Some((120, vec![1]));
+        t3.cycle = Some((120, 60));
+        t3.confirmed = 60;
+        t3.schedule(1000, 7);
+        assert_eq!(t3.verify_at, Some(120 + 3 * 420));
         // A state that differs at the later column sends the search back.
         let mut t2 = Tracker::new();
         t2.snapshot = Some((120, vec![1]));
         t2.cycle = Some((120, 60));
         t2.verify_at = Some(540);
         t2.verify(540, Some(vec![2]));
-        assert_eq!((t2.cycle, t2.snapshot), (None, None));
+        assert_eq!((t2.cycle, t2.snapshot, t2.confirmed), (None, None, 0));
     }
 }

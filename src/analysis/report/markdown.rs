@@ -160,6 +160,11 @@ fn check_text(c: &Check, what: &str) -> String {
 
 fn checks(s: &mut String, a: &Analysis) {
     let c = &a.checks;
+    let minima_note = if a.facts.row_min_complete {
+        " (`m_r` is each row's true minimum:\n  the census sees every value of a row until its fate is proved)"
+    } else {
+        " (`m_r` is exact\n  once the row has died or its minimum so far is at most N + 1)"
+    };
     let _ = writeln!(s, "\n## Checks\n");
     for (what, check, unit, note) in [
         (
@@ -190,7 +195,7 @@ fn checks(s: &mut String, a: &Analysis) {
             "row minima `m_r = min f(q,r), q > r` non-decreasing",
             &c.row_minima_nondecreasing,
             "r",
-            " (`m_r` is exact\n  once the row has died or its minimum so far is at most N + 1)",
+            minima_note,
         ),
     ] {
         let _ = writeln!(s, "* {what}: {}{note}", check_text(check, unit));
