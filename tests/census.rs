@@ -84,6 +84,11 @@ fn census_agrees_with_the_dense_table() {
         fates(&often) == fates(&rows),
         "fates depend on the batch size"
     );
+    // Every 50 columns: the periods below (3, 4, ...) do not divide it, so rows
+    // are proved only through comparisons at multiples of lcm(K, L).
+    let (odd, wrong) = census_against_table(1500, 8000, 50, Weaken::default());
+    assert_eq!(wrong, 0);
+    assert!(fates(&odd) == fates(&rows), "batch 50 proves other fates");
     let fates = fates(&rows);
     let open = fates.iter().filter(|f| f.is_none()).count();
     assert_eq!(open, 0, "every row up to 1500 is settled");

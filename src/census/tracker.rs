@@ -118,17 +118,22 @@ impl Tracker {
 
     /// Plans a comparison, when the repetition found is not yet confirmed at a
     /// multiple of `period` (the period of the rows below, as far as known): at
-    /// the first column `qs + m lcm(K, period) >= q`, a batch boundary.
+    /// the first column `qs + m lcm(K, period)` at or after the batch boundary
+    /// `q`. A comparison planned for a column already passed is planned again.
     pub(super) fn schedule(&mut self, q: u32, period: u64) {
         let Some((qs, k)) = self.cycle else { return };
-        if self.verify_at.is_some() || (self.confirmed as u64).is_multiple_of(period) {
+        if (self.confirmed as u64).is_multiple_of(period) {
+            self.verify_at = None;
+            return;
+        }
+        if self.verify_at.is_some_and(|t| t >= q) {
             return;
         }
         let step = lcm(k as u64, period);
-        let target = qs as u64 + (q - qs).div_ceil(step as u32).max(1) as u64 * step;
-        match u32::try_from(target) {
-            Ok(target) if step <= u32::MAX as u64 => self.verify_at = Some(target),
-            _ => self.restart(),
+        let m = ((q - qs) as u64).div_ceil(step).max(1);
+        match u32::try_from(qs as u64 + m * step) {
+            Ok(target) => self.verify_at = Some(target),
+            Err(_) => self.restart(),
         }
     }
 
@@ -358,6 +363,16 @@ mod tests {
         t3.confirmed = 60;
         t3.schedule(1000, 7);
         assert_eq!(t3.verify_at, Some(120 + 3 * 420));
+        // A target already passed (planned after the column's comparisons) is
+        // planned again at the next multiple, not lost.
+        let mut t4 = Tracker::new();
+        t4.snapshot = Some((120, vec![1]));
+        t4.cycle = Some((120, 60));
+        t4.confirmed = 60;
+        t4.schedule(540, 7);
+        assert_eq!(t4.verify_at, Some(540));
+        t4.schedule(600, 7);
+        assert_eq!(t4.verify_at, Some(960));
         // A state that differs at the later column sends the search back.
         let mut t2 = Tracker::new();
         t2.snapshot = Some((120, vec![1]));
