@@ -20,3 +20,64 @@ pub(crate) fn i32_at(b: &[u8], at: usize) -> i32 {
 pub(crate) fn put(b: &mut [u8], at: usize, bytes: &[u8]) {
     b[at..at + bytes.len()].copy_from_slice(bytes);
 }
+
+/// Little-endian values on streams (the checkpoints).
+pub(crate) mod stream {
+    use std::io::{self, Read, Write};
+
+    /// Writes a `u32`.
+    pub(crate) fn put32(w: &mut dyn Write, x: u32) -> io::Result<()> {
+        w.write_all(&x.to_le_bytes())
+    }
+
+    /// Writes a `u64`.
+    pub(crate) fn put64(w: &mut dyn Write, x: u64) -> io::Result<()> {
+        w.write_all(&x.to_le_bytes())
+    }
+
+    /// Writes `u32`s in one write.
+    pub(crate) fn put32s(w: &mut dyn Write, xs: impl IntoIterator<Item = u32>) -> io::Result<()> {
+        let bytes: Vec<u8> = xs.into_iter().flat_map(u32::to_le_bytes).collect();
+        w.write_all(&bytes)
+    }
+
+    /// Writes `u64`s in one write.
+    pub(crate) fn put64s(w: &mut dyn Write, xs: &[u64]) -> io::Result<()> {
+        let bytes: Vec<u8> = xs.iter().flat_map(|x| x.to_le_bytes()).collect();
+        w.write_all(&bytes)
+    }
+
+    /// Reads a `u32`.
+    pub(crate) fn get32(r: &mut dyn Read) -> io::Result<u32> {
+        let mut b = [0; 4];
+        r.read_exact(&mut b)?;
+        Ok(u32::from_le_bytes(b))
+    }
+
+    /// Reads a `u64`.
+    pub(crate) fn get64(r: &mut dyn Read) -> io::Result<u64> {
+        let mut b = [0; 8];
+        r.read_exact(&mut b)?;
+        Ok(u64::from_le_bytes(b))
+    }
+
+    /// Reads `n` `u32`s.
+    pub(crate) fn get32s(r: &mut dyn Read, n: usize) -> io::Result<Vec<u32>> {
+        let mut bytes = vec![0u8; 4 * n];
+        r.read_exact(&mut bytes)?;
+        Ok(bytes
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+            .collect())
+    }
+
+    /// Reads `n` `u64`s.
+    pub(crate) fn get64s(r: &mut dyn Read, n: usize) -> io::Result<Vec<u64>> {
+        let mut bytes = vec![0u8; 8 * n];
+        r.read_exact(&mut bytes)?;
+        Ok(bytes
+            .chunks_exact(8)
+            .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+            .collect())
+    }
+}

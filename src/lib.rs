@@ -8,7 +8,7 @@
 //! bytes        little-endian helpers of the two file formats      uses nothing
 //! proof        row fates, how they are known, the certificate     uses nothing
 //! facts        what columns 0..=N say (diagonal, counts, minima)  uses nothing
-//! engine       the recurrence for f(q,r), column blocks           uses nothing
+//! engine       the recurrence for f(q,r), column blocks, its state -> bytes
 //! table        the .c3t file: format, reader, crash-safe writer   -> bytes
 //! compute      create or extend a table (engine meets table)      -> engine, table
 //! census       prove each row's fate without a table, checkpoints -> engine, proof, facts, bytes

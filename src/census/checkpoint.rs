@@ -9,6 +9,7 @@ use std::sync::Mutex;
 
 use super::tracker::Tracker;
 use super::{Params, Run, Scan};
+use crate::bytes::stream::{get32, get32s, get64, put32, put32s, put64};
 use crate::engine::Engine;
 use crate::proof::{Fate, Known, RowStatus};
 
@@ -75,40 +76,6 @@ impl Read for CrcReader<'_> {
         self.crc.update(&buf[..n]);
         Ok(n)
     }
-}
-
-fn put32(w: &mut dyn Write, x: u32) -> io::Result<()> {
-    w.write_all(&x.to_le_bytes())
-}
-
-fn put64(w: &mut dyn Write, x: u64) -> io::Result<()> {
-    w.write_all(&x.to_le_bytes())
-}
-
-fn put32s(w: &mut dyn Write, xs: impl IntoIterator<Item = u32>) -> io::Result<()> {
-    let bytes: Vec<u8> = xs.into_iter().flat_map(u32::to_le_bytes).collect();
-    w.write_all(&bytes)
-}
-
-fn get32(r: &mut dyn Read) -> io::Result<u32> {
-    let mut b = [0; 4];
-    r.read_exact(&mut b)?;
-    Ok(u32::from_le_bytes(b))
-}
-
-fn get64(r: &mut dyn Read) -> io::Result<u64> {
-    let mut b = [0; 8];
-    r.read_exact(&mut b)?;
-    Ok(u64::from_le_bytes(b))
-}
-
-fn get32s(r: &mut dyn Read, n: usize) -> io::Result<Vec<u32>> {
-    let mut bytes = vec![0u8; 4 * n];
-    r.read_exact(&mut bytes)?;
-    Ok(bytes
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
-        .collect())
 }
 
 fn opt32(x: Option<u32>) -> u32 {

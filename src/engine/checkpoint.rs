@@ -11,44 +11,11 @@ use std::sync::Mutex;
 
 use super::row::Row;
 use super::{CHUNK_ROWS, Engine};
+use crate::bytes::stream::{get32, get64, get64s, put32, put64, put64s};
 
 const DEAD: u8 = 0;
 const PERIODIC: u8 = 1;
 const LIVE: u8 = 2;
-
-fn put_u32(w: &mut dyn Write, x: u32) -> io::Result<()> {
-    w.write_all(&x.to_le_bytes())
-}
-
-fn put_u64(w: &mut dyn Write, x: u64) -> io::Result<()> {
-    w.write_all(&x.to_le_bytes())
-}
-
-fn get_u32(r: &mut dyn Read) -> io::Result<u32> {
-    let mut b = [0; 4];
-    r.read_exact(&mut b)?;
-    Ok(u32::from_le_bytes(b))
-}
-
-fn get_u64(r: &mut dyn Read) -> io::Result<u64> {
-    let mut b = [0; 8];
-    r.read_exact(&mut b)?;
-    Ok(u64::from_le_bytes(b))
-}
-
-fn get_words(r: &mut dyn Read, n: usize) -> io::Result<Vec<u64>> {
-    let mut bytes = vec![0u8; 8 * n];
-    r.read_exact(&mut bytes)?;
-    Ok(bytes
-        .chunks_exact(8)
-        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
-        .collect())
-}
-
-fn put_words(w: &mut dyn Write, words: &[u64]) -> io::Result<()> {
-    let bytes: Vec<u8> = words.iter().flat_map(|x| x.to_le_bytes()).collect();
-    w.write_all(&bytes)
-}
 
 fn bad(what: &str) -> io::Error {
     io::Error::new(io::ErrorKind::InvalidData, what.to_string())
@@ -60,38 +27,38 @@ impl Engine {
     /// state words).
     pub fn save(&mut self, w: &mut dyn Write) -> io::Result<()> {
         let q = self.columns;
-        put_u32(w, q)?;
-        put_u32(w, self.row_limit)?;
+        put32(w, q)?;
+        put32(w, self.row_limit)?;
         let diagonal = self.diagonal.get_mut().unwrap();
-        put_u64(w, diagonal.len() as u64)?;
-        put_words(w, diagonal)?;
+        put64(w, diagonal.len() as u64)?;
+        put64s(w, diagonal)?;
         let rows: u64 = self
             .chunks
             .iter_mut()
             .map(|c| c.get_mut().unwrap().len() as u64)
             .sum();
-        put_u64(w, rows)?;
+        put64(w, rows)?;
         let mut r = 0u32;
         for chunk in &mut self.chunks {
             for row in chunk.get_mut().unwrap().iter() {
                 match row {
                     Row::Dead { value } => {
                         w.write_all(&[DEAD])?;
-                        put_u32(w, *value)?;
+                        put32(w, *value)?;
                     }
                     Row::Periodic { start, pattern } => {
                         w.write_all(&[PERIODIC])?;
-                        put_u32(w, *start)?;
-                        put_u32(w, pattern.len() as u32)?;
+                        put32(w, *start)?;
+                        put32(w, pattern.len() as u32)?;
                         for &x in pattern {
-                            put_u32(w, x as u32)?;
+                            put32(w, x as u32)?;
                         }
                     }
                     Row::Live(_) => {
                         let state = row.state(r, q).expect("a live row has a state");
                         w.write_all(&[LIVE])?;
-                        put_u32(w, state.len() as u32)?;
-                        put_words(w, &state)?;
+                        put32(w, state.len() as u32)?;
+                        put64s(w, &state)?;
                     }
                 }
                 r += 1;
@@ -102,11 +69,11 @@ impl Engine {
 
     /// Reads a state written by [`Engine::save`].
     pub fn load(rd: &mut dyn Read) -> io::Result<Engine> {
-        let q = get_u32(rd)?;
-        let row_limit = get_u32(rd)?;
-        let words = get_u64(rd)? as usize;
-        let diagonal = get_words(rd, words)?;
-        let rows = get_u64(rd)?;
+        let q = get32(rd)?;
+        let row_limit = get32(rd)?;
+        let words = get64(rd)? as usize;
+        let diagonal = get64s(rd, words)?;
+        let rows = get64(rd)?;
         if rows > q as u64 || rows > row_limit as u64 + 1 {
             return Err(bad("more rows than columns"));
         }
@@ -118,20 +85,18 @@ impl Engine {
             let mut tag = [0u8];
             rd.read_exact(&mut tag)?;
             let row = match tag[0] {
-                DEAD => Row::Dead {
-                    value: get_u32(rd)?,
-                },
+                DEAD => Row::Dead { value: get32(rd)? },
                 PERIODIC => {
-                    let start = get_u32(rd)?;
-                    let len = get_u32(rd)? as usize;
+                    let start = get32(rd)?;
+                    let len = get32(rd)? as usize;
                     let pattern = (0..len)
-                        .map(|_| get_u32(rd).map(|x| x as i32))
+                        .map(|_| get32(rd).map(|x| x as i32))
                         .collect::<io::Result<Vec<_>>>()?;
                     Row::Periodic { start, pattern }
                 }
                 LIVE => {
-                    let n = get_u32(rd)? as usize;
-                    let state = get_words(rd, n)?;
+                    let n = get32(rd)? as usize;
+                    let state = get64s(rd, n)?;
                     Row::live(r, q, |base, bits| {
                         for x in 0..(64 * n as u32).min(r + 2) {
                             if state[x as usize / 64] >> (x % 64) & 1 == 1 {
@@ -157,40 +122,21 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Block;
-
-    fn run(engine: &mut Engine, cols: u32) -> Vec<Vec<u32>> {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .unwrap();
-        let mut out = Vec::new();
-        engine.advance(
-            cols,
-            &pool,
-            |b: &Block| {
-                (0..b.cols)
-                    .map(|j| b.column(j).to_vec())
-                    .collect::<Vec<_>>()
-            },
-            |block| out.extend(block),
-        );
-        out
-    }
+    use crate::engine::tests::columns;
 
     #[test]
     fn a_saved_and_loaded_engine_continues_exactly() {
         for limit in [u32::MAX, 150] {
             let mut direct = Engine::with_row_limit(limit);
-            let mut all = run(&mut direct, 900);
+            let mut all = columns(&mut direct, 900);
             let mut cut = Engine::with_row_limit(limit);
-            let mut resumed = run(&mut cut, 400);
+            let mut resumed = columns(&mut cut, 400);
             cut.set_periodic(0, 1, vec![1]); // row 0 is [k+1, k, 0]: f(q,0) = q + 1
             let mut bytes = Vec::new();
             cut.save(&mut bytes).unwrap();
             let mut loaded = Engine::load(&mut bytes.as_slice()).unwrap();
             assert_eq!(loaded.columns(), 400);
-            resumed.extend(run(&mut loaded, 500));
+            resumed.extend(columns(&mut loaded, 500));
             all.truncate(900);
             assert!(resumed == all, "limit {limit}: resumed columns differ");
         }

@@ -1,6 +1,6 @@
 //! The exact recurrence for `f(q,r)`: owns the per-row state and computes new
 //! columns in order; never touches files (callers receive each finished block of
-//! columns and decide what to do with it). Uses nothing else in the crate.
+//! columns and decide what to do with it). Uses only `bytes`, to save its state.
 //!
 //! # The rule the engine uses (proof)
 //!
@@ -362,6 +362,26 @@ mod tests {
         }
         assert_eq!(engine.columns(), n + 1);
         cols
+    }
+
+    /// Advances `engine` by `cols` columns on two threads; returns them.
+    pub(crate) fn columns(engine: &mut Engine, cols: u32) -> Vec<Vec<u32>> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let mut out = Vec::new();
+        engine.advance(
+            cols,
+            &pool,
+            |b: &Block| {
+                (0..b.cols)
+                    .map(|j| b.column(j).to_vec())
+                    .collect::<Vec<_>>()
+            },
+            |block| out.extend(block),
+        );
+        out
     }
 
     /// The first cell where two tables differ, if any.

@@ -86,7 +86,7 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Block;
+    use crate::engine::tests::columns;
 
     impl ColumnSource for Vec<Vec<u32>> {
         fn columns(&self) -> u32 {
@@ -97,31 +97,14 @@ mod tests {
         }
     }
 
-    fn run(engine: &mut Engine, cols: u32, into: &mut Vec<Vec<u32>>) {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .unwrap();
-        engine.advance(
-            cols,
-            &pool,
-            |b: &Block| {
-                (0..b.cols)
-                    .map(|j| b.column(j).to_vec())
-                    .collect::<Vec<_>>()
-            },
-            |block| into.extend(block),
-        );
-    }
-
     #[test]
     fn resumed_engine_continues_exactly() {
         let mut direct = Vec::new();
-        run(&mut Engine::new(), 700, &mut direct);
+        direct.extend(columns(&mut Engine::new(), 700));
         for cut in [1, 2, 3, 64, 299, 300, 513] {
             let mut cols = direct[..cut].to_vec();
             let mut engine = Engine::resume(&cols);
-            run(&mut engine, 700 - cut as u32, &mut cols);
+            cols.extend(columns(&mut engine, 700 - cut as u32));
             let diff = crate::engine::tests::first_difference(&cols, &direct);
             assert_eq!(diff, None, "resumed after {cut} columns");
         }
