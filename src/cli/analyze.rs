@@ -21,6 +21,10 @@ pub struct Args {
     /// Directory for the results
     #[arg(long, value_name = "DIR", default_value = "data")]
     out: PathBuf,
+    /// Analyse the census alone, even where a table exists (also the default
+    /// when no table is named and none is at the default path)
+    #[arg(long, conflicts_with = "table")]
+    census_only: bool,
     #[command(flatten)]
     threads: ThreadsArg,
     #[command(flatten)]
@@ -29,7 +33,7 @@ pub struct Args {
 
 pub fn run(args: &Args) -> Result<()> {
     let table = args.table.named();
-    if !table.named && !table.path.exists() {
+    if args.census_only || (!table.named && !table.path.exists()) {
         return census_only(args);
     }
     let command = format!(
@@ -53,7 +57,7 @@ fn census_only(args: &Args) -> Result<()> {
     let a = census_analysis(&args.table, &args.census)?;
     let census = args.census.named().path;
     let command = format!(
-        "chomp3 analyze --census {} --out {}",
+        "chomp3 analyze --census-only --census {} --out {}",
         census.display(),
         args.out.display()
     );

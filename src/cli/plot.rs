@@ -26,6 +26,10 @@ pub struct Args {
     /// The row shown up close
     #[arg(long, value_name = "R", default_value_t = DEFAULT_ROW)]
     row: u32,
+    /// Draw from the census alone, even where a table exists (also the default
+    /// when no table is named and none is at the default path)
+    #[arg(long, conflicts_with = "table")]
+    census_only: bool,
     #[command(flatten)]
     threads: ThreadsArg,
 }
@@ -33,7 +37,7 @@ pub struct Args {
 pub fn run(args: &Args) -> Result<()> {
     let table = args.table.named();
     let format = if args.svg { Format::Svg } else { Format::Png };
-    if !table.named && !table.path.exists() {
+    if args.census_only || (!table.named && !table.path.exists()) {
         // No table: the figures an analysis of the census alone can give.
         let a = super::analyze::census_analysis(&args.table, &args.census)?;
         return draw(None, &a, &args.out, format, args.row);
