@@ -17,6 +17,7 @@
 //! lookup       one f(q,r) and its source (table or census)        -> table, census_file, proof
 //! position     single positions: won or lost, winning moves       -> table
 //! plot         the figures                                        -> table, analysis, proof
+//! graph        graph Chomp: nim-values of graphs (its own game)   uses nothing
 //! ```
 //!
 //! The `chomp3` binary (`src/cli/`, one module per command) parses arguments and
@@ -40,6 +41,7 @@ pub mod census_file;
 pub mod compute;
 pub mod engine;
 pub mod facts;
+pub mod graph;
 pub mod lookup;
 pub mod plot;
 pub mod position;

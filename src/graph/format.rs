@@ -1,0 +1,218 @@
+//! Reading graphs: graph6 and sparse6 (nauty's formats, one graph per line;
+//! sparse6 starts with `:` and carries loops and parallel edges) and edge lists
+//! (`u v` per line). Errors say what is wrong; the caller names the line.
+
+use super::{MAX_VERTICES, Multigraph};
+
+/// Why a line is not a graph.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FormatError {
+    /// A character outside graph6's range `?` .. `~`.
+    #[error("character {0:?} is not graph6/sparse6 (allowed: '?' to '~')")]
+    BadChar(char),
+    /// The line ends before the graph does.
+    #[error("the line ends too early for a graph on {0} vertices")]
+    Short(usize),
+    /// More characters than the graph needs (graph6).
+    #[error("{0} characters more than a graph6 graph on {1} vertices has")]
+    Long(usize, usize),
+    /// Too many vertices for this solver.
+    #[error("{0} vertices; at most {MAX_VERTICES} are supported")]
+    TooBig(usize),
+    /// An edge-list line that is not two vertex numbers.
+    #[error("{0:?} is not an edge `u v` (two vertex numbers)")]
+    NotAnEdge(String),
+    /// An empty line.
+    #[error("empty line")]
+    Empty,
+}
+
+/// The 6-bit values of a graph6/sparse6 body.
+fn sixes(s: &str) -> Result<Vec<u8>, FormatError> {
+    s.chars()
+        .map(|c| {
+            if ('?'..='~').contains(&c) {
+                Ok(c as u8 - 63)
+            } else {
+                Err(FormatError::BadChar(c))
+            }
+        })
+        .collect()
+}
+
+/// `n` and the rest of the 6-bit values.
+fn size(x: &[u8]) -> Result<(usize, &[u8]), FormatError> {
+    match x {
+        [63, 63, rest @ ..] if rest.len() >= 6 => {
+            let n = rest[..6].iter().fold(0usize, |a, &b| a << 6 | b as usize);
+            Ok((n, &rest[6..]))
+        }
+        [63, rest @ ..] if rest.len() >= 3 => {
+            let n = rest[..3].iter().fold(0usize, |a, &b| a << 6 | b as usize);
+            Ok((n, &rest[3..]))
+        }
+        [63, ..] => Err(FormatError::Short(0)),
+        [n, rest @ ..] => Ok((*n as usize, rest)),
+        [] => Err(FormatError::Empty),
+    }
+}
+
+/// The bits of 6-bit values, most significant first.
+fn bits(x: &[u8]) -> impl Iterator<Item = bool> + '_ {
+    x.iter()
+        .flat_map(|&b| (0..6).rev().map(move |i| b >> i & 1 == 1))
+}
+
+/// One graph6 or sparse6 line (no newline).
+pub fn parse_line(line: &str) -> Result<Multigraph, FormatError> {
+    let line = line.trim_end_matches(['\r', '\n']);
+    let line = line.strip_prefix(">>graph6<<").unwrap_or(line);
+    if let Some(body) = line.strip_prefix(':') {
+        return sparse6(body);
+    }
+    let x = sixes(line)?;
+    let (n, rest) = size(&x)?;
+    if n > MAX_VERTICES {
+        return Err(FormatError::TooBig(n));
+    }
+    let pairs = n * n.saturating_sub(1) / 2;
+    let chars = pairs.div_ceil(6);
+    if rest.len() < chars {
+        return Err(FormatError::Short(n));
+    }
+    if rest.len() > chars {
+        return Err(FormatError::Long(rest.len() - chars, n));
+    }
+    let mut edges = Vec::new();
+    let mut b = bits(rest);
+    for v in 1..n {
+        for u in 0..v {
+            if b.next() == Some(true) {
+                edges.push((u, v));
+            }
+        }
+    }
+    Ok(Multigraph { n, edges })
+}
+
+/// The body of a sparse6 line (after `:`).
+fn sparse6(body: &str) -> Result<Multigraph, FormatError> {
+    let x = sixes(body)?;
+    let (n, rest) = size(&x)?;
+    if n > MAX_VERTICES {
+        return Err(FormatError::TooBig(n));
+    }
+    // k bits hold a vertex number below n.
+    let k = (usize::BITS - n.saturating_sub(1).leading_zeros()).max(1) as usize;
+    let all: Vec<bool> = bits(rest).collect();
+    let mut edges = Vec::new();
+    let (mut v, mut i) = (0usize, 0usize);
+    while i + 1 + k <= all.len() {
+        let b = all[i];
+        let x = all[i + 1..i + 1 + k]
+            .iter()
+            .fold(0usize, |a, &bit| a << 1 | bit as usize);
+        i += 1 + k;
+        if b {
+            v += 1;
+        }
+        if v >= n {
+            break;
+        }
+        if x > v {
+            v = x;
+        } else {
+            edges.push((x, v));
+        }
+    }
+    Ok(Multigraph { n, edges })
+}
+
+/// An edge list: `u v` per line (vertex numbers from 0; blank lines and lines
+/// starting with `#` skipped). `n` is one more than the largest vertex.
+pub fn parse_edge_list(text: &str) -> Result<Multigraph, (usize, FormatError)> {
+    let mut edges = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let bad = || (i + 1, FormatError::NotAnEdge(line.to_string()));
+        let mut it = line.split_whitespace().map(str::parse::<usize>);
+        match (it.next(), it.next(), it.next()) {
+            (Some(Ok(u)), Some(Ok(v)), None) => edges.push((u, v)),
+            _ => return Err(bad()),
+        }
+    }
+    let n = edges.iter().map(|&(u, v)| u.max(v) + 1).max().unwrap_or(0);
+    if n > MAX_VERTICES {
+        return Err((0, FormatError::TooBig(n)));
+    }
+    Ok(Multigraph { n, edges })
+}
+
+/// The graph6 line of a simple graph (loops and parallel edges are not in graph6).
+pub fn to_graph6(g: &super::Graph) -> String {
+    let n = g.vertices();
+    let mut out = vec![n as u8 + 63];
+    let mut acc = 0u8;
+    let mut k = 0;
+    for v in 1..n {
+        for u in 0..v {
+            acc = acc << 1 | g.has_edge(u, v) as u8;
+            k += 1;
+            if k == 6 {
+                out.push(acc + 63);
+                (acc, k) = (0, 0);
+            }
+        }
+    }
+    if k > 0 {
+        out.push((acc << (6 - k)) + 63);
+    }
+    String::from_utf8(out).expect("ASCII")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn graph6_of_nautys_examples() {
+        // nauty's formats.txt: the graph on 5 vertices with edges 0-2 0-4 1-3 3-4.
+        let g = parse_line("DQc").unwrap();
+        assert_eq!(g.n, 5);
+        let mut e = g.edges.clone();
+        e.sort();
+        assert_eq!(e, [(0, 2), (0, 4), (1, 3), (3, 4)]);
+        assert_eq!(to_graph6(&super::super::Graph::from_multigraph(&g)), "DQc");
+        assert_eq!(
+            parse_line("@").unwrap(),
+            Multigraph {
+                n: 1,
+                edges: vec![]
+            }
+        );
+        assert!(matches!(parse_line("D Q"), Err(FormatError::BadChar(' '))));
+        assert!(matches!(parse_line("DQ"), Err(FormatError::Short(5))));
+        assert!(matches!(parse_line("DQcc"), Err(FormatError::Long(1, 5))));
+    }
+
+    #[test]
+    fn sparse6_of_nautys_example() {
+        // nauty's formats.txt: ":Fa@x^" is the graph on 7 vertices with edges
+        // 0-1 0-2 1-2 5-6.
+        let g = parse_line(":Fa@x^").unwrap();
+        assert_eq!(g.n, 7);
+        let mut e = g.edges.clone();
+        e.sort();
+        assert_eq!(e, [(0, 1), (0, 2), (1, 2), (5, 6)]);
+    }
+
+    #[test]
+    fn edge_lists_name_the_bad_line() {
+        let g = parse_edge_list("# a triangle\n0 1\n1 2\n\n2 0\n").unwrap();
+        assert_eq!((g.n, g.edges.len()), (3, 3));
+        assert_eq!(parse_edge_list("0 1\n1 x\n").unwrap_err().0, 2);
+    }
+}

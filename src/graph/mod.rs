@@ -1,0 +1,235 @@
+//! Graph Chomp (the vertex and edge deletion game, `../shared/GRAPHS.md`): a graph
+//! type with loops and parallel edges, exact nim-values by Sprague-Grundy
+//! recursion memoised on an exact canonical form of each connected component, the
+//! formats people use, and named families. Its own module: uses nothing else in
+//! the crate.
+//!
+//! A move deletes one edge (a loop is an edge of its vertex) or one vertex with
+//! every edge at it; the player who cannot move loses. `g(G) = mex` of the
+//! options' values, and `g(G + H) = g(G) xor g(H)`.
+
+mod canon;
+pub mod family;
+pub mod format;
+mod solve;
+
+pub use solve::Solver;
+
+/// Most vertices a graph may have (vertex sets are `u64` bitsets).
+pub const MAX_VERTICES: usize = 64;
+
+/// A multigraph as given: `n` vertices and a list of edges (a loop is `(v, v)`;
+/// an edge may be listed more than once).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Multigraph {
+    /// Number of vertices, `0 .. n`.
+    pub n: usize,
+    /// The edges, each `(u, v)` with `u, v < n`.
+    pub edges: Vec<(usize, usize)>,
+}
+
+/// A graph with at most one edge between two vertices and at most one loop at a
+/// vertex: the form the solver works on (see [`Graph::from_multigraph`]).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Graph {
+    n: usize,
+    /// `adj[u]` has bit `v` when `u v` is an edge (`u != v`).
+    adj: Vec<u64>,
+    /// Bit `v` when `v` has a loop.
+    loops: u64,
+}
+
+impl Graph {
+    /// `n` vertices and no edge.
+    pub fn empty(n: usize) -> Graph {
+        assert!(n <= MAX_VERTICES, "at most {MAX_VERTICES} vertices");
+        Graph {
+            n,
+            adj: vec![0; n],
+            loops: 0,
+        }
+    }
+
+    /// The graph of a multigraph with the same nim-value: `m` parallel edges (or
+    /// `m` loops at one vertex) become one when `m` is odd and none when `m` is
+    /// even.
+    ///
+    /// Proof (the symmetry lemma, [KY Thm 1; OS Lemma 2.1], GRAPHS.md section 3):
+    /// swapping two parallel edges (or two loops at one vertex) and fixing
+    /// everything else is an automorphism `s` with `s(s(x)) = x` that fixes every
+    /// vertex, so no edge joins a vertex `x` to `s(x) != x`; hence
+    /// `g(G) = g(Fix(s))`, and `Fix(s)` is `G` without those two edges.
+    pub fn from_multigraph(m: &Multigraph) -> Graph {
+        let mut g = Graph::empty(m.n);
+        for &(u, v) in &m.edges {
+            if u == v {
+                g.loops ^= 1 << u;
+            } else {
+                g.adj[u] ^= 1 << v;
+                g.adj[v] ^= 1 << u;
+            }
+        }
+        g
+    }
+
+    /// A simple graph on `n` vertices with these edges (each listed once).
+    pub fn from_edges(n: usize, edges: &[(usize, usize)]) -> Graph {
+        Graph::from_multigraph(&Multigraph {
+            n,
+            edges: edges.to_vec(),
+        })
+    }
+
+    /// Number of vertices.
+    pub fn vertices(&self) -> usize {
+        self.n
+    }
+
+    /// Number of edges, loops included.
+    pub fn edges(&self) -> usize {
+        let ordinary: u32 = self.adj.iter().map(|a| a.count_ones()).sum();
+        ordinary as usize / 2 + self.loops.count_ones() as usize
+    }
+
+    /// Whether `u v` is an edge (`u == v`: a loop).
+    pub fn has_edge(&self, u: usize, v: usize) -> bool {
+        if u == v {
+            self.loops >> u & 1 == 1
+        } else {
+            self.adj[u] >> v & 1 == 1
+        }
+    }
+
+    /// Every edge once, `(u, v)` with `u <= v`, in order.
+    pub fn edge_list(&self) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        for u in 0..self.n {
+            if self.loops >> u & 1 == 1 {
+                out.push((u, u));
+            }
+            for v in u + 1..self.n {
+                if self.adj[u] >> v & 1 == 1 {
+                    out.push((u, v));
+                }
+            }
+        }
+        out
+    }
+
+    /// The parity value `p(G) = 2 (e mod 2) + (v mod 2)` of GRAPHS.md.
+    pub fn parity_value(&self) -> u32 {
+        2 * (self.edges() % 2) as u32 + (self.n % 2) as u32
+    }
+
+    /// No loop and no odd cycle.
+    pub fn is_bipartite(&self) -> bool {
+        if self.loops != 0 {
+            return false;
+        }
+        let mut side = vec![u8::MAX; self.n];
+        for s in 0..self.n {
+            if side[s] != u8::MAX {
+                continue;
+            }
+            side[s] = 0;
+            let mut stack = vec![s];
+            while let Some(u) = stack.pop() {
+                let mut nb = self.adj[u];
+                while nb != 0 {
+                    let v = nb.trailing_zeros() as usize;
+                    nb &= nb - 1;
+                    if side[v] == u8::MAX {
+                        side[v] = 1 - side[u];
+                        stack.push(v);
+                    } else if side[v] == side[u] {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    /// The subgraph induced by the vertices in `mask`, relabelled `0..` in order.
+    pub fn induced(&self, mask: u64) -> Graph {
+        let keep: Vec<usize> = (0..self.n).filter(|&v| mask >> v & 1 == 1).collect();
+        let mut g = Graph::empty(keep.len());
+        for (i, &u) in keep.iter().enumerate() {
+            for (j, &v) in keep.iter().enumerate() {
+                if self.adj[u] >> v & 1 == 1 {
+                    g.adj[i] |= 1 << j;
+                }
+            }
+            if self.loops >> u & 1 == 1 {
+                g.loops |= 1 << i;
+            }
+        }
+        g
+    }
+
+    /// The vertex sets of the connected components.
+    pub fn component_masks(&self) -> Vec<u64> {
+        let mut seen = 0u64;
+        let mut out = Vec::new();
+        for s in 0..self.n {
+            if seen >> s & 1 == 1 {
+                continue;
+            }
+            let mut comp = 1u64 << s;
+            let mut frontier = comp;
+            while frontier != 0 {
+                let u = frontier.trailing_zeros() as usize;
+                frontier &= frontier - 1;
+                let new = self.adj[u] & !comp;
+                comp |= new;
+                frontier |= new;
+            }
+            seen |= comp;
+            out.push(comp);
+        }
+        out
+    }
+
+    /// Every position one move away, with the move.
+    pub fn options(&self) -> Vec<(Move, Graph)> {
+        let mut out = Vec::new();
+        for (u, v) in self.edge_list() {
+            let mut g = self.clone();
+            if u == v {
+                g.loops &= !(1 << u);
+            } else {
+                g.adj[u] &= !(1 << v);
+                g.adj[v] &= !(1 << u);
+            }
+            out.push((Move::Edge(u, v), g));
+        }
+        let all = if self.n == 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.n) - 1
+        };
+        for v in 0..self.n {
+            out.push((Move::Vertex(v), self.induced(all & !(1 << v))));
+        }
+        out
+    }
+}
+
+/// A move: delete an edge `(u, v)` (`u == v`: a loop), or a vertex.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Move {
+    /// Delete the edge `u v`.
+    Edge(usize, usize),
+    /// Delete vertex `v` and every edge at it.
+    Vertex(usize),
+}
+
+impl std::fmt::Display for Move {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            Move::Edge(u, v) if u == v => write!(f, "delete the loop at {u}"),
+            Move::Edge(u, v) => write!(f, "delete edge {u}-{v}"),
+            Move::Vertex(v) => write!(f, "delete vertex {v}"),
+        }
+    }
+}

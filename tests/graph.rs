@@ -1,0 +1,281 @@
+//! Graph Chomp against sources outside the solver: a brute-force solver written
+//! from the game's rules (labelled multigraphs, no canonical forms, no
+//! reductions), and the results of GRAPHS.md section 3.
+
+use std::collections::HashMap;
+
+use chomp3::graph::family::build;
+use chomp3::graph::{Graph, Multigraph, Solver};
+
+/// Brute force: a position is the set of vertices left and the multiplicity of
+/// every pair `(u, v)`, `u <= v` (loops included). Its value is the mex over
+/// deleting one copy of one edge, or one vertex with every edge at it.
+struct Brute {
+    n: usize,
+    memo: HashMap<(u64, Vec<u8>), u32>,
+}
+
+impl Brute {
+    fn new(n: usize) -> Brute {
+        Brute {
+            n,
+            memo: HashMap::new(),
+        }
+    }
+
+    fn pairs(&self) -> Vec<(usize, usize)> {
+        let n = self.n;
+        (0..n).flat_map(|u| (u..n).map(move |v| (u, v))).collect()
+    }
+
+    fn value_of(&mut self, m: &Multigraph) -> u32 {
+        let pairs = self.pairs();
+        let mut count = vec![0u8; pairs.len()];
+        for &(u, v) in &m.edges {
+            let key = (u.min(v), u.max(v));
+            count[pairs.iter().position(|&p| p == key).unwrap()] += 1;
+        }
+        self.value((1u64 << m.n) - 1, count)
+    }
+
+    fn value(&mut self, alive: u64, count: Vec<u8>) -> u32 {
+        if let Some(&v) = self.memo.get(&(alive, count.clone())) {
+            return v;
+        }
+        let pairs = self.pairs();
+        let mut seen = std::collections::BTreeSet::new();
+        for i in 0..count.len() {
+            if count[i] > 0 {
+                let mut c = count.clone();
+                c[i] -= 1;
+                seen.insert(self.value(alive, c));
+            }
+        }
+        for v in 0..self.n {
+            if alive >> v & 1 == 1 {
+                let mut c = count.clone();
+                for (i, &(a, b)) in pairs.iter().enumerate() {
+                    if a == v || b == v {
+                        c[i] = 0;
+                    }
+                }
+                seen.insert(self.value(alive & !(1 << v), c));
+            }
+        }
+        let mex = (0..).find(|x| !seen.contains(x)).unwrap();
+        self.memo.insert((alive, count), mex);
+        mex
+    }
+}
+
+/// A small deterministic generator (xorshift), so failures reproduce.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+#[test]
+fn every_graph_on_up_to_6_vertices_agrees_with_brute_force() {
+    let mut solver = Solver::new();
+    for n in 0..=6usize {
+        let mut brute = Brute::new(n);
+        let pairs: Vec<(usize, usize)> = (0..n)
+            .flat_map(|u| (u + 1..n).map(move |v| (u, v)))
+            .collect();
+        for mask in 0u32..1 << pairs.len() {
+            let edges: Vec<(usize, usize)> = (0..pairs.len())
+                .filter(|&i| mask >> i & 1 == 1)
+                .map(|i| pairs[i])
+                .collect();
+            let m = Multigraph { n, edges };
+            let want = brute.value_of(&m);
+            assert_eq!(solver.value(&Graph::from_multigraph(&m)), want, "{m:?}");
+        }
+    }
+}
+
+#[test]
+fn random_multigraphs_with_loops_agree_with_brute_force() {
+    let mut rng = Rng(0x9e3779b97f4a7c15);
+    let mut solver = Solver::new();
+    for _ in 0..60 {
+        let n = 1 + (rng.next() % 5) as usize;
+        let e = (rng.next() % 7) as usize;
+        let edges: Vec<(usize, usize)> = (0..e)
+            .map(|_| {
+                (
+                    (rng.next() % n as u64) as usize,
+                    (rng.next() % n as u64) as usize,
+                )
+            })
+            .collect();
+        let m = Multigraph { n, edges };
+        let want = Brute::new(n).value_of(&m);
+        assert_eq!(solver.value(&Graph::from_multigraph(&m)), want, "{m:?}");
+    }
+}
+
+#[test]
+fn bipartite_graphs_and_forests_have_the_parity_value_by_brute_force() {
+    // The solver uses this theorem, so it is checked here by brute force only.
+    let mut rng = Rng(12345);
+    for _ in 0..40 {
+        let (a, b) = (1 + (rng.next() % 4) as usize, 1 + (rng.next() % 4) as usize);
+        let n = a + b;
+        let edges: Vec<(usize, usize)> = (0..a)
+            .flat_map(|u| (a..n).map(move |v| (u, v)))
+            .filter(|_| rng.next().is_multiple_of(3))
+            .collect();
+        let m = Multigraph { n, edges };
+        let g = Graph::from_multigraph(&m);
+        assert_eq!(Brute::new(n).value_of(&m), g.parity_value(), "{m:?}");
+    }
+    // Forests [KY Table 1]: (even v, even trees) 0, (even, odd) 2, (odd, even) 3,
+    // (odd, odd) 1. Two paths on 2 and 3 vertices: v = 5, two trees: 3.
+    let forest = Multigraph {
+        n: 5,
+        edges: vec![(0, 1), (2, 3), (3, 4)],
+    };
+    assert_eq!(Brute::new(5).value_of(&forest), 3);
+    let one_tree = Multigraph {
+        n: 4,
+        edges: vec![(0, 1), (1, 2), (1, 3)],
+    };
+    assert_eq!(Brute::new(4).value_of(&one_tree), 2);
+}
+
+#[test]
+fn complete_and_complete_multipartite_graphs() {
+    let mut s = Solver::new();
+    for n in 1..=8 {
+        assert_eq!(
+            s.value(&build(&format!("complete:{n}")).unwrap()),
+            n as u32 % 3,
+            "K_{n}"
+        );
+    }
+    for parts in [
+        vec![1, 2],
+        vec![1, 2, 3],
+        vec![3, 3, 1],
+        vec![2, 2, 2],
+        vec![1, 1, 3, 2],
+        vec![3, 1, 1, 1],
+    ] {
+        let spec = format!(
+            "multipartite:{}",
+            parts
+                .iter()
+                .map(|p| p.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        );
+        let odd = parts.iter().filter(|&&p| p % 2 == 1).count() as u32;
+        assert_eq!(s.value(&build(&spec).unwrap()), odd % 3, "{spec}");
+    }
+}
+
+#[test]
+fn cycles_loops_parallel_edges_and_pendant_odd_cycles() {
+    let mut s = Solver::new();
+    for n in 3..=12 {
+        assert_eq!(s.value(&build(&format!("cycle:{n}")).unwrap()), 0, "C_{n}");
+    }
+    // The triangle has two options up to isomorphism, with values 1 and 2.
+    let mut values: Vec<u32> = s
+        .moves(&build("cycle:3").unwrap())
+        .iter()
+        .map(|m| m.1)
+        .collect();
+    values.sort();
+    values.dedup();
+    assert_eq!(values, [1, 2]);
+    let loop_vertex = Multigraph {
+        n: 1,
+        edges: vec![(0, 0)],
+    };
+    assert_eq!(s.value(&Graph::from_multigraph(&loop_vertex)), 2);
+    for m in 1..=5 {
+        let parallel = Multigraph {
+            n: 2,
+            edges: vec![(0, 1); m],
+        };
+        let want = if m % 2 == 1 { 2 } else { 0 }; // one edge (P_2) or none (two vertices)
+        assert_eq!(
+            s.value(&Graph::from_multigraph(&parallel)),
+            want,
+            "{m} parallel edges"
+        );
+        assert_eq!(Brute::new(2).value_of(&parallel), want);
+    }
+    // An odd cycle with one pendant vertex has value 4 [KY; OS Fig. 5].
+    for c in [3usize, 5, 7, 9] {
+        let mut edges: Vec<(usize, usize)> = (0..c).map(|i| (i, (i + 1) % c)).collect();
+        edges.push((0, c));
+        assert_eq!(
+            s.value(&Graph::from_edges(c + 1, &edges)),
+            4,
+            "{c}-cycle with a pendant"
+        );
+    }
+}
+
+#[test]
+fn the_k2_plus_k1_trap() {
+    // Swapping the edge's ends fixes the edge but not its ends: a symmetry
+    // reduction that ignored the condition would answer g(K_1) = 1.
+    let g = Multigraph {
+        n: 3,
+        edges: vec![(0, 1)],
+    };
+    assert_eq!(Brute::new(3).value_of(&g), 3);
+    assert_eq!(Solver::new().value(&Graph::from_multigraph(&g)), 3);
+}
+
+/// GRAPHS.md section 3: g(G_{m,k}) for 1 <= m, k <= 12, the same for every odd cycle.
+const GMK: [[u32; 12]; 12] = [
+    [4, 6, 4, 8, 10, 8, 12, 14, 12, 16, 18, 16],
+    [6, 4, 6, 10, 8, 10, 14, 12, 14, 18, 16, 18],
+    [4, 6, 4, 8, 10, 8, 12, 14, 12, 16, 18, 16],
+    [8, 10, 8, 4, 6, 4, 16, 18, 16, 12, 14, 12],
+    [10, 8, 10, 6, 4, 6, 18, 16, 18, 14, 12, 14],
+    [8, 10, 8, 4, 6, 4, 16, 18, 16, 12, 14, 12],
+    [12, 14, 12, 16, 18, 16, 4, 6, 4, 8, 10, 8],
+    [14, 12, 14, 18, 16, 18, 6, 4, 6, 10, 8, 10],
+    [12, 14, 12, 16, 18, 16, 4, 6, 4, 8, 10, 8],
+    [16, 18, 16, 12, 14, 12, 8, 10, 8, 4, 6, 4],
+    [18, 16, 18, 14, 12, 14, 10, 8, 10, 6, 4, 6],
+    [16, 18, 16, 12, 14, 12, 8, 10, 8, 4, 6, 4],
+];
+
+#[test]
+fn the_whole_g_mk_table_for_two_cycle_lengths() {
+    let mut s = Solver::new();
+    for c in [3, 5] {
+        for m in 1..=12 {
+            for k in 1..=12 {
+                let g = build(&format!("gmk:{m},{k},{c}")).unwrap();
+                assert_eq!(
+                    s.value(&g),
+                    GMK[m - 1][k - 1],
+                    "G_{{{m},{k}}} on a {c}-cycle"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn small_wheels_have_value_1() {
+    // [KY Conj. 3]: g(W_n) = 1; by hand to W_7 [KY].
+    let mut s = Solver::new();
+    for n in 3..=7 {
+        assert_eq!(s.value(&build(&format!("wheel:{n}")).unwrap()), 1, "W_{n}");
+    }
+}
