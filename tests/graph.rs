@@ -279,3 +279,33 @@ fn small_wheels_have_value_1() {
         assert_eq!(s.value(&build(&format!("wheel:{n}")).unwrap()), 1, "W_{n}");
     }
 }
+
+#[test]
+fn the_graph_command_reads_families_and_graph6_and_names_a_bad_line() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chomp3"))
+        .args(["graph", "--quiet", "--tsv", "wheel:4", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A 5-vertex path, a triangle with an edge and two isolated vertices, then junk.
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"DQc\n:Fa@x^\nD Q\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        stdout,
+        "source\tvertices\tedges\tvalue\nwheel:4\t5\t8\t1\nDQc\t5\t4\t1\n:Fa@x^\t7\t4\t2\n"
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(err.starts_with("chomp3: error: stdin:3: "), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+}

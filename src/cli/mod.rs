@@ -9,6 +9,7 @@ mod bench;
 mod census;
 mod compute;
 mod get;
+mod graph;
 mod info;
 mod plot;
 mod position;
@@ -61,6 +62,8 @@ enum Cmd {
     Run(run::Args),
     /// Time fresh computations at several sizes, each in its own process
     Bench(bench::Args),
+    /// Graph Chomp: the nim-value of each graph (families, graph6/sparse6, edge lists)
+    Graph(graph::Args),
 }
 
 /// Parses the command line, runs the command, and turns the result into an exit code.
@@ -81,6 +84,7 @@ pub fn main() -> ExitCode {
         Cmd::Census(a) => census::run(&a),
         Cmd::Run(a) => run::run(&a),
         Cmd::Bench(a) => bench::run(&a),
+        Cmd::Graph(a) => graph::run(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,106 @@
+//! `chomp3 graph`: nim-values of graphs in graph Chomp, from named families,
+//! graph6/sparse6 files (or standard input) and edge lists.
+
+use std::io::{self, BufRead, BufReader, BufWriter, Write};
+use std::path::PathBuf;
+
+use anyhow::{Result, bail};
+use chomp3::graph::format::{parse_edge_list, parse_line};
+use chomp3::graph::{Graph, Solver, family};
+
+use super::args::QuietArg;
+use super::progress::bar;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Graphs: a family such as wheel:9 (path, cycle, star, complete, bipartite,
+    /// multipartite, wheel, fan, fan2, gmk), a file of graph6/sparse6 lines, or -
+    /// for standard input (`nauty-geng 8 | chomp3 graph -`)
+    #[arg(value_name = "GRAPHS")]
+    sources: Vec<String>,
+    /// An edge list, `u v` per line (vertices numbered from 0)
+    #[arg(long, value_name = "FILE")]
+    edges: Vec<PathBuf>,
+    /// List every move, the value of the position it leaves, and mark the winning ones
+    #[arg(long)]
+    moves: bool,
+    /// One tab-separated line per graph: source, vertices, edges, value
+    #[arg(long)]
+    tsv: bool,
+    #[command(flatten)]
+    quiet: QuietArg,
+}
+
+pub fn run(args: &Args) -> Result<()> {
+    if args.sources.is_empty() && args.edges.is_empty() {
+        bail!(
+            "no graphs given; name a family (wheel:9), a graph6 file, - for standard input, or --edges FILE"
+        );
+    }
+    let mut solver = Solver::new();
+    let mut out = BufWriter::new(io::stdout().lock());
+    if args.tsv {
+        writeln!(out, "source\tvertices\tedges\tvalue")?;
+    }
+    let bar = bar(args.quiet.quiet, "{spinner} {pos} graphs  {msg}");
+    let mut show = |label: &str, g: &Graph, out: &mut BufWriter<io::StdoutLock>| -> Result<()> {
+        let value = solver.value(g);
+        bar.inc(1);
+        if args.tsv {
+            writeln!(out, "{label}\t{}\t{}\t{value}", g.vertices(), g.edges())?;
+        } else {
+            writeln!(
+                out,
+                "{label}: g = {value} ({} vertices, {} edges)",
+                g.vertices(),
+                g.edges()
+            )?;
+        }
+        if args.moves {
+            for (m, v) in solver.moves(g) {
+                let mark = if v == 0 { "  (winning)" } else { "" };
+                writeln!(out, "  {m} -> {v}{mark}")?;
+            }
+        }
+        Ok(())
+    };
+    for path in &args.edges {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        let m = parse_edge_list(&text)
+            .map_err(|(line, e)| anyhow::anyhow!("{}:{line}: {e}", path.display()))?;
+        show(
+            &path.display().to_string(),
+            &Graph::from_multigraph(&m),
+            &mut out,
+        )?;
+    }
+    for source in &args.sources {
+        if source == "-" || std::path::Path::new(source).is_file() {
+            let (name, reader): (&str, Box<dyn BufRead>) = if source == "-" {
+                ("stdin", Box::new(BufReader::new(io::stdin().lock())))
+            } else {
+                let f =
+                    std::fs::File::open(source).map_err(|e| anyhow::anyhow!("{source}: {e}"))?;
+                (source, Box::new(BufReader::new(f)))
+            };
+            for (i, line) in reader.lines().enumerate() {
+                let line = line?;
+                if line.trim().is_empty() {
+                    continue;
+                }
+                let m = parse_line(line.trim())
+                    .map_err(|e| anyhow::anyhow!("{name}:{}: {e}", i + 1))?;
+                show(line.trim(), &Graph::from_multigraph(&m), &mut out)?;
+            }
+        } else if source.contains(':') {
+            let g = family::build(source).map_err(anyhow::Error::msg)?;
+            show(source, &g, &mut out)?;
+        } else {
+            bail!("{source:?} is neither a file nor a family such as wheel:9");
+        }
+    }
+    bar.finish_and_clear();
+    out.flush()?;
+    Ok(())
+}
