@@ -17,7 +17,7 @@
 //! lookup       one f(q,r) and its source (table or census)        -> table, census_file, proof
 //! position     single positions: won or lost, winning moves       -> table
 //! plot         the figures                                        -> table, analysis, proof
-//! graph        graph Chomp: nim-values of graphs (its own game)   uses nothing
+//! graph        graph Chomp: nim-values of graphs (its own game)   -> bytes
 //! ```
 //!
 //! The `chomp3` binary (`src/cli/`, one module per command) parses arguments and

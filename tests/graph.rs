@@ -309,3 +309,29 @@ fn the_graph_command_reads_families_and_graph6_and_names_a_bad_line() {
     assert!(err.starts_with("chomp3: error: stdin:3: "), "{err}");
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
 }
+
+#[test]
+fn a_saved_memo_reloads_to_the_same_values_and_bytes() {
+    let mut s = Solver::new();
+    for spec in ["wheel:7", "gmk:3,4", "complete:6", "fan:6"] {
+        s.value(&build(spec).unwrap());
+    }
+    let mut bytes = Vec::new();
+    s.save(&mut bytes).unwrap();
+    let mut again = Solver::load(&mut bytes.as_slice()).unwrap();
+    assert_eq!(again.memo_len(), s.memo_len());
+    let mut bytes2 = Vec::new();
+    again.save(&mut bytes2).unwrap();
+    assert!(bytes == bytes2, "the same memo gives the same bytes");
+    // Reloaded values answer without new work, and equal a fresh solver's.
+    let before = again.memo_len();
+    assert_eq!(again.value(&build("wheel:7").unwrap()), 1);
+    assert_eq!(again.memo_len(), before);
+    assert_eq!(again.value(&build("gmk:3,4").unwrap()), GMK[2][3]);
+    let mut bad = bytes.clone();
+    bad[30] ^= 1;
+    assert!(
+        Solver::load(&mut bad.as_slice()).is_err(),
+        "damage is refused"
+    );
+}

@@ -27,6 +27,13 @@ pub struct Args {
     /// One tab-separated line per graph: source, vertices, edges, value
     #[arg(long)]
     tsv: bool,
+    /// Memo file: read at the start if it exists, written (aside, then renamed)
+    /// at the end, so that a long search continues instead of starting over
+    #[arg(long, value_name = "FILE")]
+    memo: Option<PathBuf>,
+    /// Say on stderr how long it took and how many positions the memo holds
+    #[arg(long)]
+    stats: bool,
     #[command(flatten)]
     quiet: QuietArg,
 }
@@ -37,7 +44,25 @@ pub fn run(args: &Args) -> Result<()> {
             "no graphs given; name a family (wheel:9), a graph6 file, - for standard input, or --edges FILE"
         );
     }
-    let mut solver = Solver::new();
+    let started = std::time::Instant::now();
+    let mut solver = match &args.memo {
+        Some(path) if path.exists() => {
+            let f = std::fs::File::open(path)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            Solver::load(&mut BufReader::new(f))
+                .map_err(|e| anyhow::anyhow!("{}: {e}; delete it to start over", path.display()))?
+        }
+        _ => Solver::new(),
+    };
+    let loaded = solver.memo_len();
+    // The memo is saved even when a later line is malformed: nothing is lost.
+    let result = solve_all(args, &mut solver);
+    finish(args, &solver, loaded, started)?;
+    result
+}
+
+/// Prints every graph's value (and moves) in order; stops at the first bad one.
+fn solve_all(args: &Args, solver: &mut Solver) -> Result<()> {
     let mut out = BufWriter::new(io::stdout().lock());
     if args.tsv {
         writeln!(out, "source\tvertices\tedges\tvalue")?;
@@ -102,5 +127,23 @@ pub fn run(args: &Args) -> Result<()> {
     }
     bar.finish_and_clear();
     out.flush()?;
+    Ok(())
+}
+
+/// Saves the memo if asked and reports the figures if asked.
+fn finish(args: &Args, solver: &Solver, loaded: usize, started: std::time::Instant) -> Result<()> {
+    if let Some(path) = &args.memo {
+        chomp3::census_file::write_atomically(path, |w| solver.save(w))
+            .map_err(|e| anyhow::anyhow!("{}: writing the memo: {e}", path.display()))?;
+    }
+    if args.stats {
+        eprintln!(
+            "chomp3: {:.2} s, memo {} connected positions ({} loaded), peak RSS {} MiB",
+            started.elapsed().as_secs_f64(),
+            solver.memo_len(),
+            loaded,
+            super::progress::peak_rss_kib().unwrap_or(0) / 1024
+        );
+    }
     Ok(())
 }

@@ -56,6 +56,32 @@ impl Canonize for Key {
     }
 }
 
+impl Key {
+    /// Writes the key: vertex count u8, loops u64, then one u64 per vertex.
+    pub(super) fn save(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+        use crate::bytes::stream::{put64, put64s};
+        w.write_all(&[self.adj.len() as u8])?;
+        put64(w, self.loops)?;
+        put64s(w, &self.adj)
+    }
+
+    /// Reads a key written by [`Key::save`].
+    pub(super) fn load(r: &mut dyn std::io::Read) -> std::io::Result<Key> {
+        use crate::bytes::stream::{get64, get64s};
+        let mut n = [0u8];
+        r.read_exact(&mut n)?;
+        if n[0] as usize > super::MAX_VERTICES {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                "a key with more vertices than supported",
+            ));
+        }
+        let loops = get64(r)?;
+        let adj = get64s(r, n[0] as usize)?;
+        Ok(Key { loops, adj })
+    }
+}
+
 /// The canonical key of `g`.
 pub(super) fn key(g: &Graph) -> Key {
     Key {

@@ -1,8 +1,8 @@
 //! Graph Chomp (the vertex and edge deletion game, `../shared/GRAPHS.md`): a graph
 //! type with loops and parallel edges, exact nim-values by Sprague-Grundy
 //! recursion memoised on an exact canonical form of each connected component, the
-//! formats people use, and named families. Its own module: uses nothing else in
-//! the crate.
+//! formats people use, and named families. Its own module: uses only `bytes` (to
+//! save the memo).
 //!
 //! A move deletes one edge (a loop is an edge of its vertex) or one vertex with
 //! every edge at it; the player who cannot move loses. `g(G) = mex` of the

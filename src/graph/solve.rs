@@ -4,12 +4,18 @@
 //! [FS91; KY Thm 3; MPCV Thm 1; OS Prop 1.1], GRAPHS.md section 3.
 
 use std::collections::HashMap;
+use std::io::{self, Read, Write};
 
 use super::canon::{Key, key};
 use super::{Graph, Move};
+use crate::bytes::stream::{get32, get64, put32, put64};
+
+/// First 8 bytes of a memo file, and its version.
+const MAGIC: &[u8; 8] = b"CHOMP3GM";
+const VERSION: u32 = 1;
 
 /// A solver with its memo (keep it across graphs: positions recur).
-#[derive(Default)]
+#[derive(Default, Debug)]
 pub struct Solver {
     memo: HashMap<Key, u32>,
 }
@@ -23,6 +29,53 @@ impl Solver {
     /// Connected positions remembered.
     pub fn memo_len(&self) -> usize {
         self.memo.len()
+    }
+
+    /// Writes the memo: magic `CHOMP3GM`, version u32 (1), entry count u64, then
+    /// per entry its canonical key (vertex count u8, loops u64, one u64 of
+    /// neighbours per vertex) and value u32, and a CRC-32 of all of it.
+    /// Entries are written in key order, so the same memo gives the same bytes.
+    pub fn save(&self, w: &mut dyn Write) -> io::Result<()> {
+        let mut body = Vec::new();
+        body.extend_from_slice(MAGIC);
+        put32(&mut body, VERSION)?;
+        put64(&mut body, self.memo.len() as u64)?;
+        let mut entries: Vec<(&Key, &u32)> = self.memo.iter().collect();
+        entries.sort();
+        for (k, &v) in entries {
+            k.save(&mut body)?;
+            put32(&mut body, v)?;
+        }
+        let crc = crc32fast::hash(&body);
+        w.write_all(&body)?;
+        put32(w, crc)
+    }
+
+    /// Reads a memo written by [`Solver::save`] (every entry is checked by the
+    /// CRC; the values were computed by this solver's exact recursion).
+    pub fn load(r: &mut dyn Read) -> io::Result<Solver> {
+        let mut bytes = Vec::new();
+        r.read_to_end(&mut bytes)?;
+        let bad = |what: &str| io::Error::new(io::ErrorKind::InvalidData, what.to_string());
+        if bytes.len() < 24 || &bytes[..8] != MAGIC {
+            return Err(bad("not a chomp3 graph memo (no CHOMP3GM header)"));
+        }
+        let body = bytes.len() - 4;
+        if crc32fast::hash(&bytes[..body]) != u32::from_le_bytes(bytes[body..].try_into().unwrap())
+        {
+            return Err(bad("damaged graph memo (checksum)"));
+        }
+        let mut rd = &bytes[8..body];
+        if get32(&mut rd)? != VERSION {
+            return Err(bad("graph memo of another version"));
+        }
+        let count = get64(&mut rd)?;
+        let mut memo = HashMap::with_capacity(count.min(1 << 24) as usize);
+        for _ in 0..count {
+            let k = Key::load(&mut rd)?;
+            memo.insert(k, get32(&mut rd)?);
+        }
+        Ok(Solver { memo })
     }
 
     /// The nim-value of `g`.
