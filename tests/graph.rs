@@ -335,3 +335,30 @@ fn a_saved_memo_reloads_to_the_same_values_and_bytes() {
         "damage is refused"
     );
 }
+
+#[test]
+fn the_summary_counts_by_number_of_vertices() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chomp3"))
+        .args(["graph", "--quiet", "--summary", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The four graphs on 3 vertices: empty (1 xor 1 xor 1 = 1), an edge and a
+    // vertex (2 xor 1 = 3), the path (bipartite, p = 1), the triangle (0).
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"B?\nB_\nBg\nBw\n@\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "vertices\tgraphs\tP-positions\tnon-bipartite\tnon-bipartite with g != p(G)\tvalue:count\n\
+         1\t1\t0\t0\t0\t1:1\n\
+         3\t4\t1\t1\t1\t0:1,1:2,3:1\n"
+    );
+}

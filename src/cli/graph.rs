@@ -27,6 +27,11 @@ pub struct Args {
     /// One tab-separated line per graph: source, vertices, edges, value
     #[arg(long)]
     tsv: bool,
+    /// Instead of a line per graph, one line per number of vertices: graphs,
+    /// P-positions, non-bipartite graphs, those with a value other than the parity
+    /// value p(G), and the count of each value (TSV)
+    #[arg(long, conflicts_with_all = ["moves", "tsv"])]
+    summary: bool,
     /// Memo file: read at the start if it exists, written (aside, then renamed)
     /// at the end, so that a long search continues instead of starting over
     #[arg(long, value_name = "FILE")]
@@ -68,9 +73,14 @@ fn solve_all(args: &Args, solver: &mut Solver) -> Result<()> {
         writeln!(out, "source\tvertices\tedges\tvalue")?;
     }
     let bar = bar(args.quiet.quiet, "{spinner} {pos} graphs  {msg}");
+    let mut tally = Tally::default();
     let mut show = |label: &str, g: &Graph, out: &mut BufWriter<io::StdoutLock>| -> Result<()> {
         let value = solver.value(g);
         bar.inc(1);
+        if args.summary {
+            tally.add(g, value);
+            return Ok(());
+        }
         if args.tsv {
             writeln!(out, "{label}\t{}\t{}\t{value}", g.vertices(), g.edges())?;
         } else {
@@ -126,8 +136,48 @@ fn solve_all(args: &Args, solver: &mut Solver) -> Result<()> {
         }
     }
     bar.finish_and_clear();
+    if args.summary {
+        tally.write(&mut out)?;
+    }
     out.flush()?;
     Ok(())
+}
+
+/// Counts by number of vertices, for `--summary`.
+#[derive(Default)]
+struct Tally {
+    /// Per number of vertices: graphs, non-bipartite, non-bipartite with
+    /// `g != p(G)`, and the count of each value.
+    by_n: std::collections::BTreeMap<usize, (u64, u64, u64, std::collections::BTreeMap<u32, u64>)>,
+}
+
+impl Tally {
+    fn add(&mut self, g: &Graph, value: u32) {
+        let e = self.by_n.entry(g.vertices()).or_default();
+        e.0 += 1;
+        if !g.is_bipartite() {
+            e.1 += 1;
+            e.2 += (value != g.parity_value()) as u64;
+        }
+        *e.3.entry(value).or_default() += 1;
+    }
+
+    fn write(&self, out: &mut impl Write) -> io::Result<()> {
+        writeln!(
+            out,
+            "vertices\tgraphs\tP-positions\tnon-bipartite\tnon-bipartite with g != p(G)\tvalue:count"
+        )?;
+        for (n, (graphs, nonbip, differ, values)) in &self.by_n {
+            let p = values.get(&0).copied().unwrap_or(0);
+            let counts: Vec<String> = values.iter().map(|(v, c)| format!("{v}:{c}")).collect();
+            writeln!(
+                out,
+                "{n}\t{graphs}\t{p}\t{nonbip}\t{differ}\t{}",
+                counts.join(",")
+            )?;
+        }
+        Ok(())
+    }
 }
 
 /// Saves the memo if asked and reports the figures if asked.
