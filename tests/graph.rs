@@ -362,3 +362,42 @@ fn the_summary_counts_by_number_of_vertices() {
          3\t4\t1\t1\t1\t0:1,1:2,3:1\n"
     );
 }
+
+#[test]
+fn the_three_small_exceptions_to_os_conjecture_8_5() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    // Each has p(G) = 2 and, by brute force, no edge deletion to value 0.
+    let exceptions = ["EQjw", "ETnw", "E~~w"];
+    for g6 in exceptions {
+        let m = chomp3::graph::format::parse_line(g6).unwrap();
+        let g = Graph::from_multigraph(&m);
+        assert_eq!(g.parity_value(), 2, "{g6}");
+        for i in 0..m.edges.len() {
+            let mut fewer = m.clone();
+            fewer.edges.remove(i);
+            assert_ne!(Brute::new(m.n).value_of(&fewer), 0, "{g6} less edge {i}");
+        }
+    }
+    // The command prints exactly those, not EhKG (a triangle with two pendant
+    // paths: 6 edges, so p = 0).
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chomp3"))
+        .args(["graph", "--quiet", "--os85", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let input = format!("{}\nEhKG\n{}\nE~~w\n", exceptions[0], exceptions[1]);
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let printed: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| l.split('\t').next().unwrap().to_string())
+        .collect();
+    assert_eq!(printed, exceptions);
+}

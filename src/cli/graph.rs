@@ -32,6 +32,11 @@ pub struct Args {
     /// value p(G), and the count of each value (TSV)
     #[arg(long, conflicts_with_all = ["moves", "tsv"])]
     summary: bool,
+    /// Print (graph6) only the graphs with p(G) = 2 (even vertices, odd edges)
+    /// that have no edge deletion to a position of value 0: the exceptions to
+    /// [OS] Conjecture 8.5
+    #[arg(long, conflicts_with_all = ["moves", "tsv", "summary"])]
+    os85: bool,
     /// Memo file: read at the start if it exists, written (aside, then renamed)
     /// at the end, so that a long search continues instead of starting over
     #[arg(long, value_name = "FILE")]
@@ -79,6 +84,22 @@ fn solve_all(args: &Args, solver: &mut Solver) -> Result<()> {
         bar.inc(1);
         if args.summary {
             tally.add(g, value);
+            return Ok(());
+        }
+        if args.os85 {
+            let mut edge_to_zero = || {
+                solver
+                    .moves(g)
+                    .iter()
+                    .any(|(m, v)| matches!(m, chomp3::graph::Move::Edge(..)) && *v == 0)
+            };
+            if g.parity_value() == 2 && !edge_to_zero() {
+                writeln!(
+                    out,
+                    "{}\t{label}\tg = {value}",
+                    chomp3::graph::format::to_graph6(g)
+                )?;
+            }
             return Ok(());
         }
         if args.tsv {
