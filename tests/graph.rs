@@ -68,6 +68,26 @@ impl Brute {
     }
 }
 
+/// Runs `chomp3 args` with `input` on standard input.
+fn chomp3_with_input(args: &[&str], input: &str) -> std::process::Output {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chomp3"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
 /// A small deterministic generator (xorshift), so failures reproduce.
 struct Rng(u64);
 
@@ -282,23 +302,11 @@ fn small_wheels_have_value_1() {
 
 #[test]
 fn the_graph_command_reads_families_and_graph6_and_names_a_bad_line() {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_chomp3"))
-        .args(["graph", "--quiet", "--tsv", "wheel:4", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
     // A 5-vertex path, a triangle with an edge and two isolated vertices, then junk.
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"DQc\n:Fa@x^\nD Q\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = chomp3_with_input(
+        &["graph", "--quiet", "--tsv", "wheel:4", "-"],
+        "DQc\n:Fa@x^\nD Q\n",
+    );
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(
         stdout,
@@ -338,23 +346,12 @@ fn a_saved_memo_reloads_to_the_same_values_and_bytes() {
 
 #[test]
 fn the_summary_counts_by_number_of_vertices() {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_chomp3"))
-        .args(["graph", "--quiet", "--summary", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
     // The four graphs on 3 vertices: empty (1 xor 1 xor 1 = 1), an edge and a
     // vertex (2 xor 1 = 3), the path (bipartite, p = 1), the triangle (0).
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"B?\nB_\nBg\nBw\n@\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = chomp3_with_input(
+        &["graph", "--quiet", "--summary", "-"],
+        "B?\nB_\nBg\nBw\n@\n",
+    );
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
         "vertices\tgraphs\tP-positions\tnon-bipartite\tnon-bipartite with g != p(G)\tvalue:count\n\
@@ -365,8 +362,6 @@ fn the_summary_counts_by_number_of_vertices() {
 
 #[test]
 fn the_three_small_exceptions_to_os_conjecture_8_5() {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
     // Each has p(G) = 2 and, by brute force, no edge deletion to value 0.
     let exceptions = ["EQjw", "ETnw", "E~~w"];
     for g6 in exceptions {
@@ -381,20 +376,8 @@ fn the_three_small_exceptions_to_os_conjecture_8_5() {
     }
     // The command prints exactly those, not EhKG (a triangle with two pendant
     // paths: 6 edges, so p = 0).
-    let mut child = Command::new(env!("CARGO_BIN_EXE_chomp3"))
-        .args(["graph", "--quiet", "--os85", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
     let input = format!("{}\nEhKG\n{}\nE~~w\n", exceptions[0], exceptions[1]);
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = chomp3_with_input(&["graph", "--quiet", "--os85", "-"], &input);
     let printed: Vec<String> = String::from_utf8_lossy(&out.stdout)
         .lines()
         .map(|l| l.split('\t').next().unwrap().to_string())
