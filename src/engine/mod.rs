@@ -61,7 +61,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Condvar, Mutex, mpsc};
 
 pub use resume::ColumnSource;
-use row::Row;
+use row::{BlockOut, Row};
 
 /// Columns per block. A row's window is reused across the block's columns while
 /// the block's column bitsets (`N / 8` bytes each) stay in L2. 32, 64 and 128
@@ -271,8 +271,18 @@ impl Engine {
                         copy_words(&diagonal, base, bits)
                     }));
                 }
-                rows[(r - lo) as usize]
-                    .advance(r, q_from, q_end, q0, used, used_words, out, stride);
+                rows[(r - lo) as usize].advance(
+                    r,
+                    q_from,
+                    q_end,
+                    &mut BlockOut {
+                        q0,
+                        used,
+                        used_words,
+                        out,
+                        stride,
+                    },
+                );
                 if r >= q0 {
                     let d = out[(r - q0) as usize * stride + r as usize];
                     set_bit(&mut self.diagonal.lock().unwrap(), d);

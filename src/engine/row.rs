@@ -38,6 +38,22 @@ pub(crate) struct Window {
     bits: Vec<u64>,
 }
 
+/// Where a block's cells go while its rows are computed in order.
+pub(crate) struct BlockOut<'a> {
+    /// First column of the block.
+    pub(crate) q0: u32,
+    /// One bitset per column of the block, `used_words` words each, word `i`
+    /// covering values `64 * (q0 / 64 + i) ..`: the values `>= q0` already taken in
+    /// that column by the rows below (each row adds its own for the rows above).
+    pub(crate) used: &'a mut [u64],
+    /// Words per column bitset.
+    pub(crate) used_words: usize,
+    /// `f(q0 + j, r)` goes to `out[j * stride + r]`.
+    pub(crate) out: &'a mut [u32],
+    /// Rows per column in `out`.
+    pub(crate) stride: usize,
+}
+
 /// Number of 64-bit words that cover `[q, q + r + 1]` for any `q`.
 fn span_words(r: u32) -> usize {
     (r as usize + 1) / 64 + 2
@@ -87,29 +103,14 @@ impl Row {
     }
 
     /// Computes `f(q, r)` for `q` in `q_from..q_end` (all inside the block that starts
-    /// at column `q0`), writing `f(q0 + j, r)` to `out[j * stride + r]`.
-    ///
-    /// `used` holds one bitset per column of the block, `used_words` words each, word
-    /// `i` covering values `64 * (q0 / 64 + i) ..`: the values `>= q0` already taken in
-    /// that column by the live rows below `r`. The row adds its own values there for
-    /// the rows above it.
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn advance(
-        &mut self,
-        r: u32,
-        q_from: u32,
-        q_end: u32,
-        q0: u32,
-        used: &mut [u64],
-        used_words: usize,
-        out: &mut [u32],
-        stride: usize,
-    ) {
-        let r_idx = r as usize;
+    /// at column `b.q0`), writing `f(q0 + j, r)` to `b.out[j * b.stride + r]` and
+    /// adding the row's values to the block's column bitsets.
+    pub(crate) fn advance(&mut self, r: u32, q_from: u32, q_end: u32, b: &mut BlockOut) {
+        let (q0, used_words, stride, r_idx) = (b.q0, b.used_words, b.stride, r as usize);
         match self {
             Row::Dead { value } => {
                 for q in q_from..q_end {
-                    out[(q - q0) as usize * stride + r_idx] = *value;
+                    b.out[(q - q0) as usize * stride + r_idx] = *value;
                 }
             }
             Row::Periodic { start, pattern } => {
@@ -118,14 +119,14 @@ impl Row {
                 for q in q_from..q_end {
                     let j = (q - q0) as usize;
                     let v = (q as i64 + pattern[((q - *start) % period) as usize] as i64) as u32;
-                    used[j * used_words + (v / 64 - used_base) as usize] |= 1u64 << (v % 64);
-                    out[j * stride + r_idx] = v;
+                    b.used[j * used_words + (v / 64 - used_base) as usize] |= 1u64 << (v % 64);
+                    b.out[j * stride + r_idx] = v;
                 }
             }
             Row::Live(w) => {
-                if let Some(died) = w.advance(r, q_from, q_end, q0, used, used_words, out, stride) {
+                if let Some(died) = w.advance(r, q_from, q_end, b) {
                     for q2 in died + 1..q_end {
-                        out[(q2 - q0) as usize * stride + r_idx] = died;
+                        b.out[(q2 - q0) as usize * stride + r_idx] = died;
                     }
                     *self = Row::Dead { value: died };
                 }
@@ -171,18 +172,14 @@ impl Window {
 
     /// The live part of [`Row::advance`]: returns the column where the row died,
     /// if it did (the caller fills the rest of the block and drops the window).
-    #[allow(clippy::too_many_arguments)]
-    fn advance(
-        &mut self,
-        r: u32,
-        q_from: u32,
-        q_end: u32,
-        q0: u32,
-        used: &mut [u64],
-        used_words: usize,
-        out: &mut [u32],
-        stride: usize,
-    ) -> Option<u32> {
+    fn advance(&mut self, r: u32, q_from: u32, q_end: u32, b: &mut BlockOut) -> Option<u32> {
+        let BlockOut {
+            q0,
+            ref mut used,
+            used_words,
+            ref mut out,
+            stride,
+        } = *b;
         self.make_room(r, q0, q_end);
         let used_base = q0 / 64;
         let mut low = self.low;
