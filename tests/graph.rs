@@ -2,107 +2,15 @@
 //! from the game's rules (labelled multigraphs, no canonical forms, no
 //! reductions), and the results of GRAPHS.md section 3.
 
-use std::collections::HashMap;
-
 use chomp3::graph::family::build;
 use chomp3::graph::{Graph, Multigraph, Solver};
 
-/// Brute force: a position is the set of vertices left and the multiplicity of
-/// every pair `(u, v)`, `u <= v` (loops included). Its value is the mex over
-/// deleting one copy of one edge, or one vertex with every edge at it.
-struct Brute {
-    n: usize,
-    memo: HashMap<(u64, Vec<u8>), u32>,
-}
-
-impl Brute {
-    fn new(n: usize) -> Brute {
-        Brute {
-            n,
-            memo: HashMap::new(),
-        }
-    }
-
-    fn pairs(&self) -> Vec<(usize, usize)> {
-        let n = self.n;
-        (0..n).flat_map(|u| (u..n).map(move |v| (u, v))).collect()
-    }
-
-    fn value_of(&mut self, m: &Multigraph) -> u32 {
-        let pairs = self.pairs();
-        let mut count = vec![0u8; pairs.len()];
-        for &(u, v) in &m.edges {
-            let key = (u.min(v), u.max(v));
-            count[pairs.iter().position(|&p| p == key).unwrap()] += 1;
-        }
-        self.value((1u64 << m.n) - 1, count)
-    }
-
-    fn value(&mut self, alive: u64, count: Vec<u8>) -> u32 {
-        if let Some(&v) = self.memo.get(&(alive, count.clone())) {
-            return v;
-        }
-        let pairs = self.pairs();
-        let mut seen = std::collections::BTreeSet::new();
-        for i in 0..count.len() {
-            if count[i] > 0 {
-                let mut c = count.clone();
-                c[i] -= 1;
-                seen.insert(self.value(alive, c));
-            }
-        }
-        for v in 0..self.n {
-            if alive >> v & 1 == 1 {
-                let mut c = count.clone();
-                for (i, &(a, b)) in pairs.iter().enumerate() {
-                    if a == v || b == v {
-                        c[i] = 0;
-                    }
-                }
-                seen.insert(self.value(alive & !(1 << v), c));
-            }
-        }
-        let mex = (0..).find(|x| !seen.contains(x)).unwrap();
-        self.memo.insert((alive, count), mex);
-        mex
-    }
-}
-
-/// Runs `chomp3 args` with `input` on standard input.
-fn chomp3_with_input(args: &[&str], input: &str) -> std::process::Output {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_chomp3"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
-
-/// A small deterministic generator (xorshift), so failures reproduce.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
+mod graph_common;
+use graph_common::{Brute, Rng, chomp3_with_input};
 
 #[test]
 fn every_graph_on_up_to_6_vertices_agrees_with_brute_force() {
-    let mut solver = Solver::new();
+    let solver = Solver::new();
     for n in 0..=6usize {
         let mut brute = Brute::new(n);
         let pairs: Vec<(usize, usize)> = (0..n)
@@ -123,7 +31,7 @@ fn every_graph_on_up_to_6_vertices_agrees_with_brute_force() {
 #[test]
 fn random_multigraphs_with_loops_agree_with_brute_force() {
     let mut rng = Rng(0x9e3779b97f4a7c15);
-    let mut solver = Solver::new();
+    let solver = Solver::new();
     for _ in 0..60 {
         let n = 1 + (rng.next() % 5) as usize;
         let e = (rng.next() % 7) as usize;
@@ -172,7 +80,7 @@ fn bipartite_graphs_and_forests_have_the_parity_value_by_brute_force() {
 
 #[test]
 fn complete_and_complete_multipartite_graphs() {
-    let mut s = Solver::new();
+    let s = Solver::new();
     for n in 1..=8 {
         assert_eq!(
             s.value(&build(&format!("complete:{n}")).unwrap()),
@@ -203,7 +111,7 @@ fn complete_and_complete_multipartite_graphs() {
 
 #[test]
 fn cycles_loops_parallel_edges_and_pendant_odd_cycles() {
-    let mut s = Solver::new();
+    let s = Solver::new();
     for n in 3..=12 {
         assert_eq!(s.value(&build(&format!("cycle:{n}")).unwrap()), 0, "C_{n}");
     }
@@ -276,7 +184,7 @@ const GMK: [[u32; 12]; 12] = [
 
 #[test]
 fn the_whole_g_mk_table_for_two_cycle_lengths() {
-    let mut s = Solver::new();
+    let s = Solver::new();
     for c in [3, 5] {
         for m in 1..=12 {
             for k in 1..=12 {
@@ -294,7 +202,7 @@ fn the_whole_g_mk_table_for_two_cycle_lengths() {
 #[test]
 fn small_wheels_have_value_1() {
     // [KY Conj. 3]: g(W_n) = 1; by hand to W_7 [KY].
-    let mut s = Solver::new();
+    let s = Solver::new();
     for n in 3..=7 {
         assert_eq!(s.value(&build(&format!("wheel:{n}")).unwrap()), 1, "W_{n}");
     }
@@ -320,13 +228,13 @@ fn the_graph_command_reads_families_and_graph6_and_names_a_bad_line() {
 
 #[test]
 fn a_saved_memo_reloads_to_the_same_values_and_bytes() {
-    let mut s = Solver::new();
+    let s = Solver::new();
     for spec in ["wheel:7", "gmk:3,4", "complete:6", "fan:6"] {
         s.value(&build(spec).unwrap());
     }
     let mut bytes = Vec::new();
     s.save(&mut bytes).unwrap();
-    let mut again = Solver::load(&mut bytes.as_slice()).unwrap();
+    let again = Solver::load(&mut bytes.as_slice()).unwrap();
     assert_eq!(again.memo_len(), s.memo_len());
     let mut bytes2 = Vec::new();
     again.save(&mut bytes2).unwrap();
@@ -378,9 +286,15 @@ fn the_three_small_exceptions_to_os_conjecture_8_5() {
     // paths: 6 edges, so p = 0).
     let input = format!("{}\nEhKG\n{}\nE~~w\n", exceptions[0], exceptions[1]);
     let out = chomp3_with_input(&["graph", "--quiet", "--os85", "-"], &input);
-    let printed: Vec<String> = String::from_utf8_lossy(&out.stdout)
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let printed: Vec<&str> = stdout
         .lines()
-        .map(|l| l.split('\t').next().unwrap().to_string())
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| l.split('\t').next().unwrap())
         .collect();
     assert_eq!(printed, exceptions);
+    assert_eq!(
+        stdout.lines().last(),
+        Some("# 4 graphs checked, 3 with p(G) = 2, 3 without an edge deletion to 0")
+    );
 }

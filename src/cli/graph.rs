@@ -1,30 +1,47 @@
 //! `chomp3 graph`: nim-values of graphs in graph Chomp, from named families,
-//! graph6/sparse6 files (or standard input) and edge lists.
+//! graph6/sparse6 files (or standard input), nauty's generator and edge lists.
 
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
 
-use anyhow::{Result, bail};
-use chomp3::graph::format::{parse_edge_list, parse_line};
-use chomp3::graph::{Graph, Solver, family};
+use anyhow::{Result, anyhow, bail};
+use chomp3::graph::format::{parse_edge_list, parse_line, to_graph6};
+use chomp3::graph::{Graph, Move, Solver, family, subgraphs};
+use rayon::prelude::*;
 
-use super::args::QuietArg;
-use super::progress::bar;
+use super::args::{QuietArg, ThreadsArg};
+use super::progress::{bar, peak_rss_kib};
+
+mod sources;
+mod tally;
+
+use sources::{Item, Sources};
+use tally::Tally;
+
+/// Graphs read and solved together (in parallel) before their lines are written.
+const CHUNK: usize = 4096;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Graphs: a family such as wheel:9 (path, cycle, star, complete, bipartite,
-    /// multipartite, wheel, fan, fan2, gmk), a file of graph6/sparse6 lines, or -
-    /// for standard input (`nauty-geng 8 | chomp3 graph -`)
+    /// Graphs: a family such as wheel:9 or wheel:3..16 (path, cycle, star,
+    /// complete, bipartite, multipartite, wheel, fan, fan2, fan2-spokes, gmk);
+    /// geng:N or geng:A..B, every graph on N vertices from nauty's `nauty-geng`;
+    /// a file of graph6/sparse6 lines; or - for standard input
     #[arg(value_name = "GRAPHS")]
     sources: Vec<String>,
     /// An edge list, `u v` per line (vertices numbered from 0)
     #[arg(long, value_name = "FILE")]
     edges: Vec<PathBuf>,
-    /// List every move, the value of the position it leaves, and mark the winning ones
+    /// Replace each graph by all its subgraphs up to isomorphism (every position
+    /// a game from it can reach, itself included), each once, labelled by graph6
+    #[arg(long)]
+    subgraphs: bool,
+    /// List every move, the value of the position it leaves, and mark the
+    /// winning ones (with --tsv: one line per move)
     #[arg(long)]
     moves: bool,
-    /// One tab-separated line per graph: source, vertices, edges, value
+    /// Tab-separated: one line per graph (source, vertices, edges, value)
     #[arg(long)]
     tsv: bool,
     /// Instead of a line per graph, one line per number of vertices: graphs,
@@ -34,9 +51,22 @@ pub struct Args {
     summary: bool,
     /// Print (graph6) only the graphs with p(G) = 2 (even vertices, odd edges)
     /// that have no edge deletion to a position of value 0: the exceptions to
-    /// [OS] Conjecture 8.5
+    /// [OS] Conjecture 8.5; a last line counts the graphs checked
     #[arg(long, conflicts_with_all = ["moves", "tsv", "summary"])]
     os85: bool,
+    /// With --tsv: solve each graph from an empty memo and add its cost (memo
+    /// positions, seconds, peak RSS of the process so far); timings vary from
+    /// run to run
+    #[arg(long, requires = "tsv", conflicts_with_all = ["moves", "memo", "subgraphs"])]
+    cost: bool,
+    /// Write the output to FILE (aside, then renamed), after a first line that
+    /// gives the command; the same command writes the same bytes (not with --cost)
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// With --summary and only geng sources: write the number of P-positions
+    /// among all graphs on n vertices as an OEIS b-file
+    #[arg(long, value_name = "FILE", requires = "summary")]
+    bfile: Option<PathBuf>,
     /// Memo file: read at the start if it exists, written (aside, then renamed)
     /// at the end, so that a long search continues instead of starting over
     #[arg(long, value_name = "FILE")]
@@ -45,167 +75,265 @@ pub struct Args {
     #[arg(long)]
     stats: bool,
     #[command(flatten)]
+    threads: ThreadsArg,
+    #[command(flatten)]
     quiet: QuietArg,
 }
 
 pub fn run(args: &Args) -> Result<()> {
     if args.sources.is_empty() && args.edges.is_empty() {
         bail!(
-            "no graphs given; name a family (wheel:9), a graph6 file, - for standard input, or --edges FILE"
+            "no graphs given; name a family (wheel:9), geng:N, a graph6 file, - for standard input, or --edges FILE"
         );
     }
-    let started = std::time::Instant::now();
-    let mut solver = match &args.memo {
+    if args.bfile.is_some() && !args.sources.iter().all(|s| s.starts_with("geng:")) {
+        bail!("--bfile counts all graphs on each n: give the graphs as geng:N or geng:A..B only");
+    }
+    // Check every family name before any work, so a typo costs nothing.
+    for s in &args.sources {
+        if s.contains(':') && !s.starts_with("geng:") && !Path::new(s).is_file() {
+            family::expand(s).map_err(anyhow::Error::msg)?;
+        }
+    }
+    let started = Instant::now();
+    let solver = match &args.memo {
         Some(path) if path.exists() => {
-            let f = std::fs::File::open(path)
-                .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            let f = std::fs::File::open(path).map_err(|e| anyhow!("{}: {e}", path.display()))?;
             Solver::load(&mut BufReader::new(f))
-                .map_err(|e| anyhow::anyhow!("{}: {e}; delete it to start over", path.display()))?
+                .map_err(|e| anyhow!("{}: {e}; delete it to start over", path.display()))?
         }
         _ => Solver::new(),
     };
     let loaded = solver.memo_len();
+    let pool = args.threads.pool()?;
+    let mut tally = Tally::default();
+    let result = pool.install(|| match &args.out {
+        Some(path) => {
+            let mut outcome = Ok(());
+            let written = chomp3::census_file::write_atomically(path, |w| {
+                writeln!(w, "# {}", command_line())?;
+                outcome = solve_all(args, &solver, &mut tally, w);
+                // A failed batch leaves no file behind (and the old one intact).
+                outcome
+                    .as_ref()
+                    .map_err(|e| io::Error::other(e.to_string()))
+                    .copied()
+            });
+            match (outcome, written) {
+                (Err(e), _) => Err(e),
+                (Ok(()), Err(e)) => Err(anyhow!("{}: {e}", path.display())),
+                (Ok(()), Ok(())) => Ok(()),
+            }
+        }
+        None => solve_all(args, &solver, &mut tally, &mut io::stdout().lock()),
+    });
     // The memo is saved even when a later line is malformed: nothing is lost.
-    let result = solve_all(args, &mut solver);
     finish(args, &solver, loaded, started)?;
-    result
+    result?;
+    if let Some(path) = &args.bfile {
+        chomp3::census_file::write_atomically(path, |w| tally.write_bfile(w, &command_line()))
+            .map_err(|e| anyhow!("{}: {e}", path.display()))?;
+    }
+    if let Some(path) = &args.out {
+        eprintln!("chomp3: wrote {}", path.display());
+    }
+    Ok(())
 }
 
-/// Prints every graph's value (and moves) in order; stops at the first bad one.
-fn solve_all(args: &Args, solver: &mut Solver) -> Result<()> {
-    let mut out = BufWriter::new(io::stdout().lock());
-    if args.tsv {
-        writeln!(out, "source\tvertices\tedges\tvalue")?;
-    }
-    let bar = bar(args.quiet.quiet, "{spinner} {pos} graphs  {msg}");
-    let mut tally = Tally::default();
-    let mut show = |label: &str, g: &Graph, out: &mut BufWriter<io::StdoutLock>| -> Result<()> {
-        let value = solver.value(g);
-        bar.inc(1);
-        if args.summary {
-            tally.add(g, value);
-            return Ok(());
-        }
-        if args.os85 {
-            let mut edge_to_zero = || {
-                solver
-                    .moves(g)
-                    .iter()
-                    .any(|(m, v)| matches!(m, chomp3::graph::Move::Edge(..)) && *v == 0)
-            };
-            if g.parity_value() == 2 && !edge_to_zero() {
-                writeln!(
-                    out,
-                    "{}\t{label}\tg = {value}",
-                    chomp3::graph::format::to_graph6(g)
-                )?;
-            }
-            return Ok(());
-        }
-        if args.tsv {
-            writeln!(out, "{label}\t{}\t{}\t{value}", g.vertices(), g.edges())?;
-        } else {
-            writeln!(
-                out,
-                "{label}: g = {value} ({} vertices, {} edges)",
-                g.vertices(),
-                g.edges()
-            )?;
-        }
-        if args.moves {
-            for (m, v) in solver.moves(g) {
-                let mark = if v == 0 { "  (winning)" } else { "" };
-                writeln!(out, "  {m} -> {v}{mark}")?;
-            }
-        }
-        Ok(())
-    };
-    for path in &args.edges {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-        let m = parse_edge_list(&text)
-            .map_err(|(line, e)| anyhow::anyhow!("{}:{line}: {e}", path.display()))?;
-        show(
-            &path.display().to_string(),
-            &Graph::from_multigraph(&m),
-            &mut out,
-        )?;
-    }
-    for source in &args.sources {
-        if source == "-" || std::path::Path::new(source).is_file() {
-            let (name, reader): (&str, Box<dyn BufRead>) = if source == "-" {
-                ("stdin", Box::new(BufReader::new(io::stdin().lock())))
+/// The command as typed after the program's name, for the first line of a file.
+fn command_line() -> String {
+    let quoted: Vec<String> = std::env::args()
+        .skip(1)
+        .map(|a| {
+            if a.is_empty() || a.contains(|c: char| c.is_whitespace() || "'\"$|&;<>*?".contains(c))
+            {
+                format!("'{a}'")
             } else {
-                let f =
-                    std::fs::File::open(source).map_err(|e| anyhow::anyhow!("{source}: {e}"))?;
-                (source, Box::new(BufReader::new(f)))
-            };
-            for (i, line) in reader.lines().enumerate() {
-                let line = line?;
-                if line.trim().is_empty() {
-                    continue;
-                }
-                let m = parse_line(line.trim())
-                    .map_err(|e| anyhow::anyhow!("{name}:{}: {e}", i + 1))?;
-                show(line.trim(), &Graph::from_multigraph(&m), &mut out)?;
+                a
             }
-        } else if source.contains(':') {
-            let g = family::build(source).map_err(anyhow::Error::msg)?;
-            show(source, &g, &mut out)?;
+        })
+        .collect();
+    format!("chomp3 {}", quoted.join(" "))
+}
+
+/// What is known of one graph once solved.
+struct Solved {
+    label: String,
+    graph: Graph,
+    value: u32,
+    /// Every move and its option's value, when they are printed or checked.
+    moves: Option<Vec<(Move, u32)>>,
+    /// `--cost`: memo positions and seconds of a solve from an empty memo.
+    cost: Option<(usize, f64)>,
+}
+
+/// Solves every graph in order, CHUNK at a time, and writes what was asked;
+/// at a malformed line, writes what came before it and stops with its error.
+fn solve_all(args: &Args, solver: &Solver, tally: &mut Tally, out: &mut dyn Write) -> Result<()> {
+    let mut out = BufWriter::new(out);
+    if args.tsv {
+        let cost = if args.cost {
+            "\tmemo\tseconds\tpeak_rss_mib"
         } else {
-            bail!("{source:?} is neither a file nor a family such as wheel:9");
+            ""
+        };
+        let moves = if args.moves {
+            "\tmove\toption_value"
+        } else {
+            ""
+        };
+        writeln!(out, "source\tvertices\tedges\tvalue{moves}{cost}")?;
+    }
+    let bar = bar(args.quiet.quiet, "{spinner} {pos} graphs  {elapsed}");
+    let mut items = Sources::new(&args.sources, &args.edges);
+    let mut expanded: Vec<Item> = Vec::new();
+    loop {
+        let mut chunk = Vec::with_capacity(CHUNK);
+        let mut error = None;
+        while chunk.len() < CHUNK {
+            if let Some(item) = expanded.pop() {
+                chunk.push(item);
+                continue;
+            }
+            match items.next() {
+                None => break,
+                Some(Err(e)) => {
+                    error = Some(e);
+                    break;
+                }
+                Some(Ok(item)) if args.subgraphs => {
+                    expanded = subgraphs(&item.1)
+                        .into_iter()
+                        .map(|h| (to_graph6(&h), h))
+                        .rev()
+                        .collect();
+                }
+                Some(Ok(item)) => chunk.push(item),
+            }
+        }
+        let done = chunk.is_empty() && expanded.is_empty();
+        for s in solve_chunk(args, solver, chunk) {
+            bar.inc(1);
+            write_one(args, tally, &s, &mut out)?;
+        }
+        if let Some(e) = error {
+            out.flush()?;
+            return Err(e);
+        }
+        if done {
+            break;
         }
     }
     bar.finish_and_clear();
     if args.summary {
         tally.write(&mut out)?;
     }
+    if args.os85 {
+        writeln!(
+            out,
+            "# {} graphs checked, {} with p(G) = 2, {} without an edge deletion to 0",
+            tally.graphs(),
+            tally.parity_two,
+            tally.os85_exceptions
+        )?;
+    }
     out.flush()?;
     Ok(())
 }
 
-/// Counts by number of vertices, for `--summary`.
-#[derive(Default)]
-struct Tally {
-    /// Per number of vertices: graphs, non-bipartite, non-bipartite with
-    /// `g != p(G)`, and the count of each value.
-    by_n: std::collections::BTreeMap<usize, (u64, u64, u64, std::collections::BTreeMap<u32, u64>)>,
+/// Solves one chunk: in parallel with one shared memo, or, for `--cost`, one
+/// graph at a time from an empty memo.
+fn solve_chunk(args: &Args, solver: &Solver, chunk: Vec<Item>) -> Vec<Solved> {
+    let want_moves = args.moves || args.os85;
+    if args.cost {
+        return chunk
+            .into_iter()
+            .map(|(label, graph)| {
+                let solver = Solver::new();
+                let t = Instant::now();
+                let value = solver.value(&graph);
+                let cost = Some((solver.memo_len(), t.elapsed().as_secs_f64()));
+                Solved {
+                    label,
+                    graph,
+                    value,
+                    moves: None,
+                    cost,
+                }
+            })
+            .collect();
+    }
+    let results: Vec<_> = chunk
+        .par_iter()
+        .map(|(_, g)| {
+            let value = solver.value(g);
+            let moves = want_moves.then(|| solver.moves(g));
+            (value, moves)
+        })
+        .collect();
+    chunk
+        .into_iter()
+        .zip(results)
+        .map(|((label, graph), (value, moves))| Solved {
+            label,
+            graph,
+            value,
+            moves,
+            cost: None,
+        })
+        .collect()
 }
 
-impl Tally {
-    fn add(&mut self, g: &Graph, value: u32) {
-        let e = self.by_n.entry(g.vertices()).or_default();
-        e.0 += 1;
-        if !g.is_bipartite() {
-            e.1 += 1;
-            e.2 += (value != g.parity_value()) as u64;
-        }
-        *e.3.entry(value).or_default() += 1;
+/// Writes (or counts) one solved graph as the options ask.
+fn write_one(args: &Args, tally: &mut Tally, s: &Solved, out: &mut impl Write) -> Result<()> {
+    let (g, value) = (&s.graph, s.value);
+    tally.add(g, value);
+    if args.summary {
+        return Ok(());
     }
-
-    fn write(&self, out: &mut impl Write) -> io::Result<()> {
-        writeln!(
-            out,
-            "vertices\tgraphs\tP-positions\tnon-bipartite\tnon-bipartite with g != p(G)\tvalue:count"
-        )?;
-        for (n, (graphs, nonbip, differ, values)) in &self.by_n {
-            let p = values.get(&0).copied().unwrap_or(0);
-            let counts: Vec<String> = values.iter().map(|(v, c)| format!("{v}:{c}")).collect();
-            writeln!(
-                out,
-                "{n}\t{graphs}\t{p}\t{nonbip}\t{differ}\t{}",
-                counts.join(",")
-            )?;
+    if args.os85 {
+        if g.parity_value() == 2 {
+            tally.parity_two += 1;
+            let moves = s.moves.as_deref().unwrap_or_default();
+            let edge_to_zero = moves
+                .iter()
+                .any(|(m, v)| matches!(m, Move::Edge(..)) && *v == 0);
+            if !edge_to_zero {
+                tally.os85_exceptions += 1;
+                writeln!(out, "{}\t{}\tg = {value}", to_graph6(g), s.label)?;
+            }
         }
-        Ok(())
+        return Ok(());
     }
+    let (n, e) = (g.vertices(), g.edges());
+    if args.tsv {
+        if let Some(moves) = &s.moves {
+            for (m, v) in moves {
+                writeln!(out, "{}\t{n}\t{e}\t{value}\t{m}\t{v}", s.label)?;
+            }
+            return Ok(());
+        }
+        write!(out, "{}\t{n}\t{e}\t{value}", s.label)?;
+        if let Some((memo, secs)) = s.cost {
+            let rss = peak_rss_kib().unwrap_or(0) / 1024;
+            write!(out, "\t{memo}\t{secs:.3}\t{rss}")?;
+        }
+        writeln!(out)?;
+        return Ok(());
+    }
+    writeln!(out, "{}: g = {value} ({n} vertices, {e} edges)", s.label)?;
+    for (m, v) in s.moves.iter().flatten() {
+        let mark = if *v == 0 { "  (winning)" } else { "" };
+        writeln!(out, "  {m} -> {v}{mark}")?;
+    }
+    Ok(())
 }
 
 /// Saves the memo if asked and reports the figures if asked.
-fn finish(args: &Args, solver: &Solver, loaded: usize, started: std::time::Instant) -> Result<()> {
+fn finish(args: &Args, solver: &Solver, loaded: usize, started: Instant) -> Result<()> {
     if let Some(path) = &args.memo {
         chomp3::census_file::write_atomically(path, |w| solver.save(w))
-            .map_err(|e| anyhow::anyhow!("{}: writing the memo: {e}", path.display()))?;
+            .map_err(|e| anyhow!("{}: writing the memo: {e}", path.display()))?;
     }
     if args.stats {
         eprintln!(
@@ -213,8 +341,35 @@ fn finish(args: &Args, solver: &Solver, loaded: usize, started: std::time::Insta
             started.elapsed().as_secs_f64(),
             solver.memo_len(),
             loaded,
-            super::progress::peak_rss_kib().unwrap_or(0) / 1024
+            peak_rss_kib().unwrap_or(0) / 1024
         );
     }
     Ok(())
+}
+
+/// Reads graph6/sparse6 lines; the error names the source and line.
+fn read_lines(name: String, reader: impl BufRead + 'static) -> impl Iterator<Item = Result<Item>> {
+    reader.lines().enumerate().filter_map(move |(i, line)| {
+        let line = match line {
+            Ok(l) => l,
+            Err(e) => return Some(Err(anyhow!("{name}:{}: {e}", i + 1))),
+        };
+        let t = line.trim();
+        if t.is_empty() {
+            return None;
+        }
+        Some(
+            parse_line(t)
+                .map(|m| (t.to_string(), Graph::from_multigraph(&m)))
+                .map_err(|e| anyhow!("{name}:{}: {e}", i + 1)),
+        )
+    })
+}
+
+/// An edge-list file as one labelled graph.
+fn read_edge_list(path: &Path) -> Result<Item> {
+    let text = std::fs::read_to_string(path).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+    let m =
+        parse_edge_list(&text).map_err(|(line, e)| anyhow!("{}:{line}: {e}", path.display()))?;
+    Ok((path.display().to_string(), Graph::from_multigraph(&m)))
 }

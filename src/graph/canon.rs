@@ -90,3 +90,14 @@ pub(super) fn key(g: &Graph) -> Key {
     }
     .canonical()
 }
+
+/// `g` relabelled into its canonical form: two graphs give equal results exactly
+/// when they are isomorphic.
+pub(super) fn canonical(g: &Graph) -> Graph {
+    let k = key(g);
+    Graph {
+        n: k.adj.len(),
+        adj: k.adj,
+        loops: k.loops,
+    }
+}

@@ -2,9 +2,73 @@
 //! `complete:n`, `bipartite:a,b`, `multipartite:a,b,...`, `wheel:n` (`W_n`: an
 //! `n`-cycle and a hub), `fan:n` (`F_n`: `W_n` less one rim edge), `fan2:n`
 //! (`F'_n`: less two adjacent rim edges), `gmk:m,k[,c]` (`G_{m,k}` of [KY] on a
-//! `c`-cycle, `c = 3` by default; GRAPHS.md section 3).
+//! `c`-cycle, `c = 3` by default; GRAPHS.md section 3), and `fan2-spokes:n`
+//! (every `F'_n` less two spokes, one graph per pair). A number may be a range
+//! `a..b` (both ends included): `wheel:3..16` is fourteen wheels.
 
 use super::Graph;
+
+/// Every graph `spec` names, labelled: ranges expanded in order (the last
+/// argument fastest), multi-graph families in their own order.
+pub fn expand(spec: &str) -> Result<Vec<(String, Graph)>, String> {
+    let (name, args) = spec
+        .split_once(':')
+        .ok_or_else(|| format!("{spec:?} is not `name:args` (for example wheel:9)"))?;
+    let mut specs = vec![String::new()];
+    for (i, arg) in args.split(',').enumerate() {
+        let values: Vec<String> = match arg.trim().split_once("..") {
+            Some((a, b)) => {
+                let (a, b) = (whole(spec, a)?, whole(spec, b)?);
+                if a > b {
+                    return Err(format!("{spec:?}: the range {a}..{b} is empty"));
+                }
+                (a..=b).map(|v| v.to_string()).collect()
+            }
+            None => vec![arg.trim().to_string()],
+        };
+        let sep = if i == 0 { "" } else { "," };
+        specs = specs
+            .iter()
+            .flat_map(|s| values.iter().map(move |v| format!("{s}{sep}{v}")))
+            .collect();
+    }
+    let mut out = Vec::new();
+    for args in specs {
+        let one = format!("{name}:{args}");
+        if name == "fan2-spokes" {
+            out.extend(fan2_less_two_spokes(&one)?);
+        } else {
+            let g = build(&one)?;
+            out.push((one, g));
+        }
+    }
+    Ok(out)
+}
+
+/// A whole number in `spec`, or the error that names it.
+fn whole(spec: &str, a: &str) -> Result<usize, String> {
+    a.trim()
+        .parse()
+        .map_err(|_| format!("{spec:?}: the arguments must be whole numbers or ranges a..b"))
+}
+
+/// `F'_n` less the spokes at rim vertices `i < j`, for every pair, labelled
+/// `fan2-spokes:n:i,j` (rim `0..n`, the hub `n`; rim vertex `n - 1` is the one
+/// whose two rim edges are gone).
+fn fan2_less_two_spokes(spec: &str) -> Result<Vec<(String, Graph)>, String> {
+    let n = whole(spec, &spec["fan2-spokes:".len()..])?;
+    let f = build(&format!("fan2:{n}")).map_err(|e| e.replace("fan2:", "fan2-spokes:"))?;
+    let mut out = Vec::new();
+    for i in 0..n {
+        for j in i + 1..n {
+            let mut g = f.clone();
+            g.remove_edge(i, n);
+            g.remove_edge(j, n);
+            out.push((format!("{spec}:{i},{j}"), g));
+        }
+    }
+    Ok(out)
+}
 
 /// Builds the family member `spec`, or says what is wrong with it.
 pub fn build(spec: &str) -> Result<Graph, String> {
@@ -97,7 +161,7 @@ pub fn build(spec: &str) -> Result<Graph, String> {
             Ok(Graph::from_edges(n, &edges))
         }
         _ => Err(format!(
-            "{spec:?}: unknown family {name:?} (path, cycle, star, complete, bipartite, multipartite, wheel, fan, fan2, gmk)"
+            "{spec:?}: unknown family {name:?} (path, cycle, star, complete, bipartite, multipartite, wheel, fan, fan2, fan2-spokes, gmk)"
         )),
     }
 }

@@ -12,8 +12,10 @@ mod canon;
 pub mod family;
 pub mod format;
 mod solve;
+mod subgraphs;
 
 pub use solve::Solver;
+pub use subgraphs::subgraphs;
 
 /// Most vertices a graph may have (vertex sets are `u64` bitsets).
 pub const MAX_VERTICES: usize = 64;
@@ -190,17 +192,22 @@ impl Graph {
         out
     }
 
+    /// Deletes the edge `u v` (`u == v`: the loop) if it is there.
+    pub fn remove_edge(&mut self, u: usize, v: usize) {
+        if u == v {
+            self.loops &= !(1 << u);
+        } else {
+            self.adj[u] &= !(1 << v);
+            self.adj[v] &= !(1 << u);
+        }
+    }
+
     /// Every position one move away, with the move.
     pub fn options(&self) -> Vec<(Move, Graph)> {
         let mut out = Vec::new();
         for (u, v) in self.edge_list() {
             let mut g = self.clone();
-            if u == v {
-                g.loops &= !(1 << u);
-            } else {
-                g.adj[u] &= !(1 << v);
-                g.adj[v] &= !(1 << u);
-            }
+            g.remove_edge(u, v);
             out.push((Move::Edge(u, v), g));
         }
         let all = if self.n == 64 {

@@ -3,8 +3,10 @@
 //! a bipartite component has value `p(G) = 2 (e mod 2) + (v mod 2)`
 //! [FS91; KY Thm 3; MPCV Thm 1; OS Prop 1.1], GRAPHS.md section 3.
 
-use std::collections::HashMap;
 use std::io::{self, Read, Write};
+
+use dashmap::DashMap;
+use rayon::prelude::*;
 
 use super::canon::{Key, key};
 use super::{Graph, Move};
@@ -14,10 +16,15 @@ use crate::bytes::stream::{get32, get64, put32, put64};
 const MAGIC: &[u8; 8] = b"CHOMP3GM";
 const VERSION: u32 = 1;
 
-/// A solver with its memo (keep it across graphs: positions recur).
+/// Components with at least this many vertices solve their options in parallel.
+const PARALLEL_FROM: usize = 10;
+
+/// A solver with its memo (keep it across graphs: positions recur). Threads may
+/// share one solver: the memo is a concurrent map, and two threads that reach
+/// the same new position compute the same value.
 #[derive(Default, Debug)]
 pub struct Solver {
-    memo: HashMap<Key, u32>,
+    memo: DashMap<Key, u32>,
 }
 
 impl Solver {
@@ -39,10 +46,14 @@ impl Solver {
         let mut body = Vec::new();
         body.extend_from_slice(MAGIC);
         put32(&mut body, VERSION)?;
-        put64(&mut body, self.memo.len() as u64)?;
-        let mut entries: Vec<(&Key, &u32)> = self.memo.iter().collect();
+        put64(&mut body, self.memo_len() as u64)?;
+        let mut entries: Vec<(Key, u32)> = self
+            .memo
+            .iter()
+            .map(|e| (e.key().clone(), *e.value()))
+            .collect();
         entries.sort();
-        for (k, &v) in entries {
+        for (k, v) in entries {
             k.save(&mut body)?;
             put32(&mut body, v)?;
         }
@@ -70,7 +81,7 @@ impl Solver {
             return Err(bad("graph memo of another version"));
         }
         let count = get64(&mut rd)?;
-        let mut memo = HashMap::with_capacity(count.min(1 << 24) as usize);
+        let memo = DashMap::with_capacity(count.min(1 << 24) as usize);
         for _ in 0..count {
             let k = Key::load(&mut rd)?;
             memo.insert(k, get32(&mut rd)?);
@@ -79,7 +90,7 @@ impl Solver {
     }
 
     /// The nim-value of `g`.
-    pub fn value(&mut self, g: &Graph) -> u32 {
+    pub fn value(&self, g: &Graph) -> u32 {
         g.component_masks()
             .into_iter()
             .map(|m| self.component(&g.induced(m)))
@@ -87,24 +98,34 @@ impl Solver {
     }
 
     /// Every move from `g` with the value of the position it leaves.
-    pub fn moves(&mut self, g: &Graph) -> Vec<(Move, u32)> {
+    pub fn moves(&self, g: &Graph) -> Vec<(Move, u32)> {
         g.options()
             .into_iter()
             .map(|(m, h)| (m, self.value(&h)))
             .collect()
     }
 
-    fn component(&mut self, c: &Graph) -> u32 {
+    fn component(&self, c: &Graph) -> u32 {
         if c.is_bipartite() {
             return c.parity_value();
         }
         let k = key(c);
-        if let Some(&v) = self.memo.get(&k) {
+        // The guard is dropped at once: holding it across the recursion below
+        // could deadlock on the same shard.
+        if let Some(v) = self.memo.get(&k).map(|e| *e) {
             return v;
         }
+        let options = c.options();
+        // Large positions solve their options in parallel (rayon steals the work
+        // of the recursion); small ones are cheaper than a task.
+        let values: Vec<u32> = if c.vertices() >= PARALLEL_FROM {
+            options.par_iter().map(|(_, h)| self.value(h)).collect()
+        } else {
+            options.iter().map(|(_, h)| self.value(h)).collect()
+        };
         let mut seen = Vec::new();
-        for (_, h) in c.options() {
-            let v = self.value(&h) as usize;
+        for v in values {
+            let v = v as usize;
             if v >= seen.len() {
                 seen.resize(v + 1, false);
             }

@@ -1,0 +1,265 @@
+//! `chomp3 graph` as a batch tool: nauty's generator, subgraphs, ranges, the
+//! fan family, files written with their command, and threads. Every count and
+//! value is checked against the brute-force solver and a brute-force
+//! isomorphism test written here (all permutations), not against the solver.
+
+use std::collections::BTreeMap;
+
+use chomp3::graph::Multigraph;
+
+mod graph_common;
+use graph_common::{Brute, chomp3_with_input};
+
+/// A labelled simple graph as the set of its edges `(u, v)`, `u < v`.
+type Edges = Vec<(usize, usize)>;
+
+/// The least edge list over all relabellings of `0..n`: equal exactly for
+/// isomorphic graphs.
+fn brute_canonical(n: usize, edges: &Edges) -> Edges {
+    let mut perm: Vec<usize> = (0..n).collect();
+    let mut best: Option<Edges> = None;
+    loop {
+        let mut e: Edges = edges
+            .iter()
+            .map(|&(u, v)| (perm[u].min(perm[v]), perm[u].max(perm[v])))
+            .collect();
+        e.sort();
+        if best.as_ref().is_none_or(|b| e < *b) {
+            best = Some(e);
+        }
+        // Next permutation in lexicographic order.
+        let Some(i) = (1..n).rev().find(|&i| perm[i - 1] < perm[i]) else {
+            break;
+        };
+        let j = (i..n).rev().find(|&j| perm[j] > perm[i - 1]).unwrap();
+        perm.swap(i - 1, j);
+        perm[i..].reverse();
+    }
+    best.unwrap_or_default()
+}
+
+/// One graph of each isomorphism class on `n` vertices.
+fn classes(n: usize) -> BTreeMap<Edges, ()> {
+    let pairs: Edges = (0..n)
+        .flat_map(|u| (u + 1..n).map(move |v| (u, v)))
+        .collect();
+    let mut out = BTreeMap::new();
+    for mask in 0u32..1 << pairs.len() {
+        let e: Edges = (0..pairs.len())
+            .filter(|&i| mask >> i & 1 == 1)
+            .map(|i| pairs[i])
+            .collect();
+        out.insert(brute_canonical(n, &e), ());
+    }
+    out
+}
+
+fn run(args: &[&str]) -> std::process::Output {
+    chomp3_with_input(args, "")
+}
+
+fn stdout(o: &std::process::Output) -> String {
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn every_graph_from_geng_counted_against_brute_force_classes() {
+    let dir = tempfile::tempdir().unwrap();
+    let (summary, bfile) = (dir.path().join("s.tsv"), dir.path().join("b.txt"));
+    let (s, b) = (summary.to_str().unwrap(), bfile.to_str().unwrap());
+    let o = run(&[
+        "graph",
+        "--quiet",
+        "geng:1..6",
+        "--summary",
+        "--out",
+        s,
+        "--bfile",
+        b,
+    ]);
+    stdout(&o);
+    let text = std::fs::read_to_string(&summary).unwrap();
+    assert_eq!(
+        text.lines().next().unwrap(),
+        format!("# chomp3 graph --quiet geng:1..6 --summary --out {s} --bfile {b}")
+    );
+    let bfile = std::fs::read_to_string(&bfile).unwrap();
+    let terms: Vec<&str> = bfile.lines().filter(|l| !l.starts_with('#')).collect();
+    // OEIS A000088: graphs on n unlabelled vertices.
+    let graphs = [1, 2, 4, 11, 34, 156];
+    for n in 1..=6usize {
+        let mut p_positions = 0;
+        for e in classes(n).keys() {
+            let m = Multigraph {
+                n,
+                edges: e.clone(),
+            };
+            p_positions += (Brute::new(n).value_of(&m) == 0) as usize;
+        }
+        let row = text
+            .lines()
+            .find(|l| l.starts_with(&format!("{n}\t")))
+            .unwrap();
+        let cols: Vec<&str> = row.split('\t').collect();
+        assert_eq!(cols[1], graphs[n - 1].to_string(), "graphs on {n}");
+        assert_eq!(cols[2], p_positions.to_string(), "P-positions on {n}");
+        assert_eq!(terms[n - 1], format!("{n} {p_positions}"));
+    }
+    // A b-file needs every graph on each n.
+    let o = run(&["graph", "wheel:5", "--summary", "--bfile", b]);
+    assert_eq!(o.status.code(), Some(1));
+}
+
+#[test]
+fn subgraphs_are_every_subgraph_once() {
+    // W_4: hub 4, rim 0..4.
+    let wheel: Edges = vec![
+        (0, 1),
+        (1, 2),
+        (2, 3),
+        (0, 3),
+        (0, 4),
+        (1, 4),
+        (2, 4),
+        (3, 4),
+    ];
+    let mut want = std::collections::BTreeSet::new();
+    for keep in 0u32..1 << 5 {
+        let vs: Vec<usize> = (0..5).filter(|v| keep >> v & 1 == 1).collect();
+        let inside: Edges = wheel
+            .iter()
+            .filter(|(u, v)| vs.contains(u) && vs.contains(v))
+            .map(|&(u, v)| {
+                let at = |x| vs.iter().position(|&y| y == x).unwrap();
+                (at(u), at(v))
+            })
+            .collect();
+        for mask in 0u32..1 << inside.len() {
+            let e: Edges = (0..inside.len())
+                .filter(|&i| mask >> i & 1 == 1)
+                .map(|i| inside[i])
+                .collect();
+            want.insert((vs.len(), brute_canonical(vs.len(), &e)));
+        }
+    }
+    let out = stdout(&run(&[
+        "graph",
+        "--quiet",
+        "--tsv",
+        "wheel:4",
+        "--subgraphs",
+    ]));
+    let mut got = std::collections::BTreeSet::new();
+    for line in out.lines().skip(1) {
+        let cols: Vec<&str> = line.split('\t').collect();
+        let m = chomp3::graph::format::parse_line(cols[0]).unwrap();
+        let mut e: Edges = m.edges.iter().map(|&(u, v)| (u.min(v), u.max(v))).collect();
+        e.sort();
+        assert!(got.insert((m.n, brute_canonical(m.n, &e))), "{line} twice");
+        assert_eq!(
+            cols[3],
+            Brute::new(m.n).value_of(&m).to_string(),
+            "value of {line}"
+        );
+    }
+    assert_eq!(got, want);
+}
+
+#[test]
+fn fan2_less_two_spokes_and_ranges() {
+    // F'_5: rim path 0-1-2-3, rim vertex 4 joined only to the hub 5.
+    let out = stdout(&run(&["graph", "--quiet", "--tsv", "fan2-spokes:5"]));
+    let lines: Vec<&str> = out.lines().skip(1).collect();
+    assert_eq!(lines.len(), 10);
+    let mut k = 0;
+    for i in 0..5 {
+        for j in i + 1..5 {
+            let mut edges = vec![(0, 1), (1, 2), (2, 3)];
+            edges.extend((0..5).filter(|&s| s != i && s != j).map(|s| (s, 5)));
+            let value = Brute::new(6).value_of(&Multigraph { n: 6, edges });
+            assert_eq!(
+                lines[k],
+                format!("fan2-spokes:5:{i},{j}\t6\t6\t{value}"),
+                "spokes {i}, {j}"
+            );
+            k += 1;
+        }
+    }
+    let out = stdout(&run(&["graph", "--quiet", "--tsv", "cycle:3..5"]));
+    let values: Vec<&str> = out
+        .lines()
+        .skip(1)
+        .map(|l| l.rsplit('\t').next().unwrap())
+        .collect();
+    // GRAPHS.md section 3: every cycle has value 0.
+    assert_eq!(values, ["0", "0", "0"]);
+    let o = run(&["graph", "cycle:5..3"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("empty"), "{err}");
+}
+
+#[test]
+fn out_files_reproduce_and_a_bad_batch_keeps_the_old_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("w.tsv");
+    let p = path.to_str().unwrap();
+    let args = [
+        "graph",
+        "--quiet",
+        "wheel:3..7",
+        "fan:5",
+        "--tsv",
+        "--out",
+        p,
+    ];
+    stdout(&run(&args));
+    let first = std::fs::read(&path).unwrap();
+    stdout(&run(&args));
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        first,
+        "same command, same bytes"
+    );
+    let text = String::from_utf8(first.clone()).unwrap();
+    assert_eq!(text.lines().count(), 1 + 1 + 6);
+    let junk = dir.path().join("junk.g6");
+    std::fs::write(&junk, "D?{\n%%%\n").unwrap();
+    let o = run(&["graph", "wheel:3", junk.to_str().unwrap(), "--out", p]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("junk.g6:2:"));
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        first,
+        "the old file is intact"
+    );
+    let leftovers = std::fs::read_dir(dir.path()).unwrap().count();
+    assert_eq!(leftovers, 2, "nothing written aside is left");
+}
+
+#[test]
+fn threads_give_the_same_output_and_memo() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut outputs = Vec::new();
+    for t in ["1", "2"] {
+        let memo = dir.path().join(format!("m{t}"));
+        let m = memo.to_str().unwrap();
+        let out = stdout(&run(&[
+            "graph",
+            "--quiet",
+            "--tsv",
+            "--threads",
+            t,
+            "--memo",
+            m,
+            "wheel:9",
+            "fan:8",
+            "complete:7",
+            "gmk:4,5",
+        ]));
+        outputs.push((out, std::fs::read(&memo).unwrap()));
+    }
+    assert!(outputs[0] == outputs[1]);
+}
