@@ -192,6 +192,16 @@ impl Graph {
         out
     }
 
+    /// Adds the edge `u v` (`u == v`: a loop) if it is not there.
+    pub fn add_edge(&mut self, u: usize, v: usize) {
+        if u == v {
+            self.loops |= 1 << u;
+        } else {
+            self.adj[u] |= 1 << v;
+            self.adj[v] |= 1 << u;
+        }
+    }
+
     /// Deletes the edge `u v` (`u == v`: the loop) if it is there.
     pub fn remove_edge(&mut self, u: usize, v: usize) {
         if u == v {

@@ -14,7 +14,7 @@ use crate::bytes::stream::{get32, get64, put32, put64};
 
 /// First 8 bytes of a memo file, and its version.
 const MAGIC: &[u8; 8] = b"CHOMP3GM";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 
 /// Components with at least this many vertices solve their options in parallel.
 const PARALLEL_FROM: usize = 10;
@@ -38,8 +38,9 @@ impl Solver {
         self.memo.len()
     }
 
-    /// Writes the memo: magic `CHOMP3GM`, version u32 (1), entry count u64, then
-    /// per entry its canonical key (vertex count u8, loops u64, one u64 of
+    /// Writes the memo: magic `CHOMP3GM`, version u32 (2), entry count u64, then
+    /// per entry its canonical key (canonizer u8: 0 chomp3's search, 1 the
+    /// `canonical-form` crate; vertex count u8, loops u64, one u64 of
     /// neighbours per vertex) and value u32, and a CRC-32 of all of it.
     /// Entries are written in key order, so the same memo gives the same bytes.
     pub fn save(&self, w: &mut dyn Write) -> io::Result<()> {
