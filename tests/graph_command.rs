@@ -263,3 +263,59 @@ fn threads_give_the_same_output_and_memo() {
     }
     assert!(outputs[0] == outputs[1]);
 }
+
+#[test]
+fn graph_figures_are_drawn_from_the_files_the_command_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let summary = d.join("small-graphs.tsv");
+    let cost = d.join("wheel-cost.tsv");
+    stdout(&run(&[
+        "graph",
+        "--quiet",
+        "geng:1..5",
+        "--summary",
+        "--out",
+        summary.to_str().unwrap(),
+    ]));
+    stdout(&run(&[
+        "graph",
+        "--quiet",
+        "wheel:3..7",
+        "--tsv",
+        "--cost",
+        "--out",
+        cost.to_str().unwrap(),
+    ]));
+    let out = d.join("plots");
+    stdout(&run(&[
+        "plot",
+        "--graphs",
+        d.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]));
+    for name in ["graph-values.png", "wheels.png"] {
+        let decoder = png::Decoder::new(std::io::BufReader::new(
+            std::fs::File::open(out.join(name)).unwrap(),
+        ));
+        let info = decoder.read_info().unwrap();
+        assert_eq!(
+            (info.info().width, info.info().height),
+            (1200, 900),
+            "{name}"
+        );
+    }
+    // A file that is not a summary is named, with its line.
+    std::fs::write(&summary, "vertices\tgraphs\n3\tx\n").unwrap();
+    let o = run(&[
+        "plot",
+        "--graphs",
+        d.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(err.contains("small-graphs.tsv: line 2"), "{err}");
+}

@@ -170,7 +170,7 @@ struct Solved {
 /// Solves every graph in order, CHUNK at a time, and writes what was asked;
 /// at a malformed line, writes what came before it and stops with its error.
 fn solve_all(args: &Args, solver: &Solver, tally: &mut Tally, out: &mut dyn Write) -> Result<()> {
-    let mut out = BufWriter::new(out);
+    let mut out: BufWriter<&mut dyn Write> = BufWriter::new(out);
     if args.tsv {
         let cost = if args.cost {
             "\tmemo\tseconds\tpeak_rss_mib"
@@ -186,35 +186,52 @@ fn solve_all(args: &Args, solver: &Solver, tally: &mut Tally, out: &mut dyn Writ
     }
     let bar = bar(args.quiet.quiet, "{spinner} {pos} graphs  {elapsed}");
     let mut items = Sources::new(&args.sources, &args.edges);
-    let mut expanded: Vec<Item> = Vec::new();
+    let solve =
+        |batch: Vec<Item>, tally: &mut Tally, out: &mut BufWriter<&mut dyn Write>| -> Result<()> {
+            for s in solve_chunk(args, solver, batch) {
+                bar.inc(1);
+                write_one(args, tally, &s, out)?;
+            }
+            Ok(())
+        };
     loop {
         let mut chunk = Vec::with_capacity(CHUNK);
         let mut error = None;
         while chunk.len() < CHUNK {
-            if let Some(item) = expanded.pop() {
-                chunk.push(item);
-                continue;
-            }
             match items.next() {
                 None => break,
                 Some(Err(e)) => {
                     error = Some(e);
                     break;
                 }
-                Some(Ok(item)) if args.subgraphs => {
-                    expanded = subgraphs(&item.1)
-                        .into_iter()
-                        .map(|h| (to_graph6(&h), h))
-                        .rev()
-                        .collect();
-                }
                 Some(Ok(item)) => chunk.push(item),
             }
         }
-        let done = chunk.is_empty() && expanded.is_empty();
-        for s in solve_chunk(args, solver, chunk) {
-            bar.inc(1);
-            write_one(args, tally, &s, &mut out)?;
+        let done = chunk.len() < CHUNK;
+        if args.subgraphs {
+            // Each graph's subgraphs, CHUNK at a time, then (--os85) its counts.
+            for (label, g) in chunk {
+                let before = (tally.graphs(), tally.parity_two, tally.os85_exceptions);
+                let all: Vec<Item> = subgraphs(&g)
+                    .into_iter()
+                    .map(|h| (to_graph6(&h), h))
+                    .collect();
+                let mut all = all.into_iter().peekable();
+                while all.peek().is_some() {
+                    solve(all.by_ref().take(CHUNK).collect(), tally, &mut out)?;
+                }
+                if args.os85 {
+                    writeln!(
+                        out,
+                        "# {label}: {} subgraphs, {} with p(G) = 2, {} without an edge deletion to 0",
+                        tally.graphs() - before.0,
+                        tally.parity_two - before.1,
+                        tally.os85_exceptions - before.2
+                    )?;
+                }
+            }
+        } else {
+            solve(chunk, tally, &mut out)?;
         }
         if let Some(e) = error {
             out.flush()?;
@@ -316,7 +333,7 @@ fn write_one(args: &Args, tally: &mut Tally, s: &Solved, out: &mut impl Write) -
         write!(out, "{}\t{n}\t{e}\t{value}", s.label)?;
         if let Some((memo, secs)) = s.cost {
             let rss = peak_rss_kib().unwrap_or(0) / 1024;
-            write!(out, "\t{memo}\t{secs:.3}\t{rss}")?;
+            write!(out, "\t{memo}\t{secs:.6}\t{rss}")?;
         }
         writeln!(out)?;
         return Ok(());

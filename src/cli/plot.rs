@@ -30,6 +30,11 @@ pub struct Args {
     /// when no table is named and none is at the default path)
     #[arg(long, conflicts_with = "table")]
     census_only: bool,
+    /// Draw graph Chomp's figures instead, from the files in DIR that
+    /// `chomp3 graph` wrote: small-graphs.tsv (--summary) and wheel-cost.tsv
+    /// (--tsv --cost)
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["table", "census_only"])]
+    graphs: Option<PathBuf>,
     #[command(flatten)]
     threads: ThreadsArg,
 }
@@ -37,6 +42,9 @@ pub struct Args {
 pub fn run(args: &Args) -> Result<()> {
     let table = args.table.named();
     let format = if args.svg { Format::Svg } else { Format::Png };
+    if let Some(dir) = &args.graphs {
+        return graph_figures(dir, &args.out, format);
+    }
     if args.census_only || (!table.named && !table.path.exists()) {
         // No table: the figures an analysis of the census alone can give.
         let a = super::analyze::census_analysis(&args.table, &args.census)?;
@@ -66,6 +74,34 @@ pub fn draw(
         );
     }
     let written = chomp3::plot::plot_all(t.as_ref(), a, out, format, row)
+        .map_err(|e| anyhow::anyhow!("drawing into {}: {e}", out.display()))?;
+    for f in written {
+        println!("{}", f.display());
+    }
+    Ok(())
+}
+
+/// The summary and wheel files a graph figure is drawn from.
+const GRAPH_FILES: [&str; 2] = ["small-graphs.tsv", "wheel-cost.tsv"];
+
+/// Draws graph Chomp's figures from the files in `dir`.
+fn graph_figures(dir: &Path, out: &Path, format: Format) -> Result<()> {
+    use chomp3::plot::graphs::{plot_graphs, read_summary, read_wheel_costs};
+    let read = |name: &str| {
+        let path = dir.join(name);
+        std::fs::read_to_string(&path).map_err(|e| {
+            anyhow::anyhow!(
+                "{}: {e}; write it with `chomp3 graph ... --out` first",
+                path.display()
+            )
+        })
+    };
+    let [summary, wheels] = GRAPH_FILES;
+    let values = read_summary(&read(summary)?)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", dir.join(summary).display()))?;
+    let costs = read_wheel_costs(&read(wheels)?)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", dir.join(wheels).display()))?;
+    let written = plot_graphs(&values, &costs, out, format)
         .map_err(|e| anyhow::anyhow!("drawing into {}: {e}", out.display()))?;
     for f in written {
         println!("{}", f.display());

@@ -1,6 +1,7 @@
 //! Figures of a table and its analysis (PNG or SVG, with `plotters`). Reads the
 //! table (the image of `f`) and an [`Analysis`]; writes only image files. Uses
-//! `table`, `analysis` and `proof`.
+//! `table`, `analysis` and `proof`; [`graphs`] draws graph Chomp's results from
+//! the files `chomp3 graph` writes (it uses nothing else of the library).
 //!
 //! Text is drawn with DejaVu Sans compiled into the binary, so the figures come
 //! out the same on a machine with no fonts or fontconfig at all.
@@ -18,6 +19,8 @@ use crate::analysis::growth::{Deviation, Growth};
 use crate::proof::{Fate, RowStatus};
 use crate::table::Table;
 
+pub mod graphs;
+
 /// Image file format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
@@ -25,6 +28,16 @@ pub enum Format {
     Png,
     /// Vector.
     Svg,
+}
+
+impl Format {
+    /// The file name extension.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::Png => "png",
+            Format::Svg => "svg",
+        }
+    }
 }
 
 /// Size of every figure in pixels.
@@ -71,10 +84,7 @@ pub fn plot_all(
 ) -> Result<Vec<PathBuf>, Box<dyn std::error::Error>> {
     register_fonts();
     std::fs::create_dir_all(dir)?;
-    let ext = match format {
-        Format::Png => "png",
-        Format::Svg => "svg",
-    };
+    let ext = format.extension();
     let mut written = Vec::new();
     let mut render = |name: &str,
                       draw: &dyn Fn(DrawingArea<BitMapBackend, Shift>) -> DrawResult,

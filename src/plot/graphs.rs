@@ -1,0 +1,242 @@
+//! Figures of graph Chomp's results, drawn from the files `chomp3 graph` writes:
+//! the `--summary` table (values of every graph on `n` vertices) and a `--tsv
+//! --cost` table of wheels (time and memo per wheel).
+
+use std::path::{Path, PathBuf};
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use super::{DrawResult, FONT, Format, SIZE, TITLE_HEIGHT, register_fonts};
+
+/// One line of a `--summary` file: `n` and the count of each value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ValueCounts {
+    /// Number of vertices.
+    pub n: usize,
+    /// `(value, graphs with it)`, values ascending.
+    pub counts: Vec<(u32, u64)>,
+}
+
+/// One wheel of a `--tsv --cost` file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WheelCost {
+    /// Rim vertices (`W_n`).
+    pub n: usize,
+    /// Positions in the memo after solving it from an empty memo.
+    pub memo: u64,
+    /// Seconds it took.
+    pub seconds: f64,
+}
+
+/// Reads a `chomp3 graph --summary` file (comment lines `#` and the header
+/// skipped); the error names the line.
+pub fn read_summary(text: &str) -> Result<Vec<ValueCounts>, String> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.starts_with('#') || line.starts_with("vertices") || line.is_empty() {
+            continue;
+        }
+        let bad = || format!("line {}: not a line of a --summary table", i + 1);
+        let cols: Vec<&str> = line.split('\t').collect();
+        let n = cols.first().and_then(|c| c.parse().ok()).ok_or_else(bad)?;
+        let counts = cols
+            .get(5)
+            .ok_or_else(bad)?
+            .split(',')
+            .map(|vc| {
+                let (v, c) = vc.split_once(':')?;
+                Some((v.parse().ok()?, c.parse().ok()?))
+            })
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(bad)?;
+        out.push(ValueCounts { n, counts });
+    }
+    Ok(out)
+}
+
+/// Reads the wheels of a `chomp3 graph --tsv --cost` file.
+pub fn read_wheel_costs(text: &str) -> Result<Vec<WheelCost>, String> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.starts_with('#') || line.starts_with("source") || line.is_empty() {
+            continue;
+        }
+        let bad = || format!("line {}: not a wheel line of a --tsv --cost table", i + 1);
+        let cols: Vec<&str> = line.split('\t').collect();
+        let n = cols[0]
+            .strip_prefix("wheel:")
+            .and_then(|n| n.parse().ok())
+            .ok_or_else(bad)?;
+        let memo = cols.get(4).and_then(|c| c.parse().ok()).ok_or_else(bad)?;
+        let seconds = cols.get(5).and_then(|c| c.parse().ok()).ok_or_else(bad)?;
+        out.push(WheelCost { n, memo, seconds });
+    }
+    Ok(out)
+}
+
+/// Draws `graph-values` and `wheels` into `dir`; returns the files written.
+pub fn plot_graphs(
+    values: &[ValueCounts],
+    wheels: &[WheelCost],
+    dir: &Path,
+    format: Format,
+) -> Result<Vec<PathBuf>, Box<dyn std::error::Error>> {
+    register_fonts();
+    std::fs::create_dir_all(dir)?;
+    let mut written = Vec::new();
+    for name in ["graph-values", "wheels"] {
+        let path = dir.join(format!("{name}.{}", format.extension()));
+        match (format, name) {
+            (Format::Png, "graph-values") => {
+                value_bars(BitMapBackend::new(&path, SIZE).into_drawing_area(), values)?
+            }
+            (Format::Png, _) => {
+                wheel_costs(BitMapBackend::new(&path, SIZE).into_drawing_area(), wheels)?
+            }
+            (Format::Svg, "graph-values") => {
+                value_bars(SVGBackend::new(&path, SIZE).into_drawing_area(), values)?
+            }
+            (Format::Svg, _) => {
+                wheel_costs(SVGBackend::new(&path, SIZE).into_drawing_area(), wheels)?
+            }
+        }
+        written.push(path);
+    }
+    Ok(written)
+}
+
+/// Values at or above this share one colour.
+const TOP_VALUE: u32 = 12;
+
+fn value_colour(v: u32) -> RGBColor {
+    if v == 0 {
+        return RGBColor(30, 30, 30);
+    }
+    let HSLColor(h, s, l) = HSLColor(
+        (v.min(TOP_VALUE) - 1) as f64 / TOP_VALUE as f64 * 0.85,
+        0.65,
+        0.55,
+    );
+    let rgb = HSLColor(h, s, l).to_rgba();
+    RGBColor(rgb.0, rgb.1, rgb.2)
+}
+
+/// For each `n`, a bar split by the share of graphs of each value.
+fn value_bars<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, rows: &[ValueCounts]) -> DrawResult
+where
+    DB::ErrorType: 'static,
+{
+    root.fill(&WHITE)?;
+    let (title, body) = root.split_vertically(TITLE_HEIGHT);
+    title.titled(
+        "Graph Chomp: nim-values of all graphs on n vertices (share of graphs)",
+        (FONT, 26),
+    )?;
+    let max_n = rows.iter().map(|r| r.n).max().unwrap_or(1);
+    let mut chart = ChartBuilder::on(&body)
+        .margin(20)
+        .margin_right(200)
+        .x_label_area_size(50)
+        .y_label_area_size(70)
+        .build_cartesian_2d(0.5f64..max_n as f64 + 0.5, 0f64..1f64)?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_labels(max_n)
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .x_desc("vertices n")
+        .y_desc("share of the graphs on n vertices")
+        .label_style((FONT, 18))
+        .draw()?;
+    for r in rows {
+        let total: u64 = r.counts.iter().map(|c| c.1).sum();
+        let mut low = 0.0;
+        for &(v, c) in &r.counts {
+            let high = low + c as f64 / total as f64;
+            let x = r.n as f64;
+            chart.draw_series(std::iter::once(Rectangle::new(
+                [(x - 0.4, low), (x + 0.4, high)],
+                value_colour(v).filled(),
+            )))?;
+            low = high;
+        }
+    }
+    let legend = body.margin(60, 60, 0, 20);
+    let (w, _) = legend.dim_in_pixel();
+    for v in 0..=TOP_VALUE {
+        let y = 10 + 28 * v as i32;
+        let x = w as i32 - 150;
+        legend.draw(&Rectangle::new(
+            [(x, y), (x + 22, y + 20)],
+            value_colour(v).filled(),
+        ))?;
+        let label = match v {
+            0 => "0 (P-position)".to_string(),
+            TOP_VALUE => format!("{TOP_VALUE} or more"),
+            _ => v.to_string(),
+        };
+        legend.draw(&Text::new(label, (x + 30, y + 2), (FONT, 18)))?;
+    }
+    root.present()?;
+    Ok(())
+}
+
+/// Seconds and memo positions per wheel, on log scales.
+fn wheel_costs<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, wheels: &[WheelCost]) -> DrawResult
+where
+    DB::ErrorType: 'static,
+{
+    root.fill(&WHITE)?;
+    let (title, body) = root.split_vertically(TITLE_HEIGHT);
+    title.titled(
+        "Wheels W_n: time and memo size to solve each from an empty memo",
+        (FONT, 26),
+    )?;
+    let (left, right) = body.split_horizontally(SIZE.0 / 2);
+    let lo = wheels.iter().map(|w| w.n).min().unwrap_or(3) as f64 - 0.5;
+    let hi = wheels.iter().map(|w| w.n).max().unwrap_or(4) as f64 + 0.5;
+    let panels: [(&DrawingArea<DB, Shift>, &str, Vec<(f64, f64)>); 2] = [
+        (
+            &left,
+            "seconds",
+            wheels
+                .iter()
+                .map(|w| (w.n as f64, w.seconds.max(1e-4)))
+                .collect(),
+        ),
+        (
+            &right,
+            "positions in the memo",
+            wheels
+                .iter()
+                .map(|w| (w.n as f64, w.memo.max(1) as f64))
+                .collect(),
+        ),
+    ];
+    for (area, what, points) in panels {
+        let ymin = points.iter().map(|p| p.1).fold(f64::MAX, f64::min) / 2.0;
+        let ymax = points.iter().map(|p| p.1).fold(0.0, f64::max) * 2.0;
+        let mut chart = ChartBuilder::on(area)
+            .margin(20)
+            .x_label_area_size(50)
+            .y_label_area_size(80)
+            .build_cartesian_2d(lo..hi, (ymin..ymax).log_scale())?;
+        chart
+            .configure_mesh()
+            .x_labels(points.len())
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .y_label_formatter(&|y| format!("{y:.0e}"))
+            .x_desc("rim vertices n")
+            .y_desc(what)
+            .label_style((FONT, 18))
+            .draw()?;
+        chart.draw_series(LineSeries::new(
+            points.iter().copied(),
+            BLUE.stroke_width(2),
+        ))?;
+        chart.draw_series(points.iter().map(|&p| Circle::new(p, 5, BLUE.filled())))?;
+    }
+    root.present()?;
+    Ok(())
+}
