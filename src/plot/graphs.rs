@@ -196,7 +196,7 @@ where
     let (left, right) = body.split_horizontally(SIZE.0 / 2);
     let lo = wheels.iter().map(|w| w.n).min().unwrap_or(3) as f64 - 0.5;
     let hi = wheels.iter().map(|w| w.n).max().unwrap_or(4) as f64 + 0.5;
-    let panels: [(&DrawingArea<DB, Shift>, &str, Vec<(f64, f64)>); 2] = [
+    let panels = [
         (
             &left,
             "seconds",
