@@ -203,7 +203,7 @@ where
             wheels
                 .iter()
                 .map(|w| (w.n as f64, w.seconds.max(1e-4)))
-                .collect(),
+                .collect::<Vec<(f64, f64)>>(),
         ),
         (
             &right,
