@@ -16,7 +16,7 @@
 //! analysis     sequences, rows, checks from a table or a census   -> table, proof, facts, census_file
 //! lookup       one f(q,r) and its source (table or census)        -> table, census_file, proof
 //! position     single positions: won or lost, winning moves       -> table
-//! plot         the figures                                        -> table, analysis, proof
+//! plot         the figures (graph Chomp's from `chomp3 graph` files) -> table, analysis, proof
 //! graph        graph Chomp: nim-values of graphs (its own game)   -> bytes
 //! ```
 //!
