@@ -29,22 +29,25 @@ const BY_CRATE: u8 = 1;
 /// Most leaves [`search`] visits before it leaves the graph to the crate.
 const LEAF_BUDGET: usize = 256;
 
+/// The set `bits` with each vertex `v` renamed `to[v]`.
+fn relabel_bits(bits: u64, to: &[usize]) -> u64 {
+    let mut out = 0u64;
+    let mut b = bits;
+    while b != 0 {
+        let v = b.trailing_zeros() as usize;
+        b &= b - 1;
+        out |= 1 << to[v];
+    }
+    out
+}
+
 impl Canonize for Key {
     fn size(&self) -> usize {
         self.adj.len()
     }
 
     fn apply_morphism(&self, p: &[usize]) -> Key {
-        let map = |bits: u64| {
-            let mut out = 0u64;
-            let mut b = bits;
-            while b != 0 {
-                let v = b.trailing_zeros() as usize;
-                b &= b - 1;
-                out |= 1 << p[v];
-            }
-            out
-        };
+        let map = |bits: u64| relabel_bits(bits, p);
         let mut adj = vec![0; self.adj.len()];
         for (u, &a) in self.adj.iter().enumerate() {
             adj[p[u]] = map(a);
@@ -277,16 +280,7 @@ fn leaf(g: &Graph, cells: &Cells, best: &mut Best) {
     for (i, c) in cells.cells[..n].iter().enumerate() {
         to[c.trailing_zeros() as usize] = i;
     }
-    let map = |bits: u64| {
-        let mut out = 0u64;
-        let mut b = bits;
-        while b != 0 {
-            let v = b.trailing_zeros() as usize;
-            b &= b - 1;
-            out |= 1 << to[v];
-        }
-        out
-    };
+    let map = |bits: u64| relabel_bits(bits, &to);
     let mut adj = [0u64; 64];
     for u in 0..n {
         adj[to[u]] = map(g.adj[u]);
