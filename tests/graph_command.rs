@@ -164,6 +164,39 @@ fn subgraphs_are_every_subgraph_once() {
         );
     }
     assert_eq!(got, want);
+    // --os85 over them: the counts, by brute force on each class.
+    let (mut parity_two, mut exceptions) = (0, 0);
+    for (n, e) in &want {
+        if n % 2 == 0 && e.len() % 2 == 1 {
+            parity_two += 1;
+            let to_zero = (0..e.len()).any(|i| {
+                let mut fewer = e.clone();
+                fewer.remove(i);
+                Brute::new(*n).value_of(&Multigraph {
+                    n: *n,
+                    edges: fewer,
+                }) == 0
+            });
+            exceptions += !to_zero as usize;
+        }
+    }
+    let out = stdout(&run(&[
+        "graph",
+        "--quiet",
+        "wheel:4",
+        "--subgraphs",
+        "--os85",
+    ]));
+    assert_eq!(
+        out.lines().next(),
+        Some(
+            format!(
+                "# wheel:4: {} subgraphs, {parity_two} with p(G) = 2, {exceptions} without an edge deletion to 0",
+                want.len()
+            )
+            .as_str()
+        )
+    );
 }
 
 #[test]
