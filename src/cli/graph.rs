@@ -163,8 +163,9 @@ struct Solved {
     value: u32,
     /// Every move and its option's value, when they are printed or checked.
     moves: Option<Vec<(Move, u32)>>,
-    /// `--cost`: memo positions and seconds of a solve from an empty memo.
-    cost: Option<(usize, f64)>,
+    /// `--cost`: memo positions, seconds, and the process's peak RSS in MiB
+    /// right after a solve from an empty memo.
+    cost: Option<(usize, f64, u64)>,
 }
 
 /// Solves every graph in order, CHUNK at a time, and writes what was asked;
@@ -269,7 +270,9 @@ fn solve_chunk(args: &Args, solver: &Solver, chunk: Vec<Item>) -> Vec<Solved> {
                 let solver = Solver::new();
                 let t = Instant::now();
                 let value = solver.value(&graph);
-                let cost = Some((solver.memo_len(), t.elapsed().as_secs_f64()));
+                let secs = t.elapsed().as_secs_f64();
+                let rss = peak_rss_kib().unwrap_or(0) / 1024;
+                let cost = Some((solver.memo_len(), secs, rss));
                 Solved {
                     label,
                     graph,
@@ -331,8 +334,7 @@ fn write_one(args: &Args, tally: &mut Tally, s: &Solved, out: &mut impl Write) -
             return Ok(());
         }
         write!(out, "{}\t{n}\t{e}\t{value}", s.label)?;
-        if let Some((memo, secs)) = s.cost {
-            let rss = peak_rss_kib().unwrap_or(0) / 1024;
+        if let Some((memo, secs, rss)) = s.cost {
             write!(out, "\t{memo}\t{secs:.6}\t{rss}")?;
         }
         writeln!(out)?;
