@@ -106,6 +106,20 @@ pub fn plot_graphs(
     Ok(written)
 }
 
+/// Clears the figure, writes its title, and returns the area below the title.
+fn titled_body<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    title: &str,
+) -> Result<DrawingArea<DB, Shift>, Box<dyn std::error::Error>>
+where
+    DB::ErrorType: 'static,
+{
+    root.fill(&WHITE)?;
+    let (top, body) = root.split_vertically(TITLE_HEIGHT);
+    top.titled(title, (FONT, 26))?;
+    Ok(body)
+}
+
 /// Values at or above this share one colour.
 const TOP_VALUE: u32 = 12;
 
@@ -113,12 +127,8 @@ fn value_colour(v: u32) -> RGBColor {
     if v == 0 {
         return RGBColor(30, 30, 30);
     }
-    let HSLColor(h, s, l) = HSLColor(
-        (v.min(TOP_VALUE) - 1) as f64 / TOP_VALUE as f64 * 0.85,
-        0.65,
-        0.55,
-    );
-    let rgb = HSLColor(h, s, l).to_rgba();
+    let hue = (v.min(TOP_VALUE) - 1) as f64 / TOP_VALUE as f64 * 0.85;
+    let rgb = HSLColor(hue, 0.65, 0.55).to_rgba();
     RGBColor(rgb.0, rgb.1, rgb.2)
 }
 
@@ -127,11 +137,9 @@ fn value_bars<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, rows: &[ValueCou
 where
     DB::ErrorType: 'static,
 {
-    root.fill(&WHITE)?;
-    let (title, body) = root.split_vertically(TITLE_HEIGHT);
-    title.titled(
+    let body = titled_body(
+        &root,
         "Graph Chomp: nim-values of all graphs on n vertices (share of graphs)",
-        (FONT, 26),
     )?;
     let max_n = rows.iter().map(|r| r.n).max().unwrap_or(1);
     let mut chart = ChartBuilder::on(&body)
@@ -187,11 +195,9 @@ fn wheel_costs<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, wheels: &[Wheel
 where
     DB::ErrorType: 'static,
 {
-    root.fill(&WHITE)?;
-    let (title, body) = root.split_vertically(TITLE_HEIGHT);
-    title.titled(
+    let body = titled_body(
+        &root,
         "Wheels W_n: time and memo size to solve each from an empty memo",
-        (FONT, 26),
     )?;
     let (left, right) = body.split_horizontally(SIZE.0 / 2);
     let lo = wheels.iter().map(|w| w.n).min().unwrap_or(3) as f64 - 0.5;
@@ -202,7 +208,7 @@ where
             "seconds",
             wheels
                 .iter()
-                .map(|w| (w.n as f64, w.seconds.max(1e-4)))
+                .map(|w| (w.n as f64, w.seconds.max(1e-6)))
                 .collect::<Vec<(f64, f64)>>(),
         ),
         (
