@@ -248,22 +248,17 @@ fn main() {
                     "{name}: the plain variants disagree"
                 );
             }
-            let (t, values) = time(|| {
-                one.install(|| {
-                    let s = Solver::new();
-                    graphs.iter().map(|g| s.value(g)).collect::<Vec<u32>>()
-                })
-            });
-            one_t.push(t);
-            assert!(values == plain_values, "{name}: the solvers disagree");
-            let (t, values) = time(|| {
-                two.install(|| {
-                    let s = Solver::new();
-                    graphs.par_iter().map(|g| s.value(g)).collect::<Vec<u32>>()
-                })
-            });
-            two_t.push(t);
-            assert!(values == plain_values, "{name}: the solvers disagree");
+            // chomp3 on a pool of one thread, then of two (same code path).
+            for (pool, times) in [(&one, &mut one_t), (&two, &mut two_t)] {
+                let (t, values) = time(|| {
+                    pool.install(|| {
+                        let s = Solver::new();
+                        graphs.par_iter().map(|g| s.value(g)).collect::<Vec<u32>>()
+                    })
+                });
+                times.push(t);
+                assert!(values == plain_values, "{name}: the solvers disagree");
+            }
         }
         let show = |xs: &[f64]| {
             xs.iter()

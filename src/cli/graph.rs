@@ -307,11 +307,12 @@ fn solve_chunk(args: &Args, solver: &Solver, chunk: Vec<Item>) -> Vec<Solved> {
 /// Writes (or counts) one solved graph as the options ask.
 fn write_one(args: &Args, tally: &mut Tally, s: &Solved, out: &mut impl Write) -> Result<()> {
     let (g, value) = (&s.graph, s.value);
-    tally.add(g, value);
     if args.summary {
+        tally.add(g, value);
         return Ok(());
     }
     if args.os85 {
+        tally.add(g, value);
         if g.parity_value() == 2 {
             tally.parity_two += 1;
             let moves = s.moves.as_deref().unwrap_or_default();

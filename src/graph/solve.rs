@@ -92,7 +92,12 @@ impl Solver {
 
     /// The nim-value of `g`.
     pub fn value(&self, g: &Graph) -> u32 {
-        g.component_masks()
+        let masks = g.component_masks();
+        if masks.len() == 1 {
+            // Connected (most options are): no copy through `induced`.
+            return self.component(g);
+        }
+        masks
             .into_iter()
             .map(|m| self.component(&g.induced(m)))
             .fold(0, |a, b| a ^ b)
