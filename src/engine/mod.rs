@@ -53,14 +53,17 @@
 //! the number of threads.
 
 mod checkpoint;
+pub mod ranks;
 mod resume;
 mod row;
 
 use std::collections::BTreeMap;
+use std::ops::Range;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Condvar, Mutex, mpsc};
 
 pub use resume::ColumnSource;
+use ranks::{Ranks, Solo, owner};
 use row::{BlockOut, Row};
 
 /// Columns per block. A row's window is reused across the block's columns while
@@ -82,6 +85,7 @@ pub struct Block<'a> {
     stride: usize,
     row_limit: u32,
     values: &'a [u32],
+    ranks: (u32, u32),
 }
 
 impl Block<'_> {
@@ -90,6 +94,16 @@ impl Block<'_> {
     pub fn column(&self, j: u32) -> &[u32] {
         let start = j as usize * self.stride;
         &self.values[start..start + (self.first + j).min(self.row_limit) as usize + 1]
+    }
+
+    /// The rows this rank computed (all of them on a single rank), as ranges
+    /// inside `0 .. stride`; other rows read as 0 in [`Block::column`].
+    pub fn owned_rows(&self) -> impl Iterator<Item = Range<u32>> + '_ {
+        let (size, rank) = self.ranks;
+        let rows_end = self.stride as u32;
+        (0..rows_end.div_ceil(CHUNK_ROWS))
+            .filter(move |&c| owner(c, size) == rank)
+            .map(move |c| c * CHUNK_ROWS..((c + 1) * CHUNK_ROWS).min(rows_end))
     }
 }
 
@@ -164,6 +178,22 @@ impl Engine {
         cols: u32,
         pool: &rayon::ThreadPool,
         on_block: impl Fn(&Block) -> T + Sync,
+        consume: impl FnMut(T),
+    ) {
+        self.advance_shared(cols, pool, &Solo, on_block, consume);
+    }
+
+    /// [`Engine::advance`] on one of several ranks: this engine computes the
+    /// chunks of rows this rank owns ([`ranks::owner`]); every rank calls it with
+    /// the same `cols`. Inside a block, the column sets (and, for a chunk where
+    /// rows are born, the diagonal values) come from the owner of the chunk below
+    /// and go on to the owner of the chunk above, with the block's index as tag.
+    pub fn advance_shared<T: Send>(
+        &mut self,
+        cols: u32,
+        pool: &rayon::ThreadPool,
+        ranks: &dyn Ranks,
+        on_block: impl Fn(&Block) -> T + Sync,
         mut consume: impl FnMut(T),
     ) {
         if cols == 0 {
@@ -172,6 +202,10 @@ impl Engine {
         let first = self.columns;
         let end = first.checked_add(cols).expect("column count fits in u32");
         let nblocks = cols.div_ceil(BLOCK_COLS) as usize;
+        assert!(
+            nblocks < ranks::CONTROL_TAG as usize,
+            "block tags stay below the collectives' tags"
+        );
         let rows_end = end.min(self.row_limit.saturating_add(1));
         while self.chunks.len() < rows_end.div_ceil(CHUNK_ROWS) as usize {
             self.chunks.push(Mutex::new(Vec::new()));
@@ -204,13 +238,19 @@ impl Engine {
                             let _guard = signal.0.lock().unwrap();
                             signal.1.notify_all();
                         };
-                        this.compute_block(q0, q_end, &mut used, &mut out, wait_for, done);
+                        let at = Place {
+                            block: b as u32,
+                            q0,
+                            q_end,
+                        };
+                        this.compute_block(at, ranks, &mut used, &mut out, wait_for, done);
                         let block = Block {
                             first: q0,
                             cols: q_end - q0,
                             stride: q_end.min(this.row_limit.saturating_add(1)) as usize,
                             row_limit: this.row_limit,
                             values: &out,
+                            ranks: (ranks.size(), ranks.rank()),
                         };
                         if tx.send((b, on_block(&block))).is_err() {
                             return;
@@ -234,17 +274,19 @@ impl Engine {
     }
 
     /// Computes columns `q0 .. q_end` into `out` (column `q0 + j`, row `r` at
-    /// `j * q_end + r`). `wait_for(n)` returns once the previous block has finished
-    /// rows `0 .. n`; `done(n)` announces that this block has.
+    /// `j * q_end + r`), for the chunks this rank owns. `wait_for(n)` returns once
+    /// the previous block has finished rows `0 .. n` (of this rank); `done(n)`
+    /// announces that this block has.
     fn compute_block(
         &self,
-        q0: u32,
-        q_end: u32,
+        at: Place,
+        ranks: &dyn Ranks,
         used: &mut Vec<u64>,
         out: &mut Vec<u32>,
         wait_for: impl Fn(u32),
         done: impl Fn(u32),
     ) {
+        let Place { q0, q_end, .. } = at;
         // Rows 0 .. rows_end exist in this block.
         let rows_end = q_end.min(self.row_limit.saturating_add(1));
         let stride = rows_end as usize;
@@ -255,12 +297,18 @@ impl Engine {
         let used_words = ((2 * q_end) / 64 - q0 / 64) as usize + 1;
         used.clear();
         used.resize((q_end - q0) as usize * used_words, 0);
-        for chunk in 0..rows_end.div_ceil(CHUNK_ROWS) {
+        let chunks = rows_end.div_ceil(CHUNK_ROWS);
+        let size = ranks.size();
+        for chunk in (0..chunks).filter(|&c| owner(c, size) == ranks.rank()) {
             let lo = chunk * CHUNK_ROWS;
             let hi = (lo + CHUNK_ROWS).min(rows_end);
             // The previous block covers rows 0 .. q0 (up to the limit); new rows
             // (r >= q0) also need its diagonal values, so they wait for all of it.
             wait_for(hi.min(q0).min(self.row_limit.saturating_add(1)));
+            if chunk > 0 && owner(chunk - 1, size) != ranks.rank() {
+                let message = ranks.receive(owner(chunk - 1, size), at.block);
+                self.take_handoff(at, lo, rows_end, used_words, used, &message);
+            }
             let mut rows = self.chunks[chunk as usize].lock().unwrap();
             for r in lo..hi {
                 let q_from = r.max(q0);
@@ -290,8 +338,84 @@ impl Engine {
             }
             drop(rows);
             done(hi);
+            if chunk + 1 < chunks && owner(chunk + 1, size) != ranks.rank() {
+                let message = self.handoff(at, hi, rows_end, used_words, used);
+                ranks.send(owner(chunk + 1, size), at.block, &message);
+            }
+        }
+        done(rows_end);
+    }
+
+    /// What the chunk starting at row `lo` needs from the rows below it in this
+    /// block: each column's set of values, as far as rows `< lo` reach (`f(q,r) <=
+    /// q + r + 1`), and, when rows are born in that chunk, the diagonal bitset
+    /// from word `q0 / 64` on.
+    fn handoff(&self, at: Place, lo: u32, rows_end: u32, used_words: usize, used: &[u64]) -> Vec<u8> {
+        let w = handoff_words(at, lo, used_words);
+        let mut words: Vec<u64> = used
+            .chunks_exact(used_words)
+            .flat_map(|column| &column[..w])
+            .copied()
+            .collect();
+        if births(at, lo, rows_end) {
+            let diagonal = self.diagonal.lock().unwrap();
+            words.extend(diagonal.get(at.q0 as usize / 64..).unwrap_or(&[]));
+        }
+        words.iter().flat_map(|x| x.to_le_bytes()).collect()
+    }
+
+    /// Takes in a [`Engine::handoff`] for the chunk starting at row `lo`.
+    fn take_handoff(
+        &self,
+        at: Place,
+        lo: u32,
+        rows_end: u32,
+        used_words: usize,
+        used: &mut [u64],
+        message: &[u8],
+    ) {
+        let words: Vec<u64> = message
+            .chunks_exact(8)
+            .map(|b| u64::from_le_bytes(b.try_into().unwrap()))
+            .collect();
+        let w = handoff_words(at, lo, used_words);
+        let cols = (at.q_end - at.q0) as usize;
+        assert!(words.len() >= cols * w, "a hand-off too short for its block");
+        for (column, sent) in used.chunks_exact_mut(used_words).zip(words.chunks_exact(w)) {
+            column[..w].copy_from_slice(sent);
+        }
+        if births(at, lo, rows_end) {
+            let mut diagonal = self.diagonal.lock().unwrap();
+            let base = at.q0 as usize / 64;
+            let extra = &words[cols * w..];
+            if diagonal.len() < base + extra.len() {
+                diagonal.resize(base + extra.len(), 0);
+            }
+            for (d, x) in diagonal[base..].iter_mut().zip(extra) {
+                *d |= x;
+            }
         }
     }
+}
+
+/// Where a block is: its index in the `advance` call (its messages' tag) and its
+/// columns `q0 .. q_end`.
+#[derive(Clone, Copy)]
+struct Place {
+    block: u32,
+    q0: u32,
+    q_end: u32,
+}
+
+/// Words of each column set that rows `< lo` can have set in the block: their
+/// values are at most `q + r + 1 < q_end + lo`.
+fn handoff_words(at: Place, lo: u32, used_words: usize) -> usize {
+    (((at.q_end + lo) / 64 - at.q0 / 64) as usize + 1).min(used_words)
+}
+
+/// Whether rows are born in the block in the chunk starting at row `lo`.
+fn births(at: Place, lo: u32, rows_end: u32) -> bool {
+    lo.max(at.q0) < (lo + CHUNK_ROWS).min(rows_end)
 }
 
 /// Blocks until `counter >= target`.
@@ -413,6 +537,79 @@ mod tests {
         for threads in [1, 2, 3] {
             let fast = engine_table(300, threads, &[301]);
             assert_eq!(first_difference(&fast, &slow), None, "threads = {threads}");
+        }
+    }
+
+    /// The columns computed by `size` ranks (threads of this process, each with
+    /// its own engine and two threads), each cell taken from the rank that owns it.
+    fn shared_table(n: u32, size: u32, limit: u32, steps: &[u32]) -> Vec<Vec<u32>> {
+        let groups = ranks::Local::group(size);
+        let parts: Vec<Vec<Vec<u32>>> = std::thread::scope(|s| {
+            let handles: Vec<_> = groups
+                .iter()
+                .map(|rank| {
+                    s.spawn(move || {
+                        let pool = rayon::ThreadPoolBuilder::new()
+                            .num_threads(2)
+                            .build()
+                            .unwrap();
+                        let mut engine = Engine::with_row_limit(limit);
+                        let mut cols = Vec::new();
+                        for &step in steps {
+                            engine.advance_shared(
+                                step,
+                                &pool,
+                                rank,
+                                |b: &Block| {
+                                    let owned: Vec<_> = b.owned_rows().collect();
+                                    (0..b.cols)
+                                        .map(|j| {
+                                            let mut col = b.column(j).to_vec();
+                                            for (r, v) in col.iter_mut().enumerate() {
+                                                if !owned.iter().any(|o| o.contains(&(r as u32))) {
+                                                    *v = 0;
+                                                }
+                                            }
+                                            col
+                                        })
+                                        .collect::<Vec<_>>()
+                                },
+                                |block| cols.extend(block),
+                            );
+                        }
+                        assert_eq!(engine.columns(), n + 1);
+                        cols
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        let mut merged = parts[0].clone();
+        for part in &parts[1..] {
+            for (a, b) in merged.iter_mut().zip(part) {
+                for (x, y) in a.iter_mut().zip(b) {
+                    assert!(*x == 0 || *y == 0, "two ranks computed one cell");
+                    *x = (*x).max(*y);
+                }
+            }
+        }
+        merged
+    }
+
+    #[test]
+    fn ranks_sharing_the_rows_compute_the_same_columns() {
+        // Chunks of 1024 rows: 3000 columns give three chunks, so every rank
+        // count below passes column sets and diagonal values between ranks.
+        let n = 3000;
+        let reference = engine_table(n, 2, &[n + 1]);
+        for size in [1, 2, 3, 4] {
+            let shared = shared_table(n, size, u32::MAX, &[1000, 7, 1994]);
+            assert_eq!(first_difference(&shared, &reference), None, "P = {size}");
+        }
+        let limit = 2500;
+        let shared = shared_table(n, 3, limit, &[n + 1]);
+        for (q, col) in shared.iter().enumerate() {
+            assert_eq!(col[..], reference[q][..=q.min(limit as usize)], "column {q}");
         }
     }
 
