@@ -9,9 +9,11 @@
 //! proof        row fates, how they are known, the certificate     uses nothing
 //! facts        what columns 0..=N say (diagonal, counts, minima)  uses nothing
 //! engine       the recurrence for f(q,r), column blocks, its state -> bytes
+//!              (engine::ranks: rows shared among processes)
 //! table        the .c3t file: format, reader, crash-safe writer   -> bytes
 //! compute      create or extend a table (engine meets table)      -> engine, table
 //! census       prove each row's fate without a table, checkpoints -> engine, proof, facts, bytes
+//! cluster      the census's ranks over MPI (feature `mpi`)         -> engine
 //! census_file  census.tsv and the .c3d descriptor file            -> bytes, proof, facts
 //! analysis     sequences, rows, checks from a table or a census   -> table, proof, facts, census_file
 //! lookup       one f(q,r) and its source (table or census)        -> table, census_file, proof
@@ -38,6 +40,8 @@ mod bytes;
 pub mod analysis;
 pub mod census;
 pub mod census_file;
+#[cfg(feature = "mpi")]
+pub mod cluster;
 pub mod compute;
 pub mod engine;
 pub mod facts;

@@ -5,18 +5,19 @@
 //! it into place).
 
 use std::io::{self, Read, Write};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use super::tracker::Tracker;
 use super::{Params, Run, Scan};
 use crate::bytes::stream::{get32, get32s, get64, put32, put32s, put64};
-use crate::engine::Engine;
+use crate::engine::ranks::{Ranks, Solo};
+use crate::engine::{CHUNK_ROWS, Engine};
 use crate::proof::{Fate, Known, RowStatus};
 
 /// First 8 bytes of a checkpoint.
 const MAGIC: [u8; 8] = *b"CHOMP3CK";
 /// The layout version this build writes and reads.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 /// "None" in `u32` and `u64` fields.
 const NONE32: u32 = u32::MAX;
 const NONE64: u64 = u64::MAX;
@@ -41,6 +42,18 @@ pub enum CheckpointError {
     OtherParams {
         /// The parameters it was written for.
         found: Params,
+    },
+    /// A checkpoint of another rank, or of a census on another number of ranks.
+    #[error("the checkpoint of rank {rank} of {size}, not of rank {want_rank} of {want_size}")]
+    OtherRank {
+        /// Ranks and rank in the file.
+        size: u32,
+        /// The rank in the file.
+        rank: u32,
+        /// Ranks of this census.
+        want_size: u32,
+        /// This rank.
+        want_rank: u32,
     },
     /// Cut off, or its checksum does not match.
     #[error("damaged census checkpoint ({0})")]
@@ -98,18 +111,18 @@ impl Run {
         put32(w, VERSION)?;
         let p = self.params;
         put32s(w, [p.rows, p.max_columns, p.batch, self.head])?;
+        put32s(w, [self.ranks.size(), self.ranks.rank()])?;
         for status in &self.settled[..self.head as usize] {
             save_status(w, status.as_ref().expect("rows below the head are settled"))?;
         }
         put32(w, self.start_bounds.len() as u32)?;
         put32s(w, self.start_bounds.iter().copied())?;
         put32s(w, self.minima.iter().copied())?;
-        let scan = self.merged_scan();
-        put32s(w, scan.diagonal.iter().copied())?;
-        put32s(w, scan.p_count.iter().copied())?;
-        put32(w, opt32(scan.not_max))?;
-        for t in &self.trackers[self.head as usize..] {
-            save_tracker(w, t)?;
+        save_scan(w, &self.merged_scan())?;
+        for r in self.head..=p.rows {
+            if self.owns(r) {
+                save_tracker(w, &self.trackers[r as usize])?;
+            }
         }
         self.engine.save(w)?;
         let crc = w.crc.clone().finalize();
@@ -118,6 +131,16 @@ impl Run {
 
     /// Reads a state written by [`Run::save`] for `params`.
     pub fn load(r: &mut dyn Read, params: Params) -> Result<Run, CheckpointError> {
+        Run::load_shared(r, params, Arc::new(Solo))
+    }
+
+    /// Reads a state written by [`Run::save`] for `params` on the same rank of
+    /// as many ranks.
+    pub fn load_shared(
+        r: &mut dyn Read,
+        params: Params,
+        ranks: Arc<dyn Ranks>,
+    ) -> Result<Run, CheckpointError> {
         let mut rd = CrcReader {
             r,
             crc: crc32fast::Hasher::new(),
@@ -142,7 +165,16 @@ impl Run {
         if found != params {
             return Err(CheckpointError::OtherParams { found });
         }
-        let run = load_body(&mut rd, params, v[3]).map_err(damaged)?;
+        let place = get32s(&mut rd, 2).map_err(damaged)?;
+        if place != [ranks.size(), ranks.rank()] {
+            return Err(CheckpointError::OtherRank {
+                size: place[0],
+                rank: place[1],
+                want_size: ranks.size(),
+                want_rank: ranks.rank(),
+            });
+        }
+        let run = load_body(&mut rd, Run::shared(params, ranks), v[3]).map_err(damaged)?;
         let expect = rd.crc.clone().finalize();
         let stored = get32(rd.r).map_err(damaged)?;
         if stored != expect {
@@ -153,15 +185,14 @@ impl Run {
 }
 
 /// Everything after the parameters.
-fn load_body(rd: &mut dyn Read, params: Params, head: u32) -> io::Result<Run> {
-    let rows = params.rows as usize;
+fn load_body(rd: &mut dyn Read, mut run: Run, head: u32) -> io::Result<Run> {
+    let rows = run.params.rows as usize;
     if head as usize > rows + 1 {
         return Err(io::Error::new(
             io::ErrorKind::InvalidData,
             "head past the rows",
         ));
     }
-    let mut run = Run::new(params);
     for r in 0..head as usize {
         let status = load_status(rd)?;
         run.below.add(&status.fate);
@@ -171,21 +202,43 @@ fn load_body(rd: &mut dyn Read, params: Params, head: u32) -> io::Result<Run> {
     let bounds = get32(rd)? as usize;
     run.start_bounds = get32s(rd, bounds)?;
     run.minima = get32s(rd, rows + 1)?;
-    let scan = Scan {
-        diagonal: get32s(rd, rows + 1)?,
-        p_count: get32s(rd, rows + 1)?,
-        not_max: some32(get32(rd)?),
-    };
-    run.scans = vec![Mutex::new(scan)];
-    for t in &mut run.trackers[head as usize..] {
-        *t = load_tracker(rd)?;
+    run.scans = vec![Mutex::new(load_scan(rd, rows as u32)?)];
+    for r in head..=rows as u32 {
+        if run.owns(r) {
+            run.trackers[r as usize] = load_tracker(rd)?;
+        }
     }
     run.engine = Engine::load(rd)?;
+    let own_chunks_only = (0..run.engine.chunks_created())
+        .all(|c| run.owns(c * CHUNK_ROWS) || run.engine.chunk_len(c) == 0);
+    if !own_chunks_only {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            "rows of another rank",
+        ));
+    }
     Ok(run)
 }
 
+/// A scan: diagonal, P-position counts, largest value below the diagonal.
+pub(super) fn save_scan(w: &mut dyn Write, scan: &Scan) -> io::Result<()> {
+    put32s(w, scan.diagonal.iter().copied())?;
+    put32s(w, scan.p_count.iter().copied())?;
+    put32s(w, scan.largest_below.iter().copied())
+}
+
+/// A scan of a census of rows `0 ..= rows`.
+pub(super) fn load_scan(rd: &mut dyn Read, rows: u32) -> io::Result<Scan> {
+    let n = rows as usize + 1;
+    Ok(Scan {
+        diagonal: get32s(rd, n)?,
+        p_count: get32s(rd, n)?,
+        largest_below: get32s(rd, n)?,
+    })
+}
+
 /// class (0 constant, 1 periodic), start, closed_at, period, pattern.
-fn save_status(w: &mut dyn Write, s: &RowStatus) -> io::Result<()> {
+pub(super) fn save_status(w: &mut dyn Write, s: &RowStatus) -> io::Result<()> {
     match &s.fate {
         Fate::Constant { start } => {
             w.write_all(&[0])?;
@@ -201,7 +254,7 @@ fn save_status(w: &mut dyn Write, s: &RowStatus) -> io::Result<()> {
     }
 }
 
-fn load_status(rd: &mut dyn Read) -> io::Result<RowStatus> {
+pub(super) fn load_status(rd: &mut dyn Read) -> io::Result<RowStatus> {
     let mut class = [0u8];
     rd.read_exact(&mut class)?;
     let start = get64(rd)?;
@@ -301,7 +354,7 @@ mod tests {
             while !run.done() {
                 run.step(&pool, Default::default());
             }
-            let resumed = run.finish();
+            let resumed = run.finish().unwrap();
             assert_eq!(
                 resumed.rows, direct.rows,
                 "stopped after {stop_after} batches"

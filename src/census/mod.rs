@@ -18,9 +18,11 @@
 mod checkpoint;
 mod tracker;
 
-use std::sync::Mutex;
+use std::ops::Range;
+use std::sync::{Arc, Mutex};
 
-use crate::engine::{Block, Engine};
+use crate::engine::ranks::{self, Ranks, Solo, owner};
+use crate::engine::{Block, CHUNK_ROWS, Engine};
 use crate::facts::ColumnFacts;
 use crate::proof::{Below, Fate, RowStatus};
 pub use checkpoint::CheckpointError;
@@ -70,15 +72,17 @@ pub struct Census {
     pub facts: ColumnFacts,
 }
 
-/// What the census counts in columns `0 ..= R` as it computes them.
+/// What the census counts in columns `0 ..= R` as it computes them, from the
+/// rows it computes (on one of several ranks, its own rows; the ranks' scans
+/// are merged at the end).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Scan {
-    /// `f(q,q)`.
+    /// `f(q,q)` (0 where another rank holds row `q`).
     pub(crate) diagonal: Vec<u32>,
     /// Cells with `q <= f(q,r) = v <= R`, by `v`.
     pub(crate) p_count: Vec<u32>,
-    /// Columns whose largest value is not `f(q,q)`.
-    pub(crate) not_max: Option<u32>,
+    /// The largest `f(q,r)`, `r < q`, in column `q`.
+    pub(crate) largest_below: Vec<u32>,
 }
 
 impl Scan {
@@ -86,28 +90,27 @@ impl Scan {
         Scan {
             diagonal: vec![0; rows as usize + 1],
             p_count: vec![0; rows as usize + 1],
-            not_max: None,
+            largest_below: vec![0; rows as usize + 1],
         }
     }
 
-    /// Adds column `q <= R`: `col[r] = f(q, r)`, `r = 0 ..= q`.
-    fn add(&mut self, q: u32, col: &[u32]) {
+    /// Adds column `q <= R`, `col[r] = f(q, r)`, for the rows `r <= q` in `owned`.
+    fn add(&mut self, q: u32, col: &[u32], owned: &[Range<u32>]) {
         let top = self.p_count.len() as u32 - 1;
-        let d = col[q as usize];
-        self.diagonal[q as usize] = d;
         let mut largest_below = 0;
-        for &v in &col[..q as usize] {
-            largest_below = largest_below.max(v);
+        for r in clipped(owned, 0, q + 1) {
+            let v = col[r as usize];
+            if r == q {
+                self.diagonal[q as usize] = v;
+            } else {
+                largest_below = largest_below.max(v);
+            }
             if v >= q && v <= top {
                 self.p_count[v as usize] += 1;
             }
         }
-        if d <= top {
-            self.p_count[d as usize] += 1;
-        }
-        if largest_below > d && self.not_max.is_none_or(|x| q < x) {
-            self.not_max = Some(q);
-        }
+        let l = &mut self.largest_below[q as usize];
+        *l = (*l).max(largest_below);
     }
 
     fn merge(&mut self, other: &Scan) {
@@ -117,11 +120,22 @@ impl Scan {
         for (a, b) in self.p_count.iter_mut().zip(&other.p_count) {
             *a += b;
         }
-        self.not_max = match (self.not_max, other.not_max) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
+        for (a, b) in self.largest_below.iter_mut().zip(&other.largest_below) {
+            *a = (*a).max(*b);
+        }
     }
+
+    /// The first column `q <= n` whose largest value is not `f(q,q)`.
+    fn not_max(&self, n: u32) -> Option<u32> {
+        (0..=n).find(|&q| self.largest_below[q as usize] > self.diagonal[q as usize])
+    }
+}
+
+/// The rows of `ranges` inside `from .. to`, in order.
+fn clipped(ranges: &[Range<u32>], from: u32, to: u32) -> impl Iterator<Item = u32> + '_ {
+    ranges
+        .iter()
+        .flat_map(move |r| r.start.max(from)..r.end.min(to))
 }
 
 /// What a census computes: its last row, its column limit, and the columns
@@ -152,11 +166,19 @@ pub struct Run {
     below: Below,
     /// Rows below are settled.
     head: u32,
+    /// The ranks sharing this census (one unless it runs on several processes).
+    ranks: Arc<dyn Ranks>,
 }
 
 impl Run {
     /// A census before column 0.
     pub fn new(params: Params) -> Run {
+        Run::shared(params, Arc::new(Solo))
+    }
+
+    /// A census before column 0, on one of the ranks `ranks` (every rank makes
+    /// one and steps it in lockstep; rank 0 gets the result).
+    pub fn shared(params: Params, ranks: Arc<dyn Ranks>) -> Run {
         assert!(
             (1..=BATCH_COLS).contains(&params.batch),
             "batch of 1 ..= {BATCH_COLS} columns"
@@ -172,7 +194,18 @@ impl Run {
             scans: vec![Mutex::new(Scan::new(rows))],
             below: Below::none(),
             head: 0,
+            ranks,
         }
+    }
+
+    /// The ranks sharing this census.
+    pub fn ranks(&self) -> &dyn Ranks {
+        &*self.ranks
+    }
+
+    /// Whether this rank owns row `r`.
+    fn owns(&self, r: u32) -> bool {
+        ranks::owns(&*self.ranks, r / CHUNK_ROWS)
     }
 
     /// The parameters.
@@ -213,11 +246,15 @@ impl Run {
             self.head,
             cols,
             pool,
+            &*self.ranks,
         );
         let q = self.engine.columns();
         // Speculative cycle search on every live row old enough to have settled,
         // and the comparisons due at this column.
         for r in self.head..=rows.min(q - 1) {
+            if !self.owns(r) {
+                continue;
+            }
             let t = &mut self.trackers[r as usize];
             if t.searching()
                 && tracker::settling(r, q)
@@ -242,30 +279,78 @@ impl Run {
         self.settle(q);
     }
 
-    /// The chain: settles rows in order while the hypotheses hold.
+    /// The chain: settles rows in order while the hypotheses hold. The rank that
+    /// owns the head's chunk settles what it can there and announces it to every
+    /// rank; the chain goes on in the next chunk while it is not stopped.
     fn settle(&mut self, q: u32) {
         while self.head <= self.params.rows {
-            let r = self.head;
-            let Some(Settled {
-                status,
-                exact_start,
-            }) = self.trackers[r as usize].settle(r, q, &self.below)
-            else {
+            let root = owner(self.head / CHUNK_ROWS, self.ranks.size());
+            let mut news = Vec::new();
+            if root == self.ranks.rank() {
+                self.settle_chunk(q, &mut news);
+            }
+            if self.ranks.size() > 1 {
+                news = ranks::broadcast(&*self.ranks, root, news);
+            }
+            if !self.take_news(&news) {
+                break;
+            }
+        }
+    }
+
+    /// Settles rows of the head's chunk (this rank's) in order while the data
+    /// allows; writes them, as [`Run::take_news`] reads them, to `news`.
+    fn settle_chunk(&mut self, q: u32, news: &mut Vec<u8>) {
+        let end = ((self.head / CHUNK_ROWS + 1) * CHUNK_ROWS).min(self.params.rows + 1);
+        let mut below = self.below.clone();
+        let mut settled = Vec::new();
+        let mut r = self.head;
+        while r < end {
+            let Some(s) = self.trackers[r as usize].settle(r, q, &below) else {
                 break;
             };
-            if let Fate::Periodic { start, pattern } = &status.fate {
+            if let Fate::Periodic { start, pattern } = &s.status.fate {
                 let pattern = pattern.iter().map(|&x| x as i32).collect();
                 self.engine.set_periodic(r, *start as u32, pattern);
             }
+            below.add(&s.status.fate);
+            settled.push((s, self.trackers[r as usize].min_value));
+            self.trackers[r as usize] = Tracker::default();
+            r += 1;
+        }
+        news.push((r == end) as u8);
+        news.extend((settled.len() as u32).to_le_bytes());
+        for (s, min_value) in settled {
+            news.push(s.exact_start as u8);
+            news.extend(min_value.to_le_bytes());
+            checkpoint::save_status(news, &s.status).expect("writes to memory");
+        }
+    }
+
+    /// Takes in the rows a [`Run::settle_chunk`] settled; whether the chain goes
+    /// on past them.
+    fn take_news(&mut self, mut news: &[u8]) -> bool {
+        let read = |news: &mut &[u8], n: usize| {
+            let (a, b) = news.split_at(n);
+            *news = b;
+            a.to_vec()
+        };
+        let go_on = read(&mut news, 1)[0] == 1;
+        let count = u32::from_le_bytes(read(&mut news, 4).try_into().unwrap());
+        for _ in 0..count {
+            let r = self.head;
+            let exact_start = read(&mut news, 1)[0] == 1;
+            let min_value = u32::from_le_bytes(read(&mut news, 4).try_into().unwrap());
+            let status = checkpoint::load_status(&mut news).expect("a whole announcement");
             if !exact_start {
                 self.start_bounds.push(r);
             }
             self.below.add(&status.fate);
-            self.minima[r as usize] = self.trackers[r as usize].min_value;
-            self.trackers[r as usize] = Tracker::default();
+            self.minima[r as usize] = min_value;
             self.settled[r as usize] = Some(status);
             self.head += 1;
         }
+        go_on
     }
 
     /// All the scans in one.
@@ -277,17 +362,28 @@ impl Run {
         scan
     }
 
-    /// The result (what is not settled by now is open).
-    pub fn finish(self) -> Census {
+    /// The result (what is not settled by now is open), on rank 0; `None` on
+    /// the other ranks (every rank calls it: the ranks' scans meet on rank 0).
+    pub fn finish(self) -> Option<Census> {
         let columns = self.engine.columns();
-        let scan = self.merged_scan();
+        let mut scan = self.merged_scan();
+        if self.ranks.size() > 1 {
+            let mut bytes = Vec::new();
+            checkpoint::save_scan(&mut bytes, &scan).expect("writes to memory");
+            let all = ranks::gather(&*self.ranks, bytes)?;
+            for theirs in &all[1..] {
+                let theirs = checkpoint::load_scan(&mut theirs.as_slice(), self.params.rows)
+                    .expect("a whole scan");
+                scan.merge(&theirs);
+            }
+        }
         let facts = facts(self.params.rows, columns, &self.settled, &self.minima, scan);
-        Census {
+        Some(Census {
             rows: self.settled,
             start_bounds: self.start_bounds,
             columns,
             facts,
-        }
+        })
     }
 }
 
@@ -304,7 +400,7 @@ pub fn census(
         run.step(pool, weaken);
         progress(run.columns(), run.settled_rows());
     }
-    run.finish()
+    run.finish().expect("a single rank gets the result")
 }
 
 /// The facts of columns `0 ..= min(R, columns - 1)` from the scan, the settled
@@ -335,13 +431,14 @@ fn facts(
         value_count: Vec::new(),
         row_min: minima[..keep].to_vec(),
         row_min_complete: true,
-        diagonal_not_max: scan.not_max.filter(|&q| q <= n),
+        diagonal_not_max: scan.not_max(n),
     }
 }
 
 /// Computes `cols` more columns, scans those up to column `R` (on the worker
-/// threads, one scan each), and records rows `head ..` in their trackers (rows
-/// below the head are settled: only rows from the head on are passed on).
+/// threads, one scan each), and records this rank's rows `head ..` in their
+/// trackers (rows below the head are settled: only rows from the head on are
+/// passed on).
 fn advance(
     engine: &mut Engine,
     trackers: &mut [Tracker],
@@ -349,28 +446,38 @@ fn advance(
     head: u32,
     cols: u32,
     pool: &rayon::ThreadPool,
+    ranks: &dyn Ranks,
 ) {
-    let from = head as usize;
     let rows = trackers.len() as u32 - 1;
-    engine.advance(
+    engine.advance_shared(
         cols,
         pool,
+        ranks,
         |b: &Block| {
+            let owned: Vec<Range<u32>> = b.owned_rows().collect();
             if b.first <= rows {
                 let i = rayon::current_thread_index().unwrap_or(0) % scans.len();
                 let mut scan = scans[i].lock().unwrap();
                 for j in 0..b.cols.min(rows + 1 - b.first) {
-                    scan.add(b.first + j, b.column(j));
+                    scan.add(b.first + j, b.column(j), &owned);
                 }
             }
-            (0..b.cols)
-                .map(|j| (b.first + j, b.column(j).get(from..).unwrap_or(&[]).to_vec()))
-                .collect::<Vec<_>>()
+            let values = (0..b.cols)
+                .map(|j| {
+                    let col = b.column(j);
+                    let len = col.len() as u32;
+                    let values = clipped(&owned, head, len)
+                        .map(|r| col[r as usize])
+                        .collect();
+                    (b.first + j, len, values)
+                })
+                .collect::<Vec<(u32, u32, Vec<u32>)>>();
+            (owned, values)
         },
-        |block| {
-            for (q, col) in block {
-                for (r, &v) in (from..).zip(&col) {
-                    trackers[r].record(r as u32, q, v);
+        |(owned, block)| {
+            for (q, len, values) in block {
+                for (r, v) in clipped(&owned, head, len).zip(values) {
+                    trackers[r as usize].record(r, q, v);
                 }
             }
         },

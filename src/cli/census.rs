@@ -1,5 +1,9 @@
 //! `chomp3 census`: prove the fate of rows `0 ..= R` without a table, and write
 //! `census.tsv` and its descriptor file, never over a census that covers more.
+//! Under `mpirun` (a build with the feature `mpi`), every process is one rank of
+//! the census; rank 0 writes the files (see `ranks.rs` beside this one).
+
+mod ranks;
 
 use std::fs::File;
 use std::io::BufReader;
@@ -12,6 +16,8 @@ use chomp3::analysis::crosscheck::check_against;
 use chomp3::census::{self, BATCH_COLS, CheckpointError, Params, Run, Weaken};
 use chomp3::census_file::{self, rows_in_file};
 use chomp3::compute::INTERRUPTED;
+use chomp3::engine::BLOCK_COLS;
+use chomp3::engine::ranks as share;
 use chomp3::proof::Counts;
 
 use super::Interrupted;
@@ -59,6 +65,7 @@ pub struct Args {
 
 pub fn run(args: &Args) -> Result<()> {
     let rows = args.rows;
+    let shared = ranks::launch()?;
     let descriptors = args
         .descriptors
         .clone()
@@ -79,28 +86,61 @@ pub fn run(args: &Args) -> Result<()> {
         batch: BATCH_COLS,
     };
     let started = Instant::now();
-    let mut run = resume_or_start(&checkpoint, params, args.quiet.quiet)?;
+    let (mut run, quiet) = match &shared {
+        None => (
+            resume_or_start(&checkpoint, params, args.quiet.quiet)?,
+            args.quiet.quiet,
+        ),
+        Some(r) => {
+            let quiet = args.quiet.quiet || r.rank() != 0;
+            if !quiet {
+                eprintln!("chomp3: census on {} MPI ranks", r.size());
+            }
+            (
+                ranks::resume_or_start(&checkpoint, params, r.clone(), quiet)?,
+                quiet,
+            )
+        }
+    };
     let pool = args.threads.pool()?;
-    let bar = bar(args.quiet.quiet, "{bar:20} {msg}  ETA {eta}");
+    let bar = bar(quiet, "{bar:20} {msg}  ETA {eta}");
     bar.set_length(census::expected_columns(rows));
     let every = Duration::from_secs_f64(args.checkpoint_secs.max(0.0));
     let mut last_save = Instant::now();
+    let mut blocks = 0u64;
     while !run.done() {
+        let before = run.columns();
         run.step(&pool, Weaken::default());
         let (q, settled) = (run.columns(), run.settled_rows());
+        blocks += (q - before).div_ceil(BLOCK_COLS) as u64;
         bar.set_position(q as u64);
         bar.set_message(format!(
             "column {q}, rows 0..{settled} settled of {}",
             rows as u64 + 1
         ));
-        let interrupted = INTERRUPTED.load(Ordering::Relaxed);
-        if (last_save.elapsed() >= every && !run.done()) || interrupted {
-            let (bytes, secs) = save(&mut run, &checkpoint)?;
-            if !args.quiet.quiet {
+        let mut interrupted = INTERRUPTED.load(Ordering::Relaxed);
+        let mut save_now = (last_save.elapsed() >= every && !run.done()) || interrupted;
+        if shared.is_some() {
+            // Rank 0's clock decides; a stop on any rank stops them all.
+            save_now = share::any(
+                run.ranks(),
+                save_now && (interrupted || run.ranks().rank() == 0),
+            );
+            interrupted = share::any(run.ranks(), interrupted);
+        }
+        if save_now {
+            let (bytes, secs, path) = match &shared {
+                None => {
+                    let (bytes, secs) = save(&mut run, &checkpoint)?;
+                    (bytes, secs, checkpoint.clone())
+                }
+                Some(_) => ranks::save(&mut run, &checkpoint)?,
+            };
+            if !quiet {
                 bar.suspend(|| {
                     eprintln!(
                         "chomp3: checkpoint {}: column {q}, {bytes} bytes in {secs:.1} s",
-                        checkpoint.display()
+                        path.display()
                     )
                 });
             }
@@ -116,7 +156,16 @@ pub fn run(args: &Args) -> Result<()> {
         }
     }
     bar.finish_and_clear();
+    let traffic = run.ranks().sent();
     let result = run.finish();
+    let report = shared
+        .as_ref()
+        .and_then(|r| ranks::gather_report(&**r, traffic, blocks));
+    let Some(result) = result else {
+        // Rank 0 writes the files; the checkpoints go once it has.
+        let shared = shared.expect("only rank 0 of several gets the census");
+        return ranks::written(&*shared, &checkpoint);
+    };
     let command = format!("chomp3 census --rows {rows}");
     let written = |path: &Path, e: std::io::Error| anyhow::anyhow!("{}: {e}", path.display());
     let (rows_, bounds) = (&result.rows, &result.start_bounds);
@@ -124,8 +173,13 @@ pub fn run(args: &Args) -> Result<()> {
         .map_err(|e| written(&args.out, e))?;
     census_file::write_descriptors(rows_, bounds, &result.facts, result.columns, &descriptors)
         .map_err(|e| written(&descriptors, e))?;
-    if checkpoint.exists() {
-        std::fs::remove_file(&checkpoint).map_err(|e| written(&checkpoint, e))?;
+    match &shared {
+        None => {
+            if checkpoint.exists() {
+                std::fs::remove_file(&checkpoint).map_err(|e| written(&checkpoint, e))?;
+            }
+        }
+        Some(r) => ranks::written(&**r, &checkpoint)?,
     }
     let c = Counts::of(&result.rows);
     println!(
@@ -137,6 +191,9 @@ pub fn run(args: &Args) -> Result<()> {
         c.periodic,
         c.open
     );
+    if let Some(report) = report {
+        print!("{report}");
+    }
     println!(
         "wrote {} (the census table) and {} (its descriptors, for get and analyze)",
         args.out.display(),

@@ -32,15 +32,14 @@ impl Engine {
         let diagonal = self.diagonal.get_mut().unwrap();
         put64(w, diagonal.len() as u64)?;
         put64s(w, diagonal)?;
-        let rows: u64 = self
-            .chunks
-            .iter_mut()
-            .map(|c| c.get_mut().unwrap().len() as u64)
-            .sum();
-        put64(w, rows)?;
-        let mut r = 0u32;
-        for chunk in &mut self.chunks {
-            for row in chunk.get_mut().unwrap().iter() {
+        // Chunk by chunk: on one of several ranks, the chunks of other ranks are
+        // empty here.
+        put64(w, self.chunks.len() as u64)?;
+        for (c, chunk) in self.chunks.iter_mut().enumerate() {
+            let chunk = chunk.get_mut().unwrap();
+            put32(w, chunk.len() as u32)?;
+            for (i, row) in chunk.iter().enumerate() {
+                let r = c as u32 * CHUNK_ROWS + i as u32;
                 match row {
                     Row::Dead { value } => {
                         w.write_all(&[DEAD])?;
@@ -61,7 +60,6 @@ impl Engine {
                         put64s(w, &state)?;
                     }
                 }
-                r += 1;
             }
         }
         Ok(())
@@ -73,42 +71,23 @@ impl Engine {
         let row_limit = get32(rd)?;
         let words = get64(rd)? as usize;
         let diagonal = get64s(rd, words)?;
-        let rows = get64(rd)?;
-        if rows > q as u64 || rows > row_limit as u64 + 1 {
+        let rows_end = q.min(row_limit.saturating_add(1));
+        let nchunks = get64(rd)?;
+        if nchunks > rows_end.div_ceil(CHUNK_ROWS) as u64 {
             return Err(bad("more rows than columns"));
         }
         let mut chunks: Vec<Mutex<Vec<Row>>> = Vec::new();
-        for r in 0..rows as u32 {
-            if r % CHUNK_ROWS == 0 {
-                chunks.push(Mutex::new(Vec::new()));
+        for c in 0..nchunks as u32 {
+            let len = get32(rd)?;
+            let lo = c * CHUNK_ROWS;
+            if len != 0 && len != (lo + CHUNK_ROWS).min(rows_end) - lo {
+                return Err(bad("a chunk of rows neither empty nor whole"));
             }
-            let mut tag = [0u8];
-            rd.read_exact(&mut tag)?;
-            let row = match tag[0] {
-                DEAD => Row::Dead { value: get32(rd)? },
-                PERIODIC => {
-                    let start = get32(rd)?;
-                    let len = get32(rd)? as usize;
-                    let pattern = (0..len)
-                        .map(|_| get32(rd).map(|x| x as i32))
-                        .collect::<io::Result<Vec<_>>>()?;
-                    Row::Periodic { start, pattern }
-                }
-                LIVE => {
-                    let n = get32(rd)? as usize;
-                    let state = get64s(rd, n)?;
-                    Row::live(r, q, |base, bits| {
-                        for x in 0..(64 * n as u32).min(r + 2) {
-                            if state[x as usize / 64] >> (x % 64) & 1 == 1 {
-                                let v = q + x;
-                                bits[(v / 64 - base) as usize] |= 1u64 << (v % 64);
-                            }
-                        }
-                    })
-                }
-                _ => return Err(bad("unknown row tag")),
-            };
-            chunks.last_mut().unwrap().get_mut().unwrap().push(row);
+            let mut chunk = Vec::with_capacity(len as usize);
+            for r in lo..lo + len {
+                chunk.push(load_row(rd, r, q)?);
+            }
+            chunks.push(Mutex::new(chunk));
         }
         Ok(Engine {
             columns: q,
@@ -117,6 +96,36 @@ impl Engine {
             diagonal: Mutex::new(diagonal),
         })
     }
+}
+
+/// One row `r` of a checkpoint taken before column `q`.
+fn load_row(rd: &mut dyn Read, r: u32, q: u32) -> io::Result<Row> {
+    let mut tag = [0u8];
+    rd.read_exact(&mut tag)?;
+    Ok(match tag[0] {
+        DEAD => Row::Dead { value: get32(rd)? },
+        PERIODIC => {
+            let start = get32(rd)?;
+            let len = get32(rd)? as usize;
+            let pattern = (0..len)
+                .map(|_| get32(rd).map(|x| x as i32))
+                .collect::<io::Result<Vec<_>>>()?;
+            Row::Periodic { start, pattern }
+        }
+        LIVE => {
+            let n = get32(rd)? as usize;
+            let state = get64s(rd, n)?;
+            Row::live(r, q, |base, bits| {
+                for x in 0..(64 * n as u32).min(r + 2) {
+                    if state[x as usize / 64] >> (x % 64) & 1 == 1 {
+                        let v = q + x;
+                        bits[(v / 64 - base) as usize] |= 1u64 << (v % 64);
+                    }
+                }
+            })
+        }
+        _ => return Err(bad("unknown row tag")),
+    })
 }
 
 #[cfg(test)]

@@ -62,8 +62,8 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Condvar, Mutex, mpsc};
 
-pub use resume::ColumnSource;
 use ranks::{Ranks, Solo, owner};
+pub use resume::ColumnSource;
 use row::{BlockOut, Row};
 
 /// Columns per block. A row's window is reused across the block's columns while
@@ -163,6 +163,16 @@ impl Engine {
     pub fn set_periodic(&mut self, r: u32, start: u32, pattern: Vec<i32>) {
         let chunk = self.chunks[(r / CHUNK_ROWS) as usize].get_mut().unwrap();
         chunk[(r % CHUNK_ROWS) as usize].make_periodic(start, pattern);
+    }
+
+    /// Number of chunks of [`CHUNK_ROWS`] rows made so far.
+    pub fn chunks_created(&self) -> u32 {
+        self.chunks.len() as u32
+    }
+
+    /// Rows held in chunk `c` (0 for another rank's chunk).
+    pub fn chunk_len(&mut self, c: u32) -> usize {
+        self.chunks[c as usize].get_mut().unwrap().len()
     }
 
     /// Number of complete columns (`0 .. columns()` are done).
@@ -350,7 +360,14 @@ impl Engine {
     /// block: each column's set of values, as far as rows `< lo` reach (`f(q,r) <=
     /// q + r + 1`), and, when rows are born in that chunk, the diagonal bitset
     /// from word `q0 / 64` on.
-    fn handoff(&self, at: Place, lo: u32, rows_end: u32, used_words: usize, used: &[u64]) -> Vec<u8> {
+    fn handoff(
+        &self,
+        at: Place,
+        lo: u32,
+        rows_end: u32,
+        used_words: usize,
+        used: &[u64],
+    ) -> Vec<u8> {
         let w = handoff_words(at, lo, used_words);
         let mut words: Vec<u64> = used
             .chunks_exact(used_words)
@@ -380,7 +397,10 @@ impl Engine {
             .collect();
         let w = handoff_words(at, lo, used_words);
         let cols = (at.q_end - at.q0) as usize;
-        assert!(words.len() >= cols * w, "a hand-off too short for its block");
+        assert!(
+            words.len() >= cols * w,
+            "a hand-off too short for its block"
+        );
         for (column, sent) in used.chunks_exact_mut(used_words).zip(words.chunks_exact(w)) {
             column[..w].copy_from_slice(sent);
         }
@@ -609,7 +629,11 @@ mod tests {
         let limit = 2500;
         let shared = shared_table(n, 3, limit, &[n + 1]);
         for (q, col) in shared.iter().enumerate() {
-            assert_eq!(col[..], reference[q][..=q.min(limit as usize)], "column {q}");
+            assert_eq!(
+                col[..],
+                reference[q][..=q.min(limit as usize)],
+                "column {q}"
+            );
         }
     }
 
