@@ -302,7 +302,7 @@ impl Run {
     /// allows; writes them, as [`Run::take_news`] reads them, to `news`.
     fn settle_chunk(&mut self, q: u32, news: &mut Vec<u8>) {
         let end = ((self.head / CHUNK_ROWS + 1) * CHUNK_ROWS).min(self.params.rows + 1);
-        let mut below = self.below.clone();
+        let mut below = self.below;
         let mut settled = Vec::new();
         let mut r = self.head;
         while r < end {

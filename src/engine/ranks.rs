@@ -137,11 +137,14 @@ impl Ranks for Solo {
     }
 }
 
-/// Mailboxes shared by the ranks of one process: `(from, to, tag)` to the
-/// messages not yet received.
+/// `(from, to, tag)`.
+type Address = (u32, u32, u32);
+
+/// Mailboxes shared by the ranks of one process: each address's messages not
+/// yet received.
 #[derive(Default)]
 struct Post {
-    boxes: Mutex<HashMap<(u32, u32, u32), VecDeque<Vec<u8>>>>,
+    boxes: Mutex<HashMap<Address, VecDeque<Vec<u8>>>>,
     arrived: Condvar,
 }
 
