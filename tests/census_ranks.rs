@@ -1,0 +1,115 @@
+//! The census shared among ranks (the protocol `mpirun` runs, here with ranks
+//! as threads of one process) writes the same bytes as the census in one
+//! process, for 1 to 4 ranks, also when every rank stops at a checkpoint and
+//! continues from it.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use chomp3::census::{self, Census, CheckpointError, Params, Run};
+use chomp3::census_file;
+use chomp3::engine::ranks::{Local, Ranks};
+
+/// Rows over several chunks of 1024, so that every rank count hands column
+/// sets, diagonal values and settled rows from rank to rank; short batches, so
+/// that the settle chain crosses chunks often.
+const PARAMS: Params = Params {
+    rows: 3500,
+    max_columns: 20_000,
+    batch: 360,
+};
+
+fn pool() -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap()
+}
+
+/// The census files' bytes (table, then descriptors).
+fn files(c: &Census, dir: &Path) -> (Vec<u8>, Vec<u8>) {
+    let (tsv, c3d) = (dir.join("c.tsv"), dir.join("c.c3d"));
+    census_file::write_tsv(&c.rows, &c.start_bounds, c.columns, "test", &tsv).unwrap();
+    census_file::write_descriptors(&c.rows, &c.start_bounds, &c.facts, c.columns, &c3d).unwrap();
+    (std::fs::read(tsv).unwrap(), std::fs::read(c3d).unwrap())
+}
+
+/// Runs `body` on every rank of a group of `size`, each on its own thread;
+/// returns rank 0's answer.
+fn on_ranks<T: Send>(size: u32, body: impl Fn(Arc<dyn Ranks>) -> Option<T> + Sync) -> T {
+    let group = Local::group(size);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = group
+            .into_iter()
+            .map(|rank| {
+                let body = &body;
+                s.spawn(move || body(Arc::new(rank)))
+            })
+            .collect();
+        let mut answers: Vec<Option<T>> = handles.into_iter().map(|h| h.join().unwrap()).collect();
+        assert!(
+            answers[1..].iter().all(Option::is_none),
+            "only rank 0 answers"
+        );
+        answers.swap_remove(0).expect("rank 0 answers")
+    })
+}
+
+fn run_to_end(mut run: Run) -> Option<Census> {
+    let pool = pool();
+    while !run.done() {
+        run.step(&pool, Default::default());
+    }
+    run.finish()
+}
+
+#[test]
+fn one_to_four_ranks_write_the_census_of_one_process() {
+    let dir = tempfile::tempdir().unwrap();
+    let single = census::census(PARAMS, &pool(), Default::default(), &mut |_, _| {});
+    assert_eq!(single.rows.iter().filter(|r| r.is_none()).count(), 0);
+    let want = files(&single, dir.path());
+    for size in 1..=4 {
+        let shared = on_ranks(size, |ranks| run_to_end(Run::shared(PARAMS, ranks)));
+        assert!(files(&shared, dir.path()) == want, "{size} ranks");
+    }
+}
+
+#[test]
+fn ranks_stopped_at_a_checkpoint_continue_to_the_same_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let single = census::census(PARAMS, &pool(), Default::default(), &mut |_, _| {});
+    let want = files(&single, dir.path());
+    for (size, batches) in [(2, 3), (3, 7), (4, 12)] {
+        // Every rank saves after the same number of batches.
+        let saved: Vec<Vec<u8>> = on_ranks(size, |ranks| {
+            let pool = pool();
+            let rank = ranks.rank();
+            let mut run = Run::shared(PARAMS, ranks.clone());
+            for _ in 0..batches {
+                run.step(&pool, Default::default());
+            }
+            assert!(!run.done());
+            let mut bytes = Vec::new();
+            run.save(&mut bytes).unwrap();
+            let all = chomp3::engine::ranks::gather(&*ranks, bytes)?;
+            assert_eq!(rank, 0);
+            Some(all)
+        });
+        // A rank's file is refused by another rank.
+        let other = on_ranks(size, |ranks| {
+            let file = &saved[((ranks.rank() + 1) % size) as usize];
+            let got = Run::load_shared(&mut file.as_slice(), PARAMS, ranks.clone());
+            (ranks.rank() == 0).then_some(matches!(got, Err(CheckpointError::OtherRank { .. })))
+        });
+        assert!(other, "{size} ranks: rank 0 took rank 1's checkpoint");
+        let resumed = on_ranks(size, |ranks| {
+            let file = &saved[ranks.rank() as usize];
+            run_to_end(Run::load_shared(&mut file.as_slice(), PARAMS, ranks).unwrap())
+        });
+        assert!(
+            files(&resumed, dir.path()) == want,
+            "{size} ranks, saved after {batches} batches"
+        );
+    }
+}
