@@ -113,3 +113,32 @@ fn ranks_stopped_at_a_checkpoint_continue_to_the_same_bytes() {
         );
     }
 }
+
+/// A build without MPI started by an MPI launcher as one of several processes
+/// refuses (each process would compute the whole census and write its files),
+/// and writes nothing.
+#[cfg(not(feature = "mpi"))]
+#[test]
+fn a_build_without_mpi_refuses_to_be_one_of_several_ranks() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("census.tsv");
+    for (var, value) in [
+        ("OMPI_COMM_WORLD_SIZE", "3"),
+        ("PMI_SIZE", "2"),
+        ("PMIX_RANK", "1"),
+    ] {
+        let got = std::process::Command::new(env!("CARGO_BIN_EXE_chomp3"))
+            .args(["census", "--quiet", "--rows", "100", "--out"])
+            .arg(&out)
+            .env(var, value)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&got.stderr);
+        assert_eq!(got.status.code(), Some(1), "{var}: {stderr}");
+        assert!(
+            stderr.contains("built without MPI") && stderr.lines().count() == 1,
+            "{stderr}"
+        );
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+}

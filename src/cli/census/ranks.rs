@@ -60,16 +60,24 @@ fn rank_file(base: &Path, size: u32, rank: u32, column: u32) -> PathBuf {
     base.with_file_name(name)
 }
 
-/// The checkpoint files of `base` in its directory: `(size, rank, column, path)`.
-fn rank_files(base: &Path) -> Result<Vec<(u32, u32, u32, PathBuf)>> {
+/// The checkpoint files of `base` in its directory: `(size, rank, column, path)`;
+/// with `aside`, instead the partial files that killed writers left
+/// (`census_file::write_atomically` writes `.<name>.new-<pid>` first).
+fn rank_files(base: &Path, aside: bool) -> Result<Vec<(u32, u32, u32, PathBuf)>> {
     let dir = chomp3::table::parent_dir(base);
+    let hidden = if aside { "." } else { "" };
     let prefix = format!(
-        "{}.",
+        "{hidden}{}.",
         base.file_name().unwrap_or_default().to_string_lossy()
     );
     let parse = |rest: &str| -> Option<(u32, u32, u32)> {
         let (rank, rest) = rest.split_once("-of-")?;
         let (size, column) = rest.split_once(".at-")?;
+        let column = match column.split_once(".new-") {
+            Some((column, _)) if aside => column,
+            None if !aside => column,
+            _ => return None,
+        };
         Some((size.parse().ok()?, rank.parse().ok()?, column.parse().ok()?))
     };
     let mut found = Vec::new();
@@ -102,7 +110,13 @@ pub fn resume_or_start(
             base.display()
         );
     }
-    let files = rank_files(base)?;
+    // Partial files of this rank's killed writers.
+    for (s, r, _, path) in rank_files(base, true)? {
+        if (s, r) == (size, rank) {
+            std::fs::remove_file(&path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        }
+    }
+    let files = rank_files(base, false)?;
     if let Some((other, _, _, path)) = files.iter().find(|f| f.0 != size) {
         bail!(
             "{} is a checkpoint of a census on {other} ranks; continue it on {other} ranks, or delete its files to start over",
@@ -179,7 +193,7 @@ pub fn save(run: &mut Run, base: &Path) -> Result<(u64, f64, PathBuf)> {
 
 /// Deletes this rank's checkpoint files but the one for `keep`.
 fn remove_older(base: &Path, size: u32, rank: u32, keep: Option<u32>) -> Result<()> {
-    for (s, r, column, path) in rank_files(base)? {
+    for (s, r, column, path) in rank_files(base, false)? {
         if s == size && r == rank && Some(column) != keep {
             std::fs::remove_file(&path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
         }
