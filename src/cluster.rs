@@ -3,16 +3,28 @@
 //! MPI environment of the process; uses `engine::ranks`, whose protocol it
 //! carries (point-to-point messages of bytes, by rank and tag).
 
+use std::sync::Mutex;
+
 use mpi::environment::Universe;
+use mpi::point_to_point::MatchedReceiveVec;
+use mpi::request::{Request, StaticScope};
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 
 use crate::engine::ranks::{Ranks, Traffic, TrafficCounter};
 
+/// Looks for a message, yielding the core in between, before [`POLL`] pauses.
+const YIELDS: u32 = 100;
+
+/// Pause between two later looks for a message that has not arrived.
+const POLL: std::time::Duration = std::time::Duration::from_micros(50);
+
 /// This process's place in an MPI job. MPI is finalized when it is dropped.
 pub struct Mpi {
     world: SimpleCommunicator,
     traffic: TrafficCounter,
+    /// Sends under way, with the buffers they read (freed once complete).
+    pending: Mutex<Vec<Pending>>,
     // Dropped last: finalizes MPI.
     _universe: Universe,
 }
@@ -40,6 +52,7 @@ impl Mpi {
         Ok(Mpi {
             world: universe.world(),
             traffic: TrafficCounter::default(),
+            pending: Mutex::new(Vec::new()),
             _universe: universe,
         })
     }
@@ -58,19 +71,74 @@ impl Ranks for Mpi {
         self.world.rank() as u32
     }
     fn send(&self, to: u32, tag: u32, bytes: &[u8]) {
+        // A non-blocking send on a copy: a blocking one waits (spinning) until
+        // the receiver takes the message, which may be a whole chunk of work
+        // later; the copy lives until the send completes.
         self.traffic.add(bytes.len());
-        self.world
+        let buffer: &'static mut [u8] = Box::leak(bytes.to_vec().into_boxed_slice());
+        let buffer: *mut [u8] = buffer;
+        // SAFETY: the buffer is freed only after its request completed.
+        let data: &'static [u8] = unsafe { &*buffer };
+        let request = self
+            .world
             .process_at_rank(to as i32)
-            .send_with_tag(bytes, tag as i32);
+            .immediate_send_with_tag(StaticScope, data, tag as i32);
+        let mut pending = self.pending.lock().unwrap();
+        pending.push(Pending { request, buffer });
+        reap(&mut pending);
     }
     fn receive(&self, from: u32, tag: u32) -> Vec<u8> {
-        let (bytes, _) = self
-            .world
-            .process_at_rank(from as i32)
-            .receive_vec_with_tag::<u8>(tag as i32);
-        bytes
+        // Polls, sleeping in between, instead of a blocking receive: Open MPI
+        // spins in a blocking receive, and a rank's threads that wait for
+        // their blocks' hand-offs would take the cores from those that compute.
+        let source = self.world.process_at_rank(from as i32);
+        for attempt in 0.. {
+            if let Some(probed) = source.immediate_matched_probe_with_tag(tag as i32) {
+                return probed.matched_receive_vec::<u8>().0;
+            }
+            if attempt < YIELDS {
+                std::thread::yield_now();
+            } else {
+                std::thread::sleep(POLL);
+            }
+        }
+        unreachable!()
     }
     fn sent(&self) -> Traffic {
         self.traffic.get()
+    }
+}
+
+/// A send under way and the buffer it reads.
+struct Pending {
+    request: Request<'static, [u8]>,
+    buffer: *mut [u8],
+}
+
+/// Frees the buffers of the sends that have completed.
+fn reap(pending: &mut Vec<Pending>) {
+    let mut still = Vec::with_capacity(pending.len());
+    for p in pending.drain(..) {
+        match p.request.test() {
+            // SAFETY: the send is complete; nothing else holds the buffer.
+            Ok(_) => drop(unsafe { Box::from_raw(p.buffer) }),
+            Err(request) => still.push(Pending {
+                request,
+                buffer: p.buffer,
+            }),
+        }
+    }
+    *pending = still;
+}
+
+impl Drop for Mpi {
+    /// Completes the sends under way (every message is received: the protocol
+    /// has a receive for each send) before MPI is finalized.
+    fn drop(&mut self) {
+        for p in self.pending.get_mut().unwrap().drain(..) {
+            p.request.wait();
+            // SAFETY: as in `reap`.
+            drop(unsafe { Box::from_raw(p.buffer) });
+        }
     }
 }

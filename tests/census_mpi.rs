@@ -103,7 +103,13 @@ fn one_to_four_mpi_ranks_write_the_census_of_one_process() {
 fn checkpoints(dir: &Path) -> usize {
     std::fs::read_dir(dir)
         .unwrap()
-        .filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().contains(".at-"))
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .contains(".at-")
+        })
         .count()
 }
 
