@@ -85,17 +85,11 @@ fn one_to_four_mpi_ranks_write_the_census_of_one_process() {
         for k in 0..ranks {
             assert!(stdout.contains(&format!("rank {k}: sent ")), "{stdout}");
         }
-        let left: Vec<_> = std::fs::read_dir(dir.path())
-            .unwrap()
-            .filter(|e| {
-                e.as_ref()
-                    .unwrap()
-                    .file_name()
-                    .to_string_lossy()
-                    .contains(".at-")
-            })
-            .collect();
-        assert!(left.is_empty(), "checkpoints left: {left:?}");
+        assert_eq!(
+            checkpoints(dir.path()),
+            0,
+            "{ranks} ranks: checkpoints left"
+        );
     }
 }
 
