@@ -56,11 +56,6 @@ impl Mpi {
             _universe: universe,
         })
     }
-
-    /// Waits until every rank is here.
-    pub fn barrier(&self) {
-        self.world.barrier();
-    }
 }
 
 impl Ranks for Mpi {
@@ -92,17 +87,18 @@ impl Ranks for Mpi {
         // spins in a blocking receive, and a rank's threads that wait for
         // their blocks' hand-offs would take the cores from those that compute.
         let source = self.world.process_at_rank(from as i32);
-        for attempt in 0.. {
+        let mut looks = 0;
+        loop {
             if let Some(probed) = source.immediate_matched_probe_with_tag(tag as i32) {
                 return probed.matched_receive_vec::<u8>().0;
             }
-            if attempt < YIELDS {
+            if looks < YIELDS {
+                looks += 1;
                 std::thread::yield_now();
             } else {
                 std::thread::sleep(POLL);
             }
         }
-        unreachable!()
     }
     fn sent(&self) -> Traffic {
         self.traffic.get()

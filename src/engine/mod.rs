@@ -369,16 +369,16 @@ impl Engine {
         used: &[u64],
     ) -> Vec<u8> {
         let w = handoff_words(at, lo, used_words);
-        let mut words: Vec<u64> = used
-            .chunks_exact(used_words)
-            .flat_map(|column| &column[..w])
-            .copied()
-            .collect();
+        let mut bytes = Vec::with_capacity(used.len() / used_words * w * 8);
+        for column in used.chunks_exact(used_words) {
+            bytes.extend(column[..w].iter().flat_map(|x| x.to_le_bytes()));
+        }
         if births(at, lo, rows_end) {
             let diagonal = self.diagonal.lock().unwrap();
-            words.extend(diagonal.get(at.q0 as usize / 64..).unwrap_or(&[]));
+            let words = diagonal.get(at.q0 as usize / 64..).unwrap_or(&[]);
+            bytes.extend(words.iter().flat_map(|x| x.to_le_bytes()));
         }
-        words.iter().flat_map(|x| x.to_le_bytes()).collect()
+        bytes
     }
 
     /// Takes in a [`Engine::handoff`] for the chunk starting at row `lo`.
@@ -391,28 +391,31 @@ impl Engine {
         used: &mut [u64],
         message: &[u8],
     ) {
-        let words: Vec<u64> = message
-            .chunks_exact(8)
-            .map(|b| u64::from_le_bytes(b.try_into().unwrap()))
-            .collect();
+        let word = |b: &[u8]| u64::from_le_bytes(b.try_into().unwrap());
         let w = handoff_words(at, lo, used_words);
         let cols = (at.q_end - at.q0) as usize;
         assert!(
-            words.len() >= cols * w,
+            message.len() >= cols * w * 8,
             "a hand-off too short for its block"
         );
-        for (column, sent) in used.chunks_exact_mut(used_words).zip(words.chunks_exact(w)) {
-            column[..w].copy_from_slice(sent);
+        let (sets, extra) = message.split_at(cols * w * 8);
+        for (column, sent) in used
+            .chunks_exact_mut(used_words)
+            .zip(sets.chunks_exact(w * 8))
+        {
+            for (x, b) in column[..w].iter_mut().zip(sent.chunks_exact(8)) {
+                *x = word(b);
+            }
         }
         if births(at, lo, rows_end) {
             let mut diagonal = self.diagonal.lock().unwrap();
             let base = at.q0 as usize / 64;
-            let extra = &words[cols * w..];
-            if diagonal.len() < base + extra.len() {
-                diagonal.resize(base + extra.len(), 0);
+            let n = extra.len() / 8;
+            if diagonal.len() < base + n {
+                diagonal.resize(base + n, 0);
             }
-            for (d, x) in diagonal[base..].iter_mut().zip(extra) {
-                *d |= x;
+            for (d, b) in diagonal[base..].iter_mut().zip(extra.chunks_exact(8)) {
+                *d |= word(b);
             }
         }
     }

@@ -102,19 +102,6 @@ pub fn any(ranks: &dyn Ranks, flag: bool) -> bool {
     broadcast(ranks, 0, vec![answer as u8]) == [1]
 }
 
-/// The least of every rank's `x` (on every rank).
-pub fn min(ranks: &dyn Ranks, x: u64) -> u64 {
-    let gathered = gather(ranks, x.to_le_bytes().to_vec());
-    let least = gathered.map(|all| {
-        all.iter()
-            .map(|b| u64::from_le_bytes(b[..8].try_into().unwrap()))
-            .min()
-            .unwrap()
-    });
-    let bytes = broadcast(ranks, 0, least.unwrap_or(0).to_le_bytes().to_vec());
-    u64::from_le_bytes(bytes[..8].try_into().unwrap())
-}
-
 /// The only rank: owns every chunk and never sends.
 #[derive(Debug, Default)]
 pub struct Solo;

@@ -29,16 +29,21 @@ pub struct WheelCost {
     pub seconds: f64,
 }
 
+/// The data lines of a result file, numbered from 1, split at tabs: without
+/// comments (`#`), blank lines and the header (it starts with `header`).
+fn data_lines<'a>(text: &'a str, header: &'a str) -> impl Iterator<Item = (usize, Vec<&'a str>)> {
+    text.lines()
+        .enumerate()
+        .filter(move |(_, l)| !(l.starts_with('#') || l.starts_with(header) || l.is_empty()))
+        .map(|(i, l)| (i + 1, l.split('\t').collect()))
+}
+
 /// Reads a `chomp3 graph --summary` file (comment lines `#` and the header
 /// skipped); the error names the line.
 pub fn read_summary(text: &str) -> Result<Vec<ValueCounts>, String> {
     let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if line.starts_with('#') || line.starts_with("vertices") || line.is_empty() {
-            continue;
-        }
-        let bad = || format!("line {}: not a line of a --summary table", i + 1);
-        let cols: Vec<&str> = line.split('\t').collect();
+    for (i, cols) in data_lines(text, "vertices") {
+        let bad = || format!("line {i}: not a line of a --summary table");
         let n = cols.first().and_then(|c| c.parse().ok()).ok_or_else(bad)?;
         let counts = cols
             .get(5)
@@ -58,12 +63,8 @@ pub fn read_summary(text: &str) -> Result<Vec<ValueCounts>, String> {
 /// Reads the wheels of a `chomp3 graph --tsv --cost` file.
 pub fn read_wheel_costs(text: &str) -> Result<Vec<WheelCost>, String> {
     let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if line.starts_with('#') || line.starts_with("source") || line.is_empty() {
-            continue;
-        }
-        let bad = || format!("line {}: not a wheel line of a --tsv --cost table", i + 1);
-        let cols: Vec<&str> = line.split('\t').collect();
+    for (i, cols) in data_lines(text, "source") {
+        let bad = || format!("line {i}: not a wheel line of a --tsv --cost table");
         let n = cols[0]
             .strip_prefix("wheel:")
             .and_then(|n| n.parse().ok())
