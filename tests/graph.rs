@@ -164,6 +164,35 @@ fn the_k2_plus_k1_trap() {
     };
     assert_eq!(Brute::new(3).value_of(&g), 3);
     assert_eq!(Solver::new().value(&Graph::from_multigraph(&g)), 3);
+    // The same trap inside one component: in the paw (a triangle 0 1 2 with 3
+    // hanging at 0) swapping 1 and 2 is an involutive automorphism, but the
+    // edge 1-2 joins them; ignoring that would answer g(K_2) = 2.
+    let paw = Multigraph {
+        n: 4,
+        edges: vec![(0, 1), (1, 2), (2, 0), (0, 3)],
+    };
+    assert_eq!(Brute::new(4).value_of(&paw), 4);
+    assert_eq!(Solver::new().value(&Graph::from_multigraph(&paw)), 4);
+}
+
+#[test]
+fn the_symmetry_lemma_where_it_applies() {
+    // Two triangles sharing vertex 0, and the same with a pendant at 0 or a
+    // pendant at each of 1 and 3: each has a mirror (swap the triangles) whose
+    // fixed part is vertex 0 (and its pendant). The solver reduces by the lemma
+    // [KY Thm 1; OS Lemma 2.1]; the brute force plays every move.
+    let bowtie = vec![(0, 1), (1, 2), (2, 0), (0, 3), (3, 4), (4, 0)];
+    let cases = [
+        (5, bowtie.clone()),
+        (6, [bowtie.clone(), vec![(0, 5)]].concat()),
+        (7, [bowtie, vec![(1, 5), (3, 6)]].concat()),
+    ];
+    let s = Solver::new();
+    for (n, edges) in cases {
+        let m = Multigraph { n, edges };
+        let want = Brute::new(n).value_of(&m);
+        assert_eq!(s.value(&Graph::from_multigraph(&m)), want, "{m:?}");
+    }
 }
 
 /// GRAPHS.md section 3: g(G_{m,k}) for 1 <= m, k <= 12, the same for every odd cycle.

@@ -105,15 +105,28 @@ impl Key {
 
 /// The canonical key of `g`.
 pub(super) fn key(g: &Graph) -> Key {
-    if let Some(k) = search(g) {
-        return k;
+    key_and_mirror(g).0
+}
+
+/// The canonical key of `g`, and the vertices fixed by a mirror of `g` if the
+/// search found one: an automorphism `s != id` with `s(s(x)) = x` and no edge
+/// from a vertex `x` to `s(x) != x`, so that `g(G) = g(Fix(s))` by the symmetry
+/// lemma (see `Solver`). Of all mirrors the one fixing fewest vertices (the
+/// first found among equals). Mirrors are looked for only when our own search
+/// makes the key (it meets every automorphism, see [`search`]); a graph the
+/// crate canonizes gets `None`, which costs time, not exactness: without a
+/// mirror the solver recurses over the options.
+pub(super) fn key_and_mirror(g: &Graph) -> (Key, Option<u64>) {
+    if let Some(found) = search(g) {
+        return found;
     }
-    Key {
+    let k = Key {
         by: BY_CRATE,
         loops: g.loops,
         adj: g.adj.clone(),
     }
-    .canonical()
+    .canonical();
+    (k, None)
 }
 
 /// Canonical form by individualization and refinement without pruning: refine
@@ -128,7 +141,15 @@ pub(super) fn key(g: &Graph) -> Key {
 /// relabelled graph is the same. For the same reason the number of leaves is
 /// the same for isomorphic graphs, so whether it exceeds [`LEAF_BUDGET`] (and
 /// the graph goes to the crate instead: `None`) depends only on the class.
-fn search(g: &Graph) -> Option<Key> {
+///
+/// Automorphisms: the leaves of the tree are mapped onto each other by every
+/// automorphism, and two leaves give the same relabelled graph exactly when an
+/// automorphism maps one to the other (the relabellings `a`, `b` of the two
+/// leaves give equal graphs iff `b^-1 a` preserves edges and loops). So the
+/// leaves equal to the final least graph, compared with the first of them,
+/// give every automorphism but the identity, each once; mirrors are picked
+/// from those (and from any met on the way: every one is an automorphism).
+fn search(g: &Graph) -> Option<(Key, Option<u64>)> {
     let n = g.n;
     let mut order = [(0u64, 0usize); 64];
     for (v, o) in order[..n].iter_mut().enumerate() {
@@ -139,11 +160,12 @@ fn search(g: &Graph) -> Option<Key> {
     cells.refine(&g.adj);
     let mut best = Best::default();
     descend(g, &cells, &mut best).then_some(())?;
-    Some(Key {
+    let k = Key {
         by: BY_SEARCH,
         loops: best.loops,
         adj: best.adj[..n].to_vec(),
-    })
+    };
+    Some((k, best.mirror))
 }
 
 /// An ordered partition of the vertices: `cells[..len]`, each a bitset.
@@ -221,12 +243,16 @@ impl Cells {
     }
 }
 
-/// The least relabelled graph found so far, and the leaves visited.
+/// The least relabelled graph found so far, the vertex its leaf puts at each
+/// place (`at`), the leaves visited, and the fixed vertices of the best mirror
+/// met so far.
 struct Best {
     found: bool,
     loops: u64,
     adj: [u64; 64],
+    at: [usize; 64],
     leaves: usize,
+    mirror: Option<u64>,
 }
 
 impl Default for Best {
@@ -235,7 +261,9 @@ impl Default for Best {
             found: false,
             loops: 0,
             adj: [0; 64],
+            at: [0; 64],
             leaves: 0,
+            mirror: None,
         }
     }
 }
@@ -286,11 +314,46 @@ fn leaf(g: &Graph, cells: &Cells, best: &mut Best) {
         adj[to[u]] = map(g.adj[u]);
     }
     let loops = map(g.loops);
-    if !best.found || (loops, &adj[..n]) < (best.loops, &best.adj[..n]) {
+    let order = (loops, &adj[..n]).cmp(&(best.loops, &best.adj[..n]));
+    if !best.found || order.is_lt() {
         best.found = true;
         best.loops = loops;
         best.adj[..n].copy_from_slice(&adj[..n]);
+        for (i, c) in cells.cells[..n].iter().enumerate() {
+            best.at[i] = c.trailing_zeros() as usize;
+        }
+    } else if order.is_eq() {
+        // `s(u) = best.at[to[u]]` is an automorphism (see `search`).
+        let mut s = [0usize; 64];
+        for u in 0..n {
+            s[u] = best.at[to[u]];
+        }
+        if let Some(fixed) = mirror_fixed(g, &s[..n])
+            && best
+                .mirror
+                .is_none_or(|m| fixed.count_ones() < m.count_ones())
+        {
+            best.mirror = Some(fixed);
+        }
     }
+}
+
+/// The vertices an automorphism `s` fixes, if `s` is a mirror: an involution
+/// (`s(s(x)) = x`) with no edge from a vertex `x` to `s(x) != x`. (Then an
+/// edge or loop `s` fixes has both ends fixed, and `Fix(s)` is the subgraph
+/// induced by the fixed vertices.)
+fn mirror_fixed(g: &Graph, s: &[usize]) -> Option<u64> {
+    let mut fixed = 0u64;
+    for (x, &y) in s.iter().enumerate() {
+        if y == x {
+            fixed |= 1 << x;
+        } else if s[y] != x || g.adj[x] >> y & 1 == 1 {
+            return None;
+        }
+    }
+    // The identity is no mirror (and never met: distinct leaves order the
+    // vertices differently).
+    (fixed.count_ones() < s.len() as u32).then_some(fixed)
 }
 
 /// `g` relabelled into its canonical form: two graphs give equal results exactly
@@ -355,6 +418,51 @@ mod tests {
             p.swap(i - 1, j);
             p[i..].reverse();
         }
+    }
+
+    /// The fixed vertex sets of all mirrors of `a`, by trying every permutation
+    /// (the definition: an involutive automorphism other than the identity,
+    /// with no edge from a vertex to its image).
+    fn mirrors(a: &Graph) -> Vec<u64> {
+        let n = a.n;
+        let mut p: Vec<usize> = (0..n).collect();
+        let mut out = Vec::new();
+        loop {
+            let fixed = (0..n).filter(|&x| p[x] == x).fold(0u64, |f, x| f | 1 << x);
+            if fixed.count_ones() < n as u32
+                && permuted(a, &p) == *a
+                && (0..n).all(|x| p[p[x]] == x && (p[x] == x || !a.has_edge(x, p[x])))
+            {
+                out.push(fixed);
+            }
+            let Some(i) = (1..n).rev().find(|&i| p[i - 1] < p[i]) else {
+                return out;
+            };
+            let j = (i..n).rev().find(|&j| p[j] > p[i - 1]).unwrap();
+            p.swap(i - 1, j);
+            p[i..].reverse();
+        }
+    }
+
+    #[test]
+    fn the_search_finds_a_least_mirror_when_there_is_one() {
+        let mut rng = Rng(0x853c49e6748fea9b);
+        let mut with = 0;
+        for round in 0..400 {
+            let n = 1 + round % 7;
+            let a = random(&mut rng, n, [20, 50, 80][round % 3]);
+            let Some((_, mirror)) = search(&a) else {
+                continue;
+            };
+            let all = mirrors(&a);
+            let least = all.iter().map(|f| f.count_ones()).min();
+            assert_eq!(mirror.map(u64::count_ones), least, "{a:?}");
+            if let Some(fixed) = mirror {
+                with += 1;
+                assert!(all.contains(&fixed), "{fixed:b} fixed in {a:?}");
+            }
+        }
+        assert!(with > 50, "only {with} graphs with a mirror");
     }
 
     #[test]

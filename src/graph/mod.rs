@@ -152,6 +152,15 @@ impl Graph {
         true
     }
 
+    /// Every vertex, as a bitset.
+    pub fn all(&self) -> u64 {
+        if self.n == 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.n) - 1
+        }
+    }
+
     /// The subgraph induced by the vertices in `mask`, relabelled `0..` in order.
     pub fn induced(&self, mask: u64) -> Graph {
         let keep: Vec<usize> = (0..self.n).filter(|&v| mask >> v & 1 == 1).collect();
@@ -220,11 +229,7 @@ impl Graph {
             g.remove_edge(u, v);
             out.push((Move::Edge(u, v), g));
         }
-        let all = if self.n == 64 {
-            u64::MAX
-        } else {
-            (1u64 << self.n) - 1
-        };
+        let all = self.all();
         for v in 0..self.n {
             out.push((Move::Vertex(v), self.induced(all & !(1 << v))));
         }

@@ -1,14 +1,34 @@
 //! Nim-values by Sprague-Grundy recursion: xor over connected components, each
-//! component's value memoised on its exact canonical form. The one reduction:
-//! a bipartite component has value `p(G) = 2 (e mod 2) + (v mod 2)`
-//! [FS91; KY Thm 3; MPCV Thm 1; OS Prop 1.1], GRAPHS.md section 3.
+//! component's value memoised on its exact canonical form. Two reductions, both
+//! theorems of GRAPHS.md section 3:
+//!
+//! * a bipartite component has value `p(G) = 2 (e mod 2) + (v mod 2)`
+//!   [FS91; KY Thm 3; MPCV Thm 1; OS Prop 1.1];
+//! * the symmetry lemma [KY Thm 1; OS Lemma 2.1]: if an automorphism `s` with
+//!   `s(s(x)) = x` joins no vertex `x` to `s(x) != x` by an edge (a *mirror*),
+//!   then `g(G) = g(Fix(s))`, where `Fix(s)` is the subgraph induced by the
+//!   vertices `s` fixes. Proof: in `G + Fix(s)`, answer every move by its
+//!   mirror image (a move outside `Fix(s)` in `G` by its image under `s`, a
+//!   move in one copy of `Fix(s)` by the same move in the other). The answer is
+//!   always there: an edge `s` moves is not its own image (its ends would be
+//!   swapped, and no edge joins `x` to `s(x)`), and deleting a vertex `x`
+//!   deletes only edges at `x`, none at `s(x)`; the position stays symmetric
+//!   under `s`. So the second player wins `G + Fix(s)`: `g(G) xor g(Fix(s)) = 0`.
+//!   The condition
+//!   matters: in `K_2 + K_1` (GRAPHS.md) swapping the edge's ends would give
+//!   `g = g(K_1) = 1`, but the value is 3.
+//!
+//! The solver uses two kinds of mirror: a swap of two *false twins* (two
+//! vertices, not adjacent, with the same neighbours and the same loop), found
+//! before any canonical form, and the mirror fixing fewest vertices among all
+//! automorphisms, which the canonical search meets anyway (`canon`).
 
 use std::io::{self, Read, Write};
 
 use dashmap::DashMap;
 use rayon::prelude::*;
 
-use super::canon::{Key, key};
+use super::canon::{Key, key_and_mirror};
 use super::{Graph, Move};
 use crate::bytes::stream::{get32, get64, put32, put64};
 
@@ -115,10 +135,19 @@ impl Solver {
         if c.is_bipartite() {
             return c.parity_value();
         }
-        let k = key(c);
+        if let Some((u, v)) = false_twins(c) {
+            // The swap of `u` and `v` is a mirror fixing all else.
+            return self.value(&c.induced(c.all() & !(1 << u | 1 << v)));
+        }
+        let (k, mirror) = key_and_mirror(c);
         // The guard is dropped at once: holding it across the recursion below
         // could deadlock on the same shard.
         if let Some(v) = self.memo.get(&k).map(|e| *e) {
+            return v;
+        }
+        if let Some(fixed) = mirror {
+            let v = self.value(&c.induced(fixed));
+            self.memo.insert(k, v);
             return v;
         }
         let options = c.options();
@@ -141,4 +170,18 @@ impl Solver {
         self.memo.insert(k, mex);
         mex
     }
+}
+
+/// Two vertices that are not adjacent and have the same neighbours and the same
+/// loop (the first such pair), if any.
+fn false_twins(c: &Graph) -> Option<(usize, usize)> {
+    for u in 0..c.n {
+        for v in u + 1..c.n {
+            if c.adj[u] == c.adj[v] && (c.loops >> u & 1) == (c.loops >> v & 1) {
+                // Equal neighbour sets: `u` is not in its own, so not in `v`'s.
+                return Some((u, v));
+            }
+        }
+    }
+    None
 }
