@@ -208,6 +208,9 @@ impl Cells {
     /// exactness is that the result is a function of the graph and the
     /// partition that commutes with relabelling, which it is.
     fn refine(&mut self, adj: &[u64]) {
+        // One buffer for every cell and round (zeroing it per cell cost more
+        // than the signatures of small graphs).
+        let mut verts = [(0u64, 0usize); 64];
         loop {
             let mut next = Cells::default();
             for &cell in &self.cells[..self.len] {
@@ -216,7 +219,6 @@ impl Cells {
                     next.len += 1;
                     continue;
                 }
-                let mut verts = [(0u64, 0usize); 64];
                 let mut k = 0;
                 let mut b = cell;
                 while b != 0 {

@@ -128,28 +128,48 @@ impl Graph {
         if self.loops != 0 {
             return false;
         }
-        let mut side = vec![u8::MAX; self.n];
-        for s in 0..self.n {
-            if side[s] != u8::MAX {
-                continue;
-            }
-            side[s] = 0;
-            let mut stack = vec![s];
-            while let Some(u) = stack.pop() {
-                let mut nb = self.adj[u];
-                while nb != 0 {
-                    let v = nb.trailing_zeros() as usize;
-                    nb &= nb - 1;
-                    if side[v] == u8::MAX {
-                        side[v] = 1 - side[u];
-                        stack.push(v);
-                    } else if side[v] == side[u] {
+        // Breadth first from each unseen vertex, levels alternating sides: an
+        // edge inside a level or between levels two apart cannot occur in a
+        // breadth-first search, so an edge within a side is one inside a level.
+        let mut unseen = self.all();
+        while unseen != 0 {
+            let start = unseen & unseen.wrapping_neg();
+            let (mut sides, mut frontier, mut side) = ([start, 0u64], start, 0);
+            while frontier != 0 {
+                let mut next = 0u64;
+                let mut f = frontier;
+                while f != 0 {
+                    let u = f.trailing_zeros() as usize;
+                    f &= f - 1;
+                    if self.adj[u] & sides[side] != 0 {
                         return false;
                     }
+                    next |= self.adj[u];
                 }
+                side ^= 1;
+                frontier = next & !(sides[0] | sides[1]);
+                sides[side] |= frontier;
             }
+            unseen &= !(sides[0] | sides[1]);
         }
         true
+    }
+
+    /// Whether the graph has at most one connected component.
+    pub fn is_connected(&self) -> bool {
+        let all = self.all();
+        if all == 0 {
+            return true;
+        }
+        let (mut comp, mut frontier) = (1u64, 1u64);
+        while frontier != 0 {
+            let u = frontier.trailing_zeros() as usize;
+            frontier &= frontier - 1;
+            let new = self.adj[u] & !comp;
+            comp |= new;
+            frontier |= new;
+        }
+        comp == all
     }
 
     /// Every vertex, as a bitset.

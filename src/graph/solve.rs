@@ -27,6 +27,7 @@ use std::io::{self, Read, Write};
 
 use dashmap::DashMap;
 use rayon::prelude::*;
+use rustc_hash::FxBuildHasher;
 
 use super::canon::{Key, key_and_mirror};
 use super::{Graph, Move};
@@ -44,7 +45,9 @@ const PARALLEL_FROM: usize = 10;
 /// the same new position compute the same value.
 #[derive(Default, Debug)]
 pub struct Solver {
-    memo: DashMap<Key, u32>,
+    /// Keyed by canonical forms; Fx hashing, as the keys are not chosen by an
+    /// adversary and SipHash cost several per cent of a solve.
+    memo: DashMap<Key, u32, FxBuildHasher>,
 }
 
 impl Solver {
@@ -102,7 +105,7 @@ impl Solver {
             return Err(bad("graph memo of another version"));
         }
         let count = get64(&mut rd)?;
-        let memo = DashMap::with_capacity(count.min(1 << 24) as usize);
+        let memo = DashMap::with_capacity_and_hasher(count.min(1 << 24) as usize, FxBuildHasher);
         for _ in 0..count {
             let k = Key::load(&mut rd)?;
             memo.insert(k, get32(&mut rd)?);
@@ -112,12 +115,14 @@ impl Solver {
 
     /// The nim-value of `g`.
     pub fn value(&self, g: &Graph) -> u32 {
-        let masks = g.component_masks();
-        if masks.len() == 1 {
-            // Connected (most options are): no copy through `induced`.
+        if g.vertices() == 0 {
+            return 0;
+        }
+        if g.is_connected() {
+            // Most options are: no copy through `induced`.
             return self.component(g);
         }
-        masks
+        g.component_masks()
             .into_iter()
             .map(|m| self.component(&g.induced(m)))
             .fold(0, |a, b| a ^ b)
@@ -150,13 +155,25 @@ impl Solver {
             self.memo.insert(k, v);
             return v;
         }
-        let options = c.options();
         // Large positions solve their options in parallel (rayon steals the work
-        // of the recursion); small ones are cheaper than a task.
+        // of the recursion); small ones are cheaper than a task, and delete
+        // each edge of one copy in turn instead of making every option.
         let values: Vec<u32> = if c.vertices() >= PARALLEL_FROM {
+            let options = c.options();
             options.par_iter().map(|(_, h)| self.value(h)).collect()
         } else {
-            options.iter().map(|(_, h)| self.value(h)).collect()
+            let mut h = c.clone();
+            let mut values: Vec<u32> = Vec::with_capacity(c.edges() + c.vertices());
+            for (u, v) in c.edge_list() {
+                h.remove_edge(u, v);
+                values.push(self.value(&h));
+                h.add_edge(u, v);
+            }
+            let all = c.all();
+            for v in 0..c.vertices() {
+                values.push(self.value(&c.induced(all & !(1 << v))));
+            }
+            values
         };
         let mut seen = Vec::new();
         for v in values {
