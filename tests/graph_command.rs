@@ -352,3 +352,62 @@ fn graph_figures_are_drawn_from_the_files_the_command_writes() {
     assert_eq!(o.status.code(), Some(1));
     assert!(err.contains("small-graphs.tsv: line 2"), "{err}");
 }
+
+#[test]
+fn ctrl_c_keeps_the_memo_and_the_same_command_continues() {
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir().unwrap();
+    let (memo, out) = (dir.path().join("w.memo"), dir.path().join("w.tsv"));
+    let (m, o) = (memo.to_str().unwrap(), out.to_str().unwrap());
+    let args = [
+        "graph", "--quiet", "--tsv", "--memo", m, "--out", o, "wheel:15",
+    ];
+    // W_15 takes seconds: stop it after one.
+    let child = Command::new(env!("CARGO_BIN_EXE_chomp3"))
+        .args(args)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_secs(1));
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let done = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&done.stderr);
+    assert_eq!(
+        done.status.code(),
+        Some(130),
+        "finished before the signal? {err}"
+    );
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("not written") && err.contains("continues"),
+        "{err}"
+    );
+    assert!(!out.exists(), "no output file from a stopped run");
+    let saved: usize = err
+        .split("the memo (")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no count of saved positions in {err}"));
+    assert!(saved > 0, "{err}");
+    // The same command again loads every saved position and ends with what a
+    // run from an empty memo writes.
+    let again = Command::new(env!("CARGO_BIN_EXE_chomp3"))
+        .args(args)
+        .arg("--stats")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&again.stderr);
+    assert!(again.status.success(), "{err}");
+    assert!(err.contains(&format!("({saved} loaded)")), "{err}");
+    let resumed = std::fs::read_to_string(&out).unwrap();
+    let fresh = stdout(&run(&["graph", "--quiet", "--tsv", "wheel:15"]));
+    assert_eq!(
+        resumed.lines().skip(1).collect::<Vec<_>>(),
+        fresh.lines().collect::<Vec<_>>()
+    );
+}

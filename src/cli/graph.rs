@@ -10,6 +10,7 @@ use chomp3::graph::format::{parse_edge_list, parse_line, to_graph6};
 use chomp3::graph::{Graph, Move, Solver, family, subgraphs};
 use rayon::prelude::*;
 
+use super::Interrupted;
 use super::args::{QuietArg, ThreadsArg};
 use super::progress::{bar, peak_rss_kib};
 
@@ -103,7 +104,8 @@ pub fn run(args: &Args) -> Result<()> {
                 .map_err(|e| anyhow!("{}: {e}; delete it to start over", path.display()))?
         }
         _ => Solver::new(),
-    };
+    }
+    .stop_on(&chomp3::compute::INTERRUPTED);
     let loaded = solver.memo_len();
     let pool = args.threads.pool()?;
     let mut tally = Tally::default();
@@ -127,9 +129,27 @@ pub fn run(args: &Args) -> Result<()> {
         }
         None => solve_all(args, &solver, &mut tally, &mut io::stdout().lock()),
     });
-    // The memo is saved even when a later line is malformed: nothing is lost.
+    // The memo is saved even when a later line is malformed or the run is
+    // stopped by Ctrl-C: nothing is lost.
     finish(args, &solver, loaded, started)?;
-    result?;
+    if let Err(e) = result {
+        if e.downcast_ref::<Interrupted>().is_some() {
+            let kept = match &args.memo {
+                Some(p) => format!(
+                    "; the memo ({} positions) is saved in {}: the same command continues from it",
+                    solver.memo_len(),
+                    p.display()
+                ),
+                None => "; give --memo FILE to keep the positions solved so far".into(),
+            };
+            let out = match &args.out {
+                Some(p) => format!(", {} not written", p.display()),
+                None => String::new(),
+            };
+            return Err(Interrupted(format!("interrupted{out}{kept}")).into());
+        }
+        return Err(e);
+    }
     if let Some(path) = &args.bfile {
         chomp3::census_file::write_atomically(path, |w| tally.write_bfile(w, &command_line()))
             .map_err(|e| anyhow!("{}: {e}", path.display()))?;
@@ -189,7 +209,7 @@ fn solve_all(args: &Args, solver: &Solver, tally: &mut Tally, out: &mut dyn Writ
     let mut items = Sources::new(&args.sources, &args.edges);
     let solve =
         |batch: Vec<Item>, tally: &mut Tally, out: &mut BufWriter<&mut dyn Write>| -> Result<()> {
-            for s in solve_chunk(args, solver, batch) {
+            for s in solve_chunk(args, solver, batch)? {
                 bar.inc(1);
                 write_one(args, tally, &s, out)?;
             }
@@ -261,39 +281,43 @@ fn solve_all(args: &Args, solver: &Solver, tally: &mut Tally, out: &mut dyn Writ
 
 /// Solves one chunk: in parallel with one shared memo, or, for `--cost`, one
 /// graph at a time from an empty memo.
-fn solve_chunk(args: &Args, solver: &Solver, chunk: Vec<Item>) -> Vec<Solved> {
+fn solve_chunk(args: &Args, solver: &Solver, chunk: Vec<Item>) -> Result<Vec<Solved>> {
     let want_moves = args.moves || args.os85;
+    let stopped = || anyhow::Error::new(Interrupted("interrupted".into()));
     if args.cost {
         return chunk
             .into_iter()
             .map(|(label, graph)| {
-                let solver = Solver::new();
+                let solver = Solver::new().stop_on(&chomp3::compute::INTERRUPTED);
                 let t = Instant::now();
-                let value = solver.value(&graph);
+                let value = solver.try_value(&graph).ok_or_else(stopped)?;
                 let secs = t.elapsed().as_secs_f64();
                 let rss = peak_rss_kib().unwrap_or(0) / 1024;
                 let cost = Some((solver.memo_len(), secs, rss));
-                Solved {
+                Ok(Solved {
                     label,
                     graph,
                     value,
                     moves: None,
                     cost,
-                }
+                })
             })
             .collect();
     }
-    let results: Vec<_> = chunk
+    let results: Option<Vec<_>> = chunk
         .par_iter()
         .map(|(_, g)| {
-            let value = solver.value(g);
-            let moves = want_moves.then(|| solver.moves(g));
-            (value, moves)
+            let value = solver.try_value(g)?;
+            let moves = match want_moves {
+                true => Some(solver.try_moves(g)?),
+                false => None,
+            };
+            Some((value, moves))
         })
         .collect();
-    chunk
+    Ok(chunk
         .into_iter()
-        .zip(results)
+        .zip(results.ok_or_else(stopped)?)
         .map(|((label, graph), (value, moves))| Solved {
             label,
             graph,
@@ -301,7 +325,7 @@ fn solve_chunk(args: &Args, solver: &Solver, chunk: Vec<Item>) -> Vec<Solved> {
             moves,
             cost: None,
         })
-        .collect()
+        .collect())
 }
 
 /// Writes (or counts) one solved graph as the options ask.

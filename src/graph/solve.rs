@@ -24,6 +24,7 @@
 //! automorphisms, which the canonical search meets anyway (`canon`).
 
 use std::io::{self, Read, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use dashmap::DashMap;
 use rayon::prelude::*;
@@ -48,6 +49,8 @@ pub struct Solver {
     /// Keyed by canonical forms; Fx hashing, as the keys are not chosen by an
     /// adversary and SipHash cost several per cent of a solve.
     memo: DashMap<Key, u32, FxBuildHasher>,
+    /// When set (say by Ctrl-C), solves stop early: see [`Solver::try_value`].
+    stop: Option<&'static AtomicBool>,
 }
 
 impl Solver {
@@ -110,13 +113,31 @@ impl Solver {
             let k = Key::load(&mut rd)?;
             memo.insert(k, get32(&mut rd)?);
         }
-        Ok(Solver { memo })
+        Ok(Solver { memo, stop: None })
     }
 
-    /// The nim-value of `g`.
+    /// The same solver, stopping its solves early once `flag` is set: then
+    /// [`Solver::try_value`] gives `None`, and the memo holds only positions
+    /// solved to the end (save it, and a rerun continues from them).
+    pub fn stop_on(self, flag: &'static AtomicBool) -> Solver {
+        Solver {
+            stop: Some(flag),
+            ..self
+        }
+    }
+
+    /// The nim-value of `g`. Panics if the solve was stopped (only a solver
+    /// made with [`Solver::stop_on`] stops: use `try_value` there).
     pub fn value(&self, g: &Graph) -> u32 {
+        self.try_value(g)
+            .expect("a solve without a stop flag finishes")
+    }
+
+    /// The nim-value of `g`, or `None` if the stop flag was set before the
+    /// end.
+    pub fn try_value(&self, g: &Graph) -> Option<u32> {
         if g.vertices() == 0 {
-            return 0;
+            return Some(0);
         }
         if g.is_connected() {
             // Most options are: no copy through `induced`.
@@ -124,54 +145,66 @@ impl Solver {
         }
         g.component_masks()
             .into_iter()
-            .map(|m| self.component(&g.induced(m)))
-            .fold(0, |a, b| a ^ b)
+            .try_fold(0, |a, m| Some(a ^ self.component(&g.induced(m))?))
     }
 
     /// Every move from `g` with the value of the position it leaves.
     pub fn moves(&self, g: &Graph) -> Vec<(Move, u32)> {
+        self.try_moves(g)
+            .expect("a solve without a stop flag finishes")
+    }
+
+    /// Every move from `g` with the value of the position it leaves, or `None`
+    /// if the stop flag was set before the end.
+    pub fn try_moves(&self, g: &Graph) -> Option<Vec<(Move, u32)>> {
         g.options()
             .into_iter()
-            .map(|(m, h)| (m, self.value(&h)))
+            .map(|(m, h)| Some((m, self.try_value(&h)?)))
             .collect()
     }
 
-    fn component(&self, c: &Graph) -> u32 {
+    fn component(&self, c: &Graph) -> Option<u32> {
         if c.is_bipartite() {
-            return c.parity_value();
+            return Some(c.parity_value());
         }
         if let Some((u, v)) = false_twins(c) {
             // The swap of `u` and `v` is a mirror fixing all else.
-            return self.value(&c.induced(c.all() & !(1 << u | 1 << v)));
+            return self.try_value(&c.induced(c.all() & !(1 << u | 1 << v)));
         }
         let (k, mirror) = key_and_mirror(c);
         // The guard is dropped at once: holding it across the recursion below
         // could deadlock on the same shard.
         if let Some(v) = self.memo.get(&k).map(|e| *e) {
-            return v;
+            return Some(v);
+        }
+        if self.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            return None;
         }
         if let Some(fixed) = mirror {
-            let v = self.value(&c.induced(fixed));
+            let v = self.try_value(&c.induced(fixed))?;
             self.memo.insert(k, v);
-            return v;
+            return Some(v);
         }
         // Large positions solve their options in parallel (rayon steals the work
         // of the recursion); small ones are cheaper than a task, and delete
         // each edge of one copy in turn instead of making every option.
         let values: Vec<u32> = if c.vertices() >= PARALLEL_FROM {
             let options = c.options();
-            options.par_iter().map(|(_, h)| self.value(h)).collect()
+            options
+                .par_iter()
+                .map(|(_, h)| self.try_value(h))
+                .collect::<Option<_>>()?
         } else {
             let mut h = c.clone();
             let mut values: Vec<u32> = Vec::with_capacity(c.edges() + c.vertices());
             for (u, v) in c.edge_list() {
                 h.remove_edge(u, v);
-                values.push(self.value(&h));
+                values.push(self.try_value(&h)?);
                 h.add_edge(u, v);
             }
             let all = c.all();
             for v in 0..c.vertices() {
-                values.push(self.value(&c.induced(all & !(1 << v))));
+                values.push(self.try_value(&c.induced(all & !(1 << v)))?);
             }
             values
         };
@@ -185,7 +218,7 @@ impl Solver {
         }
         let mex = seen.iter().position(|&s| !s).unwrap_or(seen.len()) as u32;
         self.memo.insert(k, mex);
-        mex
+        Some(mex)
     }
 }
 
