@@ -30,13 +30,13 @@ const BY_CRATE: u8 = 1;
 const LEAF_BUDGET: usize = 256;
 
 /// The set `bits` with each vertex `v` renamed `to[v]`.
-fn relabel_bits(bits: u64, to: &[usize]) -> u64 {
+fn relabel_bits<T: Copy + Into<usize>>(bits: u64, to: &[T]) -> u64 {
     let mut out = 0u64;
     let mut b = bits;
     while b != 0 {
         let v = b.trailing_zeros() as usize;
         b &= b - 1;
-        out |= 1 << to[v];
+        out |= 1 << to[v].into();
     }
     out
 }
@@ -151,9 +151,9 @@ pub(super) fn key_and_mirror(g: &Graph) -> (Key, Option<u64>) {
 /// from those (and from any met on the way: every one is an automorphism).
 fn search(g: &Graph) -> Option<(Key, Option<u64>)> {
     let n = g.n;
-    let mut order = [(0u64, 0usize); 64];
+    let mut order = [0u64; 64];
     for (v, o) in order[..n].iter_mut().enumerate() {
-        *o = ((g.loops >> v & 1) | (g.adj[v].count_ones() as u64) << 1, v);
+        *o = ((g.loops >> v & 1) | (g.adj[v].count_ones() as u64) << 1) << 6 | v as u64;
     }
     let mut cells = Cells::default();
     cells.push_sorted(&mut order[..n]);
@@ -187,32 +187,35 @@ impl Default for Cells {
 }
 
 impl Cells {
-    /// Appends the vertices of `(signature, vertex)` pairs, sorted by signature,
-    /// one cell per signature.
-    fn push_sorted(&mut self, verts: &mut [(u64, usize)]) {
+    /// Appends the vertices of words `signature | vertex` (the signature in
+    /// the top 58 bits, the vertex in the low 6), sorted by signature, one
+    /// cell per signature.
+    fn push_sorted(&mut self, verts: &mut [u64]) {
         verts.sort_unstable();
         for i in 0..verts.len() {
-            if i == 0 || verts[i - 1].0 != verts[i].0 {
+            if i == 0 || verts[i - 1] >> 6 != verts[i] >> 6 {
                 self.cells[self.len] = 0;
                 self.len += 1;
             }
-            self.cells[self.len - 1] |= 1 << verts[i].1;
+            self.cells[self.len - 1] |= 1 << (verts[i] & 63);
         }
     }
 
     /// Splits cells until no cell splits: a cell's vertices are sorted by a
     /// signature of their counts of neighbours in every cell, in cell order.
     ///
-    /// The signature mixes the counts into a `u64`; two different count lists
+    /// The signature mixes the counts into the top 58 bits of a `u64`; two different count lists
     /// may share one, which only leaves a cell coarser. What matters for
     /// exactness is that the result is a function of the graph and the
     /// partition that commutes with relabelling, which it is.
     fn refine(&mut self, adj: &[u64]) {
-        // One buffer for every cell and round (zeroing it per cell cost more
-        // than the signatures of small graphs).
-        let mut verts = [(0u64, 0usize); 64];
+        // One buffer for every cell and round, and one partition to build the
+        // next round in (zeroing them per cell or round cost more than the
+        // signatures of small graphs).
+        let mut verts = [0u64; 64];
+        let mut next = Cells::default();
         loop {
-            let mut next = Cells::default();
+            next.len = 0;
             for &cell in &self.cells[..self.len] {
                 if cell.count_ones() == 1 {
                     next.cells[next.len] = cell;
@@ -231,13 +234,13 @@ impl Cells {
                             .wrapping_mul(0x9e37_79b9_7f4a_7c15)
                             .rotate_left(29);
                     }
-                    verts[k] = (sig, v);
+                    verts[k] = sig & !63 | v as u64;
                     k += 1;
                 }
                 next.push_sorted(&mut verts[..k]);
             }
             let split = next.len > self.len;
-            *self = next;
+            std::mem::swap(self, &mut next);
             if !split {
                 return;
             }
@@ -252,7 +255,7 @@ struct Best {
     found: bool,
     loops: u64,
     adj: [u64; 64],
-    at: [usize; 64],
+    at: [u8; 64],
     leaves: usize,
     mirror: Option<u64>,
 }
@@ -288,11 +291,10 @@ fn descend(g: &Graph, cells: &Cells, best: &mut Best) -> bool {
     while rest != 0 {
         let v = rest.trailing_zeros() as usize;
         rest &= rest - 1;
-        let mut next = Cells::default();
-        next.cells[..at].copy_from_slice(&cells.cells[..at]);
+        let mut next = *cells;
+        next.cells.copy_within(at + 1..cells.len, at + 2);
         next.cells[at] = 1 << v;
         next.cells[at + 1] = cell & !(1 << v);
-        next.cells[at + 2..cells.len + 1].copy_from_slice(&cells.cells[at + 1..cells.len]);
         next.len = cells.len + 1;
         next.refine(&g.adj);
         if !descend(g, &next, best) {
@@ -304,38 +306,54 @@ fn descend(g: &Graph, cells: &Cells, best: &mut Best) -> bool {
 
 /// The graph relabelled by a discrete partition (the vertex of cell `i` becomes
 /// `i`), kept in `best` if it is the least so far (loops first, then rows).
+/// Rows are relabelled and compared one at a time: most leaves lose to the
+/// best at an early row.
 fn leaf(g: &Graph, cells: &Cells, best: &mut Best) {
     let n = g.n;
-    let mut to = [0usize; 64];
+    // Vertex numbers as bytes: these arrays are set up at every leaf.
+    let mut to = [0u8; 64];
+    let mut at = [0u8; 64];
     for (i, c) in cells.cells[..n].iter().enumerate() {
-        to[c.trailing_zeros() as usize] = i;
+        at[i] = c.trailing_zeros() as u8;
+        to[at[i] as usize] = i as u8;
     }
     let map = |bits: u64| relabel_bits(bits, &to);
-    let mut adj = [0u64; 64];
-    for u in 0..n {
-        adj[to[u]] = map(g.adj[u]);
-    }
     let loops = map(g.loops);
-    let order = (loops, &adj[..n]).cmp(&(best.loops, &best.adj[..n]));
-    if !best.found || order.is_lt() {
-        best.found = true;
-        best.loops = loops;
-        best.adj[..n].copy_from_slice(&adj[..n]);
-        for (i, c) in cells.cells[..n].iter().enumerate() {
-            best.at[i] = c.trailing_zeros() as usize;
+    let mut order = if best.found {
+        loops.cmp(&best.loops)
+    } else {
+        std::cmp::Ordering::Less
+    };
+    let mut row = 0;
+    while order.is_eq() && row < n {
+        order = map(g.adj[at[row] as usize]).cmp(&best.adj[row]);
+        row += 1;
+    }
+    match order {
+        std::cmp::Ordering::Greater => {}
+        std::cmp::Ordering::Less => {
+            // Rows before the first difference are equal; relabel the rest.
+            best.found = true;
+            best.loops = loops;
+            let first = row.saturating_sub(1);
+            for (row, &v) in best.adj[first..n].iter_mut().zip(&at[first..n]) {
+                *row = map(g.adj[v as usize]);
+            }
+            best.at[..n].copy_from_slice(&at[..n]);
         }
-    } else if order.is_eq() {
-        // `s(u) = best.at[to[u]]` is an automorphism (see `search`).
-        let mut s = [0usize; 64];
-        for u in 0..n {
-            s[u] = best.at[to[u]];
-        }
-        if let Some(fixed) = mirror_fixed(g, &s[..n])
-            && best
-                .mirror
-                .is_none_or(|m| fixed.count_ones() < m.count_ones())
-        {
-            best.mirror = Some(fixed);
+        std::cmp::Ordering::Equal => {
+            // `s(u) = best.at[to[u]]` is an automorphism (see `search`).
+            let mut s = [0u8; 64];
+            for u in 0..n {
+                s[u] = best.at[to[u] as usize];
+            }
+            if let Some(fixed) = mirror_fixed(g, &s[..n])
+                && best
+                    .mirror
+                    .is_none_or(|m| fixed.count_ones() < m.count_ones())
+            {
+                best.mirror = Some(fixed);
+            }
         }
     }
 }
@@ -344,12 +362,13 @@ fn leaf(g: &Graph, cells: &Cells, best: &mut Best) {
 /// (`s(s(x)) = x`) with no edge from a vertex `x` to `s(x) != x`. (Then an
 /// edge or loop `s` fixes has both ends fixed, and `Fix(s)` is the subgraph
 /// induced by the fixed vertices.)
-fn mirror_fixed(g: &Graph, s: &[usize]) -> Option<u64> {
+fn mirror_fixed(g: &Graph, s: &[u8]) -> Option<u64> {
     let mut fixed = 0u64;
     for (x, &y) in s.iter().enumerate() {
+        let y = y as usize;
         if y == x {
             fixed |= 1 << x;
-        } else if s[y] != x || g.adj[x] >> y & 1 == 1 {
+        } else if s[y] as usize != x || g.adj[x] >> y & 1 == 1 {
             return None;
         }
     }
