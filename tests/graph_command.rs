@@ -351,6 +351,26 @@ fn graph_figures_are_drawn_from_the_files_the_command_writes() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1));
     assert!(err.contains("small-graphs.tsv: line 2"), "{err}");
+    // A single wheel's cost file is read too (a bad one is named).
+    stdout(&run(&[
+        "graph",
+        "--quiet",
+        "geng:1..5",
+        "--summary",
+        "--out",
+        summary.to_str().unwrap(),
+    ]));
+    std::fs::write(d.join("wheel-9-cost.tsv"), "source\tvertices\nwheel:9\tx\n").unwrap();
+    let o = run(&[
+        "plot",
+        "--graphs",
+        d.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(err.contains("wheel-9-cost.tsv: line 2"), "{err}");
 }
 
 #[test]

@@ -31,8 +31,8 @@ pub struct Args {
     #[arg(long, conflicts_with = "table")]
     census_only: bool,
     /// Draw graph Chomp's figures instead, from the files in DIR that
-    /// `chomp3 graph` wrote: small-graphs.tsv (--summary) and wheel-cost.tsv
-    /// (--tsv --cost)
+    /// `chomp3 graph` wrote: small-graphs.tsv (--summary), wheel-cost.tsv
+    /// (--tsv --cost) and any wheel-<n>-cost.tsv (single wheels, the same way)
     #[arg(long, value_name = "DIR", conflicts_with_all = ["table", "census_only"])]
     graphs: Option<PathBuf>,
     #[command(flatten)]
@@ -99,8 +99,31 @@ fn graph_figures(dir: &Path, out: &Path, format: Format) -> Result<()> {
     let [summary, wheels] = GRAPH_FILES;
     let values = read_summary(&read(summary)?)
         .map_err(|e| anyhow::anyhow!("{}: {e}", dir.join(summary).display()))?;
-    let costs = read_wheel_costs(&read(wheels)?)
+    let mut costs = read_wheel_costs(&read(wheels)?)
         .map_err(|e| anyhow::anyhow!("{}: {e}", dir.join(wheels).display()))?;
+    // Wheels solved on their own, each in `wheel-<n>-cost.tsv`.
+    let mut singles: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.file_name()
+                .and_then(|f| f.to_str())
+                .and_then(|f| f.strip_prefix("wheel-")?.strip_suffix("-cost.tsv"))
+                .is_some_and(|n| n.parse::<usize>().is_ok())
+        })
+        .collect();
+    singles.sort();
+    for path in singles {
+        let name = path
+            .file_name()
+            .and_then(|f| f.to_str())
+            .unwrap_or_default();
+        costs.extend(
+            read_wheel_costs(&read(name)?)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?,
+        );
+    }
+    costs.sort_by_key(|w| w.n);
     let written = plot_graphs(&values, &costs, out, format)
         .map_err(|e| anyhow::anyhow!("drawing into {}: {e}", out.display()))?;
     for f in written {
