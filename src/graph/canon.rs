@@ -76,30 +76,82 @@ impl Canonize for Key {
 }
 
 impl Key {
-    /// Writes the key: canonizer u8, vertex count u8, loops u64, then one u64
-    /// per vertex.
+    /// Writes the key: canonizer u8, vertex count `n` u8, then the loops and
+    /// the edges as one bit string, least significant bit of each byte first:
+    /// `n` loop bits (vertex `v` at bit `v`), then for `u = 0, 1, ..` the bits
+    /// of `u v` for `v = u+1 .. n-1`, padded with zeros to whole bytes.
     pub(super) fn save(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
-        use crate::bytes::stream::{put64, put64s};
-        w.write_all(&[self.by, self.adj.len() as u8])?;
-        put64(w, self.loops)?;
-        put64s(w, &self.adj)
+        let n = self.adj.len();
+        let mut bits = Bits::default();
+        for v in 0..n {
+            bits.push(self.loops >> v & 1 == 1);
+        }
+        for (u, row) in self.adj.iter().enumerate() {
+            for v in u + 1..n {
+                bits.push(row >> v & 1 == 1);
+            }
+        }
+        w.write_all(&[self.by, n as u8])?;
+        w.write_all(&bits.bytes)
     }
 
     /// Reads a key written by [`Key::save`].
     pub(super) fn load(r: &mut dyn std::io::Read) -> std::io::Result<Key> {
-        use crate::bytes::stream::{get64, get64s};
+        let bad =
+            |what: &str| std::io::Error::new(std::io::ErrorKind::InvalidData, what.to_string());
         let mut head = [0u8; 2];
         r.read_exact(&mut head)?;
         let [by, n] = head;
-        if n as usize > super::MAX_VERTICES || by > BY_CRATE {
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::InvalidData,
-                "a key this version does not write",
-            ));
+        let n = n as usize;
+        if n > super::MAX_VERTICES || by > BY_CRATE {
+            return Err(bad("a key this version does not write"));
         }
-        let loops = get64(r)?;
-        let adj = get64s(r, n as usize)?;
-        Ok(Key { by, loops, adj })
+        let count = n + n * n.saturating_sub(1) / 2;
+        let mut bytes = vec![0u8; count.div_ceil(8)];
+        r.read_exact(&mut bytes)?;
+        let bit = |i: usize| bytes[i / 8] >> (i % 8) & 1 == 1;
+        if (count..bytes.len() * 8).any(bit) {
+            return Err(bad("a key with bits past its end"));
+        }
+        let mut key = Key {
+            by,
+            loops: 0,
+            adj: vec![0; n],
+        };
+        let mut i = 0;
+        for v in 0..n {
+            key.loops |= (bit(i) as u64) << v;
+            i += 1;
+        }
+        for u in 0..n {
+            for v in u + 1..n {
+                if bit(i) {
+                    key.adj[u] |= 1 << v;
+                    key.adj[v] |= 1 << u;
+                }
+                i += 1;
+            }
+        }
+        Ok(key)
+    }
+}
+
+/// A bit string being written, least significant bit of each byte first.
+#[derive(Default)]
+struct Bits {
+    bytes: Vec<u8>,
+    len: usize,
+}
+
+impl Bits {
+    fn push(&mut self, bit: bool) {
+        if self.len.is_multiple_of(8) {
+            self.bytes.push(0);
+        }
+        if bit {
+            *self.bytes.last_mut().unwrap() |= 1 << (self.len % 8);
+        }
+        self.len += 1;
     }
 }
 

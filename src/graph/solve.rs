@@ -36,7 +36,7 @@ use crate::bytes::stream::{get32, get64, put32, put64};
 
 /// First 8 bytes of a memo file, and its version.
 const MAGIC: &[u8; 8] = b"CHOMP3GM";
-const VERSION: u32 = 2;
+const VERSION: u32 = 3;
 
 /// Components with at least this many vertices solve their options in parallel.
 const PARALLEL_FROM: usize = 10;
@@ -64,11 +64,11 @@ impl Solver {
         self.memo.len()
     }
 
-    /// Writes the memo: magic `CHOMP3GM`, version u32 (2), entry count u64, then
+    /// Writes the memo: magic `CHOMP3GM`, version u32 (3), entry count u64, then
     /// per entry its canonical key (canonizer u8: 0 chomp3's search, 1 the
-    /// `canonical-form` crate; vertex count u8, loops u64, one u64 of
-    /// neighbours per vertex) and value u32, and a CRC-32 of all of it.
-    /// Entries are written in key order, so the same memo gives the same bytes.
+    /// `canonical-form` crate; vertex count u8; loops and edges as packed
+    /// bits, FORMAT.md) and value u32, and a CRC-32 of all of it. Entries are
+    /// written in key order, so the same memo gives the same bytes.
     pub fn save(&self, w: &mut dyn Write) -> io::Result<()> {
         let mut body = Vec::new();
         body.extend_from_slice(MAGIC);
@@ -104,8 +104,11 @@ impl Solver {
             return Err(bad("damaged graph memo (checksum)"));
         }
         let mut rd = &bytes[8..body];
-        if get32(&mut rd)? != VERSION {
-            return Err(bad("graph memo of another version"));
+        let version = get32(&mut rd)?;
+        if version != VERSION {
+            return Err(bad(&format!(
+                "graph memo of version {version}; this chomp3 reads version {VERSION} only"
+            )));
         }
         let count = get64(&mut rd)?;
         let memo = DashMap::with_capacity_and_hasher(count.min(1 << 24) as usize, FxBuildHasher);
