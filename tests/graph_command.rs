@@ -431,3 +431,45 @@ fn ctrl_c_keeps_the_memo_and_the_same_command_continues() {
         fresh.lines().collect::<Vec<_>>()
     );
 }
+
+#[test]
+fn ctrl_c_stops_the_subgraph_enumeration_too() {
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("s.tsv");
+    // Listing W_16's subgraphs alone takes many minutes.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chomp3"))
+        .args([
+            "graph",
+            "--quiet",
+            "wheel:16",
+            "--subgraphs",
+            "--os85",
+            "--out",
+        ])
+        .arg(&out)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_secs(1));
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    // Not a timing test: a generous bound, so that a run that ignores the
+    // signal fails instead of hanging the suite.
+    let waited = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if waited.elapsed().as_secs() > 120 {
+            child.kill().unwrap();
+            panic!("Ctrl-C was ignored while listing subgraphs");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let done = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&done.stderr);
+    assert_eq!(done.status.code(), Some(130), "{err}");
+    assert!(err.contains("interrupted"), "{err}");
+    assert!(!out.exists());
+}

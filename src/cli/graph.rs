@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use anyhow::{Result, anyhow, bail};
 use chomp3::graph::format::{parse_edge_list, parse_line, to_graph6};
-use chomp3::graph::{Graph, Move, Solver, family, subgraphs};
+use chomp3::graph::{Graph, Move, Solver, family, subgraphs_or_stop};
 use rayon::prelude::*;
 
 use super::Interrupted;
@@ -233,7 +233,8 @@ fn solve_all(args: &Args, solver: &Solver, tally: &mut Tally, out: &mut dyn Writ
             // Each graph's subgraphs, CHUNK at a time, then (--os85) its counts.
             for (label, g) in chunk {
                 let before = (tally.graphs(), tally.parity_two, tally.os85_exceptions);
-                let all: Vec<Item> = subgraphs(&g)
+                let all: Vec<Item> = subgraphs_or_stop(&g, &chomp3::compute::INTERRUPTED)
+                    .ok_or_else(|| Interrupted("interrupted".into()))?
                     .into_iter()
                     .map(|h| (to_graph6(&h), h))
                     .collect();

@@ -15,7 +15,7 @@ mod solve;
 mod subgraphs;
 
 pub use solve::Solver;
-pub use subgraphs::subgraphs;
+pub use subgraphs::{subgraphs, subgraphs_or_stop};
 
 /// Most vertices a graph may have (vertex sets are `u64` bitsets).
 pub const MAX_VERTICES: usize = 64;

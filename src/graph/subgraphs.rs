@@ -2,6 +2,7 @@
 //! reach (delete edges and vertices in any order), each once, in canonical form.
 
 use std::collections::HashSet;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 
@@ -17,10 +18,19 @@ use super::canon::canonical;
 /// more vertex (delete a vertex of `H`'s complement together with its edges) or
 /// one more edge, so every subgraph is reached.
 pub fn subgraphs(g: &Graph) -> Vec<Graph> {
+    subgraphs_or_stop(g, &AtomicBool::new(false)).expect("never stopped")
+}
+
+/// [`subgraphs`], or `None` if `stop` is set before the end (checked between
+/// levels).
+pub fn subgraphs_or_stop(g: &Graph, stop: &AtomicBool) -> Option<Vec<Graph>> {
     let start = canonical(g);
     let mut seen: HashSet<Graph> = HashSet::from([start.clone()]);
     let mut level = vec![start];
     while !level.is_empty() {
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
         let found: Vec<Graph> = level
             .par_iter()
             .flat_map_iter(|h| h.options().into_iter().map(|(_, o)| canonical(&o)))
@@ -36,5 +46,5 @@ pub fn subgraphs(g: &Graph) -> Vec<Graph> {
             .cmp(&(a.n, a.edges()))
             .then_with(|| (a.loops, &a.adj).cmp(&(b.loops, &b.adj)))
     });
-    all
+    Some(all)
 }
