@@ -321,13 +321,11 @@ fn graph_figures_are_drawn_from_the_files_the_command_writes() {
         cost.to_str().unwrap(),
     ]));
     let out = d.join("plots");
-    stdout(&run(&[
-        "plot",
-        "--graphs",
-        d.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]));
+    let plot = || {
+        let (d, o) = (d.to_str().unwrap(), out.to_str().unwrap());
+        run(&["plot", "--graphs", d, "--out", o])
+    };
+    stdout(&plot());
     for name in ["graph-values.png", "wheels.png"] {
         let decoder = png::Decoder::new(std::io::BufReader::new(
             std::fs::File::open(out.join(name)).unwrap(),
@@ -340,34 +338,16 @@ fn graph_figures_are_drawn_from_the_files_the_command_writes() {
         );
     }
     // A file that is not a summary is named, with its line.
+    let good_summary = std::fs::read(&summary).unwrap();
     std::fs::write(&summary, "vertices\tgraphs\n3\tx\n").unwrap();
-    let o = run(&[
-        "plot",
-        "--graphs",
-        d.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let o = plot();
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1));
     assert!(err.contains("small-graphs.tsv: line 2"), "{err}");
     // A single wheel's cost file is read too (a bad one is named).
-    stdout(&run(&[
-        "graph",
-        "--quiet",
-        "geng:1..5",
-        "--summary",
-        "--out",
-        summary.to_str().unwrap(),
-    ]));
+    std::fs::write(&summary, good_summary).unwrap();
     std::fs::write(d.join("wheel-9-cost.tsv"), "source\tvertices\nwheel:9\tx\n").unwrap();
-    let o = run(&[
-        "plot",
-        "--graphs",
-        d.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let o = plot();
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1));
     assert!(err.contains("wheel-9-cost.tsv: line 2"), "{err}");
@@ -388,12 +368,7 @@ fn ctrl_c_keeps_the_memo_and_the_same_command_continues() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(std::time::Duration::from_secs(1));
-    let sent = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(sent.success());
+    ctrl_c_after_a_second(child.id());
     let done = child.wait_with_output().unwrap();
     let err = String::from_utf8_lossy(&done.stderr);
     assert_eq!(
@@ -451,12 +426,7 @@ fn ctrl_c_stops_the_subgraph_enumeration_too() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(std::time::Duration::from_secs(1));
-    let sent = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(sent.success());
+    ctrl_c_after_a_second(child.id());
     // Not a timing test: a generous bound, so that a run that ignores the
     // signal fails instead of hanging the suite.
     let waited = std::time::Instant::now();
@@ -472,4 +442,14 @@ fn ctrl_c_stops_the_subgraph_enumeration_too() {
     assert_eq!(done.status.code(), Some(130), "{err}");
     assert!(err.contains("interrupted"), "{err}");
     assert!(!out.exists());
+}
+
+/// Sends SIGINT (Ctrl-C) to `pid` one second from now.
+fn ctrl_c_after_a_second(pid: u32) {
+    std::thread::sleep(std::time::Duration::from_secs(1));
+    let sent = std::process::Command::new("kill")
+        .args(["-INT", &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
 }

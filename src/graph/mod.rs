@@ -157,11 +157,12 @@ impl Graph {
 
     /// Whether the graph has at most one connected component.
     pub fn is_connected(&self) -> bool {
-        let all = self.all();
-        if all == 0 {
-            return true;
-        }
-        let (mut comp, mut frontier) = (1u64, 1u64);
+        self.n == 0 || self.component_of(0) == self.all()
+    }
+
+    /// The vertex set of the connected component of `s`.
+    fn component_of(&self, s: usize) -> u64 {
+        let (mut comp, mut frontier) = (1u64 << s, 1u64 << s);
         while frontier != 0 {
             let u = frontier.trailing_zeros() as usize;
             frontier &= frontier - 1;
@@ -169,7 +170,7 @@ impl Graph {
             comp |= new;
             frontier |= new;
         }
-        comp == all
+        comp
     }
 
     /// Every vertex, as a bitset.
@@ -206,15 +207,7 @@ impl Graph {
             if seen >> s & 1 == 1 {
                 continue;
             }
-            let mut comp = 1u64 << s;
-            let mut frontier = comp;
-            while frontier != 0 {
-                let u = frontier.trailing_zeros() as usize;
-                frontier &= frontier - 1;
-                let new = self.adj[u] & !comp;
-                comp |= new;
-                frontier |= new;
-            }
+            let comp = self.component_of(s);
             seen |= comp;
             out.push(comp);
         }
