@@ -238,6 +238,19 @@ fn small_wheels_have_value_1() {
 }
 
 #[test]
+fn even_wheels_fall_to_the_symmetry_lemma() {
+    // g(W_n) = 1 for even n is a theorem ([KY], GRAPHS.md section 4: the
+    // half-turn of the rim is a mirror fixing the hub alone). The solver finds
+    // a mirror at the first position (for W_4, two false twins), so even W_30
+    // costs at most one memo entry.
+    for n in [4, 10, 20, 30] {
+        let s = Solver::new();
+        assert_eq!(s.value(&build(&format!("wheel:{n}")).unwrap()), 1, "W_{n}");
+        assert!(s.memo_len() <= 1, "W_{n} was searched, not reduced");
+    }
+}
+
+#[test]
 fn the_graph_command_reads_families_and_graph6_and_names_a_bad_line() {
     // A 5-vertex path, a triangle with an edge and two isolated vertices, then junk.
     let out = chomp3_with_input(
