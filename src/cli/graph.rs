@@ -234,7 +234,7 @@ fn solve_all(args: &Args, solver: &Solver, tally: &mut Tally, out: &mut dyn Writ
             for (label, g) in chunk {
                 let before = (tally.graphs(), tally.parity_two, tally.os85_exceptions);
                 let all: Vec<Item> = subgraphs_or_stop(&g, &chomp3::compute::INTERRUPTED)
-                    .ok_or_else(|| Interrupted("interrupted".into()))?
+                    .ok_or_else(stopped)?
                     .into_iter()
                     .map(|h| (to_graph6(&h), h))
                     .collect();
@@ -284,7 +284,6 @@ fn solve_all(args: &Args, solver: &Solver, tally: &mut Tally, out: &mut dyn Writ
 /// graph at a time from an empty memo.
 fn solve_chunk(args: &Args, solver: &Solver, chunk: Vec<Item>) -> Result<Vec<Solved>> {
     let want_moves = args.moves || args.os85;
-    let stopped = || anyhow::Error::new(Interrupted("interrupted".into()));
     if args.cost {
         return chunk
             .into_iter()
@@ -327,6 +326,11 @@ fn solve_chunk(args: &Args, solver: &Solver, chunk: Vec<Item>) -> Result<Vec<Sol
             cost: None,
         })
         .collect())
+}
+
+/// The error of a run stopped by Ctrl-C (`run` words it in full).
+fn stopped() -> anyhow::Error {
+    Interrupted("interrupted".into()).into()
 }
 
 /// Writes (or counts) one solved graph as the options ask.

@@ -102,25 +102,20 @@ fn graph_figures(dir: &Path, out: &Path, format: Format) -> Result<()> {
     let mut costs = read_wheel_costs(&read(wheels)?)
         .map_err(|e| anyhow::anyhow!("{}: {e}", dir.join(wheels).display()))?;
     // Wheels solved on their own, each in `wheel-<n>-cost.tsv`.
-    let mut singles: Vec<PathBuf> = std::fs::read_dir(dir)
+    let mut singles: Vec<String> = std::fs::read_dir(dir)
         .map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            p.file_name()
-                .and_then(|f| f.to_str())
-                .and_then(|f| f.strip_prefix("wheel-")?.strip_suffix("-cost.tsv"))
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|f| {
+            f.strip_prefix("wheel-")
+                .and_then(|f| f.strip_suffix("-cost.tsv"))
                 .is_some_and(|n| n.parse::<usize>().is_ok())
         })
         .collect();
     singles.sort();
-    for path in singles {
-        let name = path
-            .file_name()
-            .and_then(|f| f.to_str())
-            .unwrap_or_default();
+    for name in singles {
         costs.extend(
-            read_wheel_costs(&read(name)?)
-                .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?,
+            read_wheel_costs(&read(&name)?)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", dir.join(&name).display()))?,
         );
     }
     costs.sort_by_key(|w| w.n);

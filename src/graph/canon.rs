@@ -256,8 +256,9 @@ impl Cells {
     /// Splits cells until no cell splits: a cell's vertices are sorted by a
     /// signature of their counts of neighbours in every cell, in cell order.
     ///
-    /// The signature mixes the counts into the top 58 bits of a `u64`; two different count lists
-    /// may share one, which only leaves a cell coarser. What matters for
+    /// The signature mixes the counts into the top 58 bits of a `u64`; two
+    /// different count lists may share one, which only leaves a cell coarser.
+    /// What matters for
     /// exactness is that the result is a function of the graph and the
     /// partition that commutes with relabelling, which it is.
     fn refine(&mut self, adj: &[u64]) {

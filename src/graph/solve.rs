@@ -14,9 +14,8 @@
 //!   swapped, and no edge joins `x` to `s(x)`), and deleting a vertex `x`
 //!   deletes only edges at `x`, none at `s(x)`; the position stays symmetric
 //!   under `s`. So the second player wins `G + Fix(s)`: `g(G) xor g(Fix(s)) = 0`.
-//!   The condition
-//!   matters: in `K_2 + K_1` (GRAPHS.md) swapping the edge's ends would give
-//!   `g = g(K_1) = 1`, but the value is 3.
+//!   The condition matters: in `K_2 + K_1` (GRAPHS.md) swapping the edge's
+//!   ends would give `g = g(K_1) = 1`, but the value is 3.
 //!
 //! The solver uses two kinds of mirror: a swap of two *false twins* (two
 //! vertices, not adjacent, with the same neighbours and the same loop), found
@@ -139,11 +138,9 @@ impl Solver {
     /// The nim-value of `g`, or `None` if the stop flag was set before the
     /// end.
     pub fn try_value(&self, g: &Graph) -> Option<u32> {
-        if g.vertices() == 0 {
-            return Some(0);
-        }
         if g.is_connected() {
-            // Most options are: no copy through `induced`.
+            // Most options are (and the empty graph, bipartite: 0): no copy
+            // through `induced`.
             return self.component(g);
         }
         g.component_masks()
