@@ -10,16 +10,23 @@
 //! never mix.
 
 use canonical_form::Canonize;
+use smallvec::SmallVec;
 
 use super::Graph;
 
-/// A graph as the canonizer sees it (vertex `u`'s neighbours and its loop bit),
-/// and which canonizer made it (`BY_SEARCH` or `BY_CRATE`).
+/// A canonical form, packed into bits: bits 0..7 hold the vertex count `n`,
+/// bit 7 the canonizer that made it (`BY_SEARCH` or `BY_CRATE`); from bit 8
+/// come the `n` loop bits (vertex `v` at bit `8 + v`), then the edges, for
+/// `u = 0, 1, ..` the bits of `u v` for `v = u+1 .. n-1`; unused bits are zero.
+/// From bit 8 on this is the memo file's layout (FORMAT.md).
+///
+/// Five inline words hold every graph up to 24 vertices (308 bits at 24), so
+/// a memo entry needs no allocation of its own: the memo of a large search
+/// is most of its memory (a vector of rows cost about 200 more bytes per
+/// entry at 22 vertices).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub(super) struct Key {
-    by: u8,
-    loops: u64,
-    adj: Vec<u64>,
+    words: SmallVec<[u64; 5]>,
 }
 
 /// The key was made by [`search`].
@@ -28,6 +35,13 @@ const BY_SEARCH: u8 = 0;
 const BY_CRATE: u8 = 1;
 /// Most leaves [`search`] visits before it leaves the graph to the crate.
 const LEAF_BUDGET: usize = 256;
+/// Bits before the loops: the vertex count and the canonizer.
+const HEAD: usize = 8;
+
+/// Number of loop and edge bits of a key on `n` vertices.
+fn body_bits(n: usize) -> usize {
+    n + n * n.saturating_sub(1) / 2
+}
 
 /// The set `bits` with each vertex `v` renamed `to[v]`.
 fn relabel_bits<T: Copy + Into<usize>>(bits: u64, to: &[T]) -> u64 {
@@ -41,19 +55,26 @@ fn relabel_bits<T: Copy + Into<usize>>(bits: u64, to: &[T]) -> u64 {
     out
 }
 
-impl Canonize for Key {
+/// A labelled graph as the `canonical-form` crate sees it: vertex `u`'s
+/// neighbours and its loop bit.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct Labelled {
+    loops: u64,
+    adj: Vec<u64>,
+}
+
+impl Canonize for Labelled {
     fn size(&self) -> usize {
         self.adj.len()
     }
 
-    fn apply_morphism(&self, p: &[usize]) -> Key {
+    fn apply_morphism(&self, p: &[usize]) -> Labelled {
         let map = |bits: u64| relabel_bits(bits, p);
         let mut adj = vec![0; self.adj.len()];
         for (u, &a) in self.adj.iter().enumerate() {
             adj[p[u]] = map(a);
         }
-        Key {
-            by: self.by,
+        Labelled {
             loops: map(self.loops),
             adj,
         }
@@ -76,23 +97,81 @@ impl Canonize for Key {
 }
 
 impl Key {
+    /// The key of a graph already in canonical order.
+    fn pack(by: u8, loops: u64, adj: &[u64]) -> Key {
+        let n = adj.len();
+        let mut words = SmallVec::new();
+        let mut len = 0;
+        let mut push = |value: u64, count: usize| {
+            if count == 0 {
+                return;
+            }
+            let off = len % 64;
+            if off == 0 {
+                words.push(0);
+            }
+            *words.last_mut().unwrap() |= value << off;
+            if off + count > 64 {
+                words.push(value >> (64 - off));
+            }
+            len += count;
+        };
+        push(n as u64 | (by as u64) << 7, HEAD);
+        push(loops, n);
+        for (u, &row) in adj.iter().enumerate().take(n.saturating_sub(1)) {
+            let count = n - u - 1;
+            push(row >> (u + 1) & (u64::MAX >> (64 - count)), count);
+        }
+        Key { words }
+    }
+
+    /// Bit `i` of the packed form.
+    fn bit(&self, i: usize) -> bool {
+        self.words[i / 64] >> (i % 64) & 1 == 1
+    }
+
+    /// Vertex count.
+    fn n(&self) -> usize {
+        (self.words[0] & 0x7f) as usize
+    }
+
+    /// Which canonizer made the key.
+    fn by(&self) -> u8 {
+        (self.words[0] >> 7 & 1) as u8
+    }
+
+    /// The graph the key describes (its canonical form).
+    fn graph(&self) -> Graph {
+        let n = self.n();
+        let mut g = Graph::empty(n);
+        let mut i = HEAD;
+        for v in 0..n {
+            g.loops |= (self.bit(i) as u64) << v;
+            i += 1;
+        }
+        for u in 0..n {
+            for v in u + 1..n {
+                if self.bit(i) {
+                    g.add_edge(u, v);
+                }
+                i += 1;
+            }
+        }
+        g
+    }
+
     /// Writes the key: canonizer u8, vertex count `n` u8, then the loops and
     /// the edges as one bit string, least significant bit of each byte first:
     /// `n` loop bits (vertex `v` at bit `v`), then for `u = 0, 1, ..` the bits
-    /// of `u v` for `v = u+1 .. n-1`, padded with zeros to whole bytes.
+    /// of `u v` for `v = u+1 .. n-1`, padded with zeros to whole bytes (the
+    /// packed form from its bit 8: see [`Key`]).
     pub(super) fn save(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
-        let n = self.adj.len();
-        let mut bits = Bits::default();
-        for v in 0..n {
-            bits.push(self.loops >> v & 1 == 1);
-        }
-        for (u, row) in self.adj.iter().enumerate() {
-            for v in u + 1..n {
-                bits.push(row >> v & 1 == 1);
-            }
-        }
-        w.write_all(&[self.by, n as u8])?;
-        w.write_all(&bits.bytes)
+        let bytes = body_bits(self.n()).div_ceil(8);
+        let mut out = Vec::with_capacity(2 + bytes);
+        out.extend_from_slice(&[self.by(), self.n() as u8]);
+        let stream = self.words.iter().flat_map(|w| w.to_le_bytes());
+        out.extend(stream.skip(HEAD / 8).take(bytes));
+        w.write_all(&out)
     }
 
     /// Reads a key written by [`Key::save`].
@@ -106,52 +185,23 @@ impl Key {
         if n > super::MAX_VERTICES || by > BY_CRATE {
             return Err(bad("a key this version does not write"));
         }
-        let count = n + n * n.saturating_sub(1) / 2;
-        let mut bytes = vec![0u8; count.div_ceil(8)];
-        r.read_exact(&mut bytes)?;
-        let bit = |i: usize| bytes[i / 8] >> (i % 8) & 1 == 1;
-        if (count..bytes.len() * 8).any(bit) {
+        let count = body_bits(n);
+        let mut bytes = vec![0u8; 1 + count.div_ceil(8)];
+        bytes[0] = n as u8 | by << 7;
+        r.read_exact(&mut bytes[1..])?;
+        let past = |i: usize| bytes[1 + i / 8] >> (i % 8) & 1 == 1;
+        if (count..(bytes.len() - 1) * 8).any(past) {
             return Err(bad("a key with bits past its end"));
         }
-        let mut key = Key {
-            by,
-            loops: 0,
-            adj: vec![0; n],
-        };
-        let mut i = 0;
-        for v in 0..n {
-            key.loops |= (bit(i) as u64) << v;
-            i += 1;
-        }
-        for u in 0..n {
-            for v in u + 1..n {
-                if bit(i) {
-                    key.adj[u] |= 1 << v;
-                    key.adj[v] |= 1 << u;
-                }
-                i += 1;
-            }
-        }
-        Ok(key)
-    }
-}
-
-/// A bit string being written, least significant bit of each byte first.
-#[derive(Default)]
-struct Bits {
-    bytes: Vec<u8>,
-    len: usize,
-}
-
-impl Bits {
-    fn push(&mut self, bit: bool) {
-        if self.len.is_multiple_of(8) {
-            self.bytes.push(0);
-        }
-        if bit {
-            *self.bytes.last_mut().unwrap() |= 1 << (self.len % 8);
-        }
-        self.len += 1;
+        let words = bytes
+            .chunks(8)
+            .map(|c| {
+                let mut w = [0u8; 8];
+                w[..c.len()].copy_from_slice(c);
+                u64::from_le_bytes(w)
+            })
+            .collect();
+        Ok(Key { words })
     }
 }
 
@@ -172,13 +222,12 @@ pub(super) fn key_and_mirror(g: &Graph) -> (Key, Option<u64>) {
     if let Some(found) = search(g) {
         return found;
     }
-    let k = Key {
-        by: BY_CRATE,
+    let c = Labelled {
         loops: g.loops,
         adj: g.adj.clone(),
     }
     .canonical();
-    (k, None)
+    (Key::pack(BY_CRATE, c.loops, &c.adj), None)
 }
 
 /// Canonical form by individualization and refinement without pruning: refine
@@ -212,11 +261,7 @@ fn search(g: &Graph) -> Option<(Key, Option<u64>)> {
     cells.refine(&g.adj);
     let mut best = Best::default();
     descend(g, &cells, &mut best).then_some(())?;
-    let k = Key {
-        by: BY_SEARCH,
-        loops: best.loops,
-        adj: best.adj[..n].to_vec(),
-    };
+    let k = Key::pack(BY_SEARCH, best.loops, &best.adj[..n]);
     Some((k, best.mirror))
 }
 
@@ -433,14 +478,9 @@ fn mirror_fixed(g: &Graph, s: &[u8]) -> Option<u64> {
 /// `g` relabelled into its canonical form: two graphs give equal results exactly
 /// when they are isomorphic.
 pub(super) fn canonical(g: &Graph) -> Graph {
-    let k = key(g);
     // Either canonizer's form is a canonical relabelling of `g` (its class
     // always gets the same one).
-    Graph {
-        n: k.adj.len(),
-        adj: k.adj,
-        loops: k.loops,
-    }
+    key(g).graph()
 }
 
 #[cfg(test)]
@@ -552,7 +592,7 @@ mod tests {
                 p.swap(i, rng.next() as usize % (i + 1));
             }
             let (ka, kb) = (key(&a), key(&b));
-            by[ka.by as usize] += 1;
+            by[ka.by() as usize] += 1;
             assert_eq!(ka, key(&permuted(&a, &p)), "relabelled {a:?}");
             assert_eq!(ka == kb, isomorphic(&a, &b), "{a:?} and {b:?}");
         }
