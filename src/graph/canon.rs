@@ -120,7 +120,8 @@ impl Key {
         push(loops, n);
         for (u, &row) in adj.iter().enumerate().take(n.saturating_sub(1)) {
             let count = n - u - 1;
-            push(row >> (u + 1) & (u64::MAX >> (64 - count)), count);
+            // Rows have no bits past `n`: nothing to mask.
+            push(row >> (u + 1), count);
         }
         Key { words }
     }
@@ -555,6 +556,40 @@ mod tests {
             let j = (i..n).rev().find(|&j| p[j] > p[i - 1]).unwrap();
             p.swap(i - 1, j);
             p[i..].reverse();
+        }
+    }
+
+    /// A key's bytes in the memo file, written from FORMAT.md's description
+    /// bit by bit.
+    fn file_bytes(by: u8, g: &Graph) -> Vec<u8> {
+        let n = g.n;
+        let mut bits = Vec::new();
+        bits.extend((0..n).map(|v| g.loops >> v & 1 == 1));
+        for u in 0..n {
+            bits.extend((u + 1..n).map(|v| g.has_edge(u, v)));
+        }
+        let mut out = vec![by, n as u8];
+        for chunk in bits.chunks(8) {
+            out.push(chunk.iter().rev().fold(0, |b, &x| b << 1 | x as u8));
+        }
+        out
+    }
+
+    #[test]
+    fn keys_pack_any_size_as_the_file_format_says() {
+        let mut rng = Rng(0x9e3779b97f4a7c15);
+        for n in (0..=30).chain([40, 63, 64]) {
+            for density in [0, 30, 100] {
+                let g = random(&mut rng, n, density);
+                let by = (n % 2) as u8;
+                let k = Key::pack(by, g.loops, &g.adj);
+                assert_eq!((k.n(), k.by()), (n, by));
+                assert_eq!(k.graph(), g, "n = {n}");
+                let mut bytes = Vec::new();
+                k.save(&mut bytes).unwrap();
+                assert_eq!(bytes, file_bytes(by, &g), "n = {n}");
+                assert_eq!(Key::load(&mut &bytes[..]).unwrap(), k, "n = {n}");
+            }
         }
     }
 
