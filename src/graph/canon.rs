@@ -206,6 +206,14 @@ impl Key {
     }
 }
 
+impl Key {
+    /// `g` packed as it is labelled, not canonized (for `recent`); `None`
+    /// above 24 vertices, where a key would need an allocation.
+    pub(super) fn labelled(g: &Graph) -> Option<Key> {
+        (g.n <= 24).then(|| Key::pack(BY_SEARCH, g.loops, &g.adj))
+    }
+}
+
 /// The canonical key of `g`.
 pub(super) fn key(g: &Graph) -> Key {
     key_and_mirror(g).0

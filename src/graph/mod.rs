@@ -11,6 +11,7 @@
 mod canon;
 pub mod family;
 pub mod format;
+mod recent;
 mod solve;
 mod subgraphs;
 

@@ -23,13 +23,14 @@
 //! automorphisms, which the canonical search meets anyway (`canon`).
 
 use std::io::{self, Read, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use dashmap::DashMap;
 use rayon::prelude::*;
 use rustc_hash::FxBuildHasher;
 
 use super::canon::{Key, key_and_mirror};
+use super::recent;
 use super::{Graph, Move};
 use crate::bytes::stream::{get32, get64, put32, put64};
 
@@ -43,19 +44,38 @@ const PARALLEL_FROM: usize = 10;
 /// A solver with its memo (keep it across graphs: positions recur). Threads may
 /// share one solver: the memo is a concurrent map, and two threads that reach
 /// the same new position compute the same value.
-#[derive(Default, Debug)]
+#[derive(Debug)]
 pub struct Solver {
     /// Keyed by canonical forms; Fx hashing, as the keys are not chosen by an
     /// adversary and SipHash cost several per cent of a solve.
     memo: DashMap<Key, u32, FxBuildHasher>,
     /// When set (say by Ctrl-C), solves stop early: see [`Solver::try_value`].
     stop: Option<&'static AtomicBool>,
+    /// Names this solver's entries in the per-thread caches (`recent`).
+    id: u64,
+}
+
+/// The next solver's `id`.
+static NEXT_ID: AtomicU64 = AtomicU64::new(0);
+
+impl Default for Solver {
+    fn default() -> Solver {
+        Solver::with_memo(DashMap::default())
+    }
 }
 
 impl Solver {
     /// An empty memo.
     pub fn new() -> Solver {
         Solver::default()
+    }
+
+    fn with_memo(memo: DashMap<Key, u32, FxBuildHasher>) -> Solver {
+        Solver {
+            memo,
+            stop: None,
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+        }
     }
 
     /// Connected positions remembered.
@@ -115,7 +135,7 @@ impl Solver {
             let k = Key::load(&mut rd)?;
             memo.insert(k, get32(&mut rd)?);
         }
-        Ok(Solver { memo, stop: None })
+        Ok(Solver::with_memo(memo))
     }
 
     /// The same solver, stopping its solves early once `flag` is set: then
@@ -171,6 +191,20 @@ impl Solver {
             // The swap of `u` and `v` is a mirror fixing all else.
             return self.try_value(&c.induced(c.all() & !(1 << u | 1 << v)));
         }
+        let labelled = Key::labelled(c);
+        if let Some(v) = labelled.as_ref().and_then(|l| recent::get(self.id, l)) {
+            return Some(v);
+        }
+        let v = self.canonical(c)?;
+        if let Some(l) = labelled {
+            recent::put(self.id, l, v);
+        }
+        Some(v)
+    }
+
+    /// The value of a connected, non-bipartite `c` through its canonical key:
+    /// from the memo, by the symmetry lemma, or from its options.
+    fn canonical(&self, c: &Graph) -> Option<u32> {
         let (k, mirror) = key_and_mirror(c);
         // The guard is dropped at once: holding it across the recursion below
         // could deadlock on the same shard.
