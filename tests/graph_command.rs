@@ -298,6 +298,30 @@ fn threads_give_the_same_output_and_memo() {
 }
 
 #[test]
+fn a_memo_of_another_version_is_refused_and_kept() {
+    // Version 3 had this layout but keys of an earlier canonical form
+    // (FORMAT.md): a memo whose version field says 3, with a valid checksum.
+    let dir = tempfile::tempdir().unwrap();
+    let memo = dir.path().join("w.memo");
+    let m = memo.to_str().unwrap();
+    assert!(run(&["graph", "--quiet", "--memo", m, "wheel:9"]).status.success());
+    let mut bytes = std::fs::read(&memo).unwrap();
+    assert_eq!(&bytes[..12], b"CHOMP3GM\x04\0\0\0", "magic, version 4");
+    bytes[8] = 3;
+    let body = bytes.len() - 4;
+    let crc = crc32fast::hash(&bytes[..body]).to_le_bytes();
+    bytes[body..].copy_from_slice(&crc);
+    std::fs::write(&memo, &bytes).unwrap();
+    let o = run(&["graph", "--quiet", "--memo", m, "wheel:9"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("version 3") && err.contains(m), "{err}");
+    assert!(o.stdout.is_empty(), "no value from a refused memo");
+    assert_eq!(std::fs::read(&memo).unwrap(), bytes, "the file is kept");
+}
+
+#[test]
 fn graph_figures_are_drawn_from_the_files_the_command_writes() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();

@@ -36,7 +36,9 @@ use crate::bytes::stream::{get32, get64, put32, put64};
 
 /// First 8 bytes of a memo file, and its version.
 const MAGIC: &[u8; 8] = b"CHOMP3GM";
-const VERSION: u32 = 3;
+/// Version 4: the layout of version 3, but keys from the present canonical
+/// form (refinement by fresh cells); version 3's keys would not be found.
+const VERSION: u32 = 4;
 
 /// Components with at least this many vertices solve their options in parallel.
 const PARALLEL_FROM: usize = 10;
@@ -83,7 +85,7 @@ impl Solver {
         self.memo.len()
     }
 
-    /// Writes the memo: magic `CHOMP3GM`, version u32 (3), entry count u64, then
+    /// Writes the memo: magic `CHOMP3GM`, version u32 (4), entry count u64, then
     /// per entry its canonical key (canonizer u8: 0 chomp3's search, 1 the
     /// `canonical-form` crate; vertex count u8; loops and edges as packed
     /// bits, FORMAT.md) and value u32, and a CRC-32 of all of it. Entries are
