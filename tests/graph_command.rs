@@ -304,7 +304,11 @@ fn a_memo_of_another_version_is_refused_and_kept() {
     let dir = tempfile::tempdir().unwrap();
     let memo = dir.path().join("w.memo");
     let m = memo.to_str().unwrap();
-    assert!(run(&["graph", "--quiet", "--memo", m, "wheel:9"]).status.success());
+    assert!(
+        run(&["graph", "--quiet", "--memo", m, "wheel:9"])
+            .status
+            .success()
+    );
     let mut bytes = std::fs::read(&memo).unwrap();
     assert_eq!(&bytes[..12], b"CHOMP3GM\x04\0\0\0", "magic, version 4");
     bytes[8] = 3;

@@ -132,7 +132,7 @@ impl Key {
     }
 
     /// Vertex count.
-    fn n(&self) -> usize {
+    pub(super) fn n(&self) -> usize {
         (self.words[0] & 0x7f) as usize
     }
 

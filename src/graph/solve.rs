@@ -89,25 +89,36 @@ impl Solver {
     /// per entry its canonical key (canonizer u8: 0 chomp3's search, 1 the
     /// `canonical-form` crate; vertex count u8; loops and edges as packed
     /// bits, FORMAT.md) and value u32, and a CRC-32 of all of it. Entries are
-    /// written in key order, so the same memo gives the same bytes.
+    /// written by vertex count, and in key order within one count, so the same
+    /// memo gives the same bytes. The entries of one vertex count at a time are
+    /// copied and sorted (one pass over the memo per count), so that saving a
+    /// memo of hundreds of millions of positions needs a fraction of its
+    /// memory again, not all of it.
     pub fn save(&self, w: &mut dyn Write) -> io::Result<()> {
-        let mut body = Vec::new();
-        body.extend_from_slice(MAGIC);
-        put32(&mut body, VERSION)?;
-        put64(&mut body, self.memo_len() as u64)?;
-        let mut entries: Vec<(Key, u32)> = self
-            .memo
-            .iter()
-            .map(|e| (e.key().clone(), *e.value()))
-            .collect();
-        entries.sort();
-        for (k, v) in entries {
-            k.save(&mut body)?;
-            put32(&mut body, v)?;
+        let mut out = Checked {
+            w,
+            crc: crc32fast::Hasher::new(),
+        };
+        out.write_all(MAGIC)?;
+        put32(&mut out, VERSION)?;
+        put64(&mut out, self.memo_len() as u64)?;
+        let mut counts = [0usize; super::MAX_VERTICES + 1];
+        for e in self.memo.iter() {
+            counts[e.key().n()] += 1;
         }
-        let crc = crc32fast::hash(&body);
-        w.write_all(&body)?;
-        put32(w, crc)
+        for (n, &count) in counts.iter().enumerate().filter(|(_, c)| **c > 0) {
+            let mut group: Vec<(Key, u32)> = Vec::with_capacity(count);
+            for e in self.memo.iter().filter(|e| e.key().n() == n) {
+                group.push((e.key().clone(), *e.value()));
+            }
+            group.sort_unstable();
+            for (k, v) in group {
+                k.save(&mut out)?;
+                put32(&mut out, v)?;
+            }
+        }
+        let crc = out.crc.finalize();
+        put32(out.w, crc)
     }
 
     /// Reads a memo written by [`Solver::save`] (every entry is checked by the
@@ -255,6 +266,24 @@ impl Solver {
         let mex = seen.iter().position(|&s| !s).unwrap_or(seen.len()) as u32;
         self.memo.insert(k, mex);
         Some(mex)
+    }
+}
+
+/// A writer that keeps the CRC-32 of what passes through it.
+struct Checked<'a> {
+    w: &'a mut dyn Write,
+    crc: crc32fast::Hasher,
+}
+
+impl Write for Checked<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.w.write(buf)?;
+        self.crc.update(&buf[..n]);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.w.flush()
     }
 }
 
