@@ -326,6 +326,44 @@ fn a_memo_of_another_version_is_refused_and_kept() {
 }
 
 #[test]
+fn a_damaged_or_cut_memo_is_refused_and_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let memo = dir.path().join("w.memo");
+    let m = memo.to_str().unwrap();
+    assert!(
+        run(&["graph", "--quiet", "--memo", m, "wheel:11"])
+            .status
+            .success()
+    );
+    let good = std::fs::read(&memo).unwrap();
+    let mut flipped = good.clone();
+    flipped[good.len() / 2] ^= 0x10;
+    let mut longer = good.clone();
+    longer.push(0);
+    let cases = [
+        ("a flipped bit", flipped, "checksum"),
+        ("cut short", good[..good.len() - 7].to_vec(), "truncated"),
+        ("cut in the header", good[..10].to_vec(), "truncated"),
+        ("a byte too many", longer, "checksum"),
+        ("not a memo", b"hello".to_vec(), "CHOMP3GM"),
+    ];
+    for (what, bytes, says) in cases {
+        std::fs::write(&memo, &bytes).unwrap();
+        let o = run(&["graph", "--quiet", "--memo", m, "wheel:11"]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{what}: {err}");
+        assert_eq!(err.lines().count(), 1, "{what}: {err}");
+        assert!(err.contains(says) && err.contains(m), "{what}: {err}");
+        assert!(o.stdout.is_empty(), "{what}: no value from a refused memo");
+        assert_eq!(
+            std::fs::read(&memo).unwrap(),
+            bytes,
+            "{what}: the file is kept"
+        );
+    }
+}
+
+#[test]
 fn graph_figures_are_drawn_from_the_files_the_command_writes() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();

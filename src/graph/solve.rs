@@ -21,6 +21,9 @@
 //! vertices, not adjacent, with the same neighbours and the same loop), found
 //! before any canonical form, and the mirror fixing fewest vertices among all
 //! automorphisms, which the canonical search meets anyway (`canon`).
+//!
+//! Uses `canon` for keys and mirrors, and `recent`, a cache per thread of
+//! components as they were reached, in front of the canonical search.
 
 use std::io::{self, Read, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -72,6 +75,7 @@ impl Solver {
         Solver::default()
     }
 
+    /// A solver with `memo` and a new `id`.
     fn with_memo(memo: DashMap<Key, u32, FxBuildHasher>) -> Solver {
         Solver {
             memo,
@@ -96,7 +100,7 @@ impl Solver {
     /// memory again, not all of it.
     pub fn save(&self, w: &mut dyn Write) -> io::Result<()> {
         let mut out = Checked {
-            w,
+            inner: w,
             crc: crc32fast::Hasher::new(),
         };
         out.write_all(MAGIC)?;
@@ -118,35 +122,43 @@ impl Solver {
             }
         }
         let crc = out.crc.finalize();
-        put32(out.w, crc)
+        put32(out.inner, crc)
     }
 
-    /// Reads a memo written by [`Solver::save`] (every entry is checked by the
-    /// CRC; the values were computed by this solver's exact recursion).
+    /// Reads a memo written by [`Solver::save`], entry by entry (a memo file
+    /// is not held in memory whole). The CRC, checked at the end, covers every
+    /// entry; a memo that fails it is not returned. The values were computed by
+    /// this solver's exact recursion.
     pub fn load(r: &mut dyn Read) -> io::Result<Solver> {
-        let mut bytes = Vec::new();
-        r.read_to_end(&mut bytes)?;
         let bad = |what: &str| io::Error::new(io::ErrorKind::InvalidData, what.to_string());
-        if bytes.len() < 24 || &bytes[..8] != MAGIC {
+        let damaged = |e: io::Error| match e.kind() {
+            io::ErrorKind::UnexpectedEof => bad("damaged graph memo (truncated)"),
+            _ => e,
+        };
+        let mut rd = Checked {
+            inner: r,
+            crc: crc32fast::Hasher::new(),
+        };
+        let mut magic = [0u8; 8];
+        if rd.read_exact(&mut magic).is_err() || &magic != MAGIC {
             return Err(bad("not a chomp3 graph memo (no CHOMP3GM header)"));
         }
-        let body = bytes.len() - 4;
-        if crc32fast::hash(&bytes[..body]) != u32::from_le_bytes(bytes[body..].try_into().unwrap())
-        {
-            return Err(bad("damaged graph memo (checksum)"));
-        }
-        let mut rd = &bytes[8..body];
-        let version = get32(&mut rd)?;
+        let version = get32(&mut rd).map_err(damaged)?;
         if version != VERSION {
             return Err(bad(&format!(
                 "graph memo of version {version}; this chomp3 reads version {VERSION} only"
             )));
         }
-        let count = get64(&mut rd)?;
+        let count = get64(&mut rd).map_err(damaged)?;
         let memo = DashMap::with_capacity_and_hasher(count.min(1 << 24) as usize, FxBuildHasher);
         for _ in 0..count {
-            let k = Key::load(&mut rd)?;
-            memo.insert(k, get32(&mut rd)?);
+            let k = Key::load(&mut rd).map_err(damaged)?;
+            memo.insert(k, get32(&mut rd).map_err(damaged)?);
+        }
+        let crc = rd.crc.finalize();
+        let stored = get32(rd.inner).map_err(damaged)?;
+        if crc != stored || rd.inner.read(&mut [0u8])? != 0 {
+            return Err(bad("damaged graph memo (checksum)"));
         }
         Ok(Solver::with_memo(memo))
     }
@@ -269,21 +281,29 @@ impl Solver {
     }
 }
 
-/// A writer that keeps the CRC-32 of what passes through it.
-struct Checked<'a> {
-    w: &'a mut dyn Write,
+/// A writer or reader that keeps the CRC-32 of what passes through it.
+struct Checked<T> {
+    inner: T,
     crc: crc32fast::Hasher,
 }
 
-impl Write for Checked<'_> {
+impl Read for Checked<&mut dyn Read> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.crc.update(&buf[..n]);
+        Ok(n)
+    }
+}
+
+impl Write for Checked<&mut dyn Write> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let n = self.w.write(buf)?;
+        let n = self.inner.write(buf)?;
         self.crc.update(&buf[..n]);
         Ok(n)
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        self.w.flush()
+        self.inner.flush()
     }
 }
 
