@@ -1,5 +1,6 @@
-//! Little-endian byte helpers shared by the two file formats (`table::raw` and
-//! `census_file::raw`). Uses nothing else in the crate.
+//! Little-endian byte helpers shared by the file formats (`table::raw`,
+//! `census_file::raw`, the census checkpoint and the graph memo). Uses nothing
+//! else in the crate.
 
 /// The `u32` stored little-endian at `b[at .. at + 4]`.
 pub(crate) fn u32_at(b: &[u8], at: usize) -> u32 {
@@ -21,9 +22,60 @@ pub(crate) fn put(b: &mut [u8], at: usize, bytes: &[u8]) {
     b[at..at + bytes.len()].copy_from_slice(bytes);
 }
 
-/// Little-endian values on streams (the checkpoints).
+/// Little-endian values on streams (the checkpoints and the graph memo).
 pub(crate) mod stream {
     use std::io::{self, Read, Write};
+
+    /// A writer that keeps the CRC-32 of what passes through it.
+    pub(crate) struct CrcWriter<'a> {
+        pub(crate) w: &'a mut dyn Write,
+        pub(crate) crc: crc32fast::Hasher,
+    }
+
+    impl<'a> CrcWriter<'a> {
+        /// Writes to `w`, starting a CRC.
+        pub(crate) fn new(w: &'a mut dyn Write) -> CrcWriter<'a> {
+            CrcWriter {
+                w,
+                crc: crc32fast::Hasher::new(),
+            }
+        }
+    }
+
+    impl Write for CrcWriter<'_> {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            let n = self.w.write(buf)?;
+            self.crc.update(&buf[..n]);
+            Ok(n)
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            self.w.flush()
+        }
+    }
+
+    /// A reader that keeps the CRC-32 of what passes through it.
+    pub(crate) struct CrcReader<'a> {
+        pub(crate) r: &'a mut dyn Read,
+        pub(crate) crc: crc32fast::Hasher,
+    }
+
+    impl<'a> CrcReader<'a> {
+        /// Reads from `r`, starting a CRC.
+        pub(crate) fn new(r: &'a mut dyn Read) -> CrcReader<'a> {
+            CrcReader {
+                r,
+                crc: crc32fast::Hasher::new(),
+            }
+        }
+    }
+
+    impl Read for CrcReader<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = self.r.read(buf)?;
+            self.crc.update(&buf[..n]);
+            Ok(n)
+        }
+    }
 
     /// Writes a `u32`.
     pub(crate) fn put32(w: &mut dyn Write, x: u32) -> io::Result<()> {

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 
 use super::tracker::Tracker;
 use super::{Params, Run, Scan};
-use crate::bytes::stream::{get32, get32s, get64, put32, put32s, put64};
+use crate::bytes::stream::{CrcReader, CrcWriter, get32, get32s, get64, put32, put32s, put64};
 use crate::engine::ranks::{Ranks, Solo};
 use crate::engine::{CHUNK_ROWS, Engine};
 use crate::proof::{Fate, Known, RowStatus};
@@ -60,37 +60,6 @@ pub enum CheckpointError {
     Damaged(String),
 }
 
-/// A writer that keeps the CRC-32 of what passes through it.
-struct CrcWriter<'a> {
-    w: &'a mut dyn Write,
-    crc: crc32fast::Hasher,
-}
-
-impl Write for CrcWriter<'_> {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let n = self.w.write(buf)?;
-        self.crc.update(&buf[..n]);
-        Ok(n)
-    }
-    fn flush(&mut self) -> io::Result<()> {
-        self.w.flush()
-    }
-}
-
-/// A reader that keeps the CRC-32 of what passes through it.
-struct CrcReader<'a> {
-    r: &'a mut dyn Read,
-    crc: crc32fast::Hasher,
-}
-
-impl Read for CrcReader<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.r.read(buf)?;
-        self.crc.update(&buf[..n]);
-        Ok(n)
-    }
-}
-
 fn opt32(x: Option<u32>) -> u32 {
     x.unwrap_or(NONE32)
 }
@@ -102,10 +71,7 @@ fn some32(x: u32) -> Option<u32> {
 impl Run {
     /// Writes the whole state.
     pub fn save(&mut self, w: &mut dyn Write) -> io::Result<()> {
-        let mut w = CrcWriter {
-            w,
-            crc: crc32fast::Hasher::new(),
-        };
+        let mut w = CrcWriter::new(w);
         let w = &mut w;
         w.write_all(&MAGIC)?;
         put32(w, VERSION)?;
@@ -141,10 +107,7 @@ impl Run {
         params: Params,
         ranks: Arc<dyn Ranks>,
     ) -> Result<Run, CheckpointError> {
-        let mut rd = CrcReader {
-            r,
-            crc: crc32fast::Hasher::new(),
-        };
+        let mut rd = CrcReader::new(r);
         let damaged = |e: io::Error| CheckpointError::Damaged(e.to_string());
         let mut magic = [0u8; 8];
         rd.read_exact(&mut magic)

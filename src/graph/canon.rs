@@ -37,6 +37,9 @@ const BY_CRATE: u8 = 1;
 const LEAF_BUDGET: usize = 256;
 /// Bits before the loops: the vertex count and the canonizer.
 const HEAD: usize = 8;
+/// Most vertices of a key held in its five inline words (`8 + 24 + 276 = 308`
+/// bits of 320).
+const INLINE_VERTICES: usize = 24;
 
 /// Number of loop and edge bits of a key on `n` vertices.
 fn body_bits(n: usize) -> usize {
@@ -97,6 +100,12 @@ impl Canonize for Labelled {
 }
 
 impl Key {
+    /// `g` packed as it is labelled, not canonized (for `recent`); `None`
+    /// above [`INLINE_VERTICES`], where a key would need an allocation.
+    pub(super) fn labelled(g: &Graph) -> Option<Key> {
+        (g.n <= INLINE_VERTICES).then(|| Key::pack(BY_SEARCH, g.loops, &g.adj))
+    }
+
     /// The key of a graph already in canonical order.
     fn pack(by: u8, loops: u64, adj: &[u64]) -> Key {
         let n = adj.len();
@@ -206,14 +215,6 @@ impl Key {
     }
 }
 
-impl Key {
-    /// `g` packed as it is labelled, not canonized (for `recent`); `None`
-    /// above 24 vertices, where a key would need an allocation.
-    pub(super) fn labelled(g: &Graph) -> Option<Key> {
-        (g.n <= 24).then(|| Key::pack(BY_SEARCH, g.loops, &g.adj))
-    }
-}
-
 /// The canonical key of `g`.
 pub(super) fn key(g: &Graph) -> Key {
     key_and_mirror(g).0
@@ -317,8 +318,9 @@ impl Cells {
     /// vertices of a cell already have equal counts, as they had in the round
     /// that made the cell, so counting them again would split nothing. This
     /// is the partition the full count against every cell gives (the coarsest
-    /// equitable refinement), at a fraction of the work: a cell is counted
-    /// against once per split that makes it, not once per round.
+    /// equitable refinement, up to signatures that collide), at a fraction of
+    /// the work: a cell is counted against once per split that makes it, not
+    /// once per round.
     ///
     /// The signature mixes the counts into the top 58 bits of a `u64`; two
     /// different count lists may share one, which only leaves a cell coarser.

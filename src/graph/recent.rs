@@ -44,14 +44,19 @@ thread_local! {
 }
 
 impl Cache {
+    /// An empty cache of `slots` slots for solver `owner`.
+    fn empty(owner: u64, slots: usize) -> Cache {
+        Cache {
+            owner,
+            slots: vec![None; slots],
+            filled: 0,
+        }
+    }
+
     /// The slot of `k`, after emptying the cache if it is another solver's.
     fn slot(&mut self, owner: u64, k: &Key) -> usize {
         if self.owner != owner || self.slots.is_empty() {
-            *self = Cache {
-                owner,
-                slots: vec![None; FIRST_SLOTS],
-                filled: 0,
-            };
+            *self = Cache::empty(owner, FIRST_SLOTS);
         }
         let mut h = FxHasher::default();
         k.hash(&mut h);
@@ -84,12 +89,8 @@ pub(super) fn put(owner: u64, k: Key, v: u32) {
         if c.slots[i].is_none() {
             c.filled += 1;
             if c.filled > c.slots.len() / 2 && c.slots.len() < MAX_SLOTS {
-                let slots = c.slots.len() * 2;
-                *c = Cache {
-                    owner,
-                    slots: vec![None; slots],
-                    filled: 1,
-                };
+                *c = Cache::empty(owner, c.slots.len() * 2);
+                c.filled = 1;
                 i = c.slot(owner, &k);
             }
         }

@@ -35,7 +35,7 @@ use rustc_hash::FxBuildHasher;
 use super::canon::{Key, key_and_mirror};
 use super::recent;
 use super::{Graph, Move};
-use crate::bytes::stream::{get32, get64, put32, put64};
+use crate::bytes::stream::{CrcReader, CrcWriter, get32, get64, put32, put64};
 
 /// First 8 bytes of a memo file, and its version.
 const MAGIC: &[u8; 8] = b"CHOMP3GM";
@@ -99,10 +99,7 @@ impl Solver {
     /// memo of hundreds of millions of positions needs a fraction of its
     /// memory again, not all of it.
     pub fn save(&self, w: &mut dyn Write) -> io::Result<()> {
-        let mut out = Checked {
-            inner: w,
-            crc: crc32fast::Hasher::new(),
-        };
+        let mut out = CrcWriter::new(w);
         out.write_all(MAGIC)?;
         put32(&mut out, VERSION)?;
         put64(&mut out, self.memo_len() as u64)?;
@@ -122,7 +119,7 @@ impl Solver {
             }
         }
         let crc = out.crc.finalize();
-        put32(out.inner, crc)
+        put32(out.w, crc)
     }
 
     /// Reads a memo written by [`Solver::save`], entry by entry (a memo file
@@ -135,10 +132,7 @@ impl Solver {
             io::ErrorKind::UnexpectedEof => bad("damaged graph memo (truncated)"),
             _ => e,
         };
-        let mut rd = Checked {
-            inner: r,
-            crc: crc32fast::Hasher::new(),
-        };
+        let mut rd = CrcReader::new(r);
         let mut magic = [0u8; 8];
         if rd.read_exact(&mut magic).is_err() || &magic != MAGIC {
             return Err(bad("not a chomp3 graph memo (no CHOMP3GM header)"));
@@ -156,8 +150,8 @@ impl Solver {
             memo.insert(k, get32(&mut rd).map_err(damaged)?);
         }
         let crc = rd.crc.finalize();
-        let stored = get32(rd.inner).map_err(damaged)?;
-        if crc != stored || rd.inner.read(&mut [0u8])? != 0 {
+        let stored = get32(rd.r).map_err(damaged)?;
+        if crc != stored || rd.r.read(&mut [0u8])? != 0 {
             return Err(bad("damaged graph memo (checksum)"));
         }
         Ok(Solver::with_memo(memo))
@@ -278,32 +272,6 @@ impl Solver {
         let mex = seen.iter().position(|&s| !s).unwrap_or(seen.len()) as u32;
         self.memo.insert(k, mex);
         Some(mex)
-    }
-}
-
-/// A writer or reader that keeps the CRC-32 of what passes through it.
-struct Checked<T> {
-    inner: T,
-    crc: crc32fast::Hasher,
-}
-
-impl Read for Checked<&mut dyn Read> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.crc.update(&buf[..n]);
-        Ok(n)
-    }
-}
-
-impl Write for Checked<&mut dyn Write> {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let n = self.inner.write(buf)?;
-        self.crc.update(&buf[..n]);
-        Ok(n)
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        self.inner.flush()
     }
 }
 
