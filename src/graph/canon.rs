@@ -234,7 +234,7 @@ pub(super) fn key_and_mirror(g: &Graph) -> (Key, Option<u64>) {
     }
     let c = Labelled {
         loops: g.loops,
-        adj: g.adj.clone(),
+        adj: g.adj.to_vec(),
     }
     .canonical();
     (Key::pack(BY_CRATE, c.loops, &c.adj), None)
