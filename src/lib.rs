@@ -20,6 +20,7 @@
 //! position     single positions: won or lost, winning moves       -> table
 //! plot         the figures (graph Chomp's from `chomp3 graph` files) -> table, analysis, proof
 //! graph        graph Chomp: nim-values of graphs (its own game)   -> bytes
+//! huge         the binary's allocator: huge pages for large blocks uses nothing
 //! ```
 //!
 //! The `chomp3` binary (`src/cli/`, one module per command) parses arguments and
@@ -46,6 +47,7 @@ pub mod compute;
 pub mod engine;
 pub mod facts;
 pub mod graph;
+pub mod huge;
 pub mod lookup;
 pub mod plot;
 pub mod position;

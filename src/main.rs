@@ -2,6 +2,9 @@
 
 mod cli;
 
+#[global_allocator]
+static ALLOC: chomp3::huge::HugePages = chomp3::huge::HugePages;
+
 fn main() -> std::process::ExitCode {
     cli::main()
 }
