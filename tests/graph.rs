@@ -29,6 +29,30 @@ fn every_graph_on_up_to_6_vertices_agrees_with_brute_force() {
 }
 
 #[test]
+fn random_graphs_on_7_vertices_agree_with_brute_force() {
+    // Graphs on 7 vertices go through the solver's table of classes.
+    let mut rng = Rng(0x5851f42d4c957f2d);
+    let solver = Solver::new();
+    let mut brute = Brute::new(7);
+    let pairs: Vec<(usize, usize)> = (0..7)
+        .flat_map(|u| (u + 1..7).map(move |v| (u, v)))
+        .collect();
+    for _ in 0..40 {
+        // Six to twelve edges: brute force is exponential in them.
+        let e = 6 + (rng.next() % 7) as usize;
+        let mut edges = pairs.clone();
+        for i in 0..e {
+            let j = i + (rng.next() % (edges.len() - i) as u64) as usize;
+            edges.swap(i, j);
+        }
+        edges.truncate(e);
+        let m = Multigraph { n: 7, edges };
+        let want = brute.value_of(&m);
+        assert_eq!(solver.value(&Graph::from_multigraph(&m)), want, "{m:?}");
+    }
+}
+
+#[test]
 fn random_multigraphs_with_loops_agree_with_brute_force() {
     let mut rng = Rng(0x9e3779b97f4a7c15);
     let solver = Solver::new();
@@ -284,6 +308,7 @@ fn a_saved_memo_reloads_to_the_same_values_and_bytes() {
     // Reloaded values answer without new work, and equal a fresh solver's.
     let before = again.memo_len();
     assert_eq!(again.value(&build("wheel:7").unwrap()), 1);
+    assert_eq!(again.value(&build("complete:6").unwrap()), 0);
     assert_eq!(again.memo_len(), before);
     assert_eq!(again.value(&build("gmk:3,4").unwrap()), GMK[2][3]);
     let mut bad = bytes.clone();

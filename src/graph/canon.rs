@@ -151,7 +151,7 @@ impl Key {
     }
 
     /// The graph the key describes (its canonical form).
-    fn graph(&self) -> Graph {
+    pub(super) fn graph(&self) -> Graph {
         let n = self.n();
         let mut g = Graph::empty(n);
         let mut i = HEAD;

@@ -14,6 +14,7 @@ mod canon;
 pub mod family;
 pub mod format;
 mod recent;
+mod small;
 mod solve;
 mod subgraphs;
 

@@ -22,8 +22,10 @@
 //! before any canonical form, and the mirror fixing fewest vertices among all
 //! automorphisms, which the canonical search meets anyway (`canon`).
 //!
-//! Uses `canon` for keys and mirrors, and `recent`, a cache per thread of
-//! components as they were reached, in front of the canonical search.
+//! Graphs on at most 7 vertices without loops go to `small` (a table of their
+//! isomorphism classes); the rest use `canon` for keys and mirrors, and
+//! `recent`, a cache per thread of components as they were reached, in front
+//! of the canonical search.
 
 use std::io::{self, Read, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -32,8 +34,9 @@ use dashmap::DashMap;
 use rayon::prelude::*;
 use rustc_hash::FxBuildHasher;
 
-use super::canon::{Key, key_and_mirror};
+use super::canon::{Key, key, key_and_mirror};
 use super::recent;
+use super::small::{self, Small};
 use super::{Graph, Move};
 use crate::bytes::stream::{CrcReader, CrcWriter, get32, get64, put32, put64};
 
@@ -54,6 +57,8 @@ pub struct Solver {
     /// Keyed by canonical forms; Fx hashing, as the keys are not chosen by an
     /// adversary and SipHash cost several per cent of a solve.
     memo: DashMap<Key, u32, FxBuildHasher>,
+    /// Graphs on at most 7 vertices without loops, by isomorphism class.
+    small: Small,
     /// When set (say by Ctrl-C), solves stop early: see [`Solver::try_value`].
     stop: Option<&'static AtomicBool>,
     /// Names this solver's entries in the per-thread caches (`recent`).
@@ -79,14 +84,16 @@ impl Solver {
     fn with_memo(memo: DashMap<Key, u32, FxBuildHasher>) -> Solver {
         Solver {
             memo,
+            small: Small::default(),
             stop: None,
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
         }
     }
 
-    /// Connected positions remembered.
+    /// Connected positions remembered: solved from their options or by the
+    /// symmetry lemma, or loaded (bipartite ones are not kept).
     pub fn memo_len(&self) -> usize {
-        self.memo.len()
+        self.memo.len() + self.small.solved()
     }
 
     /// Writes the memo: magic `CHOMP3GM`, version u32 (4), entry count u64, then
@@ -107,10 +114,16 @@ impl Solver {
         for e in self.memo.iter() {
             counts[e.key().n()] += 1;
         }
+        for (n, _, _) in self.small.entries() {
+            counts[n] += 1;
+        }
         for (n, &count) in counts.iter().enumerate().filter(|(_, c)| **c > 0) {
             let mut group: Vec<(Key, u32)> = Vec::with_capacity(count);
             for e in self.memo.iter().filter(|e| e.key().n() == n) {
                 group.push((e.key().clone(), *e.value()));
+            }
+            for (_, code, v) in self.small.entries().filter(|e| e.0 == n) {
+                group.push((key(&small::graph(n, code)), v));
             }
             group.sort_unstable();
             for (k, v) in group {
@@ -145,16 +158,30 @@ impl Solver {
         }
         let count = get64(&mut rd).map_err(damaged)?;
         let memo = DashMap::with_capacity_and_hasher(count.min(1 << 24) as usize, FxBuildHasher);
+        let small = Small::default();
         for _ in 0..count {
             let k = Key::load(&mut rd).map_err(damaged)?;
-            memo.insert(k, get32(&mut rd).map_err(damaged)?);
+            let v = get32(&mut rd).map_err(damaged)?;
+            if k.n() > small::SLOTS {
+                memo.insert(k, v);
+                continue;
+            }
+            let g = k.graph();
+            if !small::fits(&g) {
+                memo.insert(k, v);
+            } else if !small.load(g.n, small::code(&g), v) {
+                return Err(bad("damaged graph memo (a value too large for its graph)"));
+            }
         }
         let crc = rd.crc.finalize();
         let stored = get32(rd.r).map_err(damaged)?;
         if crc != stored || rd.r.read(&mut [0u8])? != 0 {
             return Err(bad("damaged graph memo (checksum)"));
         }
-        Ok(Solver::with_memo(memo))
+        Ok(Solver {
+            small,
+            ..Solver::with_memo(memo)
+        })
     }
 
     /// The same solver, stopping its solves early once `flag` is set: then
@@ -177,6 +204,9 @@ impl Solver {
     /// The nim-value of `g`, or `None` if the stop flag was set before the
     /// end.
     pub fn try_value(&self, g: &Graph) -> Option<u32> {
+        if small::fits(g) {
+            return Some(self.small.value(g.n, small::code(g)));
+        }
         if g.is_connected() {
             // Most options are (and the empty graph, bipartite: 0): no copy
             // through `induced`.
@@ -203,6 +233,9 @@ impl Solver {
     }
 
     fn component(&self, c: &Graph) -> Option<u32> {
+        if small::fits(c) {
+            return Some(self.small.value(c.n, small::code(c)));
+        }
         if c.is_bipartite() {
             return Some(c.parity_value());
         }
