@@ -11,7 +11,7 @@
 //!
 //! One table over all 2^21 codes would be 4 MiB, read at random, and out of
 //! the processor's caches whenever anything else has run. Instead, small
-//! tables (166 KiB in all), read one after the other:
+//! tables (165 KiB in all), read one after the other:
 //!
 //! * `small_class6.bin` (u8) and `small_to_first.bin` (u16 LE), per code on
 //!   slots `0 .. 6` (2^15 of them): its class `c` among those graphs (one of
