@@ -91,11 +91,7 @@ fn main() {
     println!("cargo::rerun-if-changed=build.rs");
     // The classes of the graphs on 7 slots: each class filled with the images
     // of its smallest code under every permutation.
-    let all: Vec<[usize; VERTICES]> = permutations(VERTICES)
-        .iter()
-        .map(|p| std::array::from_fn(|i| p[i]))
-        .collect();
-    let maps: Vec<[u8; EDGE_BITS]> = all.iter().map(|p| edge_map(p)).collect();
+    let maps: Vec<[u8; EDGE_BITS]> = permutations(VERTICES).iter().map(|p| edge_map(p)).collect();
     let mut class7 = vec![UNSET; 1 << EDGE_BITS];
     let mut next = 0u16;
     for code in 0..class7.len() {
@@ -111,6 +107,21 @@ fn main() {
     // The graphs on slots 0..6: their class, and a permutation (fixing slot
     // 6) that takes each to the smallest code of its class.
     let six = permutations(VERTICES - 1);
+    let maps6: Vec<[u8; EDGE_BITS]> = six
+        .iter()
+        .map(|p| edge_map(&[&p[..], &[VERTICES - 1]].concat()))
+        .collect();
+    // The index of each permutation's inverse.
+    let inverse: Vec<u16> = six
+        .iter()
+        .map(|p| {
+            let mut inv = vec![0; VERTICES - 1];
+            for (i, &pi) in p.iter().enumerate() {
+                inv[pi] = i;
+            }
+            six.iter().position(|q| *q == inv).unwrap() as u16
+        })
+        .collect();
     let (mut class6, mut to_first) = (vec![u8::MAX; LOW], vec![UNSET; LOW]);
     let mut reps6 = Vec::new();
     for code in 0..LOW {
@@ -119,17 +130,12 @@ fn main() {
         }
         let c6 = reps6.len() as u8;
         reps6.push(code);
-        for p in &six {
-            let mut p7 = [VERTICES - 1; VERTICES];
-            p7[..VERTICES - 1].copy_from_slice(p);
-            let image = apply(&edge_map(&p7), code);
+        for (k, map) in maps6.iter().enumerate() {
+            let image = apply(map, code);
             if to_first[image] == UNSET {
-                // `p` takes `code` to `image`: its inverse takes `image` back.
-                let mut inv = vec![0; VERTICES - 1];
-                for (i, &pi) in p.iter().enumerate() {
-                    inv[pi] = i;
-                }
-                to_first[image] = six.iter().position(|q| *q == inv).unwrap() as u16;
+                // Permutation `k` takes `code` to `image`: its inverse takes
+                // `image` back.
+                to_first[image] = inverse[k];
                 class6[image] = c6;
             }
         }

@@ -513,16 +513,7 @@ pub(super) fn canonical(g: &Graph) -> Graph {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-    }
+    use crate::graph::tests::Rng;
 
     fn random(rng: &mut Rng, n: usize, density: u64) -> Graph {
         let mut g = Graph::empty(n);

@@ -137,31 +137,7 @@ impl Graph {
         if self.loops != 0 {
             return false;
         }
-        // Breadth first from each unseen vertex, levels alternating sides: an
-        // edge inside a level or between levels two apart cannot occur in a
-        // breadth-first search, so an edge within a side is one inside a level.
-        let mut unseen = self.all();
-        while unseen != 0 {
-            let start = unseen & unseen.wrapping_neg();
-            let (mut sides, mut frontier, mut side) = ([start, 0u64], start, 0);
-            while frontier != 0 {
-                let mut next = 0u64;
-                let mut f = frontier;
-                while f != 0 {
-                    let u = f.trailing_zeros() as usize;
-                    f &= f - 1;
-                    if self.adj[u] & sides[side] != 0 {
-                        return false;
-                    }
-                    next |= self.adj[u];
-                }
-                side ^= 1;
-                frontier = next & !(sides[0] | sides[1]);
-                sides[side] |= frontier;
-            }
-            unseen &= !(sides[0] | sides[1]);
-        }
-        true
+        two_colourable(self.all(), |u| self.adj[u])
     }
 
     /// Whether the graph has at most one connected component.
@@ -171,15 +147,7 @@ impl Graph {
 
     /// The vertex set of the connected component of `s`.
     fn component_of(&self, s: usize) -> u64 {
-        let (mut comp, mut frontier) = (1u64 << s, 1u64 << s);
-        while frontier != 0 {
-            let u = frontier.trailing_zeros() as usize;
-            frontier &= frontier - 1;
-            let new = self.adj[u] & !comp;
-            comp |= new;
-            frontier |= new;
-        }
-        comp
+        reach(s, |u| self.adj[u])
     }
 
     /// Every vertex, as a bitset.
@@ -297,19 +265,70 @@ impl std::fmt::Display for Move {
     }
 }
 
+/// The vertices joined to `s` by a path, where `row(u)` is the neighbour set of
+/// `u` (shared by [`Graph`] and the small graphs of `small`).
+fn reach(s: usize, row: impl Fn(usize) -> u64) -> u64 {
+    let (mut comp, mut frontier) = (1u64 << s, 1u64 << s);
+    while frontier != 0 {
+        let u = frontier.trailing_zeros() as usize;
+        frontier &= frontier - 1;
+        let new = row(u) & !comp;
+        comp |= new;
+        frontier |= new;
+    }
+    comp
+}
+
+/// Whether the graph on `vertices`, `row(u)` the neighbour set of `u`, has no
+/// odd cycle (loops are the caller's to exclude).
+fn two_colourable(vertices: u64, row: impl Fn(usize) -> u64) -> bool {
+    // Breadth first from each unseen vertex, levels alternating sides: an
+    // edge inside a level or between levels two apart cannot occur in a
+    // breadth-first search, so an edge within a side is one inside a level.
+    let mut unseen = vertices;
+    while unseen != 0 {
+        let start = unseen & unseen.wrapping_neg();
+        let (mut sides, mut frontier, mut side) = ([start, 0u64], start, 0);
+        while frontier != 0 {
+            let mut next = 0u64;
+            let mut f = frontier;
+            while f != 0 {
+                let u = f.trailing_zeros() as usize;
+                f &= f - 1;
+                if row(u) & sides[side] != 0 {
+                    return false;
+                }
+                next |= row(u);
+            }
+            side ^= 1;
+            frontier = next & !(sides[0] | sides[1]);
+            sides[side] |= frontier;
+        }
+        unseen &= !(sides[0] | sides[1]);
+    }
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// A reproducible xorshift generator for the graph module's tests.
+    pub(super) struct Rng(pub(super) u64);
+
+    impl Rng {
+        pub(super) fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+    }
+
     #[test]
     fn induced_keeps_the_edges_and_loops_among_the_kept_vertices_in_order() {
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut next = move || rng.next();
         for n in [0, 1, 2, 5, 7, 24, 25, 40, 63, 64] {
             let mut g = Graph::empty(n);
             for u in 0..n {

@@ -21,11 +21,11 @@
 //! Values come from the game's definition (mex over every option, xor over
 //! components) and two theorems the rest of the solver uses too (`solve`): the
 //! parity value of a bipartite graph and the symmetry lemma for false twins.
-//! Uses only the `Graph` type.
+//! Uses the `Graph` type and its breadth-first walks.
 
 use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering::Relaxed};
 
-use super::Graph;
+use super::{Graph, reach, two_colourable};
 
 /// Most vertices of a graph solved here.
 pub(super) const SLOTS: usize = 7;
@@ -86,15 +86,16 @@ pub(super) fn code(g: &Graph) -> u32 {
 /// The graph of `code` on `n` vertices, the slots with an edge first in order
 /// (to key it in the general memo).
 pub(super) fn graph(n: usize, code: u32) -> Graph {
-    let rows = rows(code);
-    let slots = Graph {
-        n: SLOTS,
-        adj: rows.iter().map(|&r| r as u64).collect(),
-        loops: 0,
-    };
+    let busy = busy(&rows(code));
+    // A slot's vertex: the number of busy slots below it.
+    let vertex = |slot: usize| (busy & ((1 << slot) - 1)).count_ones() as usize;
     let mut g = Graph::empty(n);
-    for (u, v) in slots.induced(busy(&rows) as u64).edge_list() {
-        g.add_edge(u, v);
+    for v in 1..SLOTS {
+        for u in 0..v {
+            if code & bit(u, v) != 0 {
+                g.add_edge(vertex(u), vertex(v));
+            }
+        }
     }
     g
 }
@@ -129,41 +130,12 @@ fn within(mask: u8) -> u32 {
 
 /// The slots joined to slot `s`.
 fn component(rows: &[u8; SLOTS], s: usize) -> u8 {
-    let (mut comp, mut frontier) = (1u8 << s, 1u8 << s);
-    while frontier != 0 {
-        let u = frontier.trailing_zeros() as usize;
-        frontier &= frontier - 1;
-        let new = rows[u] & !comp;
-        comp |= new;
-        frontier |= new;
-    }
-    comp
+    reach(s, |u| rows[u] as u64) as u8
 }
 
-/// Whether the graph on `rows` has no odd cycle (two-colouring breadth first).
+/// Whether the graph on `rows` has no odd cycle.
 fn bipartite(rows: &[u8; SLOTS]) -> bool {
-    let mut unseen = busy(rows);
-    while unseen != 0 {
-        let start = unseen & unseen.wrapping_neg();
-        let (mut sides, mut frontier, mut side) = ([start, 0u8], start, 0);
-        while frontier != 0 {
-            let mut next = 0u8;
-            let mut f = frontier;
-            while f != 0 {
-                let u = f.trailing_zeros() as usize;
-                f &= f - 1;
-                if rows[u] & sides[side] != 0 {
-                    return false;
-                }
-                next |= rows[u];
-            }
-            side ^= 1;
-            frontier = next & !(sides[0] | sides[1]);
-            sides[side] |= frontier;
-        }
-        unseen &= !(sides[0] | sides[1]);
-    }
-    true
+    two_colourable(busy(rows) as u64, |u| rows[u] as u64)
 }
 
 /// The class of `code`: one of `0 .. CLASSES`, equal for two codes exactly
@@ -346,19 +318,8 @@ fn false_twins(rows: &[u8; SLOTS]) -> Option<(usize, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::graph::tests::Rng;
     use std::collections::HashSet;
-
-    /// A reproducible xorshift generator.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-    }
 
     /// `code` with slot `u` renamed `p[u]`, edge by edge.
     fn relabel(code: u32, p: &[usize; SLOTS]) -> u32 {

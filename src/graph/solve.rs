@@ -162,15 +162,15 @@ impl Solver {
         for _ in 0..count {
             let k = Key::load(&mut rd).map_err(damaged)?;
             let v = get32(&mut rd).map_err(damaged)?;
-            if k.n() > small::SLOTS {
-                memo.insert(k, v);
-                continue;
-            }
-            let g = k.graph();
-            if !small::fits(&g) {
-                memo.insert(k, v);
-            } else if !small.load(g.n, small::code(&g), v) {
-                return Err(bad("damaged graph memo (a value too large for its graph)"));
+            let g = (k.n() <= small::SLOTS).then(|| k.graph());
+            match g.filter(small::fits) {
+                Some(g) if !small.load(g.n, small::code(&g), v) => {
+                    return Err(bad("damaged graph memo (a value too large for its graph)"));
+                }
+                Some(_) => {}
+                None => {
+                    memo.insert(k, v);
+                }
             }
         }
         let crc = rd.crc.finalize();
@@ -204,8 +204,8 @@ impl Solver {
     /// The nim-value of `g`, or `None` if the stop flag was set before the
     /// end.
     pub fn try_value(&self, g: &Graph) -> Option<u32> {
-        if small::fits(g) {
-            return Some(self.small.value(g.n, small::code(g)));
+        if let Some(v) = self.small_value(g) {
+            return Some(v);
         }
         if g.is_connected() {
             // Most options are (and the empty graph, bipartite: 0): no copy
@@ -232,9 +232,14 @@ impl Solver {
             .collect()
     }
 
+    /// The value of `g` from the table of small graphs, if it is one.
+    fn small_value(&self, g: &Graph) -> Option<u32> {
+        small::fits(g).then(|| self.small.value(g.n, small::code(g)))
+    }
+
     fn component(&self, c: &Graph) -> Option<u32> {
-        if small::fits(c) {
-            return Some(self.small.value(c.n, small::code(c)));
+        if let Some(v) = self.small_value(c) {
+            return Some(v);
         }
         if c.is_bipartite() {
             return Some(c.parity_value());
