@@ -115,21 +115,33 @@ pub(crate) mod stream {
 
     /// Reads `n` `u32`s.
     pub(crate) fn get32s(r: &mut dyn Read, n: usize) -> io::Result<Vec<u32>> {
-        let mut bytes = vec![0u8; 4 * n];
-        r.read_exact(&mut bytes)?;
-        Ok(bytes
-            .chunks_exact(4)
-            .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
-            .collect())
+        get_words(r, n, u32::from_le_bytes)
     }
 
     /// Reads `n` `u64`s.
     pub(crate) fn get64s(r: &mut dyn Read, n: usize) -> io::Result<Vec<u64>> {
-        let mut bytes = vec![0u8; 8 * n];
-        r.read_exact(&mut bytes)?;
-        Ok(bytes
-            .chunks_exact(8)
-            .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
-            .collect())
+        get_words(r, n, u64::from_le_bytes)
+    }
+
+    /// Reads `n` little-endian words of `B` bytes, at most 64 KiB at a time, so
+    /// that a damaged count fails at the end of the input instead of asking for
+    /// more memory than the input could fill.
+    fn get_words<T, const B: usize>(
+        r: &mut dyn Read,
+        n: usize,
+        word: fn([u8; B]) -> T,
+    ) -> io::Result<Vec<T>> {
+        let mut out = Vec::with_capacity(n.min(1 << 13));
+        let mut bytes = vec![0u8; B * n.min(1 << 13)];
+        while out.len() < n {
+            let k = (n - out.len()).min(1 << 13);
+            r.read_exact(&mut bytes[..B * k])?;
+            out.extend(
+                bytes[..B * k]
+                    .chunks_exact(B)
+                    .map(|c| word(c.try_into().unwrap())),
+            );
+        }
+        Ok(out)
     }
 }

@@ -11,13 +11,13 @@ use super::tracker::Tracker;
 use super::{Params, Run, Scan};
 use crate::bytes::stream::{CrcReader, CrcWriter, get32, get32s, get64, put32, put32s, put64};
 use crate::engine::ranks::{Ranks, Solo};
-use crate::engine::{CHUNK_ROWS, Engine};
+use crate::engine::{CHUNK_ROWS, Engine, load_state, save_state};
 use crate::proof::{Fate, Known, RowStatus};
 
 /// First 8 bytes of a checkpoint.
 const MAGIC: [u8; 8] = *b"CHOMP3CK";
 /// The layout version this build writes and reads.
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 4;
 /// "None" in `u32` and `u64` fields.
 const NONE32: u32 = u32::MAX;
 const NONE64: u64 = u64::MAX;
@@ -242,10 +242,8 @@ fn save_tracker(w: &mut dyn Write, t: &Tracker) -> io::Result<()> {
     put32s(w, t.history.iter().map(|&x| x as u32))?;
     match &t.snapshot {
         Some((q, state)) => {
-            put32s(w, [1, *q, state.len() as u32])?;
-            for &x in state {
-                put64(w, x)?;
-            }
+            put32s(w, [1, *q])?;
+            save_state(w, state)?;
         }
         None => put32(w, 0)?,
     }
@@ -265,9 +263,7 @@ fn load_tracker(rd: &mut dyn Read) -> io::Result<Tracker> {
         0 => None,
         _ => {
             let q = get32(rd)?;
-            let len = get32(rd)? as usize;
-            let state = (0..len).map(|_| get64(rd)).collect::<io::Result<_>>()?;
-            Some((q, state))
+            Some((q, load_state(rd)?))
         }
     };
     let w = get32s(rd, 6)?;

@@ -22,12 +22,18 @@ use std::ops::Range;
 use std::sync::{Arc, Mutex};
 
 use crate::engine::ranks::{self, Ranks, Solo, owner};
-use crate::engine::{Block, CHUNK_ROWS, Engine};
+use crate::engine::{Block, CHUNK_ROWS, Engine, State};
 use crate::facts::ColumnFacts;
 use crate::proof::{Below, Fate, RowStatus};
 pub use checkpoint::CheckpointError;
 pub use tracker::Settled;
-use tracker::Tracker;
+use tracker::{Seen, StateAt, Tracker};
+
+/// The state every row has under [`Weaken::ignore_state`].
+const EMPTY: State = State {
+    lead: 0,
+    bits: Vec::new(),
+};
 
 /// Default columns between state comparisons: a multiple of every period 1..=10,
 /// so that a repetition's length `K` is mostly a multiple of the period `L` below
@@ -256,23 +262,22 @@ impl Run {
                 continue;
             }
             let t = &mut self.trackers[r as usize];
-            if t.searching()
+            let row = self.engine.live_row(r);
+            let state: Option<&dyn StateAt> = match &row {
+                Some(_) if weaken.ignore_state => Some(&EMPTY),
+                Some(row) => Some(row),
+                None => None,
+            };
+            if let Some(state) = state
+                && t.searching()
                 && tracker::settling(r, q)
-                && let Some(mut state) = self.engine.row_state(r)
             {
-                if weaken.ignore_state {
-                    state.clear();
-                }
                 t.step(q, state);
             }
             // Every repetition is confirmed at a multiple of the period below as
             // far as it is known, in parallel; the head then rarely waits.
             t.schedule(q, self.below.period);
             if t.verify_at == Some(q) {
-                let mut state = self.engine.row_state(r);
-                if weaken.ignore_state {
-                    state = state.map(|_| Vec::new());
-                }
                 t.verify(q, state);
             }
         }
@@ -462,23 +467,26 @@ fn advance(
                     scan.add(b.first + j, b.column(j), &owned);
                 }
             }
-            let values = (0..b.cols)
-                .map(|j| {
-                    let col = b.column(j);
-                    let len = col.len() as u32;
-                    let values = clipped(&owned, head, len)
-                        .map(|r| col[r as usize])
-                        .collect();
-                    (b.first + j, len, values)
-                })
-                .collect::<Vec<(u32, u32, Vec<u32>)>>();
-            (owned, values)
-        },
-        |(owned, block)| {
-            for (q, len, values) in block {
-                for (r, v) in clipped(&owned, head, len).zip(values) {
-                    trackers[r as usize].record(r, q, v);
+            // What the trackers need of each row from the head on, gathered
+            // here (column by column, in memory order) so that only a few words
+            // a row wait for the calling thread.
+            let last = b.column(b.cols - 1).len() as u32;
+            let rows: Vec<u32> = clipped(&owned, head, last).collect();
+            let mut seen: Vec<Seen> = rows
+                .iter()
+                .map(|&r| Seen::new(r, b.first.max(r), b.cols))
+                .collect();
+            for j in 0..b.cols {
+                let (q, col) = (b.first + j, b.column(j));
+                for (s, &r) in seen.iter_mut().zip(&rows).take_while(|(_, r)| **r <= q) {
+                    s.add(r, q, col[r as usize]);
                 }
+            }
+            rows.into_iter().zip(seen).collect::<Vec<(u32, Seen)>>()
+        },
+        |rows| {
+            for (r, seen) in rows {
+                trackers[r as usize].take(seen);
             }
         },
     );

@@ -3,12 +3,12 @@
 //! is proved, the least period and exact start read off the offsets (no cap on
 //! either).
 
+use crate::engine::{LiveRow, State};
 use crate::proof::{Below, Fate, Known, RowStatus, divisors, lcm};
 
-/// A row is "settling" from column `SETTLE_NUM / SETTLE_DEN * r` on. Rows settle
-/// near `sqrt(2) r` (every row `100 < r <= 10^5` starts at `1.407 r` or later), so
-/// before `1.3 r` a cycle search cannot succeed, and offsets are recorded from
-/// there on: the start of every row seen so far lies far inside the recording.
+/// A row is "settling" from column `SETTLE_NUM / SETTLE_DEN * r` on: its cycle
+/// search starts there (this fixes which columns are compared, hence every
+/// certificate's column in the census file).
 const SETTLE_NUM: u64 = 13;
 const SETTLE_DEN: u64 = 10;
 
@@ -21,9 +21,98 @@ pub(super) fn settling(r: u32, q: u32) -> bool {
     q as u64 * SETTLE_DEN >= r as u64 * SETTLE_NUM
 }
 
-/// Whether row `r` records its offset at column `q`.
-fn recording(r: u32, q: u32) -> bool {
-    r <= RECORD_FROM_BIRTH || settling(r, q)
+/// The first column at which row `r` records its offset `f(q,r) - q`: from
+/// birth up to [`RECORD_FROM_BIRTH`], then `⌊1.41 r⌋ - 64`. Every periodic row
+/// `1000 < r <= 3*10^5` starts at `sqrt(2) r - 3.3` or later (data/census.tsv),
+/// so this leaves `0.004 r + 60` columns to spare. A row whose start lay before
+/// its first recorded column would still be proved, its start given as an
+/// upper bound (`<=` in the census file), never as exact; recording from `1.3 r`
+/// as before cost 4 bytes a column for `0.11 r` more columns a row.
+pub(super) fn record_from(r: u32) -> u32 {
+    if r <= RECORD_FROM_BIRTH {
+        r
+    } else {
+        (r as u64 * 141 / 100 - 64) as u32
+    }
+}
+
+/// A row's state at a batch boundary, as a comparison sees it: compared in
+/// place, copied only when it becomes the snapshot.
+pub(super) trait StateAt {
+    /// Whether the state is `s`.
+    fn is(&self, s: &State) -> bool;
+    /// A copy of the state.
+    fn copy(&self) -> State;
+}
+
+impl StateAt for State {
+    fn is(&self, s: &State) -> bool {
+        self == s
+    }
+    fn copy(&self) -> State {
+        self.clone()
+    }
+}
+
+impl StateAt for LiveRow<'_> {
+    fn is(&self, s: &State) -> bool {
+        self.state_is(s)
+    }
+    fn copy(&self) -> State {
+        self.state()
+    }
+}
+
+/// What one block of columns says of a row, gathered on the worker that
+/// computed the block: the least value past the row's diagonal, its death, and
+/// its offsets at recorded columns (consecutive, from `first`).
+#[derive(Debug)]
+pub(super) struct Seen {
+    min: u32,
+    died: Option<u32>,
+    first: u32,
+    offsets: Vec<i32>,
+}
+
+impl Seen {
+    /// Nothing seen yet of row `r` in a block of `cols` columns from `q_first`.
+    pub(super) fn new(r: u32, q_first: u32, cols: u32) -> Seen {
+        let first = q_first.max(record_from(r));
+        let recorded = (q_first + cols).saturating_sub(first);
+        Seen {
+            min: u32::MAX,
+            died: None,
+            first,
+            offsets: Vec::with_capacity(recorded as usize),
+        }
+    }
+
+    /// Row `r`'s value `f(q,r) = v`, columns in order. A dead row's later values
+    /// equal its death value, so they would change nothing.
+    pub(super) fn add(&mut self, r: u32, q: u32, v: u32) {
+        if self.died.is_some() {
+            return;
+        }
+        if q > r {
+            self.min = self.min.min(v);
+        }
+        if v == q {
+            self.died = Some(q);
+            self.offsets = Vec::new();
+        } else if q >= self.first {
+            self.offsets.push((v as i64 - q as i64) as i32);
+        }
+    }
+
+    /// Row `r`'s values `f(q,r) = v` for consecutive columns `q` from `q_first`.
+    #[cfg(test)]
+    pub(super) fn of(r: u32, q_first: u32, values: &[u32]) -> Seen {
+        let mut seen = Seen::new(r, q_first, values.len() as u32);
+        for (q, &v) in (q_first..).zip(values) {
+            seen.add(r, q, v);
+        }
+        seen
+    }
 }
 
 /// A row's proved fate, and whether its start is exact (the least column from
@@ -47,7 +136,7 @@ pub(crate) struct Tracker {
     /// Least `f(q,r)` over `q > r` seen so far (`u32::MAX`: none yet).
     pub(super) min_value: u32,
     /// Snapshot column and state; comparisons since; comparisons before renewal.
-    pub(super) snapshot: Option<(u32, Vec<u64>)>,
+    pub(super) snapshot: Option<(u32, State)>,
     pub(super) steps: u32,
     pub(super) limit: u32,
     /// `(qs, K)`: the state at `qs + K` equals the state at `qs`.
@@ -69,26 +158,30 @@ impl Tracker {
         }
     }
 
-    /// Records `f(q,r) = v` (columns in order, from the row's birth).
-    pub(super) fn record(&mut self, r: u32, q: u32, v: u32) {
+    /// Takes in what a block of columns said of the row (blocks in order).
+    pub(super) fn take(&mut self, seen: Seen) {
         if self.dead.is_some() {
             return;
         }
-        if q > r {
-            self.min_value = self.min_value.min(v);
-        }
-        if v == q {
+        self.min_value = self.min_value.min(seen.min);
+        if let Some(q) = seen.died {
             self.dead = Some(q as u64);
             self.history = Vec::new();
             return;
         }
-        if !recording(r, q) {
+        if seen.offsets.is_empty() {
             return;
         }
         if self.history.is_empty() {
-            self.recorded_from = q;
+            self.recorded_from = seen.first;
         }
-        self.history.push((v as i64 - q as i64) as i32);
+        // Grow by an eighth at a time, not by doubling: offsets are much of the
+        // census's memory.
+        let (len, n) = (self.history.len(), seen.offsets.len());
+        if self.history.capacity() < len + n {
+            self.history.reserve_exact(n.max(len / 8));
+        }
+        self.history.extend(seen.offsets);
     }
 
     /// Whether the row is live and still looking for a cycle.
@@ -97,9 +190,9 @@ impl Tracker {
     }
 
     /// One comparison at column `q` (a batch boundary) by Brent's method.
-    pub(super) fn step(&mut self, q: u32, state: Vec<u64>) {
+    pub(super) fn step(&mut self, q: u32, state: &dyn StateAt) {
         match &self.snapshot {
-            Some((qs, s0)) if *s0 == state => {
+            Some((qs, s0)) if state.is(s0) => {
                 self.cycle = Some((*qs, q - qs));
                 self.confirmed = q - qs;
             }
@@ -110,7 +203,7 @@ impl Tracker {
                 } else {
                     1
                 };
-                self.snapshot = Some((q, state));
+                self.snapshot = Some((q, state.copy()));
                 self.steps = 0;
             }
         }
@@ -139,7 +232,7 @@ impl Tracker {
 
     /// The comparison due at column `q`, if any: `state` must equal the
     /// snapshot's; if it does not, the search starts again.
-    pub(super) fn verify(&mut self, q: u32, state: Option<Vec<u64>>) {
+    pub(super) fn verify(&mut self, q: u32, state: Option<&dyn StateAt>) {
         let (Some(target), Some((qs, s0))) = (self.verify_at, &self.snapshot) else {
             return;
         };
@@ -148,7 +241,7 @@ impl Tracker {
         }
         let qs = *qs;
         self.verify_at = None;
-        if q == target && state.as_ref() == Some(s0) {
+        if q == target && state.is_some_and(|s| s.is(s0)) {
             self.confirmed = q - qs;
         } else {
             self.restart();
@@ -174,7 +267,10 @@ impl Tracker {
             });
         }
         let (qs, _) = self.cycle?;
-        if (qs as u64) < below.settled_from.max(1) || qs < self.recorded_from {
+        // The offsets from `qs` on must be recorded: a repetition found before
+        // the recording began is searched for again.
+        let unrecorded = self.history.is_empty() || qs < self.recorded_from;
+        if (qs as u64) < below.settled_from.max(1) || unrecorded {
             self.restart();
             return None;
         }
@@ -231,12 +327,21 @@ mod tests {
     /// A state for a synthetic row with offsets `s` (from column `r`) at column
     /// `q`: its last `r + 1` offsets. Like a real row's state, it determines the
     /// row's future (a synthetic row is periodic once such a window repeats).
-    fn state(r: u32, s: &[i64], q: u32) -> Vec<u64> {
+    fn state(r: u32, s: &[i64], q: u32) -> State {
         let end = (q - r) as usize;
-        s[end.saturating_sub(r as usize + 1)..end]
+        let bits = s[end.saturating_sub(r as usize + 1)..end]
             .iter()
             .map(|&x| x as u64)
-            .collect()
+            .collect();
+        State { lead: 0, bits }
+    }
+
+    /// An arbitrary state, for comparisons that only need one.
+    fn some_state(x: u64) -> State {
+        State {
+            lead: 0,
+            bits: vec![x],
+        }
     }
 
     /// Runs a tracker over a synthetic row `r` (offsets: `pre`, then `pattern`
@@ -255,14 +360,14 @@ mod tests {
         let below = Below::none();
         for (i, &off) in s.iter().enumerate() {
             let q = r + i as u32;
-            t.record(r, q, (q as i64 + off) as u32);
+            t.take(Seen::of(r, q, &[(q as i64 + off) as u32]));
             let q = q + 1;
             if q.is_multiple_of(batch) {
                 if t.searching() && settling(r, q) {
-                    t.step(q, state(r, &s, q));
+                    t.step(q, &state(r, &s, q));
                 }
                 t.schedule(q, below.period);
-                t.verify(q, Some(state(r, &s, q)));
+                t.verify(q, Some(&state(r, &s, q)));
                 if let Some(settled) = t.settle(r, q, &below) {
                     return settled;
                 }
@@ -290,7 +395,7 @@ mod tests {
         for (p, pre_len, batch) in cases {
             let r = p as u32 + 2;
             let pat = pattern(p);
-            // Rows above 100 record from 1.3 r: the preperiod reaches past that.
+            // Rows above 100 record from 1.41 r - 64: the preperiod reaches past that.
             let pre_len = pre_len
                 + if r > RECORD_FROM_BIRTH {
                     r as usize * 2 / 5
@@ -322,7 +427,11 @@ mod tests {
         let (r, pat) = (1000, pattern(4));
         let got = settle_synthetic(r, &[], &pat, 72);
         assert!(!got.exact_start);
-        assert_eq!(got.status.fate.start(), 1300, "the first recorded column");
+        assert_eq!(
+            got.status.fate.start(),
+            record_from(r) as u64,
+            "the first recorded column"
+        );
         assert_eq!(
             got.status.fate.value(5000),
             Some(5000 + pat[(5000 - r as usize) % 4] as u64)
@@ -336,7 +445,7 @@ mod tests {
         let mut t = Tracker::new();
         for (i, &off) in s.iter().enumerate() {
             let q = r + i as u32;
-            t.record(r, q, (q as i64 + off) as u32);
+            t.take(Seen::of(r, q, &[(q as i64 + off) as u32]));
         }
         // States repeat 60 columns apart; the rows below repeat every 7.
         t.snapshot = Some((120, state(r, &s, 120)));
@@ -346,7 +455,7 @@ mod tests {
         below.add_periodic(20, 7);
         assert_eq!(t.settle(r, 180, &below), None);
         assert_eq!(t.verify_at, Some(120 + 420));
-        t.verify(540, Some(state(r, &s, 540)));
+        t.verify(540, Some(&state(r, &s, 540)));
         let got = t.settle(r, 540, &below).expect("proved at lcm(60, 7)");
         assert_eq!(got.status.known, Known::Certificate { closed_at: 540 });
         assert_eq!(
@@ -358,7 +467,7 @@ mod tests {
         );
         // Planned late, the comparison goes to the next multiple still ahead.
         let mut t3 = Tracker::new();
-        t3.snapshot = Some((120, vec![1]));
+        t3.snapshot = Some((120, some_state(1)));
         t3.cycle = Some((120, 60));
         t3.confirmed = 60;
         t3.schedule(1000, 7);
@@ -366,7 +475,7 @@ mod tests {
         // A target already passed (planned after the column's comparisons) is
         // planned again at the next multiple, not lost.
         let mut t4 = Tracker::new();
-        t4.snapshot = Some((120, vec![1]));
+        t4.snapshot = Some((120, some_state(1)));
         t4.cycle = Some((120, 60));
         t4.confirmed = 60;
         t4.schedule(540, 7);
@@ -375,10 +484,10 @@ mod tests {
         assert_eq!(t4.verify_at, Some(960));
         // A state that differs at the later column sends the search back.
         let mut t2 = Tracker::new();
-        t2.snapshot = Some((120, vec![1]));
+        t2.snapshot = Some((120, some_state(1)));
         t2.cycle = Some((120, 60));
         t2.verify_at = Some(540);
-        t2.verify(540, Some(vec![2]));
+        t2.verify(540, Some(&some_state(2)));
         assert_eq!((t2.cycle, t2.snapshot, t2.confirmed), (None, None, 0));
     }
 }

@@ -3,13 +3,13 @@
 //! The layout is in FORMAT.md (the census checkpoint); integers little-endian.
 //!
 //! A live row is saved as its state at the next column (the values it has used at
-//! or above it: `Engine::row_state`), which is all its future depends on; its
-//! window is rebuilt from that on loading.
+//! or above it: `Engine::row_state`, in its compact form), which is all its
+//! future depends on; its window is rebuilt from that on loading.
 
 use std::io::{self, Read, Write};
 use std::sync::Mutex;
 
-use super::row::Row;
+use super::row::{Row, State};
 use super::{CHUNK_ROWS, Engine};
 use crate::bytes::stream::{get32, get64, get64s, put32, put64, put64s};
 
@@ -56,8 +56,7 @@ impl Engine {
                     Row::Live(_) => {
                         let state = row.state(r, q).expect("a live row has a state");
                         w.write_all(&[LIVE])?;
-                        put32(w, state.len() as u32)?;
-                        put64s(w, &state)?;
+                        save_state(w, &state)?;
                     }
                 }
             }
@@ -98,6 +97,23 @@ impl Engine {
     }
 }
 
+/// Writes a row state: `lead` u32, `w` u32, `w` words.
+pub(crate) fn save_state(w: &mut dyn Write, s: &State) -> io::Result<()> {
+    put32(w, s.lead)?;
+    put32(w, s.bits.len() as u32)?;
+    put64s(w, &s.bits)
+}
+
+/// Reads a row state written by [`save_state`].
+pub(crate) fn load_state(rd: &mut dyn Read) -> io::Result<State> {
+    let lead = get32(rd)?;
+    let n = get32(rd)? as usize;
+    Ok(State {
+        lead,
+        bits: get64s(rd, n)?,
+    })
+}
+
 /// One row `r` of a checkpoint taken before column `q`.
 fn load_row(rd: &mut dyn Read, r: u32, q: u32) -> io::Result<Row> {
     let mut tag = [0u8];
@@ -113,11 +129,14 @@ fn load_row(rd: &mut dyn Read, r: u32, q: u32) -> io::Result<Row> {
             Row::Periodic { start, pattern }
         }
         LIVE => {
-            let n = get32(rd)? as usize;
-            let state = get64s(rd, n)?;
+            let state = load_state(rd)?;
+            if state.lead > r + 2 || state.bits.len() as u64 * 64 > (r + 2 - state.lead) as u64 + 63
+            {
+                return Err(bad("a row state wider than its row"));
+            }
             Row::live(r, q, |base, bits| {
-                for x in 0..(64 * n as u32).min(r + 2) {
-                    if state[x as usize / 64] >> (x % 64) & 1 == 1 {
+                for x in 0..r + 2 {
+                    if state.contains(x) {
                         let v = q + x;
                         bits[(v / 64 - base) as usize] |= 1u64 << (v % 64);
                     }

@@ -60,10 +60,12 @@ mod row;
 use std::collections::BTreeMap;
 use std::ops::Range;
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::{Condvar, Mutex, mpsc};
+use std::sync::{Condvar, Mutex, MutexGuard, mpsc};
 
+pub(crate) use checkpoint::{load_state, save_state};
 use ranks::{Ranks, Solo, owner};
 pub use resume::ColumnSource;
+pub use row::State;
 use row::{BlockOut, Row};
 
 /// Columns per block. A row's window is reused across the block's columns while
@@ -107,6 +109,28 @@ impl Block<'_> {
     }
 }
 
+/// A live row at the engine's next column `q`, borrowed from its chunk.
+pub struct LiveRow<'a> {
+    rows: MutexGuard<'a, Vec<Row>>,
+    i: usize,
+    r: u32,
+    q: u32,
+}
+
+impl LiveRow<'_> {
+    /// The row's state at `q`: the values `>= q` it has used.
+    pub fn state(&self) -> State {
+        self.rows[self.i].state(self.r, self.q).expect("a live row")
+    }
+
+    /// Whether the row's state at `q` is `s` (compared without a copy).
+    pub fn state_is(&self, s: &State) -> bool {
+        self.rows[self.i]
+            .state_is(self.r, self.q, s)
+            .expect("a live row")
+    }
+}
+
 /// The engine's state after some number of complete columns.
 pub struct Engine {
     columns: u32,
@@ -145,16 +169,17 @@ impl Engine {
         }
     }
 
-    /// The state of live row `r` at the next column `q = columns()`: bit `x` set
-    /// when the row already used `q + x` (`None` for a dead or periodic row).
-    pub fn row_state(&mut self, r: u32) -> Option<Vec<u64>> {
-        let q = self.columns;
-        let chunk = self
-            .chunks
-            .get_mut((r / CHUNK_ROWS) as usize)?
-            .get_mut()
-            .unwrap();
-        chunk.get((r % CHUNK_ROWS) as usize)?.state(r, q)
+    /// Live row `r` at the next column `q = columns()`, to read its state in
+    /// place (`None` for a dead or periodic row, or one not made yet).
+    pub fn live_row(&self, r: u32) -> Option<LiveRow<'_>> {
+        let rows = self.chunks.get((r / CHUNK_ROWS) as usize)?.lock().unwrap();
+        let i = (r % CHUNK_ROWS) as usize;
+        matches!(rows.get(i)?, Row::Live(_)).then_some(LiveRow {
+            rows,
+            i,
+            r,
+            q: self.columns,
+        })
     }
 
     /// Hands a live row over to its proved pattern: from column `start` on,

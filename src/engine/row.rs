@@ -33,9 +33,57 @@ pub(crate) struct Window {
     base: u32,
     /// Lower bound for the first value `>= q` that is not in the window.
     low: u32,
-    /// The window: twice the span the row needs, so it slides by a cheap copy
-    /// once every `~r` columns instead of a shift every column.
+    /// The window: the span the row needs plus a sixteenth, so that it slides by
+    /// one copy every `~r / 16` columns (a shift every column would cost more, a
+    /// second span would double the census's memory).
     bits: Vec<u64>,
+}
+
+/// A live row's state at a column `q`: the values `>= q` it has used, in one
+/// canonical form, so that two states are equal exactly when their sets are.
+/// Every value in `q .. q + lead` is used and `q + lead` is not; bit `i` of
+/// `bits` is the value `q + lead + i` (so bit 0 is clear), with no zero words
+/// at the end. A settled row's state is a run of used values: no words at all.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct State {
+    /// Used values from `q` on, before the first unused one.
+    pub lead: u32,
+    /// The values from `q + lead` on, one bit each.
+    pub bits: Vec<u64>,
+}
+
+impl State {
+    /// Whether the value `q + x` is in the state.
+    pub fn contains(&self, x: u32) -> bool {
+        match x.checked_sub(self.lead) {
+            None => true,
+            Some(i) => self
+                .bits
+                .get(i as usize / 64)
+                .is_some_and(|w| w >> (i % 64) & 1 == 1),
+        }
+    }
+
+    /// The state of the values `q + x` for the offsets `x` that `has(x)` accepts
+    /// among `0 .. width`.
+    pub fn from_fn(width: u32, has: impl Fn(u32) -> bool) -> State {
+        let lead = (0..width).find(|&x| !has(x)).unwrap_or(width);
+        let mut bits = vec![0u64; (width - lead) as usize / 64 + 1];
+        for i in 0..width - lead {
+            if has(lead + i) {
+                bits[i as usize / 64] |= 1 << (i % 64);
+            }
+        }
+        trim(&mut bits);
+        State { lead, bits }
+    }
+}
+
+/// Drops the zero words at the end.
+fn trim(bits: &mut Vec<u64>) {
+    while bits.last() == Some(&0) {
+        bits.pop();
+    }
 }
 
 /// Where a block's cells go while its rows are computed in order.
@@ -59,11 +107,18 @@ fn span_words(r: u32) -> usize {
     (r as usize + 1) / 64 + 2
 }
 
+/// Words a row's window holds: its span, one word for a block of 64 columns,
+/// and a sixteenth of the span to slide into.
+fn window_words(r: u32) -> usize {
+    let span = span_words(r);
+    span + 1 + span / 16
+}
+
 impl Row {
     /// A live row `r` at column `q`, its window filled by `fill`, which receives the
     /// window's words (absolute word index `q / 64` first) and sets the used values.
     pub(crate) fn live(r: u32, q: u32, fill: impl FnOnce(u32, &mut [u64])) -> Row {
-        let mut bits = vec![0u64; 2 * span_words(r)];
+        let mut bits = vec![0u64; window_words(r)];
         fill(q / 64, &mut bits);
         Row::Live(Window {
             base: q / 64,
@@ -80,19 +135,27 @@ impl Row {
         *self = Row::Periodic { start, pattern };
     }
 
-    /// The state of a live row at column `q` (its values `>= q` used so far, as
-    /// offsets from `q`): bit `x` set when `q + x` is in the window.
-    pub(crate) fn state(&self, r: u32, q: u32) -> Option<Vec<u64>> {
+    /// The state of a live row at column `q` (the values `>= q` it has used so
+    /// far); `None` for a dead or periodic row.
+    pub(crate) fn state(&self, r: u32, q: u32) -> Option<State> {
         let Row::Live(w) = self else { return None };
-        let mut out = vec![0u64; (r as usize + 2) / 64 + 1];
-        for x in 0..=r + 1 {
-            let v = q + x;
-            let i = (v / 64 - w.base) as usize;
-            if w.bits.get(i).is_some_and(|b| b >> (v % 64) & 1 == 1) {
-                out[x as usize / 64] |= 1 << (x % 64);
-            }
+        let lead = w.lead(r, q);
+        let mut bits: Vec<u64> = w.words_from(q + lead, q + r + 2).collect();
+        trim(&mut bits);
+        Some(State { lead, bits })
+    }
+
+    /// Whether a live row's state at column `q` is `s`, without copying it;
+    /// `None` for a dead or periodic row.
+    pub(crate) fn state_is(&self, r: u32, q: u32, s: &State) -> Option<bool> {
+        let Row::Live(w) = self else { return None };
+        let lead = w.lead(r, q);
+        if lead != s.lead {
+            return Some(false);
         }
-        Some(out)
+        let mut words = w.words_from(q + lead, q + r + 2);
+        let same = s.bits.iter().all(|&x| words.next() == Some(x)) && words.all(|x| x == 0);
+        Some(same)
     }
 
     /// Sets value `v` (absolute) in a live row's window; a no-op on other rows.
@@ -142,13 +205,49 @@ impl Window {
         self.bits[w] |= 1u64 << (v % 64);
     }
 
+    /// How many values from `q` on the row has used without a gap (at most
+    /// `r + 2`: its state's `lead`). Reads past the window's end as unused.
+    fn lead(&self, r: u32, q: u32) -> u32 {
+        // Every value in `q .. low` is used.
+        let from = self.low.max(q);
+        let mut at = from;
+        for word in self.words_from(from, q + r + 2) {
+            if word != u64::MAX {
+                return (at + (!word).trailing_zeros() - q).min(r + 2);
+            }
+            at += 64;
+        }
+        r + 2
+    }
+
+    /// The window's values `from .. to` (absolute, `from` at or above the
+    /// window's base), 64 to a word, the last word padded with zeros.
+    fn words_from(&self, from: u32, to: u32) -> impl Iterator<Item = u64> + '_ {
+        let (first, shift) = ((from / 64 - self.base) as usize, from % 64);
+        let word = move |i: usize| self.bits.get(i).copied().unwrap_or(0);
+        let n = to.saturating_sub(from);
+        (0..n.div_ceil(64)).map(move |k| {
+            let i = first + k as usize;
+            let mut x = word(i) >> shift;
+            if shift > 0 {
+                x |= word(i + 1) << (64 - shift);
+            }
+            let left = n - 64 * k;
+            if left < 64 {
+                x & ((1u64 << left) - 1)
+            } else {
+                x
+            }
+        })
+    }
+
     /// Slides the window so that columns `q0..q_end` fit without reallocation.
     fn make_room(&mut self, r: u32, q0: u32, q_end: u32) {
         let top_word = ((q_end - 1 + r + 1) / 64 - self.base) as usize;
         if top_word < self.bits.len() {
             return;
         }
-        let new_base = q0 / 64;
+        let new_base = (q0 / 64).max(self.base);
         let shift = (new_base - self.base) as usize;
         self.bits.copy_within(shift.., 0);
         let keep = self.bits.len() - shift;
@@ -220,9 +319,39 @@ fn first_zero_of_union(a: &[u64], b: &[u64], skip: u32) -> u32 {
     if first != u64::MAX {
         return (!first).trailing_zeros();
     }
-    // Four words per step: one branch per 256 candidates (this loop is the engine's
-    // hot spot on rows that have not settled yet).
     let (a, b) = (&a[1..], &b[1..]);
+    let mut i = full_prefix(a, b);
+    loop {
+        let word = a[i] | b[i];
+        if word != u64::MAX {
+            return (i as u32 + 1) * 64 + (!word).trailing_zeros();
+        }
+        i += 1;
+    }
+}
+
+/// A count `i` of leading words with `a[k] | b[k]` all ones for every `k < i`
+/// (the scan's bulk: on rows that have not settled yet it runs over hundreds of
+/// words, and is the engine's hot spot). Hand-written rather than left to the
+/// compiler: the test "all ones" over a group of words is one vector
+/// instruction with AVX2, which the portable build (x86-64-v2) cannot assume.
+#[inline]
+fn full_prefix(a: &[u64], b: &[u64]) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx512f") {
+        // SAFETY: the processor has AVX-512F, checked just above.
+        return unsafe { full_prefix_avx512(a, b) };
+    }
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the processor has AVX2, checked just above.
+        return unsafe { full_prefix_avx2(a, b) };
+    }
+    full_prefix_words(a, b)
+}
+
+/// [`full_prefix`] four words at a time, one branch per 256 values.
+fn full_prefix_words(a: &[u64], b: &[u64]) -> usize {
     let mut i = 0;
     for (x, y) in a.chunks_exact(4).zip(b.chunks_exact(4)) {
         let all = (x[0] | y[0]) & (x[1] | y[1]) & (x[2] | y[2]) & (x[3] | y[3]);
@@ -231,11 +360,124 @@ fn first_zero_of_union(a: &[u64], b: &[u64], skip: u32) -> u32 {
         }
         i += 4;
     }
-    loop {
-        let word = a[i] | b[i];
-        if word != u64::MAX {
-            return (i as u32 + 1) * 64 + (!word).trailing_zeros();
+    i
+}
+
+/// [`full_prefix`] with AVX2: eight words (512 values) per branch.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn full_prefix_avx2(a: &[u64], b: &[u64]) -> usize {
+    use std::arch::x86_64::{__m256i, _mm256_and_si256, _mm256_loadu_si256, _mm256_or_si256};
+    use std::arch::x86_64::{_mm256_set1_epi64x, _mm256_testc_si256};
+    let n = a.len().min(b.len());
+    let ones = _mm256_set1_epi64x(-1);
+    let mut i = 0;
+    while i + 8 <= n {
+        // SAFETY: words i .. i + 8 are inside both slices (i + 8 <= n).
+        let [x0, x1, y0, y1] = unsafe {
+            let at = |s: &[u64], k: usize| s.as_ptr().add(k).cast::<__m256i>();
+            [
+                _mm256_loadu_si256(at(a, i)),
+                _mm256_loadu_si256(at(a, i + 4)),
+                _mm256_loadu_si256(at(b, i)),
+                _mm256_loadu_si256(at(b, i + 4)),
+            ]
+        };
+        let all = _mm256_and_si256(_mm256_or_si256(x0, y0), _mm256_or_si256(x1, y1));
+        // testc: whether every bit set in `ones` is set in `all`.
+        if _mm256_testc_si256(all, ones) == 0 {
+            break;
         }
-        i += 1;
+        i += 8;
+    }
+    i
+}
+
+/// [`full_prefix`] with AVX-512: sixteen words (1024 values) per branch.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn full_prefix_avx512(a: &[u64], b: &[u64]) -> usize {
+    use std::arch::x86_64::{__m512i, _mm512_and_si512, _mm512_loadu_si512, _mm512_or_si512};
+    use std::arch::x86_64::{_mm512_cmpneq_epi64_mask, _mm512_set1_epi64};
+    let n = a.len().min(b.len());
+    let ones = _mm512_set1_epi64(-1);
+    let mut i = 0;
+    while i + 16 <= n {
+        // SAFETY: words i .. i + 16 are inside both slices (i + 16 <= n).
+        let [x0, x1, y0, y1] = unsafe {
+            let at = |s: &[u64], k: usize| s.as_ptr().add(k).cast::<__m512i>();
+            [
+                _mm512_loadu_si512(at(a, i)),
+                _mm512_loadu_si512(at(a, i + 8)),
+                _mm512_loadu_si512(at(b, i)),
+                _mm512_loadu_si512(at(b, i + 8)),
+            ]
+        };
+        let all = _mm512_and_si512(_mm512_or_si512(x0, y0), _mm512_or_si512(x1, y1));
+        if _mm512_cmpneq_epi64_mask(all, ones) != 0 {
+            break;
+        }
+        i += 16;
+    }
+    i
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The first bit clear in both, from bit `skip`, found one bit at a time.
+    fn plain(a: &[u64], b: &[u64], skip: u32) -> u32 {
+        (skip..)
+            .find(|&x| (a[x as usize / 64] | b[x as usize / 64]) >> (x % 64) & 1 == 0)
+            .unwrap()
+    }
+
+    #[test]
+    fn the_union_scan_finds_the_first_common_zero() {
+        // Words mostly full, with the one zero anywhere: every length of the
+        // vector prefix and of the word-by-word tail.
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for len in 1..70 {
+            for _ in 0..40 {
+                let mut a: Vec<u64> = (0..len).map(|_| next()).collect();
+                let mut b: Vec<u64> = a.iter().map(|&x| !x | next()).collect();
+                let skip = (next() % 64) as u32;
+                let hole = skip + (next() % (64 * len as u64 - skip as u64)) as u32;
+                let (w, bit) = (hole as usize / 64, hole % 64);
+                a[w] &= !(1 << bit);
+                b[w] &= !(1 << bit);
+                let want = plain(&a, &b, skip);
+                assert_eq!(first_zero_of_union(&a, &b, skip), want, "len {len}");
+                let (a1, b1) = (&a[1..], &b[1..]);
+                let words = full_prefix_words(a1, b1);
+                assert!((0..words).all(|k| a1[k] | b1[k] == u64::MAX));
+                #[cfg(target_arch = "x86_64")]
+                if std::arch::is_x86_feature_detected!("avx2") {
+                    // SAFETY: checked just above.
+                    let wide = unsafe { full_prefix_avx2(a1, b1) };
+                    assert!((0..wide).all(|k| a1[k] | b1[k] == u64::MAX));
+                    let first_gap = (0..a1.len()).find(|&k| a1[k] | b1[k] != u64::MAX);
+                    assert!(first_gap.is_none_or(|g| g < wide + 8), "stops at the group");
+                }
+                #[cfg(target_arch = "x86_64")]
+                if std::arch::is_x86_feature_detected!("avx512f") {
+                    // SAFETY: checked just above.
+                    let wide = unsafe { full_prefix_avx512(a1, b1) };
+                    assert!((0..wide).all(|k| a1[k] | b1[k] == u64::MAX));
+                    let first_gap = (0..a1.len()).find(|&k| a1[k] | b1[k] != u64::MAX);
+                    assert!(
+                        first_gap.is_none_or(|g| g < wide + 16),
+                        "stops at the group"
+                    );
+                }
+            }
+        }
     }
 }
