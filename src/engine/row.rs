@@ -25,18 +25,28 @@ pub(crate) enum Row {
     Live(Window),
 }
 
-/// A live row's window of used values.
+/// A live row's window of used values, holding only the words that carry
+/// information: from its first unused value (below it every value from the
+/// column on is used) to its last used one (above it none is).
+///
+/// A row that has settled keeps a word or two; one that has not (`q < sqrt 2 r`)
+/// keeps `0.6 r` to `0.7 r` of the `r + 2` values its state spans. The words
+/// are kept in a `Vec` with slack of a sixteenth of the span at each end, so that
+/// it grows and slides by one copy every `~r / 16` columns (a shift every column
+/// would cost more, a second span doubles the census's memory).
 #[derive(Clone, Debug)]
 pub(crate) struct Window {
     /// Absolute word index of `bits[0]`: bit `v` of the row lives in
-    /// `bits[v / 64 - base]`. Bits below the current column are stale and always masked.
+    /// `bits[v / 64 - base]`. Every value from the current column up to
+    /// `64 * base` is used (`64 * base <= low`); bits below the current column
+    /// are stale and always masked.
     base: u32,
     /// Lower bound for the first value `>= q` that is not in the window.
     low: u32,
-    /// The window: the span the row needs plus a sixteenth, so that it slides by
-    /// one copy every `~r / 16` columns (a shift every column would cost more, a
-    /// second span would double the census's memory).
+    /// The words from `base` on; every value past them is unused.
     bits: Vec<u64>,
+    /// Words of slack ([`slack_words`]).
+    slack: u32,
 }
 
 /// A live row's state at a column `q`: the values `>= q` it has used, in one
@@ -107,24 +117,26 @@ fn span_words(r: u32) -> usize {
     (r as usize + 1) / 64 + 2
 }
 
-/// Words a row's window holds: its span, one word for a block of 64 columns,
-/// and a sixteenth of the span to slide into.
-fn window_words(r: u32) -> usize {
-    let span = span_words(r);
-    span + 1 + span / 16
+/// Words by which a row's window grows or slides at a time: a sixteenth of
+/// its span.
+fn slack_words(r: u32) -> u32 {
+    span_words(r) as u32 / 16 + 1
 }
 
 impl Row {
     /// A live row `r` at column `q`, its window filled by `fill`, which receives the
     /// window's words (absolute word index `q / 64` first) and sets the used values.
     pub(crate) fn live(r: u32, q: u32, fill: impl FnOnce(u32, &mut [u64])) -> Row {
-        let mut bits = vec![0u64; window_words(r)];
+        let mut bits = vec![0u64; span_words(r)];
         fill(q / 64, &mut bits);
+        trim(&mut bits);
+        bits.shrink_to_fit();
         Row::Live(Window {
             base: q / 64,
             // f is positive: at column 0 the least candidate is 1, not 0.
             low: q.max(1),
             bits,
+            slack: slack_words(r),
         })
     }
 
@@ -142,6 +154,7 @@ impl Row {
         let lead = w.lead(r, q);
         let mut bits: Vec<u64> = w.words_from(q + lead, q + r + 2).collect();
         trim(&mut bits);
+        bits.shrink_to_fit();
         Some(State { lead, bits })
     }
 
@@ -199,38 +212,58 @@ impl Row {
 }
 
 impl Window {
-    /// Sets value `v` (absolute) in the window.
+    /// Sets value `v` (absolute, `v >= low`) in the window, growing it by the
+    /// slack when `v` lies past its words.
     fn mark(&mut self, v: u32) {
         let w = (v / 64 - self.base) as usize;
+        if w >= self.bits.len() {
+            let len = w + 1 + self.slack as usize;
+            self.bits.reserve_exact(len - self.bits.len());
+            self.bits.resize(len, 0);
+        }
         self.bits[w] |= 1u64 << (v % 64);
     }
 
-    /// How many values from `q` on the row has used without a gap (at most
-    /// `r + 2`: its state's `lead`). Reads past the window's end as unused.
-    fn lead(&self, r: u32, q: u32) -> u32 {
-        // Every value in `q .. low` is used.
-        let from = self.low.max(q);
-        let mut at = from;
-        for word in self.words_from(from, q + r + 2) {
-            if word != u64::MAX {
-                return (at + (!word).trailing_zeros() - q).min(r + 2);
-            }
-            at += 64;
+    /// Drops the words below `low` once there are a slack's worth of them
+    /// (every value from the column up to there is used), and the spare words
+    /// past the last used value.
+    fn slide(&mut self) {
+        let drop = (self.low / 64).saturating_sub(self.base);
+        if drop < self.slack {
+            return;
         }
-        r + 2
+        let drop = (drop as usize).min(self.bits.len());
+        self.bits.drain(..drop);
+        self.base = self.low / 64;
+        trim(&mut self.bits);
+        if self.bits.capacity() > self.bits.len() + 2 * self.slack as usize {
+            self.bits.shrink_to(self.bits.len() + self.slack as usize);
+        }
     }
 
-    /// The window's values `from .. to` (absolute, `from` at or above the
-    /// window's base), 64 to a word, the last word padded with zeros.
+    /// Word `i` of the window (`0` past its end).
+    #[inline]
+    fn word(&self, i: usize) -> u64 {
+        self.bits.get(i).copied().unwrap_or(0)
+    }
+
+    /// How many values from `q` on the row has used without a gap (at most
+    /// `r + 2`: its state's `lead`).
+    fn lead(&self, r: u32, q: u32) -> u32 {
+        (self.next_free(self.low.max(q)) - q).min(r + 2)
+    }
+
+    /// The window's values `from .. to` (absolute, `from >= low`), 64 to a
+    /// word, the last word padded with zeros.
     fn words_from(&self, from: u32, to: u32) -> impl Iterator<Item = u64> + '_ {
+        debug_assert!(from >= 64 * self.base);
         let (first, shift) = ((from / 64 - self.base) as usize, from % 64);
-        let word = move |i: usize| self.bits.get(i).copied().unwrap_or(0);
         let n = to.saturating_sub(from);
         (0..n.div_ceil(64)).map(move |k| {
             let i = first + k as usize;
-            let mut x = word(i) >> shift;
+            let mut x = self.word(i) >> shift;
             if shift > 0 {
-                x |= word(i + 1) << (64 - shift);
+                x |= self.word(i + 1) << (64 - shift);
             }
             let left = n - 64 * k;
             if left < 64 {
@@ -241,30 +274,15 @@ impl Window {
         })
     }
 
-    /// Slides the window so that columns `q0..q_end` fit without reallocation.
-    fn make_room(&mut self, r: u32, q0: u32, q_end: u32) {
-        let top_word = ((q_end - 1 + r + 1) / 64 - self.base) as usize;
-        if top_word < self.bits.len() {
-            return;
-        }
-        let new_base = (q0 / 64).max(self.base);
-        let shift = (new_base - self.base) as usize;
-        self.bits.copy_within(shift.., 0);
-        let keep = self.bits.len() - shift;
-        self.bits[keep..].fill(0);
-        self.base = new_base;
-        debug_assert!((((q_end + r) / 64 - self.base) as usize) < self.bits.len());
-    }
-
-    /// First value `>= from` that is not in the window.
+    /// First value `>= from` (with `from >= 64 * base`) that is not in the window.
     #[inline]
     fn next_free(&self, from: u32) -> u32 {
         let mut w = (from / 64 - self.base) as usize;
         // Values below `from` in its word count as used.
-        let mut word = self.bits[w] | ((1u64 << (from % 64)) - 1);
+        let mut word = self.word(w) | ((1u64 << (from % 64)) - 1);
         while word == u64::MAX {
             w += 1;
-            word = self.bits[w];
+            word = self.word(w);
         }
         (self.base + w as u32) * 64 + (!word).trailing_zeros()
     }
@@ -279,7 +297,7 @@ impl Window {
             ref mut out,
             stride,
         } = *b;
-        self.make_room(r, q0, q_end);
+        self.slide();
         let used_base = q0 / 64;
         let mut low = self.low;
         for q in q_from..q_end {
@@ -291,7 +309,7 @@ impl Window {
             let from = low / 64;
             let v = from * 64
                 + first_zero_of_union(
-                    &self.bits[(from - self.base) as usize..],
+                    self.bits.get((from - self.base) as usize..).unwrap_or(&[]),
                     &column[(from - used_base) as usize..],
                     low % 64,
                 );
@@ -312,17 +330,20 @@ impl Window {
 }
 
 /// Index of the first bit, at or after bit `skip` of word 0, that is clear in both
-/// `a` and `b`. The caller guarantees there is one within both slices.
+/// `a` and `b` (`a` may be shorter: its missing words are zero). The caller
+/// guarantees there is one within `b`.
 #[inline]
 fn first_zero_of_union(a: &[u64], b: &[u64], skip: u32) -> u32 {
-    let first = a[0] | b[0] | ((1u64 << skip) - 1);
+    let at = |i: usize| a.get(i).copied().unwrap_or(0);
+    let first = at(0) | b[0] | ((1u64 << skip) - 1);
     if first != u64::MAX {
         return (!first).trailing_zeros();
     }
-    let (a, b) = (&a[1..], &b[1..]);
+    let (a, b) = (a.get(1..).unwrap_or(&[]), &b[1..]);
+    let at = |i: usize| a.get(i).copied().unwrap_or(0);
     let mut i = full_prefix(a, b);
     loop {
-        let word = a[i] | b[i];
+        let word = at(i) | b[i];
         if word != u64::MAX {
             return (i as u32 + 1) * 64 + (!word).trailing_zeros();
         }
@@ -455,6 +476,12 @@ mod tests {
                 b[w] &= !(1 << bit);
                 let want = plain(&a, &b, skip);
                 assert_eq!(first_zero_of_union(&a, &b, skip), want, "len {len}");
+                // A window shorter than the column: its missing words are zero.
+                let cut = (next() % (len as u64 + 1)) as usize;
+                let mut padded = a[..cut].to_vec();
+                padded.resize(len, 0);
+                let want = plain(&padded, &b, skip);
+                assert_eq!(first_zero_of_union(&a[..cut], &b, skip), want, "cut {cut}");
                 let (a1, b1) = (&a[1..], &b[1..]);
                 let words = full_prefix_words(a1, b1);
                 assert!((0..words).all(|k| a1[k] | b1[k] == u64::MAX));
