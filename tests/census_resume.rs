@@ -120,3 +120,37 @@ fn ctrl_c_saves_the_census_and_exits_130() {
     );
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
 }
+
+#[test]
+fn a_checkpoint_of_the_previous_version_is_refused_and_kept() {
+    // Version 3 stored states as R + 2 bits and offsets from 1.3 r: this chomp3
+    // cannot continue it, and says so in one line without touching it.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("census.tsv");
+    let checkpoint = dir.path().join("census.c3k");
+    let mut old = b"CHOMP3CK".to_vec();
+    old.extend(3u32.to_le_bytes());
+    old.extend([0u8; 64]);
+    std::fs::write(&checkpoint, &old).unwrap();
+    let output = common::chomp3(&[
+        "census",
+        "--quiet",
+        "--rows",
+        "100",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    let err = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("census checkpoint version 3, this chomp3 reads 4"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read(&checkpoint).unwrap(),
+        old,
+        "the checkpoint is kept"
+    );
+    assert!(!out.exists(), "no census written");
+}

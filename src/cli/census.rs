@@ -111,6 +111,7 @@ pub fn run(args: &Args) -> Result<()> {
     while !run.done() {
         let before = run.columns();
         run.step(&pool, Weaken::default());
+        chomp3::huge::release_free_pages();
         let (q, settled) = (run.columns(), run.settled_rows());
         blocks += (q - before).div_ceil(BLOCK_COLS) as u64;
         bar.set_position(q as u64);
@@ -225,11 +226,14 @@ fn resume_or_start(path: &Path, params: Params, quiet: bool) -> Result<Run> {
     };
     let run = Run::load(&mut BufReader::with_capacity(1 << 20, file), params).map_err(|e| {
         let what_to_do = match &e {
-            CheckpointError::OtherParams { .. } => "run that command to finish it, or",
+            CheckpointError::OtherParams { .. } => "run that command to finish it, or ",
+            CheckpointError::Version { .. } => {
+                "finish it with the chomp3 that wrote it (the census files are the same), or "
+            }
             _ => "",
         };
         anyhow::anyhow!(
-            "{}: {e}; {what_to_do} delete it to start this census over",
+            "{}: {e}; {what_to_do}delete it to start this census over",
             path.display()
         )
     })?;
