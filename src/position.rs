@@ -3,14 +3,14 @@
 //!
 //! `[p,q,r]` (`p >= q >= r >= 0`, `p >= 1`) is a P-position exactly when
 //! `f(q,r) = p`: `f(q,r)` is the one `p` for which `[p, min(p,q), min(p,q,r)]` is P
-//! (SPEC section 2), and for `p >= q` that position is `[p,q,r]` itself. So any `p`
+//! (doc/chomp.md section 2), and for `p >= q` that position is `[p,q,r]` itself. So any `p`
 //! can be asked about once `q <= N`.
 
 use std::fmt;
 
 use crate::table::{Table, TableError};
 
-/// Which row a move takes from (SPEC section 1).
+/// Which row a move takes from (doc/chomp.md section 1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Row {
     /// Row 1, the longest.

@@ -1,5 +1,5 @@
 //! `chomp3 analyze`: its b-files and row census against sources outside the code:
-//! SPEC section 3, the reference table, the brute-force solver, and OEIS A147983.
+//! doc/chomp.md section 3, the reference table, the brute-force solver, and OEIS A147983.
 
 #![allow(clippy::needless_range_loop)] // (q, r) indexing reads like the maths
 
@@ -86,7 +86,7 @@ fn b_files_match_spec_reference_and_brute_force() {
             0, 2, 5, 7, 9, 11, 14, 17, 19, 22, 24, 26, 28, 31, 34, 36, 38, 40, 42, 45
         ]
     );
-    // Families of SPEC section 2: row 0 is [k+1, k, 0], row 2 [k+4, k+2, 2],
+    // Families of doc/chomp.md section 2: row 0 is [k+1, k, 0], row 2 [k+4, k+2, 2],
     // row 5 [a+11, a+7, 5]: (p, q) = (1, 0), (2, 2), (4, 7).
     let (p, q) = (b_file(&out, "b029903.txt"), b_file(&out, "b029904.txt"));
     assert_eq!((p[0], q[0]), (1, 0));
@@ -118,7 +118,7 @@ fn row_census_proves_row_120_and_finds_the_rows_of_a147983() {
         row120[..6],
         ["120", "periodic", "certificate", "170", "2", "72,70"]
     );
-    // Row 1 dies at q = 2, row 3 at 5 (SPEC section 2).
+    // Row 1 dies at q = 2, row 3 at 5 (doc/chomp.md section 2).
     assert_eq!(rows[1][1..4], ["constant", "rule", "2"]);
     assert_eq!(rows[3][1..4], ["constant", "rule", "5"]);
     // OEIS A147983: the rows r <= 2010 whose P-positions have a pattern (neither

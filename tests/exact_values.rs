@@ -1,5 +1,5 @@
 //! Every value the engine stores, checked against sources outside it: a brute-force
-//! solver of the game, the reference table, and OEIS terms from SPEC section 3.
+//! solver of the game, the reference table, and OEIS terms from doc/chomp.md section 3.
 
 #![allow(clippy::needless_range_loop)] // (q, r) indexing reads like the maths
 
@@ -53,7 +53,7 @@ fn whole_reference_table_matches() {
     }
 }
 
-/// The table to N = 2000 read as SPEC section 3's sequences.
+/// The table to N = 2000 read as doc/chomp.md section 3's sequences.
 struct Sequences {
     diagonal: Vec<u32>,
     /// (q, r) with f(q,r) = q, ordered by q.

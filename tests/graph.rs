@@ -1,6 +1,6 @@
 //! Graph Chomp against sources outside the solver: a brute-force solver written
 //! from the game's rules (labelled multigraphs, no canonical forms, no
-//! reductions), and the results of GRAPHS.md section 3.
+//! reductions), and the results of doc/graphs.md section 3.
 
 use chomp3::graph::family::build;
 use chomp3::graph::{Graph, Multigraph, Solver};
@@ -219,7 +219,7 @@ fn the_symmetry_lemma_where_it_applies() {
     }
 }
 
-/// GRAPHS.md section 3: g(G_{m,k}) for 1 <= m, k <= 12, the same for every odd cycle.
+/// doc/graphs.md section 3: g(G_{m,k}) for 1 <= m, k <= 12, the same for every odd cycle.
 const GMK: [[u32; 12]; 12] = [
     [4, 6, 4, 8, 10, 8, 12, 14, 12, 16, 18, 16],
     [6, 4, 6, 10, 8, 10, 14, 12, 14, 18, 16, 18],
@@ -263,7 +263,7 @@ fn small_wheels_have_value_1() {
 
 #[test]
 fn even_wheels_fall_to_the_symmetry_lemma() {
-    // g(W_n) = 1 for even n is a theorem ([KY], GRAPHS.md section 4: the
+    // g(W_n) = 1 for even n is a theorem ([KY], doc/graphs.md section 4: the
     // half-turn of the rim is a mirror fixing the hub alone). The solver finds
     // a mirror at the first position (for W_4, two false twins), so even W_30
     // costs at most one memo entry.

@@ -225,7 +225,7 @@ fn fan2_less_two_spokes_and_ranges() {
         .skip(1)
         .map(|l| l.rsplit('\t').next().unwrap())
         .collect();
-    // GRAPHS.md section 3: every cycle has value 0.
+    // doc/graphs.md section 3: every cycle has value 0.
     assert_eq!(values, ["0", "0", "0"]);
     let o = run(&["graph", "cycle:5..3"]);
     let err = String::from_utf8_lossy(&o.stderr);

@@ -1,4 +1,4 @@
-//! The checks of SPEC sections 3 and 4 over a table's passes: complementarity of
+//! The checks of doc/chomp.md sections 3 and 4 over a table's passes: complementarity of
 //! `d` and `q_n`, the unique winning move from `[n,n,n]`, monotone starts, the
 //! diagonal as column maximum, and non-decreasing row minima.
 
@@ -25,7 +25,7 @@ pub enum Check {
     },
 }
 
-/// The checks of SPEC sections 3 and 4.
+/// The checks of doc/chomp.md sections 3 and 4.
 #[derive(Clone, Debug, Serialize)]
 pub struct Checks {
     /// Every `v` in `1 ..= N` is a diagonal value or a constant-row value, not both.

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-/// The three growth deviations of SPEC section 4.
+/// The three growth deviations of doc/chomp.md section 4.
 #[derive(Clone, Debug, Serialize)]
 pub struct Growth {
     /// `d_n - a n`, the diagonal.

@@ -1,5 +1,5 @@
-//! Passes over a table file that turn it into results: the OEIS sequences of SPEC
-//! section 3, the row census, growth statistics and the open questions of SPEC
+//! Passes over a table file that turn it into results: the OEIS sequences of doc/chomp.md
+//! section 3, the row census, growth statistics and the open questions of doc/chomp.md
 //! section 4. Reads the table through its memory map (one column pass, one row
 //! pass in bounded blocks); never writes the table. Uses `table`, `proof` and
 //! `census_file` (for rows a census has proved and the table cannot).
@@ -34,7 +34,7 @@ pub struct Analysis {
     pub rows: Vec<Option<RowStatus>>,
     /// Every row below this one is constant or proved periodic.
     pub resolved_below: u32,
-    /// The checks of SPEC section 3 and 4.
+    /// The checks of doc/chomp.md section 3 and 4.
     pub checks: Checks,
     /// Growth of `d_n`, `q_n`, `r_n`.
     pub growth: Growth,

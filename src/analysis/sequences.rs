@@ -1,4 +1,4 @@
-//! The OEIS sequences of SPEC section 3 read off an [`Analysis`], each declared
+//! The OEIS sequences of doc/chomp.md section 3 read off an [`Analysis`], each declared
 //! once: its id, definition, how far it is complete, and its terms.
 
 use serde::Serialize;

@@ -8,7 +8,7 @@ use chomp3::plot::Format;
 
 use super::args::{CensusArg, TABLE_GAPS, TableArg, ThreadsArg, open_table};
 
-/// The row shown up close by default (period 2 from q = 170: SPEC section 2).
+/// The row shown up close by default (period 2 from q = 170: doc/chomp.md section 2).
 pub const DEFAULT_ROW: u32 = 120;
 
 #[derive(clap::Args)]

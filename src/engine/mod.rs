@@ -4,7 +4,7 @@
 //!
 //! # The rule the engine uses (proof)
 //!
-//! SPEC section 2 defines `f(q,r)` as a mex over the earlier entries of its row and
+//! doc/chomp.md section 2 defines `f(q,r)` as a mex over the earlier entries of its row and
 //! column, with the exception that a row that has become constant stays constant.
 //! The engine uses an equivalent rule that only looks at values `>= q`:
 //!
@@ -12,7 +12,7 @@
 //! > `f(q,r)` is the least `p >= q` that is neither `f(a,r)` for some `a < q` nor
 //! > `f(q,b)` for some `b < r`. If it died at column `s < q`, then `f(q,r) = s`.
 //!
-//! Proof, from the game rules of SPEC section 1. Take `q >= r` and `p >= q` and list
+//! Proof, from the game rules of doc/chomp.md section 1. Take `q >= r` and `p >= q` and list
 //! the moves from `[p,q,r]`:
 //! * top row: `[p,q,r']`, `r' < r`. It is a P-position iff `p = f(q,r')`
 //!   (if `f(q,r') < q` the P-position of `(q,r')` has first row `< q <= p`);
@@ -35,7 +35,7 @@
 //! * dead rows below `r` never matter to it after their death column (their value
 //!   is `< q`), so nothing has to be folded into higher rows;
 //! * the row set of row `r` starts (at column `r`) as the diagonal values
-//!   `f(a,a)`, `a < r` (SPEC: `f(a,r) = f(a,a)` for `a < r`), of which only those
+//!   `f(a,a)`, `a < r` (doc/chomp.md: `f(a,r) = f(a,a)` for `a < r`), of which only those
 //!   `>= r` are kept.
 //!
 //! # Schedule
@@ -499,7 +499,7 @@ fn set_bit(bits: &mut Vec<u64>, v: u32) {
 mod tests {
     use super::*;
 
-    /// SPEC section 2, written as plainly as possible: the mex over the whole row and
+    /// doc/chomp.md section 2, written as plainly as possible: the mex over the whole row and
     /// column, with the constant-row exception.
     fn slow_table(n: usize) -> Vec<Vec<u32>> {
         let mut f = vec![vec![0u32; n + 1]; n + 1]; // f[q][r], r <= q

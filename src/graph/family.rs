@@ -2,7 +2,7 @@
 //! `complete:n`, `bipartite:a,b`, `multipartite:a,b,...`, `wheel:n` (`W_n`: an
 //! `n`-cycle and a hub), `fan:n` (`F_n`: `W_n` less one rim edge), `fan2:n`
 //! (`F'_n`: less two adjacent rim edges), `gmk:m,k[,c]` (`G_{m,k}` of [KY] on a
-//! `c`-cycle, `c = 3` by default; GRAPHS.md section 3), and `fan2-spokes:n`
+//! `c`-cycle, `c = 3` by default; doc/graphs.md section 3), and `fan2-spokes:n`
 //! (every `F'_n` less two spokes, one graph per pair). A number may be a range
 //! `a..b` (both ends included): `wheel:3..16` is fourteen wheels.
 

@@ -1,4 +1,4 @@
-//! Graph Chomp (the vertex and edge deletion game, `../shared/GRAPHS.md`): a graph
+//! Graph Chomp (the vertex and edge deletion game, `doc/graphs.md`): a graph
 //! type with loops and parallel edges, exact nim-values by Sprague-Grundy
 //! recursion memoised on an exact canonical form of each connected component, the
 //! formats people use, and named families. Its own module: uses only `bytes` (to
@@ -65,7 +65,7 @@ impl Graph {
     /// `m` loops at one vertex) become one when `m` is odd and none when `m` is
     /// even.
     ///
-    /// Proof (the symmetry lemma, [KY Thm 1; OS Lemma 2.1], GRAPHS.md section 3):
+    /// Proof (the symmetry lemma, [KY Thm 1; OS Lemma 2.1], doc/graphs.md section 3):
     /// swapping two parallel edges (or two loops at one vertex) and fixing
     /// everything else is an automorphism `s` with `s(s(x)) = x` that fixes every
     /// vertex, so no edge joins a vertex `x` to `s(x) != x`; hence
@@ -127,7 +127,7 @@ impl Graph {
         out
     }
 
-    /// The parity value `p(G) = 2 (e mod 2) + (v mod 2)` of GRAPHS.md.
+    /// The parity value `p(G) = 2 (e mod 2) + (v mod 2)` of doc/graphs.md.
     pub fn parity_value(&self) -> u32 {
         2 * (self.edges() % 2) as u32 + (self.n % 2) as u32
     }

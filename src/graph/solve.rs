@@ -1,6 +1,6 @@
 //! Nim-values by Sprague-Grundy recursion: xor over connected components, each
 //! component's value memoised on its exact canonical form. Two reductions, both
-//! theorems of GRAPHS.md section 3:
+//! theorems of doc/graphs.md section 3:
 //!
 //! * a bipartite component has value `p(G) = 2 (e mod 2) + (v mod 2)`
 //!   [FS91; KY Thm 3; MPCV Thm 1; OS Prop 1.1];
@@ -14,7 +14,7 @@
 //!   swapped, and no edge joins `x` to `s(x)`), and deleting a vertex `x`
 //!   deletes only edges at `x`, none at `s(x)`; the position stays symmetric
 //!   under `s`. So the second player wins `G + Fix(s)`: `g(G) xor g(Fix(s)) = 0`.
-//!   The condition matters: in `K_2 + K_1` (GRAPHS.md) swapping the edge's
+//!   The condition matters: in `K_2 + K_1` (doc/graphs.md) swapping the edge's
 //!   ends would give `g = g(K_1) = 1`, but the value is 3.
 //!
 //! The solver uses two kinds of mirror: a swap of two *false twins* (two

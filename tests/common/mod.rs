@@ -65,7 +65,7 @@ pub fn read_all(path: &Path) -> Vec<Vec<u32>> {
         .collect()
 }
 
-/// The reference table of SPEC section 2, `f[r][q]` for `q, r <= 30`. Read from
+/// The reference table of doc/chomp.md section 2, `f[r][q]` for `q, r <= 30`. Read from
 /// `../shared/reference/` when it is there, else from the copy in `tests/data/`.
 pub fn reference_table() -> Vec<Vec<u32>> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -97,7 +97,7 @@ pub fn reference_table() -> Vec<Vec<u32>> {
 }
 
 /// P/N status of every position `[p,q,r]` with `p >= q >= r >= 0` and
-/// `1 <= p <= max_p`, from SPEC section 1 alone: a position is P exactly when no
+/// `1 <= p <= max_p`, from doc/chomp.md section 1 alone: a position is P exactly when no
 /// move leads to a P-position, and `[1,0,0]` (only the poison left) is P.
 pub struct BruteForce {
     max_p: usize,
