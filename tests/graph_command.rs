@@ -500,3 +500,51 @@ fn ctrl_c_after_a_second(pid: u32) {
         .unwrap();
     assert!(sent.success());
 }
+
+#[test]
+fn a_bad_family_is_refused_in_one_line_naming_what_it_takes() {
+    // Bug found in review: bipartite with three parts fell through to "unknown
+    // family" while the message listed bipartite among the known ones.
+    let cases = [
+        ("bipartite:1,2,3", "bipartite takes two numbers a,b"),
+        ("wheel:2", "a wheel's rim has at least 3 vertices"),
+        ("gmk:1", "gmk takes m,k or m,k,c"),
+        ("foo:3", "unknown family \"foo\""),
+        ("wheel:5..3", "the range 5..3 is empty"),
+    ];
+    for (spec, want) in cases {
+        let o = run(&["graph", spec]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{spec}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{spec}: {err}");
+        assert!(err.contains(want), "{spec}: {err}");
+        assert!(o.stdout.is_empty(), "{spec}");
+    }
+    // The unknown-family message, the command's help and README name every
+    // family (one list in the code: graph::family::FAMILIES).
+    let err = String::from_utf8_lossy(&run(&["graph", "foo:3"]).stderr).to_string();
+    let help = stdout(&run(&["graph", "--help"]));
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    for f in chomp3::graph::family::FAMILIES {
+        let spec = format!("{}:{}", f.name, f.args);
+        assert!(err.contains(&spec), "error lacks {spec}");
+        assert!(help.replace('\n', " ").contains(&spec), "help lacks {spec}");
+        assert!(
+            readme.contains(&format!("`{spec}`")),
+            "README lacks `{spec}`"
+        );
+        // And each family builds (small members).
+        let small = spec
+            .replace("m,k[,c]", "1,2")
+            .replace("a,b,...", "1,2,3")
+            .replace("a,b", "2,3")
+            .replace(":n", ":5");
+        let o = run(&["graph", &small]);
+        assert!(
+            o.status.success(),
+            "{small}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+}

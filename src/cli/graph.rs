@@ -20,16 +20,23 @@ mod tally;
 use sources::{Item, Sources};
 use tally::Tally;
 
+/// The long help of the graph sources, with every family.
+fn sources_help() -> String {
+    format!(
+        "Graphs: a family such as wheel:9 or wheel:3..16 ({}; any number may be a range a..b); \
+         geng:N or geng:A..B, every graph on N vertices from nauty's `nauty-geng`; a file of \
+         graph6/sparse6 lines; or - for standard input",
+        family::names()
+    )
+}
+
 /// Graphs read and solved together (in parallel) before their lines are written.
 const CHUNK: usize = 4096;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Graphs: a family such as wheel:9 or wheel:3..16 (path, cycle, star,
-    /// complete, bipartite, multipartite, wheel, fan, fan2, fan2-spokes, gmk);
-    /// geng:N or geng:A..B, every graph on N vertices from nauty's `nauty-geng`;
-    /// a file of graph6/sparse6 lines; or - for standard input
-    #[arg(value_name = "GRAPHS")]
+    /// Graphs: a family, geng:N, a graph6/sparse6 file, or - (see --help)
+    #[arg(value_name = "GRAPHS", long_help = sources_help())]
     sources: Vec<String>,
     /// An edge list, `u v` per line (vertices numbered from 0)
     #[arg(long, value_name = "FILE")]
@@ -93,7 +100,7 @@ pub fn run(args: &Args) -> Result<()> {
     // Check every family name before any work, so a typo costs nothing.
     for s in &args.sources {
         if s.contains(':') && !s.starts_with("geng:") && !Path::new(s).is_file() {
-            family::expand(s).map_err(anyhow::Error::msg)?;
+            family::expand(s)?;
         }
     }
     let started = Instant::now();

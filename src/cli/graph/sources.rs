@@ -83,12 +83,9 @@ impl Sources {
                 self.pending = rest.into_iter();
                 Box::new(std::iter::empty())
             }
-            Pending::Source(s) if s.contains(':') => Box::new(
-                family::expand(&s)
-                    .map_err(anyhow::Error::msg)?
-                    .into_iter()
-                    .map(Ok),
-            ),
+            Pending::Source(s) if s.contains(':') => {
+                Box::new(family::expand(&s)?.into_iter().map(Ok))
+            }
             Pending::Source(s) => {
                 return Err(anyhow!(
                     "{s:?} is neither a file nor a family such as wheel:9 or geng:8"
