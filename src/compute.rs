@@ -4,10 +4,10 @@
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::engine::{BLOCK_COLS, ColumnSource, Engine};
+use crate::stop::Stop;
 use crate::table::raw::{self, MAX_CAPACITY};
 use crate::table::{Table, TableError, TableWriter, parent_dir};
 
@@ -32,6 +32,9 @@ pub struct Request {
     pub threads: usize,
     /// Commit at most this often (a commit syncs the file to disk).
     pub commit_every: Duration,
+    /// Once requested, the computation commits what it has and stops
+    /// ([`ComputeError::Interrupted`]).
+    pub stop: Stop,
 }
 
 /// Why a computation did not run or stopped.
@@ -114,9 +117,6 @@ pub struct Outcome {
     pub file_len: u64,
 }
 
-/// Set by the Ctrl-C handler; the computation stops at its next commit.
-pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-
 /// Progress reports: `(cells done, cells to do)`.
 pub type Progress<'a> = &'a mut dyn FnMut(u64, u64);
 
@@ -188,7 +188,7 @@ pub fn compute(req: &Request, progress: Progress) -> Result<Option<Outcome>, Com
         if let Some(e) = failure {
             return Err(e.into());
         }
-        let interrupted = INTERRUPTED.load(Ordering::Relaxed);
+        let interrupted = req.stop.requested();
         if last_commit.elapsed() >= req.commit_every || interrupted {
             writer.commit()?;
             last_commit = Instant::now();

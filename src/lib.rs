@@ -6,20 +6,23 @@
 //!
 //! ```text
 //! bytes        little-endian helpers of the two file formats      uses nothing
+//! atomic_write files written aside, synced and renamed into place  uses nothing
+//! stop         the stop token long runs look at (Ctrl-C)           uses nothing
 //! proof        row fates, how they are known, the certificate     uses nothing
 //! facts        what columns 0..=N say (diagonal, counts, minima)  uses nothing
 //! engine       the recurrence for f(q,r), column blocks, its state -> bytes
 //!              (engine::ranks: rows shared among processes)
 //! table        the .c3t file: format, reader, crash-safe writer   -> bytes
-//! compute      create or extend a table (engine meets table)      -> engine, table
+//! compute      create or extend a table (engine meets table)      -> engine, table, stop
 //! census       prove each row's fate without a table, checkpoints -> engine, proof, facts, bytes
 //! cluster      the census's ranks over MPI (feature `mpi`)         -> engine
-//! census_file  census.tsv and the .c3d descriptor file            -> bytes, proof, facts
-//! analysis     sequences, rows, checks from a table or a census   -> table, proof, facts, census_file
+//! census_file  census.tsv and the .c3d descriptor file            -> bytes, proof, facts, atomic_write
+//! analysis     sequences, rows, checks from a table or a census   -> table, proof, facts, census_file,
+//!                                                                    atomic_write
 //! lookup       one f(q,r) and its source (table or census)        -> table, census_file, proof
 //! position     single positions: won or lost, winning moves       -> table
 //! plot         the figures (graph Chomp's from `chomp3 graph` files) -> table, analysis, proof
-//! graph        graph Chomp: nim-values of graphs (its own game)   -> bytes
+//! graph        graph Chomp: nim-values of graphs (its own game)   -> bytes, stop
 //! huge         the binary's allocator: huge pages for large blocks uses nothing
 //! ```
 //!
@@ -36,6 +39,7 @@
 
 #![warn(missing_docs)]
 
+pub mod atomic_write;
 mod bytes;
 
 pub mod analysis;
@@ -52,4 +56,5 @@ pub mod lookup;
 pub mod plot;
 pub mod position;
 pub mod proof;
+pub mod stop;
 pub mod table;

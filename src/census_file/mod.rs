@@ -1,14 +1,15 @@
 //! The census on disk: `census.tsv` for people and a compact binary descriptor
 //! file (`.c3d`, layout in FORMAT.md, bytes in [`raw`]) that `get` and `analyze`
-//! read. Uses `proof` and `facts`; reads and writes these files, each written
-//! aside, synced and renamed into place.
+//! read. Uses `proof`, `facts` and `atomic_write`; reads and writes these files,
+//! each written aside, synced and renamed into place.
 
 pub mod raw;
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, BufWriter, Write};
+use std::io::{self, BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 
+use crate::atomic_write::write_atomically;
 use crate::facts::ColumnFacts;
 use crate::proof::{Fate, RowStatus};
 
@@ -52,29 +53,6 @@ impl DescriptorError {
             DescriptorError::NotFound(_) | DescriptorError::Io { .. }
         )
     }
-}
-
-/// Writes `path` through a synced file beside it and a rename, so that
-/// `path` is always either the old file or the whole new one.
-pub fn write_atomically(
-    path: &Path,
-    write: impl FnOnce(&mut BufWriter<File>) -> io::Result<()>,
-) -> io::Result<()> {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy())
-        .unwrap_or_default();
-    let aside = path.with_file_name(format!(".{name}.new-{}", std::process::id()));
-    let result = (|| {
-        let mut w = BufWriter::new(File::create(&aside)?);
-        write(&mut w)?;
-        w.into_inner().map_err(|e| e.into_error())?.sync_all()?;
-        std::fs::rename(&aside, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&aside);
-    }
-    result
 }
 
 /// First line of `census.tsv`, up to the last row.

@@ -8,14 +8,12 @@ mod ranks;
 use std::fs::File;
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
 use chomp3::analysis::crosscheck::check_against;
 use chomp3::census::{self, BATCH_COLS, CheckpointError, Params, Run, Weaken};
 use chomp3::census_file::{self, rows_in_file};
-use chomp3::compute::INTERRUPTED;
 use chomp3::engine::BLOCK_COLS;
 use chomp3::engine::ranks as share;
 use chomp3::proof::Counts;
@@ -103,6 +101,7 @@ pub fn run(args: &Args) -> Result<()> {
         }
     };
     let pool = args.threads.pool()?;
+    let stop = super::ctrl_c();
     let bar = bar(quiet, "{bar:20} {msg}  ETA {eta}");
     bar.set_length(census::expected_columns(rows));
     let every = Duration::from_secs_f64(args.checkpoint_secs.max(0.0));
@@ -119,7 +118,7 @@ pub fn run(args: &Args) -> Result<()> {
             "column {q}, rows 0..{settled} settled of {}",
             rows as u64 + 1
         ));
-        let mut interrupted = INTERRUPTED.load(Ordering::Relaxed);
+        let mut interrupted = stop.requested();
         let mut save_now = (last_save.elapsed() >= every && !run.done()) || interrupted;
         if shared.is_some() {
             // Rank 0's clock decides; a stop on any rank stops them all.
@@ -252,7 +251,7 @@ fn resume_or_start(path: &Path, params: Params, quiet: bool) -> Result<Run> {
 /// size and the seconds it took.
 fn save(run: &mut Run, path: &Path) -> Result<(u64, f64)> {
     let started = Instant::now();
-    census_file::write_atomically(path, |w| run.save(w))
+    chomp3::atomic_write::write_atomically(path, |w| run.save(w))
         .map_err(|e| anyhow::anyhow!("{}: writing the checkpoint: {e}", path.display()))?;
     let bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
     Ok((bytes, started.elapsed().as_secs_f64()))

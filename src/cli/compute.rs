@@ -41,6 +41,7 @@ pub fn run(args: &Args) -> Result<()> {
         commit_every: args.commit_secs.map_or(DEFAULT_COMMIT_EVERY, |s| {
             Duration::from_secs_f64(s.max(0.0))
         }),
+        stop: super::ctrl_c(),
     };
     let Some(o) = with_bar(&req, args.quiet.quiet)? else {
         println!(

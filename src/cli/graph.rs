@@ -112,14 +112,14 @@ pub fn run(args: &Args) -> Result<()> {
         }
         _ => Solver::new(),
     }
-    .stop_on(&chomp3::compute::INTERRUPTED);
+    .stop_on(super::ctrl_c());
     let loaded = solver.memo_len();
     let pool = args.threads.pool()?;
     let mut tally = Tally::default();
     let result = pool.install(|| match &args.out {
         Some(path) => {
             let mut outcome = Ok(());
-            let written = chomp3::census_file::write_atomically(path, |w| {
+            let written = chomp3::atomic_write::write_atomically(path, |w| {
                 writeln!(w, "# {}", command_line())?;
                 outcome = solve_all(args, &solver, &mut tally, w);
                 // A failed batch leaves no file behind (and the old one intact).
@@ -158,7 +158,7 @@ pub fn run(args: &Args) -> Result<()> {
         return Err(e);
     }
     if let Some(path) = &args.bfile {
-        chomp3::census_file::write_atomically(path, |w| tally.write_bfile(w, &command_line()))
+        chomp3::atomic_write::write_atomically(path, |w| tally.write_bfile(w, &command_line()))
             .map_err(|e| anyhow!("{}: {e}", path.display()))?;
     }
     if let Some(path) = &args.out {
@@ -240,7 +240,7 @@ fn solve_all(args: &Args, solver: &Solver, tally: &mut Tally, out: &mut dyn Writ
             // Each graph's subgraphs, CHUNK at a time, then (--os85) its counts.
             for (label, g) in chunk {
                 let before = (tally.graphs(), tally.parity_two, tally.os85_exceptions);
-                let all: Vec<Item> = subgraphs_or_stop(&g, &chomp3::compute::INTERRUPTED)
+                let all: Vec<Item> = subgraphs_or_stop(&g, &super::ctrl_c())
                     .ok_or_else(stopped)?
                     .into_iter()
                     .map(|h| (to_graph6(&h), h))
@@ -295,7 +295,7 @@ fn solve_chunk(args: &Args, solver: &Solver, chunk: Vec<Item>) -> Result<Vec<Sol
         return chunk
             .into_iter()
             .map(|(label, graph)| {
-                let solver = Solver::new().stop_on(&chomp3::compute::INTERRUPTED);
+                let solver = Solver::new().stop_on(super::ctrl_c());
                 let t = Instant::now();
                 let value = solver.try_value(&graph).ok_or_else(stopped)?;
                 let secs = t.elapsed().as_secs_f64();
@@ -388,7 +388,7 @@ fn write_one(args: &Args, tally: &mut Tally, s: &Solved, out: &mut impl Write) -
 /// Saves the memo if asked and reports the figures if asked.
 fn finish(args: &Args, solver: &Solver, loaded: usize, started: Instant) -> Result<()> {
     if let Some(path) = &args.memo {
-        chomp3::census_file::write_atomically(path, |w| solver.save(w))
+        chomp3::atomic_write::write_atomically(path, |w| solver.save(w))
             .map_err(|e| anyhow!("{}: writing the memo: {e}", path.display()))?;
     }
     if args.stats {

@@ -18,6 +18,9 @@ mod run;
 mod show;
 
 use std::io;
+use std::sync::OnceLock;
+
+use chomp3::stop::Stop;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -66,12 +69,18 @@ enum Cmd {
     Graph(graph::Args),
 }
 
+/// The process's stop token: Ctrl-C requests it, and every long command
+/// passes it to the library.
+pub fn ctrl_c() -> Stop {
+    static CTRL_C: OnceLock<Stop> = OnceLock::new();
+    CTRL_C.get_or_init(Stop::new).clone()
+}
+
 /// Parses the command line, runs the command, and turns the result into an exit code.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
-    let _ = ctrlc::set_handler(|| {
-        chomp3::compute::INTERRUPTED.store(true, std::sync::atomic::Ordering::Relaxed);
-    });
+    let stop = ctrl_c();
+    let _ = ctrlc::set_handler(move || stop.request());
     let result = match cli.command {
         Cmd::Compute(a) => compute::run(&a),
         Cmd::Get(a) => get::run(&a),

@@ -35,6 +35,7 @@ pub fn run(args: &Args) -> Result<()> {
         capacity: None,
         threads: args.threads.get(),
         commit_every: DEFAULT_COMMIT_EVERY,
+        stop: super::ctrl_c(),
     };
     match super::compute::with_bar(&req, false)? {
         Some(o) => super::compute::print_outcome(&path, &o),

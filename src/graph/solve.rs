@@ -28,7 +28,7 @@
 //! of the canonical search.
 
 use std::io::{self, Read, Write};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use dashmap::DashMap;
 use rayon::prelude::*;
@@ -39,6 +39,7 @@ use super::recent;
 use super::small::{self, Small};
 use super::{Graph, Move};
 use crate::bytes::stream::{CrcReader, CrcWriter, get32, get64, put32, put64};
+use crate::stop::Stop;
 
 /// First 8 bytes of a memo file, and its version.
 const MAGIC: &[u8; 8] = b"CHOMP3GM";
@@ -60,7 +61,7 @@ pub struct Solver {
     /// Graphs on at most 7 vertices without loops, by isomorphism class.
     small: Small,
     /// When set (say by Ctrl-C), solves stop early: see [`Solver::try_value`].
-    stop: Option<&'static AtomicBool>,
+    stop: Option<Stop>,
     /// Names this solver's entries in the per-thread caches (`recent`).
     id: u64,
 }
@@ -187,9 +188,9 @@ impl Solver {
     /// The same solver, stopping its solves early once `flag` is set: then
     /// [`Solver::try_value`] gives `None`, and the memo holds only positions
     /// solved to the end (save it, and a rerun continues from them).
-    pub fn stop_on(self, flag: &'static AtomicBool) -> Solver {
+    pub fn stop_on(self, stop: Stop) -> Solver {
         Solver {
-            stop: Some(flag),
+            stop: Some(stop),
             ..self
         }
     }
@@ -268,7 +269,7 @@ impl Solver {
         if let Some(v) = self.memo.get(&k).map(|e| *e) {
             return Some(v);
         }
-        if self.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+        if self.stop.as_ref().is_some_and(Stop::requested) {
             return None;
         }
         if let Some(fixed) = mirror {

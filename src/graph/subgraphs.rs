@@ -2,12 +2,12 @@
 //! reach (delete edges and vertices in any order), each once, in canonical form.
 
 use std::collections::HashSet;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 
 use super::Graph;
 use super::canon::canonical;
+use crate::stop::Stop;
 
 /// Every subgraph of `g` up to isomorphism (`g` itself and the empty graph
 /// included), each in canonical form, ordered by vertices, then edges (both
@@ -18,17 +18,17 @@ use super::canon::canonical;
 /// more vertex (delete a vertex of `H`'s complement together with its edges) or
 /// one more edge, so every subgraph is reached.
 pub fn subgraphs(g: &Graph) -> Vec<Graph> {
-    subgraphs_or_stop(g, &AtomicBool::new(false)).expect("never stopped")
+    subgraphs_or_stop(g, &Stop::new()).expect("never stopped")
 }
 
 /// [`subgraphs`], or `None` if `stop` is set before the end (checked between
 /// levels).
-pub fn subgraphs_or_stop(g: &Graph, stop: &AtomicBool) -> Option<Vec<Graph>> {
+pub fn subgraphs_or_stop(g: &Graph, stop: &Stop) -> Option<Vec<Graph>> {
     let start = canonical(g);
     let mut seen: HashSet<Graph> = HashSet::from([start.clone()]);
     let mut level = vec![start];
     while !level.is_empty() {
-        if stop.load(Ordering::Relaxed) {
+        if stop.requested() {
             return None;
         }
         let found: Vec<Graph> = level

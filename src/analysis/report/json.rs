@@ -1,7 +1,7 @@
 //! `summary.json`: the row counts, the sequences' extents, growth and checks.
 
 use std::collections::BTreeMap;
-use std::io;
+use std::io::{self, Write};
 use std::path::Path;
 
 use serde::Serialize;
@@ -12,6 +12,7 @@ use crate::analysis::checks::Checks;
 use crate::analysis::counts::RowCounts;
 use crate::analysis::growth::Growth;
 use crate::analysis::sequences::Sequence;
+use crate::atomic_write::write_atomically;
 
 #[derive(Serialize)]
 struct Summary<'a> {
@@ -59,5 +60,5 @@ pub(super) fn write(
         checks: &a.checks,
     };
     let json = serde_json::to_string_pretty(&summary).map_err(io::Error::other)?;
-    std::fs::write(path, json + "\n")
+    write_atomically(path, |w| writeln!(w, "{json}"))
 }

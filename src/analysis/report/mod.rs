@@ -7,11 +7,12 @@ mod json;
 mod markdown;
 mod tsv;
 
-use std::io;
+use std::io::{self, Write};
 use std::path::Path;
 
 use super::Analysis;
 use super::counts::RowCounts;
+use crate::atomic_write::write_atomically;
 
 /// What every file says about where it came from.
 struct Source<'a> {
@@ -49,8 +50,6 @@ pub fn write_all(a: &Analysis, table: &Path, command: &str, dir: &Path) -> io::R
         tsv::write_values(a, &from, &dir.join("values.tsv"))?;
     }
     json::write(a, &counts, &sequences, &source, &dir.join("summary.json"))?;
-    std::fs::write(
-        dir.join("report.md"),
-        markdown::report(a, &counts, &sequences, &source),
-    )
+    let report = markdown::report(a, &counts, &sequences, &source);
+    write_atomically(&dir.join("report.md"), |w| w.write_all(report.as_bytes()))
 }

@@ -1,8 +1,10 @@
 //! `rows.tsv` (one line per row: class, how it is known, start, pattern) and
 //! `values.tsv` (how often each value occurs).
 
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::path::Path;
+
+use crate::atomic_write::write_atomically;
 
 use crate::analysis::Analysis;
 use crate::proof::{Fate, Known};
@@ -34,65 +36,67 @@ fn proof_word(known: &Known) -> &'static str {
 /// Writes `rows.tsv`.
 pub(super) fn write_rows(a: &Analysis, from: &str, path: &Path) -> io::Result<()> {
     let n = a.facts.n as u64;
-    let mut w = BufWriter::new(std::fs::File::create(path)?);
-    writeln!(
-        w,
-        "# Row census of three-rowed Chomp: one line per row r = 0..{}",
-        a.rows.len() - 1
-    )?;
-    writeln!(w, "{from}")?;
-    for line in ROWS_HEADER {
-        writeln!(w, "{line}")?;
-    }
-    for (r, row) in a.rows.iter().enumerate() {
-        let Some(s) = row else {
-            writeln!(w, "{r}\topen\t-\t-\t-\t-\t-\t-")?;
-            continue;
-        };
-        let proof = proof_word(&s.known);
-        match &s.fate {
-            // Columns start+1 ..= N repeat the constant (none for a start past N).
-            Fate::Constant { start } => {
-                let confirmed = n.saturating_sub(*start);
-                writeln!(w, "{r}\tconstant\t{proof}\t{start}\t-\t-\t{confirmed}\t-")?
-            }
-            Fate::Periodic { start, pattern } => {
-                let p = pattern.len() as u64;
-                let confirmed = (n + 1).saturating_sub(start + p);
-                let pat: Vec<String> = pattern.iter().map(|x| x.to_string()).collect();
-                let at = s
-                    .known
-                    .closed_at()
-                    .map_or("-".to_string(), |q| q.to_string());
-                writeln!(
-                    w,
-                    "{r}\tperiodic\t{proof}\t{start}\t{p}\t{}\t{confirmed}\t{at}",
-                    pat.join(",")
-                )?;
+    write_atomically(path, |w| {
+        writeln!(
+            w,
+            "# Row census of three-rowed Chomp: one line per row r = 0..{}",
+            a.rows.len() - 1
+        )?;
+        writeln!(w, "{from}")?;
+        for line in ROWS_HEADER {
+            writeln!(w, "{line}")?;
+        }
+        for (r, row) in a.rows.iter().enumerate() {
+            let Some(s) = row else {
+                writeln!(w, "{r}\topen\t-\t-\t-\t-\t-\t-")?;
+                continue;
+            };
+            let proof = proof_word(&s.known);
+            match &s.fate {
+                // Columns start+1 ..= N repeat the constant (none for a start past N).
+                Fate::Constant { start } => {
+                    let confirmed = n.saturating_sub(*start);
+                    writeln!(w, "{r}\tconstant\t{proof}\t{start}\t-\t-\t{confirmed}\t-")?
+                }
+                Fate::Periodic { start, pattern } => {
+                    let p = pattern.len() as u64;
+                    let confirmed = (n + 1).saturating_sub(start + p);
+                    let pat: Vec<String> = pattern.iter().map(|x| x.to_string()).collect();
+                    let at = s
+                        .known
+                        .closed_at()
+                        .map_or("-".to_string(), |q| q.to_string());
+                    writeln!(
+                        w,
+                        "{r}\tperiodic\t{proof}\t{start}\t{p}\t{}\t{confirmed}\t{at}",
+                        pat.join(",")
+                    )?;
+                }
             }
         }
-    }
-    w.flush()
+        Ok(())
+    })
 }
 
 /// Writes `values.tsv`.
 pub(super) fn write_values(a: &Analysis, from: &str, path: &Path) -> io::Result<()> {
-    let mut w = BufWriter::new(std::fs::File::create(path)?);
-    writeln!(
-        w,
-        "# How often each value occurs among f(q,r), 0 <= r <= q <= {}",
-        a.facts.n
-    )?;
-    writeln!(w, "{from}")?;
-    writeln!(w, "value\tcount")?;
-    for (v, &c) in a
-        .facts
-        .value_count
-        .iter()
-        .enumerate()
-        .filter(|(_, c)| **c > 0)
-    {
-        writeln!(w, "{v}\t{c}")?;
-    }
-    w.flush()
+    write_atomically(path, |w| {
+        writeln!(
+            w,
+            "# How often each value occurs among f(q,r), 0 <= r <= q <= {}",
+            a.facts.n
+        )?;
+        writeln!(w, "{from}")?;
+        writeln!(w, "value\tcount")?;
+        for (v, &c) in a
+            .facts
+            .value_count
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| **c > 0)
+        {
+            writeln!(w, "{v}\t{c}")?;
+        }
+        Ok(())
+    })
 }

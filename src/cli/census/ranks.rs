@@ -14,8 +14,8 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::{Result, bail};
+use chomp3::atomic_write::left_aside;
 use chomp3::census::{Params, Run};
-use chomp3::census_file;
 use chomp3::engine::ranks::{self as share, Ranks, Traffic};
 
 use crate::cli::progress::peak_rss_kib;
@@ -62,22 +62,17 @@ fn rank_file(base: &Path, size: u32, rank: u32, column: u32) -> PathBuf {
 
 /// The checkpoint files of `base` in its directory: `(size, rank, column, path)`;
 /// with `aside`, instead the partial files that killed writers left
-/// (`census_file::write_atomically` writes `.<name>.new-<pid>` first).
+/// (`atomic_write` writes `.<name>.new-<pid>` first).
 fn rank_files(base: &Path, aside: bool) -> Result<Vec<(u32, u32, u32, PathBuf)>> {
     let dir = chomp3::table::parent_dir(base);
-    let hidden = if aside { "." } else { "" };
     let prefix = format!(
-        "{hidden}{}.",
+        "{}.",
         base.file_name().unwrap_or_default().to_string_lossy()
     );
-    let parse = |rest: &str| -> Option<(u32, u32, u32)> {
-        let (rank, rest) = rest.split_once("-of-")?;
+    let parse = |name: &str| -> Option<(u32, u32, u32)> {
+        let name = if aside { left_aside(name)? } else { name };
+        let (rank, rest) = name.strip_prefix(&prefix)?.split_once("-of-")?;
         let (size, column) = rest.split_once(".at-")?;
-        let column = match column.split_once(".new-") {
-            Some((column, _)) if aside => column,
-            None if !aside => column,
-            _ => return None,
-        };
         Some((size.parse().ok()?, rank.parse().ok()?, column.parse().ok()?))
     };
     let mut found = Vec::new();
@@ -88,7 +83,7 @@ fn rank_files(base: &Path, aside: bool) -> Result<Vec<(u32, u32, u32, PathBuf)>>
             .unwrap_or_default()
             .to_string_lossy()
             .into_owned();
-        if let Some((size, rank, column)) = name.strip_prefix(&prefix).and_then(parse) {
+        if let Some((size, rank, column)) = parse(&name) {
             found.push((size, rank, column, path));
         }
     }
@@ -182,7 +177,7 @@ pub fn save(run: &mut Run, base: &Path) -> Result<(u64, f64, PathBuf)> {
     let started = Instant::now();
     let (size, rank, column) = (run.ranks().size(), run.ranks().rank(), run.columns());
     let path = rank_file(base, size, rank, column);
-    census_file::write_atomically(&path, |w| run.save(w))
+    chomp3::atomic_write::write_atomically(&path, |w| run.save(w))
         .map_err(|e| anyhow::anyhow!("{}: writing the checkpoint: {e}", path.display()))?;
     // Every rank has a whole file for this column from here on.
     share::any(run.ranks(), false);

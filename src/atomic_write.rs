@@ -1,0 +1,78 @@
+//! Writing a file so that it is never seen half written: every file chomp3
+//! writes whole (census files, reports, b-files, checkpoints, graph output and
+//! memos) goes through here. Owns the name of the file written aside; uses
+//! nothing else. (The table file is appended to in place and has its own
+//! commit protocol: `table::writer`.)
+
+use std::fs::File;
+use std::io::{self, BufWriter};
+use std::path::{Path, PathBuf};
+
+/// Where `path` is written before the rename: `.<name>.new-<pid>` beside it.
+pub fn aside_path(path: &Path) -> PathBuf {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    path.with_file_name(format!(".{name}.new-{}", std::process::id()))
+}
+
+/// For a file name left by a writer that was killed before its rename
+/// (`.<name>.new-<pid>`), the name it was writing.
+pub fn left_aside(file_name: &str) -> Option<&str> {
+    let (name, pid) = file_name.strip_prefix('.')?.rsplit_once(".new-")?;
+    pid.parse::<u32>().ok().map(|_| name)
+}
+
+/// Writes `path` through a synced file beside it and a rename, so that
+/// `path` is always either the old file or the whole new one. On an error the
+/// file beside it is removed and `path` is untouched.
+pub fn write_atomically(
+    path: &Path,
+    write: impl FnOnce(&mut BufWriter<File>) -> io::Result<()>,
+) -> io::Result<()> {
+    let aside = aside_path(path);
+    let result = (|| {
+        let mut w = BufWriter::new(File::create(&aside)?);
+        write(&mut w)?;
+        w.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+        std::fs::rename(&aside, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&aside);
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    #[test]
+    fn a_failed_write_keeps_the_old_file_and_leaves_nothing_beside_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.tsv");
+        write_atomically(&path, |w| w.write_all(b"old")).unwrap();
+        let failed = write_atomically(&path, |w| {
+            w.write_all(b"half")?;
+            Err(io::Error::other("stopped"))
+        });
+        assert!(failed.is_err());
+        assert_eq!(std::fs::read(&path).unwrap(), b"old");
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(names.len(), 1, "only the file itself");
+        write_atomically(&path, |w| w.write_all(b"new")).unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"new");
+    }
+
+    #[test]
+    fn names_left_aside_are_recognised() {
+        let aside = aside_path(Path::new("/x/census.c3k.0-of-2.at-5040"));
+        let name = aside.file_name().unwrap().to_str().unwrap();
+        assert_eq!(left_aside(name), Some("census.c3k.0-of-2.at-5040"));
+        assert_eq!(left_aside("census.c3k"), None);
+        assert_eq!(left_aside(".census.c3k.new-x"), None);
+        assert_eq!(left_aside(".a.new-b.new-12"), Some("a.new-b"));
+    }
+}
