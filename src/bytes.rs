@@ -113,6 +113,41 @@ pub(crate) mod stream {
         Ok(u64::from_le_bytes(b))
     }
 
+    /// Writes `x` in LEB128: seven bits a byte, low bits first.
+    pub(crate) fn put_varint(w: &mut dyn Write, mut x: u64) -> io::Result<()> {
+        let mut buf = [0u8; 10];
+        let mut n = 0;
+        loop {
+            let low = (x & 0x7f) as u8;
+            x >>= 7;
+            buf[n] = low | if x > 0 { 0x80 } else { 0 };
+            n += 1;
+            if x == 0 {
+                return w.write_all(&buf[..n]);
+            }
+        }
+    }
+
+    /// Reads a value written by [`put_varint`].
+    pub(crate) fn get_varint(r: &mut dyn Read) -> io::Result<u64> {
+        let mut x = 0u64;
+        for shift in (0..70).step_by(7) {
+            let mut b = [0u8];
+            r.read_exact(&mut b)?;
+            if shift == 63 && b[0] > 1 {
+                break;
+            }
+            x |= ((b[0] & 0x7f) as u64) << shift;
+            if b[0] & 0x80 == 0 {
+                return Ok(x);
+            }
+        }
+        Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            "a variable-length number too long",
+        ))
+    }
+
     /// Reads `n` `u32`s.
     pub(crate) fn get32s(r: &mut dyn Read, n: usize) -> io::Result<Vec<u32>> {
         get_words(r, n, u32::from_le_bytes)

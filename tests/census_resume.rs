@@ -122,35 +122,36 @@ fn ctrl_c_saves_the_census_and_exits_130() {
 }
 
 #[test]
-fn a_checkpoint_of_the_previous_version_is_refused_and_kept() {
-    // Version 3 stored states as R + 2 bits and offsets from 1.3 r: this chomp3
-    // cannot continue it, and says so in one line without touching it.
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("census.tsv");
-    let checkpoint = dir.path().join("census.c3k");
-    let mut old = b"CHOMP3CK".to_vec();
-    old.extend(3u32.to_le_bytes());
-    old.extend([0u8; 64]);
-    std::fs::write(&checkpoint, &old).unwrap();
-    let output = common::chomp3(&[
-        "census",
-        "--quiet",
-        "--rows",
-        "100",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert_eq!(output.status.code(), Some(1));
-    let err = String::from_utf8(output.stderr).unwrap();
-    assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(
-        err.contains("census checkpoint version 3, this chomp3 reads 4"),
-        "{err}"
-    );
-    assert_eq!(
-        std::fs::read(&checkpoint).unwrap(),
-        old,
-        "the checkpoint is kept"
-    );
-    assert!(!out.exists(), "no census written");
+fn a_checkpoint_of_an_earlier_version_is_refused_and_kept() {
+    // Version 3 stored states as R + 2 bits and offsets from 1.3 r, version 4
+    // every state whole: this chomp3 continues neither, and says so in one
+    // line without touching the file.
+    for version in [3u32, 4] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("census.tsv");
+        let checkpoint = dir.path().join("census.c3k");
+        let mut old = b"CHOMP3CK".to_vec();
+        old.extend(version.to_le_bytes());
+        old.extend([0u8; 64]);
+        std::fs::write(&checkpoint, &old).unwrap();
+        let output = common::chomp3(&[
+            "census",
+            "--quiet",
+            "--rows",
+            "100",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(output.status.code(), Some(1));
+        let err = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "{err}");
+        let want = format!("census checkpoint version {version}, this chomp3 reads 5");
+        assert!(err.contains(&want), "{err}");
+        assert_eq!(
+            std::fs::read(&checkpoint).unwrap(),
+            old,
+            "the checkpoint is kept"
+        );
+        assert!(!out.exists(), "no census written");
+    }
 }

@@ -9,15 +9,17 @@ use std::sync::{Arc, Mutex};
 
 use super::tracker::Tracker;
 use super::{Params, Run, Scan};
-use crate::bytes::stream::{CrcReader, CrcWriter, get32, get32s, get64, put32, put32s, put64};
+use crate::bytes::stream::{
+    CrcReader, CrcWriter, get_varint, get32, get32s, get64, put_varint, put32, put32s, put64,
+};
 use crate::engine::ranks::{Ranks, Solo};
-use crate::engine::{CHUNK_ROWS, Engine, load_state, save_state};
+use crate::engine::{CHUNK_ROWS, Deltas, Engine};
 use crate::proof::{Fate, Known, RowStatus};
 
 /// First 8 bytes of a checkpoint.
 const MAGIC: [u8; 8] = *b"CHOMP3CK";
 /// The layout version this build writes and reads.
-pub const VERSION: u32 = 4;
+pub const VERSION: u32 = 5;
 /// "None" in `u32` and `u64` fields.
 const NONE32: u32 = u32::MAX;
 const NONE64: u64 = u64::MAX;
@@ -85,9 +87,10 @@ impl Run {
         put32s(w, self.start_bounds.iter().copied())?;
         put32s(w, self.minima.iter().copied())?;
         save_scan(w, &self.merged_scan())?;
+        let mut snapshots = Deltas::default();
         for r in self.head..=p.rows {
             if self.owns(r) {
-                save_tracker(w, &self.trackers[r as usize])?;
+                save_tracker(w, &self.trackers[r as usize], &mut snapshots)?;
             }
         }
         self.engine.save(w)?;
@@ -166,9 +169,10 @@ fn load_body(rd: &mut dyn Read, mut run: Run, head: u32) -> io::Result<Run> {
     run.start_bounds = get32s(rd, bounds)?;
     run.minima = get32s(rd, rows + 1)?;
     run.scans = vec![Mutex::new(load_scan(rd, rows as u32)?)];
+    let mut snapshots = Deltas::default();
     for r in head..=rows as u32 {
         if run.owns(r) {
-            run.trackers[r as usize] = load_tracker(rd)?;
+            run.trackers[r as usize] = load_tracker(rd, r, &mut snapshots)?;
         }
     }
     run.engine = Engine::load(rd)?;
@@ -236,14 +240,21 @@ pub(super) fn load_status(rd: &mut dyn Read) -> io::Result<RowStatus> {
     })
 }
 
-fn save_tracker(w: &mut dyn Write, t: &Tracker) -> io::Result<()> {
+fn save_tracker(w: &mut dyn Write, t: &Tracker, snapshots: &mut Deltas) -> io::Result<()> {
     put64(w, t.dead.unwrap_or(NONE64))?;
     put32s(w, [t.recorded_from, t.min_value, t.history.len() as u32])?;
-    put32s(w, t.history.iter().map(|&x| x as u32))?;
+    // Offsets as differences from the one before (zigzag varints): a row that
+    // has settled repeats a few values.
+    let mut last = 0i64;
+    for &x in &t.history {
+        let d = x as i64 - last;
+        put_varint(w, ((d << 1) ^ (d >> 63)) as u64)?;
+        last = x as i64;
+    }
     match &t.snapshot {
         Some((q, state)) => {
             put32s(w, [1, *q])?;
-            save_state(w, state)?;
+            snapshots.save(w, state)?;
         }
         None => put32(w, 0)?,
     }
@@ -252,18 +263,23 @@ fn save_tracker(w: &mut dyn Write, t: &Tracker) -> io::Result<()> {
     put32s(w, [qs, k, t.confirmed, opt32(t.verify_at)])
 }
 
-fn load_tracker(rd: &mut dyn Read) -> io::Result<Tracker> {
+fn load_tracker(rd: &mut dyn Read, r: u32, snapshots: &mut Deltas) -> io::Result<Tracker> {
     let dead = get64(rd)?;
     let v = get32s(rd, 3)?;
-    let history = get32s(rd, v[2] as usize)?
-        .into_iter()
-        .map(|x| x as i32)
-        .collect();
+    let mut history = Vec::with_capacity((v[2] as usize).min(1 << 16));
+    let mut last = 0i64;
+    for _ in 0..v[2] {
+        let z = get_varint(rd)?;
+        last += (z >> 1) as i64 ^ -((z & 1) as i64);
+        let x = i32::try_from(last)
+            .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "an offset out of range"))?;
+        history.push(x);
+    }
     let snapshot = match get32(rd)? {
         0 => None,
         _ => {
             let q = get32(rd)?;
-            Some((q, load_state(rd)?))
+            Some((q, snapshots.load(rd, r + 2)?))
         }
     };
     let w = get32s(rd, 6)?;

@@ -62,7 +62,7 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard, mpsc};
 
-pub(crate) use checkpoint::{load_state, save_state};
+pub(crate) use checkpoint::Deltas;
 use ranks::{Ranks, Solo, owner};
 pub use resume::ColumnSource;
 pub use row::State;

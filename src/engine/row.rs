@@ -63,6 +63,47 @@ pub struct State {
 }
 
 impl State {
+    /// The state as one bitset from the column on (bit `x` is the value `q + x`).
+    pub fn words(&self) -> Vec<u64> {
+        let lead = self.lead as usize;
+        let (skip, shift) = (lead / 64, lead % 64);
+        let mut out = vec![0u64; (lead + 64 * self.bits.len()).div_ceil(64)];
+        out[..skip].fill(u64::MAX);
+        if shift > 0 {
+            out[skip] = (1 << shift) - 1;
+        }
+        for (i, &word) in self.bits.iter().enumerate() {
+            out[skip + i] |= word << shift;
+            if shift > 0 && word >> (64 - shift) != 0 {
+                out[skip + i + 1] |= word >> (64 - shift);
+            }
+        }
+        out
+    }
+
+    /// The state whose bitset from the column on is `words` (bit `x`: value `q + x`).
+    pub fn from_words(words: &[u64]) -> State {
+        let Some(first) = words.iter().position(|&w| w != u64::MAX) else {
+            return State {
+                lead: 64 * words.len() as u32,
+                bits: Vec::new(),
+            };
+        };
+        let shift = (!words[first]).trailing_zeros();
+        let word = |i: usize| words.get(i).copied().unwrap_or(0);
+        let mut bits: Vec<u64> = (first..words.len())
+            .map(|i| match shift {
+                0 => word(i),
+                s => word(i) >> s | word(i + 1) << (64 - s),
+            })
+            .collect();
+        trim(&mut bits);
+        State {
+            lead: 64 * first as u32 + shift,
+            bits,
+        }
+    }
+
     /// Whether the value `q + x` is in the state.
     pub fn contains(&self, x: u32) -> bool {
         match x.checked_sub(self.lead) {
