@@ -55,6 +55,9 @@ pub struct Args {
     /// Seconds of work between checkpoints
     #[arg(long, value_name = "S", default_value_t = 300.0)]
     checkpoint_secs: f64,
+    /// Test hook: after the first checkpoint, wait for Ctrl-C
+    #[arg(long, hide = true)]
+    hold: bool,
     #[command(flatten)]
     threads: ThreadsArg,
     #[command(flatten)]
@@ -106,6 +109,7 @@ pub fn run(args: &Args) -> Result<()> {
     bar.set_length(census::expected_columns(rows));
     let every = Duration::from_secs_f64(args.checkpoint_secs.max(0.0));
     let mut last_save = Instant::now();
+    let mut hold = args.hold;
     let mut blocks = 0u64;
     while !run.done() {
         let before = run.columns();
@@ -145,6 +149,10 @@ pub fn run(args: &Args) -> Result<()> {
                 });
             }
             last_save = Instant::now();
+            if hold && !interrupted && shared.is_none() {
+                hold = false;
+                super::hold_until_ctrl_c();
+            }
         }
         if interrupted {
             bar.finish_and_clear();

@@ -30,6 +30,9 @@ pub struct Args {
     /// Commit (sync to disk) at most every S seconds [default: 2]
     #[arg(long, value_name = "S", hide = true)]
     commit_secs: Option<f64>,
+    /// Test hook: once the first columns are written, wait for Ctrl-C
+    #[arg(long, hide = true)]
+    hold: bool,
 }
 
 pub fn run(args: &Args) -> Result<()> {
@@ -43,7 +46,7 @@ pub fn run(args: &Args) -> Result<()> {
         }),
         stop: super::ctrl_c(),
     };
-    let Some(o) = with_bar(&req, args.quiet.quiet)? else {
+    let Some(o) = with_bar(&req, args.quiet.quiet, args.hold)? else {
         println!(
             "{}: already holds N >= {}; nothing to do",
             req.path.display(),
@@ -68,7 +71,9 @@ pub fn run(args: &Args) -> Result<()> {
 }
 
 /// Runs `req` with a progress bar; the error names the file once.
-pub fn with_bar(req: &Request, quiet: bool) -> Result<Option<Outcome>> {
+/// Computes with a progress bar; with `hold`, waits for Ctrl-C once the first
+/// columns are written (a test hook).
+pub fn with_bar(req: &Request, quiet: bool, mut hold: bool) -> Result<Option<Outcome>> {
     let bar = bar(
         quiet,
         "{bar:20} {percent:>3}% {human_pos}/{human_len} cells  {msg}  ETA {eta}",
@@ -78,6 +83,10 @@ pub fn with_bar(req: &Request, quiet: bool) -> Result<Option<Outcome>> {
         bar.set_position(done);
         let rate = done as f64 / bar.elapsed().as_secs_f64().max(1e-9);
         bar.set_message(format!("{:.1} M/s", rate / 1e6));
+        if hold && done > 0 {
+            hold = false;
+            super::hold_until_ctrl_c();
+        }
     });
     bar.finish_and_clear();
     result.map_err(|e| compute_error(&req.path, e))

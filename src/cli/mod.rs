@@ -76,6 +76,15 @@ pub fn ctrl_c() -> Stop {
     CTRL_C.get_or_init(Stop::new).clone()
 }
 
+/// Test hook behind the hidden `--hold` options: blocks until Ctrl-C, so that
+/// a test can interrupt a long run at a point it knows the run has reached.
+pub fn hold_until_ctrl_c() {
+    let stop = ctrl_c();
+    while !stop.requested() {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+}
+
 /// Parses the command line, runs the command, and turns the result into an exit code.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();

@@ -37,7 +37,7 @@ pub fn run(args: &Args) -> Result<()> {
         commit_every: DEFAULT_COMMIT_EVERY,
         stop: super::ctrl_c(),
     };
-    match super::compute::with_bar(&req, false)? {
+    match super::compute::with_bar(&req, false, false)? {
         Some(o) => super::compute::print_outcome(&path, &o),
         None => println!("{}: already holds N >= {}", path.display(), args.n),
     }
