@@ -1,7 +1,9 @@
 //! The `chomp3` command line: the command enum, dispatch, and how errors become
 //! exit codes. Each command is one module with its arguments and one function.
 //! Errors are one line on stderr, `chomp3: error: ...`; exit codes: 0 success,
-//! 1 error, 2 bad usage, 130 interrupted (the table is committed and safe).
+//! 1 error, 2 bad usage, 130 interrupted by Ctrl-C (the work done is kept: a
+//! table committed, a census checkpointed, a graph memo saved; the same command
+//! continues).
 
 mod analyze;
 mod args;

@@ -309,7 +309,8 @@ impl Engine {
     }
 
     /// Computes columns `q0 .. q_end` into `out` (column `q0 + j`, row `r` at
-    /// `j * q_end + r`), for the chunks this rank owns. `wait_for(n)` returns once
+    /// `j * stride + r`, `stride` the rows that exist in the block: `min(q_end, row limit + 1)`),
+    /// for the chunks this rank owns. `wait_for(n)` returns once
     /// the previous block has finished rows `0 .. n` (of this rank); `done(n)`
     /// announces that this block has.
     fn compute_block(
