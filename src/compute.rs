@@ -82,10 +82,13 @@ pub enum ComputeError {
     #[error("directory {0} is read-only; choose another --table")]
     ReadOnly(PathBuf),
     /// Stopped by Ctrl-C; every column up to `n` is committed.
-    #[error("interrupted; the table is safe and holds N = {n}; run compute again to continue")]
+    #[error(
+        "interrupted; the table is safe and holds {}; run compute again to continue",
+        crate::table::holds(*n)
+    )]
     Interrupted {
-        /// The N now committed.
-        n: i64,
+        /// The N now committed (`None`: no column yet).
+        n: Option<u64>,
     },
 }
 
@@ -105,8 +108,8 @@ impl ComputeError {
 /// What a computation did.
 #[derive(Clone, Debug)]
 pub struct Outcome {
-    /// N before the run (-1 for a new table).
-    pub from_n: i64,
+    /// N before the run (`None` for a table that held no column).
+    pub from_n: Option<u64>,
     /// N after the run.
     pub n: u64,
     /// Cells computed in this run.
@@ -195,14 +198,14 @@ pub fn compute(req: &Request, progress: Progress) -> Result<Option<Outcome>, Com
         }
         if interrupted {
             return Err(ComputeError::Interrupted {
-                n: writer.committed_columns() as i64 - 1,
+                n: writer.committed_columns().checked_sub(1),
             });
         }
     }
     writer.commit()?;
     writer.trim()?;
     Ok(Some(Outcome {
-        from_n: from_columns as i64 - 1,
+        from_n: from_columns.checked_sub(1),
         n: req.n,
         cells: todo,
         elapsed: start.elapsed(),

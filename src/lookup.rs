@@ -31,7 +31,7 @@ pub enum Source {
         /// The table file.
         path: PathBuf,
         /// Its `N`.
-        n: i64,
+        n: u64,
     },
     /// A census proved the row's fate.
     Census {
@@ -41,8 +41,9 @@ pub enum Source {
         row: u64,
         /// Its proved status.
         status: RowStatus,
-        /// Why the table did not answer: its `N`, or `None` when there is no table.
-        table_n: Option<i64>,
+        /// Why the table did not answer: `None` when there is no table, else its
+        /// `N` (`None` inside: it holds no column yet).
+        table_n: Option<Option<u64>>,
         /// The table's path.
         table: PathBuf,
     },
@@ -125,7 +126,7 @@ pub fn lookup(q: u64, r: u64, table: &Named, census: &Named) -> Result<Answer, L
                     value: v as u64,
                     source: Source::Table {
                         path: table.path.clone(),
-                        n: t.n(),
+                        n: t.columns() - 1,
                     },
                 });
             }
@@ -218,7 +219,12 @@ impl fmt::Display for Source {
                     }
                 }
                 match table_n {
-                    Some(n) => write!(f, " (beyond the table {}, N = {n})", table.display()),
+                    Some(n) => write!(
+                        f,
+                        " (beyond the table {}, {})",
+                        table.display(),
+                        crate::table::holds(*n)
+                    ),
                     None => write!(f, " (no table at {})", table.display()),
                 }
             }

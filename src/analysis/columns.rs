@@ -12,7 +12,7 @@ const CHUNK_COLS: u32 = 256;
 
 /// Streams all columns of `t` (N >= 0) on the current rayon pool.
 pub fn scan(t: &Table) -> ColumnFacts {
-    let n = t.n() as u32;
+    let n = t.n().unwrap_or(0) as u32;
     let chunks = (n + 1).div_ceil(CHUNK_COLS);
     let mut facts = (0..chunks)
         .into_par_iter()

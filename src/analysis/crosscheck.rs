@@ -18,7 +18,7 @@ pub struct CheckReport {
 /// table, streaming it column by column, and checks that each start is the least
 /// one: the column just before a start must break the fate.
 pub fn check_against(rows: &[Option<RowStatus>], t: &Table) -> CheckReport {
-    let n = t.n().max(0) as u64;
+    let n = t.n().unwrap_or(0);
     let mut report = CheckReport {
         values: 0,
         first_mismatch: None,

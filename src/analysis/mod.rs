@@ -47,7 +47,7 @@ pub fn analyze(
     census: Option<&Descriptors>,
     progress: &mut dyn FnMut(&str, u64, u64),
 ) -> Analysis {
-    let n = t.n().max(0) as u32;
+    let n = t.n().unwrap_or(0) as u32;
     progress("columns", 0, n as u64 + 1);
     let facts = columns::scan(t);
     progress("columns", n as u64 + 1, n as u64 + 1);

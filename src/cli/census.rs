@@ -214,8 +214,8 @@ pub fn run(args: &Args) -> Result<()> {
             bail!("the census disagrees with the table at f({q},{r})");
         }
         println!(
-            "checked against the table (N = {}): all {} proved values agree, every start is the least ({:.1} s)",
-            t.n(),
+            "checked against the table ({}): all {} proved values agree, every start is the least ({:.1} s)",
+            chomp3::table::holds(t.n()),
             report.values,
             started.elapsed().as_secs_f64()
         );

@@ -109,10 +109,9 @@ fn compute_error(path: &Path, e: ComputeError) -> anyhow::Error {
 
 /// The one-line summary of a computation.
 pub fn print_outcome(path: &Path, o: &Outcome) {
-    let from = if o.from_n < 0 {
-        "new table".to_string()
-    } else {
-        format!("extended from N = {}", o.from_n)
+    let from = match o.from_n {
+        None => "new table".to_string(),
+        Some(n) => format!("extended from N = {n}"),
     };
     println!(
         "{}: N = {} ({from}), {} cells in {:.2} s ({:.1} M cells/s), {} bytes",

@@ -19,7 +19,7 @@ pub fn run(args: &Args) -> Result<()> {
     println!("table        {}", path.display());
     println!(
         "N            {} ({} complete columns, {} cells)",
-        t.n(),
+        t.n().map_or("none".to_string(), |n| n.to_string()),
         t.columns(),
         chomp3::table::raw::cells(t.columns())
     );

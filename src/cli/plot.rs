@@ -66,11 +66,11 @@ pub fn draw(
 ) -> Result<()> {
     let t = table.map(open_table).transpose()?;
     if let Some(t) = &t
-        && row as i64 > t.n()
+        && t.n().is_none_or(|n| row as u64 > n)
     {
         bail!(
-            "--row {row} is beyond the table, which holds N = {}; choose a row <= N",
-            t.n()
+            "--row {row} is beyond the table, which holds {}; choose a row <= N",
+            chomp3::table::holds(t.n())
         );
     }
     let written = chomp3::plot::plot_all(t.as_ref(), a, out, format, row)

@@ -29,7 +29,7 @@ pub struct DumpArgs {
 /// Prints `q f(q,R)` per line.
 pub fn row(args: &RowArgs) -> Result<()> {
     let t = args.table.open()?;
-    let to = args.to.unwrap_or(t.n().max(0) as u64);
+    let to = args.to.unwrap_or(t.n().unwrap_or(0));
     // Checks both ends before printing anything.
     t.get(to, args.r)
         .map_err(|e| super::args::table_error(&args.table.path(), e))?;

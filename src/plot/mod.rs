@@ -135,7 +135,7 @@ struct Image {
 }
 
 fn sample_table(t: &Table) -> Image {
-    let n = t.n().max(0) as u64;
+    let n = t.n().unwrap_or(0);
     let samples = IMAGE_SAMPLES.min(n as u32 + 1);
     let at = |i: u32| ((i as u64 * 2 + 1) * (n + 1) / (2 * samples as u64)).min(n);
     let mut cells = Vec::with_capacity((samples * samples) as usize);

@@ -64,15 +64,16 @@ pub enum TableError {
     ChecksumMismatch(String),
     /// A question about a cell the table does not hold yet.
     #[error(
-        "{what} {value} is beyond the table, which holds N = {n}; extend it with `chomp3 compute --n {value}`"
+        "{what} {value} is beyond the table, which holds {}; extend it with `chomp3 compute --n {value}`",
+        holds(*n)
     )]
     OutOfRange {
         /// Which coordinate.
         what: &'static str,
         /// Its value.
         value: u64,
-        /// The table's N.
-        n: i64,
+        /// The table's N (`None`: no column yet).
+        n: Option<u64>,
     },
     /// An operating-system error on the file.
     #[error("{path}: {error}")]
@@ -98,6 +99,15 @@ impl TableError {
             self,
             TableError::NotFound(_) | TableError::IsDirectory(_) | TableError::Io { .. }
         )
+    }
+}
+
+/// What a table of largest column `n` holds, for messages: `N = n`, or no
+/// column yet.
+pub fn holds(n: Option<u64>) -> String {
+    match n {
+        Some(n) => format!("N = {n}"),
+        None => "no column yet".to_string(),
     }
 }
 
@@ -149,9 +159,9 @@ impl Table {
         self.commit.columns
     }
 
-    /// The table's `N` (largest column), or -1 when it is empty.
-    pub fn n(&self) -> i64 {
-        self.commit.columns as i64 - 1
+    /// The table's `N` (largest column), or `None` while it holds no column.
+    pub fn n(&self) -> Option<u64> {
+        self.commit.columns.checked_sub(1)
     }
 
     /// Bits per stored value.
