@@ -29,7 +29,7 @@ fn census_against_table(
         .build()
         .unwrap();
     let params = Params {
-        rows,
+        last_row: rows,
         max_columns: (n as u32).min(4 * rows + 6000),
         batch,
     };
@@ -193,7 +193,7 @@ fn census_agrees_with_the_game_rules() {
         .build()
         .unwrap();
     let params = Params {
-        rows: MAX_P as u32,
+        last_row: MAX_P as u32,
         max_columns: 4000,
         batch: 72,
     };

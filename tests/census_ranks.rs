@@ -14,7 +14,7 @@ use chomp3::engine::ranks::{Local, Ranks};
 /// sets, diagonal values and settled rows from rank to rank; short batches, so
 /// that the settle chain crosses chunks often.
 const PARAMS: Params = Params {
-    rows: 3500,
+    last_row: 3500,
     max_columns: 20_000,
     batch: 360,
 };

@@ -39,7 +39,7 @@ pub enum CheckpointError {
     /// A checkpoint of another census.
     #[error(
         "a checkpoint of `chomp3 census --rows {} --max-columns {}` (batch {})",
-        .found.rows, .found.max_columns, .found.batch
+        .found.last_row, .found.max_columns, .found.batch
     )]
     OtherParams {
         /// The parameters it was written for.
@@ -78,7 +78,7 @@ impl Run {
         w.write_all(&MAGIC)?;
         put32(w, VERSION)?;
         let p = self.params;
-        put32s(w, [p.rows, p.max_columns, p.batch, self.head])?;
+        put32s(w, [p.last_row, p.max_columns, p.batch, self.head])?;
         put32s(w, [self.ranks.size(), self.ranks.rank()])?;
         for status in &self.settled[..self.head as usize] {
             save_status(w, status.as_ref().expect("rows below the head are settled"))?;
@@ -88,7 +88,7 @@ impl Run {
         put32s(w, self.minima.iter().copied())?;
         save_scan(w, &self.merged_scan())?;
         let mut snapshots = Deltas::default();
-        for r in self.head..=p.rows {
+        for r in self.head..=p.last_row {
             if self.owns(r) {
                 save_tracker(w, &self.trackers[r as usize], &mut snapshots)?;
             }
@@ -124,7 +124,7 @@ impl Run {
         }
         let v = get32s(&mut rd, 4).map_err(damaged)?;
         let found = Params {
-            rows: v[0],
+            last_row: v[0],
             max_columns: v[1],
             batch: v[2],
         };
@@ -152,7 +152,7 @@ impl Run {
 
 /// Everything after the parameters.
 fn load_body(rd: &mut dyn Read, mut run: Run, head: u32) -> io::Result<Run> {
-    let rows = run.params.rows as usize;
+    let rows = run.params.last_row as usize;
     if head as usize > rows + 1 {
         return Err(io::Error::new(
             io::ErrorKind::InvalidData,
@@ -311,7 +311,7 @@ mod tests {
     #[test]
     fn a_run_saved_at_any_batch_continues_to_the_same_census() {
         let params = Params {
-            rows: 700,
+            last_row: 700,
             max_columns: 6000,
             batch: 72,
         };
@@ -343,7 +343,7 @@ mod tests {
     #[test]
     fn other_parameters_and_damage_are_refused() {
         let params = Params {
-            rows: 100,
+            last_row: 100,
             max_columns: 2000,
             batch: 50,
         };
@@ -352,7 +352,7 @@ mod tests {
         let mut bytes = Vec::new();
         run.save(&mut bytes).unwrap();
         let other = Params {
-            rows: 101,
+            last_row: 101,
             ..params
         };
         assert!(matches!(

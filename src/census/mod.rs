@@ -149,8 +149,8 @@ fn clipped(ranges: &[Range<u32>], from: u32, to: u32) -> impl Iterator<Item = u3
 /// one set of these.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Params {
-    /// Rows `0 ..= rows`.
-    pub rows: u32,
+    /// The last row: the census settles rows `0 ..= last_row`.
+    pub last_row: u32,
     /// Stop after this many columns.
     pub max_columns: u32,
     /// Columns between state comparisons.
@@ -189,7 +189,7 @@ impl Run {
             (1..=BATCH_COLS).contains(&params.batch),
             "batch of 1 ..= {BATCH_COLS} columns"
         );
-        let rows = params.rows;
+        let rows = params.last_row;
         Run {
             params,
             engine: Engine::with_row_limit(rows),
@@ -232,12 +232,12 @@ impl Run {
     /// Whether there is nothing left to do: every row settled, or the column
     /// limit reached.
     pub fn done(&self) -> bool {
-        self.head > self.params.rows || self.engine.columns() >= self.params.max_columns
+        self.head > self.params.last_row || self.engine.columns() >= self.params.max_columns
     }
 
     /// Computes one batch of columns, compares states, and settles rows in order.
     pub fn step(&mut self, pool: &rayon::ThreadPool, weaken: Weaken) {
-        let rows = self.params.rows;
+        let rows = self.params.last_row;
         while self.scans.len() < pool.current_num_threads() {
             self.scans.push(Mutex::new(Scan::new(rows)));
         }
@@ -288,7 +288,7 @@ impl Run {
     /// owns the head's chunk settles what it can there and announces it to every
     /// rank; the chain goes on in the next chunk while it is not stopped.
     fn settle(&mut self, q: u32) {
-        while self.head <= self.params.rows {
+        while self.head <= self.params.last_row {
             let root = owner(self.head / CHUNK_ROWS, self.ranks.size());
             let mut news = Vec::new();
             if root == self.ranks.rank() {
@@ -306,7 +306,7 @@ impl Run {
     /// Settles rows of the head's chunk (this rank's) in order while the data
     /// allows; writes them, as [`Run::take_news`] reads them, to `news`.
     fn settle_chunk(&mut self, q: u32, news: &mut Vec<u8>) {
-        let end = ((self.head / CHUNK_ROWS + 1) * CHUNK_ROWS).min(self.params.rows + 1);
+        let end = ((self.head / CHUNK_ROWS + 1) * CHUNK_ROWS).min(self.params.last_row + 1);
         let mut below = self.below;
         let mut settled = Vec::new();
         let mut r = self.head;
@@ -360,7 +360,7 @@ impl Run {
 
     /// All the scans in one.
     fn merged_scan(&self) -> Scan {
-        let mut scan = Scan::new(self.params.rows);
+        let mut scan = Scan::new(self.params.last_row);
         for s in &self.scans {
             scan.merge(&s.lock().unwrap());
         }
@@ -377,12 +377,18 @@ impl Run {
             checkpoint::save_scan(&mut bytes, &scan).expect("writes to memory");
             let all = ranks::gather(&*self.ranks, bytes)?;
             for theirs in &all[1..] {
-                let theirs = checkpoint::load_scan(&mut theirs.as_slice(), self.params.rows)
+                let theirs = checkpoint::load_scan(&mut theirs.as_slice(), self.params.last_row)
                     .expect("a whole scan");
                 scan.merge(&theirs);
             }
         }
-        let facts = facts(self.params.rows, columns, &self.settled, &self.minima, scan);
+        let facts = facts(
+            self.params.last_row,
+            columns,
+            &self.settled,
+            &self.minima,
+            scan,
+        );
         Some(Census {
             rows: self.settled,
             start_bounds: self.start_bounds,
@@ -392,7 +398,7 @@ impl Run {
     }
 }
 
-/// Census of rows `0 ..= params.rows` from the start, with no checkpoints.
+/// Census of rows `0 ..= params.last_row` from the start, with no checkpoints.
 /// `progress(column, rows settled)` after each batch.
 pub fn census(
     params: Params,

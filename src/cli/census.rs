@@ -80,7 +80,7 @@ pub fn run(args: &Args) -> Result<()> {
         may_write(path, rows, args.replace)?;
     }
     let params = Params {
-        rows,
+        last_row: rows,
         max_columns: args
             .max_columns
             .unwrap_or(census::default_max_columns(rows)),
