@@ -58,3 +58,5 @@ pub mod position;
 pub mod proof;
 pub mod stop;
 pub mod table;
+#[cfg(test)]
+mod test_rng;

@@ -220,13 +220,8 @@ mod delta_tests {
     fn states_read_back_through_their_differences() {
         // Random states of growing rows, some near copies of the one before
         // (as neighbouring young rows are), some not; leads of every length.
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = crate::test_rng::Rng(0x2545_f491_4f6c_dd1d);
+        let mut next = move || rng.next();
         let mut states = Vec::new();
         let mut words: Vec<u64> = Vec::new();
         for r in (0..400u32).step_by(7) {

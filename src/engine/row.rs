@@ -499,13 +499,8 @@ mod tests {
     fn the_union_scan_finds_the_first_common_zero() {
         // Words mostly full, with the one zero anywhere: every length of the
         // vector prefix and of the word-by-word tail.
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = crate::test_rng::Rng(0x9e37_79b9_7f4a_7c15);
+        let mut next = move || rng.next();
         for len in 1..70 {
             for _ in 0..40 {
                 let mut a: Vec<u64> = (0..len).map(|_| next()).collect();

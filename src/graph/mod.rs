@@ -313,17 +313,7 @@ fn two_colourable(vertices: u64, row: impl Fn(usize) -> u64) -> bool {
 mod tests {
     use super::*;
 
-    /// A reproducible xorshift generator for the graph module's tests.
-    pub(super) struct Rng(pub(super) u64);
-
-    impl Rng {
-        pub(super) fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-    }
+    pub(super) use crate::test_rng::Rng;
 
     #[test]
     fn induced_keeps_the_edges_and_loops_among_the_kept_vertices_in_order() {
