@@ -22,6 +22,13 @@ pub(crate) fn put(b: &mut [u8], at: usize, bytes: &[u8]) {
     b[at..at + bytes.len()].copy_from_slice(bytes);
 }
 
+/// The error a part of a file's reader gives for bytes that cannot be right
+/// (the file is damaged): the reader of the whole file turns it into that
+/// file's typed `Damaged` error, as it does a cut-off input.
+pub(crate) fn damaged(what: &str) -> std::io::Error {
+    std::io::Error::new(std::io::ErrorKind::InvalidData, what.to_string())
+}
+
 /// Little-endian values on streams (the checkpoints and the graph memo).
 pub(crate) mod stream {
     use std::io::{self, Read, Write};
@@ -142,10 +149,7 @@ pub(crate) mod stream {
                 return Ok(x);
             }
         }
-        Err(io::Error::new(
-            io::ErrorKind::InvalidData,
-            "a variable-length number too long",
-        ))
+        Err(super::damaged("a variable-length number too long"))
     }
 
     /// Reads `n` `u32`s.

@@ -29,6 +29,19 @@ pub struct Mpi {
     _universe: Universe,
 }
 
+/// Why MPI cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum MpiError {
+    /// `Mpi::init` was called twice in one process.
+    #[error("MPI was initialized already")]
+    AlreadyInitialized,
+    /// The library does not give the threading level the engine needs.
+    #[error(
+        "the MPI library gives threading level {0}; chomp3 needs MPI_THREAD_MULTIPLE (build Open MPI or MPICH with thread support)"
+    )]
+    Threading(String),
+}
+
 // SAFETY: `Mpi::init` refuses to run unless the MPI library grants
 // MPI_THREAD_MULTIPLE, under which any thread may call MPI at any time on one
 // communicator; the communicator is a handle that is never changed after
@@ -41,13 +54,11 @@ unsafe impl Sync for Mpi {}
 impl Mpi {
     /// Initializes MPI with full thread support (the engine's threads send and
     /// receive on their own); an error if MPI cannot give it.
-    pub fn init() -> Result<Mpi, String> {
+    pub fn init() -> Result<Mpi, MpiError> {
         let (universe, threading) = mpi::initialize_with_threading(mpi::Threading::Multiple)
-            .ok_or("MPI was initialized already")?;
+            .ok_or(MpiError::AlreadyInitialized)?;
         if threading != mpi::Threading::Multiple {
-            return Err(format!(
-                "the MPI library gives threading level {threading:?}; chomp3 needs MPI_THREAD_MULTIPLE"
-            ));
+            return Err(MpiError::Threading(format!("{threading:?}")));
         }
         Ok(Mpi {
             world: universe.world(),

@@ -21,8 +21,10 @@
 //!                                                                    atomic_write
 //! lookup       one f(q,r) and its source (table or census)        -> table, census_file, proof
 //! position     single positions: won or lost, winning moves       -> table
-//! plot         the figures (graph Chomp's from `chomp3 graph` files) -> table, analysis, proof
-//! graph        graph Chomp: nim-values of graphs (its own game)   -> bytes, stop
+//! plot         the figures (graph Chomp's from `chomp3 graph` files) -> table, analysis, proof,
+//!                                                                    graph::summary
+//! graph        graph Chomp: nim-values of graphs (its own game),  -> bytes, stop
+//!              the --summary table (graph::summary)
 //! huge         the binary's allocator: huge pages for large blocks uses nothing
 //! ```
 //!

@@ -9,6 +9,7 @@ use std::sync::{Arc, Mutex};
 
 use super::tracker::Tracker;
 use super::{Params, Run, Scan};
+use crate::bytes::damaged;
 use crate::bytes::stream::{
     CrcReader, CrcWriter, get_varint, get32, get32s, get64, put_varint, put32, put32s, put64,
 };
@@ -24,21 +25,29 @@ pub const VERSION: u32 = 5;
 const NONE32: u32 = u32::MAX;
 const NONE64: u64 = u64::MAX;
 
-/// Why a checkpoint cannot be continued.
+/// Why a checkpoint cannot be continued: the file-format cases every chomp3
+/// file has (not this file, another version, damaged) and two of its own (a
+/// checkpoint of another census or rank). Each message ends with what to do.
 #[derive(Debug, thiserror::Error)]
 pub enum CheckpointError {
     /// Not a census checkpoint at all.
-    #[error("not a chomp3 census checkpoint (no CHOMP3CK header)")]
-    NotCheckpoint,
+    #[error(
+        "not a chomp3 census checkpoint (no CHOMP3CK header); give --checkpoint a file that `chomp3 census` wrote, or a new path"
+    )]
+    NotThisFile,
     /// Written by another layout version.
-    #[error("census checkpoint version {found}, this chomp3 reads {VERSION}")]
+    #[error(
+        "census checkpoint version {found}, this chomp3 reads {expected}; finish it with the chomp3 that wrote it (the census files are the same), or {START_OVER}"
+    )]
     Version {
+        /// The version this build reads.
+        expected: u32,
         /// The version in the file.
         found: u32,
     },
     /// A checkpoint of another census.
     #[error(
-        "a checkpoint of `chomp3 census --rows {} --max-columns {}` (batch {})",
+        "a checkpoint of `chomp3 census --rows {} --max-columns {}` (batch {}); run that command to finish it, or {START_OVER}",
         .found.last_row, .found.max_columns, .found.batch
     )]
     OtherParams {
@@ -46,7 +55,9 @@ pub enum CheckpointError {
         found: Params,
     },
     /// A checkpoint of another rank, or of a census on another number of ranks.
-    #[error("the checkpoint of rank {rank} of {size}, not of rank {want_rank} of {want_size}")]
+    #[error(
+        "the checkpoint of rank {rank} of {size}, not of rank {want_rank} of {want_size}; run on {size} ranks, or {START_OVER}"
+    )]
     OtherRank {
         /// Ranks and rank in the file.
         size: u32,
@@ -57,10 +68,13 @@ pub enum CheckpointError {
         /// This rank.
         want_rank: u32,
     },
-    /// Cut off, or its checksum does not match.
-    #[error("damaged census checkpoint ({0})")]
+    /// Cut off, or bytes that cannot be right (its checksum, a count, a tag).
+    #[error("damaged census checkpoint ({0}); {START_OVER}")]
     Damaged(String),
 }
+
+/// The last resort every checkpoint message offers.
+const START_OVER: &str = "delete it to start this census over";
 
 fn opt32(x: Option<u32>) -> u32 {
     x.unwrap_or(NONE32)
@@ -111,18 +125,26 @@ impl Run {
         ranks: Arc<dyn Ranks>,
     ) -> Result<Run, CheckpointError> {
         let mut rd = CrcReader::new(r);
-        let damaged = |e: io::Error| CheckpointError::Damaged(e.to_string());
+        let broken = |e: io::Error| {
+            CheckpointError::Damaged(match e.kind() {
+                io::ErrorKind::UnexpectedEof => "cut off".into(),
+                _ => e.to_string(),
+            })
+        };
         let mut magic = [0u8; 8];
         rd.read_exact(&mut magic)
-            .map_err(|_| CheckpointError::NotCheckpoint)?;
+            .map_err(|_| CheckpointError::NotThisFile)?;
         if magic != MAGIC {
-            return Err(CheckpointError::NotCheckpoint);
+            return Err(CheckpointError::NotThisFile);
         }
-        let version = get32(&mut rd).map_err(damaged)?;
+        let version = get32(&mut rd).map_err(broken)?;
         if version != VERSION {
-            return Err(CheckpointError::Version { found: version });
+            return Err(CheckpointError::Version {
+                expected: VERSION,
+                found: version,
+            });
         }
-        let v = get32s(&mut rd, 4).map_err(damaged)?;
+        let v = get32s(&mut rd, 4).map_err(broken)?;
         let found = Params {
             last_row: v[0],
             max_columns: v[1],
@@ -131,7 +153,7 @@ impl Run {
         if found != params {
             return Err(CheckpointError::OtherParams { found });
         }
-        let place = get32s(&mut rd, 2).map_err(damaged)?;
+        let place = get32s(&mut rd, 2).map_err(broken)?;
         if place != [ranks.size(), ranks.rank()] {
             return Err(CheckpointError::OtherRank {
                 size: place[0],
@@ -140,11 +162,13 @@ impl Run {
                 want_rank: ranks.rank(),
             });
         }
-        let run = load_body(&mut rd, Run::shared(params, ranks), v[3]).map_err(damaged)?;
+        let run = load_body(&mut rd, Run::shared(params, ranks), v[3]).map_err(broken)?;
         let expect = rd.crc.clone().finalize();
-        let stored = get32(rd.r).map_err(damaged)?;
+        let stored = get32(rd.r).map_err(broken)?;
         if stored != expect {
-            return Err(CheckpointError::Damaged("checksum does not match".into()));
+            return Err(CheckpointError::Damaged(
+                "its checksum does not match".into(),
+            ));
         }
         Ok(run)
     }
@@ -154,10 +178,7 @@ impl Run {
 fn load_body(rd: &mut dyn Read, mut run: Run, head: u32) -> io::Result<Run> {
     let rows = run.params.last_row as usize;
     if head as usize > rows + 1 {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidData,
-            "head past the rows",
-        ));
+        return Err(damaged("head past the rows"));
     }
     for r in 0..head as usize {
         let status = load_status(rd)?;
@@ -179,10 +200,7 @@ fn load_body(rd: &mut dyn Read, mut run: Run, head: u32) -> io::Result<Run> {
     let own_chunks_only = (0..run.engine.chunks_created())
         .all(|c| run.owns(c * CHUNK_ROWS) || run.engine.chunk_len(c) == 0);
     if !own_chunks_only {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidData,
-            "rows of another rank",
-        ));
+        return Err(damaged("rows of another rank"));
     }
     Ok(run)
 }
@@ -271,8 +289,7 @@ fn load_tracker(rd: &mut dyn Read, r: u32, snapshots: &mut Deltas) -> io::Result
     for _ in 0..v[2] {
         let z = get_varint(rd)?;
         last += (z >> 1) as i64 ^ -((z & 1) as i64);
-        let x = i32::try_from(last)
-            .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "an offset out of range"))?;
+        let x = i32::try_from(last).map_err(|_| damaged("an offset out of range"))?;
         history.push(x);
     }
     let snapshot = match get32(rd)? {
@@ -372,7 +389,7 @@ mod tests {
         ));
         assert!(matches!(
             Run::load(&mut &b"CHOMP3TB"[..], params),
-            Err(CheckpointError::NotCheckpoint)
+            Err(CheckpointError::NotThisFile)
         ));
     }
 }

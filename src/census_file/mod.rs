@@ -21,12 +21,12 @@ pub enum DescriptorError {
     NotFound(PathBuf),
     /// Not a descriptor file.
     #[error("not a chomp3 census descriptor file (no CHOMP3DS header); give --census a .c3d file")]
-    NotDescriptors,
+    NotThisFile,
     /// Written by another format version.
     #[error(
         "census descriptor version {found}, this chomp3 reads {expected}; use a chomp3 that reads it"
     )]
-    VersionMismatch {
+    Version {
         /// The version this build reads.
         expected: u32,
         /// The version in the file.

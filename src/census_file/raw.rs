@@ -166,11 +166,11 @@ pub fn start_is_bound(b: &[u8], r: u32) -> bool {
 /// Checks magic, version, length and checksum; returns the header.
 pub fn decode_header(b: &[u8]) -> Result<Header, DescriptorError> {
     if b.len() < HEADER + 4 || b[..8] != MAGIC {
-        return Err(DescriptorError::NotDescriptors);
+        return Err(DescriptorError::NotThisFile);
     }
     let version = u32_at(b, 8);
     if version != 1 && version != VERSION {
-        return Err(DescriptorError::VersionMismatch {
+        return Err(DescriptorError::Version {
             expected: VERSION,
             found: version,
         });

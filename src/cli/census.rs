@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
 use chomp3::analysis::crosscheck::check_against;
-use chomp3::census::{self, BATCH_COLS, CheckpointError, Params, Run, Weaken};
+use chomp3::census::{self, BATCH_COLS, Params, Run, Weaken};
 use chomp3::census_file::{self, rows_in_file};
 use chomp3::engine::BLOCK_COLS;
 use chomp3::engine::ranks as share;
@@ -231,19 +231,8 @@ fn resume_or_start(path: &Path, params: Params, quiet: bool) -> Result<Run> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Run::new(params)),
         Err(e) => bail!("{}: {e}", path.display()),
     };
-    let run = Run::load(&mut BufReader::with_capacity(1 << 20, file), params).map_err(|e| {
-        let what_to_do = match &e {
-            CheckpointError::OtherParams { .. } => "run that command to finish it, or ",
-            CheckpointError::Version { .. } => {
-                "finish it with the chomp3 that wrote it (the census files are the same), or "
-            }
-            _ => "",
-        };
-        anyhow::anyhow!(
-            "{}: {e}; {what_to_do}delete it to start this census over",
-            path.display()
-        )
-    })?;
+    let run = Run::load(&mut BufReader::with_capacity(1 << 20, file), params)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     if !quiet {
         eprintln!(
             "chomp3: resuming from {}: column {}, rows 0..{} settled",

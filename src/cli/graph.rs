@@ -1,7 +1,7 @@
 //! `chomp3 graph`: nim-values of graphs in graph Chomp, from named families,
 //! graph6/sparse6 files (or standard input), nauty's generator and edge lists.
 
-use std::io::{self, BufRead, BufReader, BufWriter, Write};
+use std::io::{self, BufRead, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -106,9 +106,7 @@ pub fn run(args: &Args) -> Result<()> {
     let started = Instant::now();
     let solver = match &args.memo {
         Some(path) if path.exists() => {
-            let f = std::fs::File::open(path).map_err(|e| anyhow!("{}: {e}", path.display()))?;
-            Solver::load(&mut BufReader::new(f))
-                .map_err(|e| anyhow!("{}: {e}; delete it to start over", path.display()))?
+            Solver::open(path).map_err(|e| anyhow!("{}: {e}", path.display()))?
         }
         _ => Solver::new(),
     }
@@ -272,7 +270,7 @@ fn solve_all(args: &Args, solver: &Solver, tally: &mut Tally, out: &mut dyn Writ
     }
     bar.finish_and_clear();
     if args.summary {
-        tally.write(&mut out)?;
+        tally.summary.write(&mut out)?;
     }
     if args.os85 {
         writeln!(

@@ -86,7 +86,8 @@ const GRAPH_FILES: [&str; 2] = ["small-graphs.tsv", "wheel-cost.tsv"];
 
 /// Draws graph Chomp's figures from the files in `dir`.
 fn graph_figures(dir: &Path, out: &Path, format: Format) -> Result<()> {
-    use chomp3::plot::graphs::{plot_graphs, read_summary, read_wheel_costs};
+    use chomp3::graph::summary::Summary;
+    use chomp3::plot::graphs::{plot_graphs, read_wheel_costs};
     let read = |name: &str| {
         let path = dir.join(name);
         std::fs::read_to_string(&path).map_err(|e| {
@@ -97,7 +98,7 @@ fn graph_figures(dir: &Path, out: &Path, format: Format) -> Result<()> {
         })
     };
     let [summary, wheels] = GRAPH_FILES;
-    let values = read_summary(&read(summary)?)
+    let values = Summary::read(&read(summary)?)
         .map_err(|e| anyhow::anyhow!("{}: {e}", dir.join(summary).display()))?;
     let mut costs = read_wheel_costs(&read(wheels)?)
         .map_err(|e| anyhow::anyhow!("{}: {e}", dir.join(wheels).display()))?;

@@ -11,15 +11,12 @@ use std::sync::Mutex;
 
 use super::row::{Row, State};
 use super::{CHUNK_ROWS, Engine};
+use crate::bytes::damaged;
 use crate::bytes::stream::{get_varint, get32, get64, get64s, put_varint, put32, put64, put64s};
 
 const DEAD: u8 = 0;
 const PERIODIC: u8 = 1;
 const LIVE: u8 = 2;
-
-fn bad(what: &str) -> io::Error {
-    io::Error::new(io::ErrorKind::InvalidData, what.to_string())
-}
 
 impl Engine {
     /// Writes the state: complete columns, row limit, the diagonal bitset, and
@@ -74,7 +71,7 @@ impl Engine {
         let rows_end = q.min(row_limit.saturating_add(1));
         let nchunks = get64(rd)?;
         if nchunks > rows_end.div_ceil(CHUNK_ROWS) as u64 {
-            return Err(bad("more rows than columns"));
+            return Err(damaged("more rows than columns"));
         }
         let mut chunks: Vec<Mutex<Vec<Row>>> = Vec::new();
         let mut live = Deltas::default();
@@ -82,7 +79,7 @@ impl Engine {
             let len = get32(rd)?;
             let lo = c * CHUNK_ROWS;
             if len != 0 && len != (lo + CHUNK_ROWS).min(rows_end) - lo {
-                return Err(bad("a chunk of rows neither empty nor whole"));
+                return Err(damaged("a chunk of rows neither empty nor whole"));
             }
             let mut chunk = Vec::with_capacity(len as usize);
             for r in lo..lo + len {
@@ -142,7 +139,7 @@ impl Deltas {
             x = x
                 .checked_add(get_varint(rd)?)
                 .filter(|&x| x < width as u64 && (k == 0 || x > 0))
-                .ok_or_else(|| bad("a row state wider than its row"))?;
+                .ok_or_else(|| damaged("a row state wider than its row"))?;
             let i = (x / 64) as usize;
             if i >= self.prev.len() {
                 self.prev.resize(i + 1, 0);
@@ -153,7 +150,7 @@ impl Deltas {
         if state.lead > width
             || state.lead as u64 + 64 * state.bits.len() as u64 > width as u64 + 63
         {
-            return Err(bad("a row state wider than its row"));
+            return Err(damaged("a row state wider than its row"));
         }
         Ok(state)
     }
@@ -184,7 +181,7 @@ fn load_row(rd: &mut dyn Read, r: u32, q: u32, live: &mut Deltas) -> io::Result<
                 }
             })
         }
-        _ => return Err(bad("unknown row tag")),
+        _ => return Err(damaged("unknown row tag")),
     })
 }
 

@@ -186,14 +186,12 @@ impl Key {
 
     /// Reads a key written by [`Key::save`].
     pub(super) fn load(r: &mut dyn std::io::Read) -> std::io::Result<Key> {
-        let bad =
-            |what: &str| std::io::Error::new(std::io::ErrorKind::InvalidData, what.to_string());
         let mut head = [0u8; 2];
         r.read_exact(&mut head)?;
         let [by, n] = head;
         let n = n as usize;
         if n > super::MAX_VERTICES || by > BY_CRATE {
-            return Err(bad("a key this version does not write"));
+            return Err(crate::bytes::damaged("a key this version does not write"));
         }
         let count = body_bits(n);
         let mut bytes = vec![0u8; 1 + count.div_ceil(8)];
@@ -201,7 +199,7 @@ impl Key {
         r.read_exact(&mut bytes[1..])?;
         let past = |i: usize| bytes[1 + i / 8] >> (i % 8) & 1 == 1;
         if (count..(bytes.len() - 1) * 8).any(past) {
-            return Err(bad("a key with bits past its end"));
+            return Err(crate::bytes::damaged("a key with bits past its end"));
         }
         let words = bytes
             .chunks(8)

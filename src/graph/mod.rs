@@ -17,8 +17,9 @@ mod recent;
 mod small;
 mod solve;
 mod subgraphs;
+pub mod summary;
 
-pub use solve::Solver;
+pub use solve::{MemoError, Solver};
 pub use subgraphs::{subgraphs, subgraphs_or_stop};
 
 /// Most vertices a graph may have (vertex sets are `u64` bitsets).

@@ -28,6 +28,7 @@
 //! of the canonical search.
 
 use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use dashmap::DashMap;
@@ -49,6 +50,37 @@ const VERSION: u32 = 4;
 
 /// Components with at least this many vertices solve their options in parallel.
 const PARALLEL_FROM: usize = 10;
+
+/// Why a memo file cannot be read: the cases of every chomp3 file format.
+/// Each message ends with what to do.
+#[derive(Debug, thiserror::Error)]
+pub enum MemoError {
+    /// No file at the path.
+    #[error("{0}: no such graph memo; `chomp3 graph --memo FILE` writes one")]
+    NotFound(PathBuf),
+    /// Not a graph memo.
+    #[error("not a chomp3 graph memo (no CHOMP3GM header); {START_OVER}")]
+    NotThisFile,
+    /// Written by another layout version.
+    #[error(
+        "graph memo of version {found}; this chomp3 reads version {expected} only; {START_OVER}"
+    )]
+    Version {
+        /// The version this build reads.
+        expected: u32,
+        /// The version in the file.
+        found: u32,
+    },
+    /// Cut off, or bytes that cannot be right.
+    #[error("damaged graph memo ({0}); {START_OVER}")]
+    Damaged(String),
+    /// An operating-system error while reading.
+    #[error("{0}")]
+    Io(io::Error),
+}
+
+/// What every memo message offers.
+const START_OVER: &str = "delete it to start over";
 
 /// A solver with its memo (keep it across graphs: positions recur). Threads may
 /// share one solver: the memo is a concurrent map, and two threads that reach
@@ -136,26 +168,36 @@ impl Solver {
         put32(out.w, crc)
     }
 
+    /// Reads the memo file at `path` (see [`Solver::load`]).
+    pub fn open(path: &Path) -> Result<Solver, MemoError> {
+        let file = std::fs::File::open(path).map_err(|error| match error.kind() {
+            io::ErrorKind::NotFound => MemoError::NotFound(path.to_path_buf()),
+            _ => MemoError::Io(error),
+        })?;
+        Solver::load(&mut io::BufReader::new(file))
+    }
+
     /// Reads a memo written by [`Solver::save`], entry by entry (a memo file
     /// is not held in memory whole). The CRC, checked at the end, covers every
     /// entry; a memo that fails it is not returned. The values were computed by
     /// this solver's exact recursion.
-    pub fn load(r: &mut dyn Read) -> io::Result<Solver> {
-        let bad = |what: &str| io::Error::new(io::ErrorKind::InvalidData, what.to_string());
+    pub fn load(r: &mut dyn Read) -> Result<Solver, MemoError> {
         let damaged = |e: io::Error| match e.kind() {
-            io::ErrorKind::UnexpectedEof => bad("damaged graph memo (truncated)"),
-            _ => e,
+            io::ErrorKind::UnexpectedEof => MemoError::Damaged("truncated".into()),
+            io::ErrorKind::InvalidData => MemoError::Damaged(e.to_string()),
+            _ => MemoError::Io(e),
         };
         let mut rd = CrcReader::new(r);
         let mut magic = [0u8; 8];
         if rd.read_exact(&mut magic).is_err() || &magic != MAGIC {
-            return Err(bad("not a chomp3 graph memo (no CHOMP3GM header)"));
+            return Err(MemoError::NotThisFile);
         }
         let version = get32(&mut rd).map_err(damaged)?;
         if version != VERSION {
-            return Err(bad(&format!(
-                "graph memo of version {version}; this chomp3 reads version {VERSION} only"
-            )));
+            return Err(MemoError::Version {
+                expected: VERSION,
+                found: version,
+            });
         }
         let count = get64(&mut rd).map_err(damaged)?;
         let memo = DashMap::with_capacity_and_hasher(count.min(1 << 24) as usize, FxBuildHasher);
@@ -166,7 +208,7 @@ impl Solver {
             let g = (k.n() <= small::SLOTS).then(|| k.graph());
             match g.filter(small::fits) {
                 Some(g) if !small.load(g.n, small::code(&g), v) => {
-                    return Err(bad("damaged graph memo (a value too large for its graph)"));
+                    return Err(MemoError::Damaged("a value too large for its graph".into()));
                 }
                 Some(_) => {}
                 None => {
@@ -176,8 +218,8 @@ impl Solver {
         }
         let crc = rd.crc.finalize();
         let stored = get32(rd.r).map_err(damaged)?;
-        if crc != stored || rd.r.read(&mut [0u8])? != 0 {
-            return Err(bad("damaged graph memo (checksum)"));
+        if crc != stored || rd.r.read(&mut [0u8]).map_err(MemoError::Io)? != 0 {
+            return Err(MemoError::Damaged("checksum".into()));
         }
         Ok(Solver {
             small,

@@ -1,4 +1,4 @@
-//! Figures of graph Chomp's results, drawn from the files `chomp3 graph` writes:
+//! Figures of graph Chomp's results, drawn from the files `chomp3 graph` writes (read by `graph::summary`):
 //! the `--summary` table (values of every graph on `n` vertices) and a `--tsv
 //! --cost` table of wheels (time and memo per wheel).
 
@@ -7,16 +7,8 @@ use std::path::{Path, PathBuf};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::{DrawResult, FONT, Format, SIZE, TITLE_HEIGHT, register_fonts};
-
-/// One line of a `--summary` file: `n` and the count of each value.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ValueCounts {
-    /// Number of vertices.
-    pub n: usize,
-    /// `(value, graphs with it)`, values ascending.
-    pub counts: Vec<(u32, u64)>,
-}
+use super::{DrawResult, FONT, Format, PlotError, SIZE, TITLE_HEIGHT, register_fonts};
+use crate::graph::summary::{BadLine, Summary, data_lines};
 
 /// One wheel of a `--tsv --cost` file.
 #[derive(Clone, Debug, PartialEq)]
@@ -29,42 +21,14 @@ pub struct WheelCost {
     pub seconds: f64,
 }
 
-/// The data lines of a result file, numbered from 1, split at tabs: without
-/// comments (`#`), blank lines and the header (it starts with `header`).
-fn data_lines<'a>(text: &'a str, header: &'a str) -> impl Iterator<Item = (usize, Vec<&'a str>)> {
-    text.lines()
-        .enumerate()
-        .filter(move |(_, l)| !(l.starts_with('#') || l.starts_with(header) || l.is_empty()))
-        .map(|(i, l)| (i + 1, l.split('\t').collect()))
-}
-
-/// Reads a `chomp3 graph --summary` file (comment lines `#` and the header
-/// skipped); the error names the line.
-pub fn read_summary(text: &str) -> Result<Vec<ValueCounts>, String> {
-    let mut out = Vec::new();
-    for (i, cols) in data_lines(text, "vertices") {
-        let bad = || format!("line {i}: not a line of a --summary table");
-        let n = cols.first().and_then(|c| c.parse().ok()).ok_or_else(bad)?;
-        let counts = cols
-            .get(5)
-            .ok_or_else(bad)?
-            .split(',')
-            .map(|vc| {
-                let (v, c) = vc.split_once(':')?;
-                Some((v.parse().ok()?, c.parse().ok()?))
-            })
-            .collect::<Option<Vec<_>>>()
-            .ok_or_else(bad)?;
-        out.push(ValueCounts { n, counts });
-    }
-    Ok(out)
-}
-
 /// Reads the wheels of a `chomp3 graph --tsv --cost` file.
-pub fn read_wheel_costs(text: &str) -> Result<Vec<WheelCost>, String> {
+pub fn read_wheel_costs(text: &str) -> Result<Vec<WheelCost>, BadLine> {
     let mut out = Vec::new();
     for (i, cols) in data_lines(text, "source") {
-        let bad = || format!("line {i}: not a wheel line of a --tsv --cost table");
+        let bad = || BadLine {
+            line: i,
+            what: "a --tsv --cost table of wheels",
+        };
         let n = cols[0]
             .strip_prefix("wheel:")
             .and_then(|n| n.parse().ok())
@@ -78,13 +42,13 @@ pub fn read_wheel_costs(text: &str) -> Result<Vec<WheelCost>, String> {
 
 /// Draws `graph-values` and `wheels` into `dir`; returns the files written.
 pub fn plot_graphs(
-    values: &[ValueCounts],
+    values: &Summary,
     wheels: &[WheelCost],
     dir: &Path,
     format: Format,
-) -> Result<Vec<PathBuf>, Box<dyn std::error::Error>> {
+) -> Result<Vec<PathBuf>, PlotError> {
     register_fonts();
-    std::fs::create_dir_all(dir)?;
+    std::fs::create_dir_all(dir).map_err(PlotError::io(dir))?;
     let mut written = Vec::new();
     for name in ["graph-values", "wheels"] {
         let path = dir.join(format!("{name}.{}", format.extension()));
@@ -111,7 +75,7 @@ pub fn plot_graphs(
 fn titled_body<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     title: &str,
-) -> Result<DrawingArea<DB, Shift>, Box<dyn std::error::Error>>
+) -> Result<DrawingArea<DB, Shift>, PlotError>
 where
     DB::ErrorType: 'static,
 {
@@ -134,7 +98,7 @@ fn value_colour(v: u32) -> RGBColor {
 }
 
 /// For each `n`, a bar split by the share of graphs of each value.
-fn value_bars<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, rows: &[ValueCounts]) -> DrawResult
+fn value_bars<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, summary: &Summary) -> DrawResult
 where
     DB::ErrorType: 'static,
 {
@@ -142,7 +106,7 @@ where
         &root,
         "Graph Chomp: nim-values of all graphs on n vertices (share of graphs)",
     )?;
-    let max_n = rows.iter().map(|r| r.n).max().unwrap_or(1);
+    let max_n = summary.by_n.keys().copied().max().unwrap_or(1);
     let mut chart = ChartBuilder::on(&body)
         .margin(20)
         .margin_right(200)
@@ -158,12 +122,12 @@ where
         .y_desc("share of the graphs on n vertices")
         .label_style((FONT, 18))
         .draw()?;
-    for r in rows {
-        let total: u64 = r.counts.iter().map(|c| c.1).sum();
+    for (&n, counts) in &summary.by_n {
+        let total: u64 = counts.values.values().sum();
         let mut low = 0.0;
-        for &(v, c) in &r.counts {
+        for (&v, &c) in &counts.values {
             let high = low + c as f64 / total as f64;
-            let x = r.n as f64;
+            let x = n as f64;
             chart.draw_series(std::iter::once(Rectangle::new(
                 [(x - 0.4, low), (x + 0.4, high)],
                 value_colour(v).filled(),

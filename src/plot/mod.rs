@@ -70,7 +70,38 @@ fn register_fonts() {
     });
 }
 
-type DrawResult = Result<(), Box<dyn std::error::Error>>;
+/// Why a figure was not drawn.
+#[derive(Debug, thiserror::Error)]
+pub enum PlotError {
+    /// The output directory or a file in it could not be written.
+    #[error("{path}: {error}")]
+    Io {
+        /// The directory or file.
+        path: PathBuf,
+        /// The underlying error.
+        error: std::io::Error,
+    },
+    /// The drawing library failed (writing the image, most often).
+    #[error("drawing: {0}")]
+    Draw(String),
+}
+
+impl PlotError {
+    fn io(path: &Path) -> impl FnOnce(std::io::Error) -> PlotError + '_ {
+        move |error| PlotError::Io {
+            path: path.to_path_buf(),
+            error,
+        }
+    }
+}
+
+impl<E: std::error::Error + Send + Sync> From<DrawingAreaErrorKind<E>> for PlotError {
+    fn from(e: DrawingAreaErrorKind<E>) -> PlotError {
+        PlotError::Draw(e.to_string())
+    }
+}
+
+type DrawResult = Result<(), PlotError>;
 
 /// Draws every figure into `dir`; returns the files written. `row` is the row
 /// shown up close. Without a table (an analysis of a census alone), the image of
@@ -81,9 +112,9 @@ pub fn plot_all(
     dir: &Path,
     format: Format,
     row: u32,
-) -> Result<Vec<PathBuf>, Box<dyn std::error::Error>> {
+) -> Result<Vec<PathBuf>, PlotError> {
     register_fonts();
-    std::fs::create_dir_all(dir)?;
+    std::fs::create_dir_all(dir).map_err(PlotError::io(dir))?;
     let ext = format.extension();
     let mut written = Vec::new();
     let mut render = |name: &str,

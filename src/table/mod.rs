@@ -32,12 +32,12 @@ pub enum TableError {
     IsDirectory(PathBuf),
     /// The file does not start with the table magic: it is some other file.
     #[error("not a chomp3 table (no CHOMP3TB header); give --table the path of a .c3t file")]
-    NotATable,
+    NotThisFile,
     /// The file was written by a newer (or unknown) format version.
     #[error(
         "table format version {found}, this chomp3 reads version {expected}; use a chomp3 that reads it"
     )]
-    VersionMismatch {
+    Version {
         /// The version this build reads.
         expected: u32,
         /// The version in the file.
@@ -131,7 +131,7 @@ impl Table {
         })?;
         let len = file.metadata().map_err(TableError::io(path))?.len();
         if len < DATA_OFFSET {
-            return Err(TableError::NotATable);
+            return Err(TableError::NotThisFile);
         }
         // SAFETY: the map is read-only and chomp3 never shrinks a table below its
         // committed data, which is all this reader touches. If another program

@@ -83,11 +83,11 @@ impl Header {
     /// Reads and checks the header; returns it with the newest valid commit.
     pub fn decode(h: &[u8]) -> Result<(Header, Commit), TableError> {
         if h.len() < DATA_OFFSET as usize || h[0..8] != MAGIC {
-            return Err(TableError::NotATable);
+            return Err(TableError::NotThisFile);
         }
         let version = u32_at(h, 8);
         if version != VERSION {
-            return Err(TableError::VersionMismatch {
+            return Err(TableError::Version {
                 expected: VERSION,
                 found: version,
             });
@@ -254,7 +254,7 @@ mod tests {
             Err(TableError::CorruptHeader(_))
         ));
         h[0] = b'X';
-        assert!(matches!(Header::decode(&h), Err(TableError::NotATable)));
+        assert!(matches!(Header::decode(&h), Err(TableError::NotThisFile)));
     }
 
     #[test]

@@ -74,7 +74,7 @@ impl TableWriter {
         })?;
         let len = file.metadata().map_err(TableError::io(path))?.len();
         if len < DATA_OFFSET {
-            return Err(TableError::NotATable);
+            return Err(TableError::NotThisFile);
         }
         let mut head = vec![0u8; DATA_OFFSET as usize];
         file.read_exact_at(&mut head, 0)

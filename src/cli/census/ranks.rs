@@ -154,12 +154,8 @@ pub fn resume_or_start(
     let file =
         std::fs::File::open(&path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     let mut reader = std::io::BufReader::with_capacity(1 << 20, file);
-    let run = Run::load_shared(&mut reader, params, ranks).map_err(|e| {
-        anyhow::anyhow!(
-            "{}: {e}; delete the checkpoint files to start over",
-            path.display()
-        )
-    })?;
+    let run = Run::load_shared(&mut reader, params, ranks)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     if !quiet {
         eprintln!(
             "chomp3: resuming from {}.*-of-{size}.at-{choice}: column {}, rows 0..{} settled",
