@@ -25,6 +25,7 @@
 //!                                                                    graph::summary
 //! graph        graph Chomp: nim-values of graphs (its own game),  -> bytes, stop
 //!              the --summary table (graph::summary)
+//! grundy       Sprague-Grundy values G(p,q,r): the sweep in p      uses nothing
 //! huge         the binary's allocator: huge pages for large blocks uses nothing
 //! ```
 //!
@@ -53,6 +54,7 @@ pub mod compute;
 pub mod engine;
 pub mod facts;
 pub mod graph;
+pub mod grundy;
 pub mod huge;
 pub mod lookup;
 pub mod plot;

@@ -1,0 +1,163 @@
+//! Sprague-Grundy values `G(p,q,r)` of three-rowed Chomp (doc/grundy.md): an
+//! exact sweep in `p` over every line `(q,r)` with `q <= Q`. Owns the sweep and
+//! the per-line state; uses nothing else in the crate.
+//!
+//! # The rule, and why it is the definition
+//!
+//! `G(p,q,r)` is the least value that no move from `[p,q,r]` reaches
+//! (`p >= q >= r >= 0`, `p >= 1`). The moves (doc/chomp.md section 1, columns
+//! counted from 0 here: taking column `j` of a row) lead to
+//!
+//! 1. `[j, min(q,j), min(r,j)]`, `1 <= j < p` (bottom row). For `j >= q` this
+//!    is `[j, q, r]`: the same line at an earlier `p`. For `1 <= j < q` it is
+//!    `[j, j, min(r,j)]`: the *first* value of the line `(j, min(r,j))`, whose
+//!    first `p` is `j`. These do not depend on `p`.
+//! 2. `[p, j, min(r,j)]`, `0 <= j < q` (middle row): the line `(j, j)` for
+//!    `j <= r`, the line `(j, r)` for `r < j < q`, at the same `p`.
+//! 3. `[p, q, j]`, `0 <= j < r` (top row): the line `(q, j)` at the same `p`.
+//!
+//! So each line keeps the set [`Used`] of the values of (1): it starts as the
+//! first values of the lines `(j, min(r,j))`, `1 <= j < q`, and takes in the
+//! line's own value at every `p`. At each `p` the lines are visited with `q`
+//! ascending and `r` ascending within it, so every line of (2) and (3) has its
+//! value at this `p` already; the value is the least one not in the line's set
+//! and not taken at this `p` by a line of (2) or (3). That is the mex of all
+//! the options' values: the definition.
+//!
+//! Three tables say, at the current `p`, which line took a value: one for the
+//! diagonal lines `(j,j)`, one per `r` for the lines `(j,r)`, `j > r`, and one
+//! for the lines `(q, j)` of the current `q`. Within each, no value is taken
+//! twice (each line of a table is an option of every later one, so their
+//! values differ), so "which line took `v`" has one answer and the test of (2)
+//! and (3) is a look-up and a comparison of line numbers.
+//!
+//! Values along a line are distinct too (an earlier `p` is an option), so a
+//! line's set gains one value per step and its first free value rises with `p`.
+
+mod index;
+mod used;
+
+use index::ValueIndex;
+use used::Used;
+
+/// The number of the line `(q, r)`, `r <= q`, in the order the sweep visits.
+pub fn line(q: u32, r: u32) -> usize {
+    debug_assert!(r <= q);
+    q as usize * (q as usize + 1) / 2 + r as usize
+}
+
+/// Every line `(q, r)`, `r <= q <= Q`, swept together in `p`.
+pub struct Sweep {
+    q_max: u32,
+    /// The last `p` computed; 0 before the first step.
+    p: u32,
+    used: Vec<Used>,
+    /// Each line's value at its first `p` (`max(q, 1)`).
+    first: Vec<u32>,
+    /// Each line's value at `p`.
+    now: Vec<u32>,
+    diagonal: ValueIndex,
+    columns: Vec<ValueIndex>,
+    row: ValueIndex,
+}
+
+impl Sweep {
+    /// A sweep of the lines with `q <= q_max`, before its first step.
+    pub fn new(q_max: u32) -> Sweep {
+        let lines = line(q_max, q_max) + 1;
+        let width = q_max as usize + 2;
+        Sweep {
+            q_max,
+            p: 0,
+            used: vec![Used::default(); lines],
+            first: vec![0; lines],
+            now: vec![0; lines],
+            diagonal: ValueIndex::new(width),
+            columns: (0..=q_max).map(|_| ValueIndex::new(width)).collect(),
+            row: ValueIndex::new(width),
+        }
+    }
+
+    /// The largest `q` of the sweep.
+    pub fn q_max(&self) -> u32 {
+        self.q_max
+    }
+
+    /// The last `p` computed (0 before the first step).
+    pub fn p(&self) -> u32 {
+        self.p
+    }
+
+    /// `G(p, q, r)` at the last `p` computed, if the line has started
+    /// (`q <= p`, `r <= q <= Q`).
+    pub fn value(&self, q: u32, r: u32) -> Option<u32> {
+        (r <= q && q <= self.q_max && q <= self.p && self.p >= 1).then(|| self.now[line(q, r)])
+    }
+
+    /// Computes every started line at the next `p`.
+    pub fn step(&mut self) {
+        self.p = self.p.checked_add(1).expect("p beyond u32");
+        let p = self.p;
+        self.diagonal.clear();
+        for c in &mut self.columns {
+            c.clear();
+        }
+        for q in 0..=self.q_max.min(p) {
+            self.row.clear();
+            for r in 0..=q {
+                let at = line(q, r);
+                let starts = q == p || (q == 0 && p == 1);
+                if starts {
+                    for j in 1..q {
+                        let v = self.first[line(j, r.min(j))];
+                        self.used[at].insert(v);
+                    }
+                }
+                let g = self.least_free(q, r);
+                self.used[at].insert(g);
+                self.now[at] = g;
+                if starts {
+                    self.first[at] = g;
+                }
+                if q == r {
+                    self.diagonal.insert(g, q);
+                } else {
+                    self.columns[r as usize].insert(g, q);
+                }
+                self.row.insert(g, r);
+            }
+        }
+    }
+
+    /// The least value not used by line `(q, r)` and not taken at this `p` by
+    /// a line its middle or top row moves to (see the module's comment).
+    fn least_free(&self, q: u32, r: u32) -> u32 {
+        let used = &self.used[line(q, r)];
+        let column = &self.columns[r as usize];
+        let taken = |v: u32| {
+            self.diagonal.get(v).is_some_and(|j| j <= r)
+                || column.get(v).is_some()
+                || self.row.get(v).is_some()
+        };
+        let mut v = used.first_free();
+        while taken(v) {
+            v = used.next_free(v + 1);
+        }
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_single_row_is_nim() {
+        // [p, 0, 0] is a heap of p - 1 squares besides the poison.
+        let mut s = Sweep::new(0);
+        for p in 1..100 {
+            s.step();
+            assert_eq!(s.value(0, 0), Some(p - 1));
+        }
+    }
+}
