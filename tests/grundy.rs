@@ -94,3 +94,114 @@ fn the_value_is_zero_exactly_at_the_reference_tables_p_positions() {
         }
     }
 }
+
+#[test]
+fn the_census_fates_hold_over_long_stretches_and_start_exactly_where_they_say() {
+    let q_max = 14;
+    let c = chomp3::grundy::census::census(
+        q_max,
+        1_000_000,
+        &chomp3::stop::Stop::new(),
+        &mut |_, _, _| {},
+    );
+    assert_eq!(c.lines.len(), 120, "every line of q <= 14 proved");
+    let end = c
+        .lines
+        .iter()
+        .map(|f| f.start + 3 * f.period)
+        .max()
+        .unwrap();
+    let mut history: HashMap<(u32, u32), Vec<i64>> = HashMap::new();
+    let mut sweep = Sweep::new(q_max);
+    while sweep.p() < end {
+        sweep.step();
+        let p = sweep.p();
+        for f in &c.lines {
+            if let Some(g) = sweep.value(f.q, f.r) {
+                history
+                    .entry((f.q, f.r))
+                    .or_default()
+                    .push(g as i64 - p as i64);
+                if p >= f.start {
+                    assert_eq!(f.value(p as u64), Some(g as u64), "G({p},{},{})", f.q, f.r);
+                }
+            }
+        }
+    }
+    for f in &c.lines {
+        let x = &history[&(f.q, f.r)];
+        let first = f.q.max(1);
+        let at = |p: u32| x[(p - first) as usize];
+        let d = f.period;
+        // The least period: no proper divisor repeats over three periods.
+        for e in (1..d).filter(|e| d % e == 0) {
+            assert!(
+                (f.start..f.start + 2 * d).any(|p| at(p) != at(p + e)),
+                "line ({},{}) repeats with {e} < {d}",
+                f.q,
+                f.r
+            );
+        }
+        // The exact start: one step earlier it does not repeat.
+        if f.start > first {
+            assert_ne!(
+                at(f.start - 1),
+                at(f.start - 1 + d),
+                "line ({},{})",
+                f.q,
+                f.r
+            );
+        }
+    }
+}
+
+#[test]
+fn nim_answers_from_a_census_as_it_computes_and_refuses_bad_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("g.tsv");
+    let f = file.to_str().unwrap();
+    common::chomp3_ok(&["grundy-census", "--quiet", "--lines", "12", "--out", f]);
+    let text = std::fs::read_to_string(&file).unwrap();
+    let (q_max, lines) = chomp3::grundy::file::read(&text).unwrap();
+    assert_eq!((q_max, lines.len()), (12, 91));
+    for (p, q, r) in [("50000", "12", "5"), ("3000", "9", "9"), ("777", "4", "0")] {
+        let from_census = common::chomp3_ok(&["nim", p, q, r, "--grundy-census", f]);
+        let computed = common::chomp3_ok(&["nim", p, q, r]);
+        let first = |o: &std::process::Output| {
+            String::from_utf8_lossy(&o.stdout)
+                .lines()
+                .next()
+                .unwrap()
+                .to_string()
+        };
+        assert_eq!(first(&from_census), first(&computed), "[{p},{q},{r}]");
+        assert!(String::from_utf8_lossy(&from_census.stdout).contains("g.tsv"));
+        assert!(String::from_utf8_lossy(&computed.stdout).contains("computed"));
+    }
+    // Before a line's start the census does not answer, and says so.
+    let early = common::chomp3_ok(&["nim", "13", "12", "5", "--grundy-census", f]);
+    assert!(String::from_utf8_lossy(&early.stderr).contains("does not cover"));
+    for bad in [
+        vec!["nim", "3", "5", "1"],
+        vec!["nim", "0", "0", "0"],
+        vec![
+            "nim",
+            "9",
+            "5",
+            "1",
+            "--grundy-census",
+            "/nonexistent/g.tsv",
+        ],
+    ] {
+        let o = common::chomp3(&bad);
+        assert_ne!(o.status.code(), Some(0), "{bad:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&o.stderr).trim().lines().count(),
+            1,
+            "{bad:?}"
+        );
+    }
+    std::fs::write(&file, "# not a census\n").unwrap();
+    let o = common::chomp3(&["nim", "9", "5", "1", "--grundy-census", f]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("line 1"));
+}

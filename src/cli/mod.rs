@@ -12,7 +12,9 @@ mod census;
 mod compute;
 mod get;
 mod graph;
+mod grundy;
 mod info;
+mod nim;
 mod plot;
 mod position;
 mod progress;
@@ -69,6 +71,10 @@ enum Cmd {
     Bench(bench::Args),
     /// Graph Chomp: the nim-value of each graph (families, graph6/sparse6, edge lists)
     Graph(graph::Args),
+    /// The Sprague-Grundy value of [P,Q,R], and where it came from
+    Nim(nim::Args),
+    /// Prove the period of G(p,q,r) - p on every line (q,r), q <= Q (Grundy census)
+    GrundyCensus(grundy::Args),
 }
 
 /// The process's stop token: Ctrl-C requests it, and every long command
@@ -101,6 +107,8 @@ pub fn main() -> ExitCode {
         Cmd::Analyze(a) => analyze::run(&a),
         Cmd::Plot(a) => plot::run(&a),
         Cmd::Position(a) => position::run(&a),
+        Cmd::Nim(a) => nim::run(&a),
+        Cmd::GrundyCensus(a) => grundy::run(&a),
         Cmd::Census(a) => census::run(&a),
         Cmd::Run(a) => run::run(&a),
         Cmd::Bench(a) => bench::run(&a),

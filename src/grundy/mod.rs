@@ -1,6 +1,7 @@
 //! Sprague-Grundy values `G(p,q,r)` of three-rowed Chomp (doc/grundy.md): an
-//! exact sweep in `p` over every line `(q,r)` with `q <= Q`. Owns the sweep and
-//! the per-line state; uses nothing else in the crate.
+//! exact sweep in `p` over every line `(q,r)` with `q <= Q`, the certified
+//! census of the lines' periods ([`census`]) and its file ([`file`]). Uses
+//! `stop`, and `graph::summary`'s line errors.
 //!
 //! # The rule, and why it is the definition
 //!
@@ -34,9 +35,12 @@
 //! Values along a line are distinct too (an earlier `p` is an option), so a
 //! line's set gains one value per step and its first free value rises with `p`.
 
+pub mod census;
+pub mod file;
 mod index;
 mod used;
 
+use crate::stop::Stop;
 use index::ValueIndex;
 use used::Used;
 
@@ -44,6 +48,21 @@ use used::Used;
 pub fn line(q: u32, r: u32) -> usize {
     debug_assert!(r <= q);
     q as usize * (q as usize + 1) / 2 + r as usize
+}
+
+/// `G(p,q,r)`, `p >= q >= r`, `p >= 1`, by sweeping every line of `q' <= q`
+/// up to `p` (about `q^2 p / 2` line steps); `None` if `stop` was requested
+/// first.
+pub fn value(p: u32, q: u32, r: u32, stop: &Stop) -> Option<u32> {
+    assert!(p >= q && q >= r && p >= 1, "not a position");
+    let mut sweep = Sweep::new(q);
+    while sweep.p() < p {
+        if stop.requested() {
+            return None;
+        }
+        sweep.step();
+    }
+    sweep.value(q, r)
 }
 
 /// Every line `(q, r)`, `r <= q <= Q`, swept together in `p`.

@@ -50,6 +50,39 @@ impl Used {
     pub(super) fn first_free(&self) -> u32 {
         self.next_free(self.base)
     }
+
+    /// The set seen from `origin`: its first free value minus `origin`, and the
+    /// set's bits from the first free value on (bit `i` of the words: is
+    /// `first free + i` in the set), without trailing zero words. Everything
+    /// below the first free value is in the set, so this describes the set
+    /// exactly, relative to `origin`.
+    pub(super) fn seen_from(&self, origin: u32) -> Seen {
+        let free = self.first_free();
+        let shift = free - self.base;
+        let word = |k: usize| self.words.get(k).copied().unwrap_or(0);
+        // The first free value is in the front word (it is never full).
+        debug_assert!(shift < 64 || self.words.is_empty());
+        let mut bits: Vec<u64> = (0..self.words.len())
+            .map(|k| match shift % 64 {
+                0 => word(k),
+                s => word(k) >> s | word(k + 1) << (64 - s),
+            })
+            .collect();
+        while bits.last() == Some(&0) {
+            bits.pop();
+        }
+        Seen {
+            free: free as i64 - origin as i64,
+            bits,
+        }
+    }
+}
+
+/// A line's set of used values relative to a `p` (see [`Used::seen_from`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Seen {
+    free: i64,
+    bits: Vec<u64>,
 }
 
 #[cfg(test)]
@@ -73,6 +106,18 @@ mod tests {
             assert_eq!(used.next_free(from), want);
             let first = (0..).find(|x| !plain.contains(x)).unwrap();
             assert_eq!(used.first_free(), first);
+            // Seen from `step`: the same set shifted by `step` is seen alike.
+            let seen = used.seen_from(step);
+            assert_eq!(seen.free, first as i64 - step as i64);
+            let top = plain.iter().next_back().copied().unwrap_or(0);
+            for x in first..=top + 70 {
+                let i = (x - first) as usize;
+                let bit = seen
+                    .bits
+                    .get(i / 64)
+                    .is_some_and(|w| w >> (i % 64) & 1 == 1);
+                assert_eq!(bit, plain.contains(&x), "{x}");
+            }
         }
     }
 }

@@ -1,0 +1,80 @@
+//! `chomp3 grundy-census`: prove the period of every line `(q,r)`, `q <= Q`,
+//! of the Sprague-Grundy values, and write the Grundy census file.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::{Result, anyhow, bail};
+use chomp3::grundy::{census::census, file, line};
+
+use super::Interrupted;
+use super::args::QuietArg;
+use super::progress::{bar, peak_rss_kib};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Prove every line (q,r) with r <= q <= Q
+    #[arg(long, value_name = "Q")]
+    lines: u32,
+    /// Give up on lines not proved once p reaches this
+    #[arg(long, value_name = "P", default_value_t = 10_000_000)]
+    max_p: u32,
+    /// The census file to write (aside, then renamed)
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    #[command(flatten)]
+    quiet: QuietArg,
+}
+
+pub fn run(args: &Args) -> Result<()> {
+    if args.lines > 5000 {
+        bail!(
+            "--lines {} is more than this command handles (at most 5000)",
+            args.lines
+        );
+    }
+    let started = Instant::now();
+    let all = line(args.lines, args.lines) + 1;
+    let bar = bar(
+        args.quiet.quiet,
+        "{spinner} round {prefix}: p = {pos}, {msg} lines proved  {elapsed}",
+    );
+    let stop = super::ctrl_c();
+    let c = census(args.lines, args.max_p, &stop, &mut |round, p, proved| {
+        if p.is_multiple_of(256) {
+            bar.set_prefix(round.to_string());
+            bar.set_position(p as u64);
+            bar.set_message(format!("{proved} of {all}"));
+        }
+    });
+    bar.finish_and_clear();
+    if stop.requested() {
+        return Err(Interrupted(format!(
+            "interrupted; {} not written (the Grundy census keeps no checkpoint: run the command again)",
+            args.out.display()
+        ))
+        .into());
+    }
+    let command = format!(
+        "chomp3 grundy-census --lines {} --max-p {}",
+        args.lines, args.max_p
+    );
+    chomp3::atomic_write::write_atomically(&args.out, |w| file::write(&c, &command, w))
+        .map_err(|e| anyhow!("{}: {e}", args.out.display()))?;
+    eprintln!(
+        "chomp3: {} of {all} lines proved (p swept to {}), {:.1} s, peak RSS {} MiB; wrote {}",
+        c.lines.len(),
+        c.swept,
+        started.elapsed().as_secs_f64(),
+        peak_rss_kib().unwrap_or(0) / 1024,
+        args.out.display()
+    );
+    if c.lines.len() < all {
+        bail!(
+            "{} lines not proved by p = {}; raise --max-p (the file holds the lines proved)",
+            all - c.lines.len(),
+            args.max_p
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,61 @@
+//! `chomp3 nim`: the Sprague-Grundy value of one position, from a Grundy census
+//! when one is named and covers it, else computed by the sweep; the source is
+//! always said.
+
+use std::path::PathBuf;
+
+use anyhow::{Result, anyhow, bail};
+use chomp3::grundy::{self, census::LineFate};
+
+use super::Interrupted;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Bottom row length
+    p: u64,
+    /// Middle row length
+    q: u64,
+    /// Top row length
+    r: u64,
+    /// A Grundy census (`chomp3 grundy-census --out FILE`) to answer from
+    #[arg(long, value_name = "FILE")]
+    grundy_census: Option<PathBuf>,
+}
+
+pub fn run(args: &Args) -> Result<()> {
+    let (p, q, r) = (args.p, args.q, args.r);
+    if !(p >= q && q >= r && p >= 1) {
+        bail!("[{p},{q},{r}] is not a position: it needs P >= Q >= R >= 0 and P >= 1");
+    }
+    if let Some(path) = &args.grundy_census {
+        let text = std::fs::read_to_string(path).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+        let (_, lines) =
+            grundy::file::read(&text).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+        let fate = lines.iter().find(|f| (f.q as u64, f.r as u64) == (q, r));
+        if let Some(value) = fate.and_then(|f| f.value(p)) {
+            let f: &LineFate = fate.unwrap();
+            println!("{value}");
+            println!(
+                "source: {}, line ({q},{r}): G - p repeats from p = {} with period {}",
+                path.display(),
+                f.start,
+                f.period
+            );
+            return Ok(());
+        }
+        eprintln!(
+            "chomp3: {} does not cover [{p},{q},{r}] (line not proved, or p before its start); computing it",
+            path.display()
+        );
+    }
+    let (Ok(p32), Ok(q32), Ok(r32)) = (u32::try_from(p), u32::try_from(q), u32::try_from(r)) else {
+        bail!(
+            "[{p},{q},{r}] is too large to compute (P < 2^32); name a Grundy census that covers it"
+        );
+    };
+    let value = grundy::value(p32, q32, r32, &super::ctrl_c())
+        .ok_or_else(|| Interrupted("interrupted; nothing computed".into()))?;
+    println!("{value}");
+    println!("source: computed by the Grundy sweep (every line q' <= {q} to p = {p})");
+    Ok(())
+}
