@@ -205,3 +205,53 @@ fn nim_answers_from_a_census_as_it_computes_and_refuses_bad_input() {
     let o = common::chomp3(&["nim", "9", "5", "1", "--grundy-census", f]);
     assert!(String::from_utf8_lossy(&o.stderr).contains("line 1"));
 }
+
+#[test]
+fn the_bfiles_hold_the_rectangles_and_the_census_in_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let out = d.join("g.tsv");
+    let args = [
+        "grundy-census",
+        "--quiet",
+        "--lines",
+        "10",
+        "--out",
+        out.to_str().unwrap(),
+        "--bfiles",
+        d.to_str().unwrap(),
+        "--rectangles",
+        "45",
+    ];
+    common::chomp3_ok(&args);
+    let terms = |name: &str| -> Vec<(u32, u32)> {
+        std::fs::read_to_string(d.join(name))
+            .unwrap()
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(|l| {
+                let (n, v) = l.split_once(' ').unwrap();
+                (n.parse().unwrap(), v.parse().unwrap())
+            })
+            .collect()
+    };
+    let mut brute = Brute {
+        memo: HashMap::new(),
+    };
+    let want: Vec<(u32, u32)> = (1..=45).map(|n| (n, brute.value(n, n, n))).collect();
+    assert_eq!(terms("grundy-rectangles.txt"), want);
+    let (_, lines) = chomp3::grundy::file::read(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let periods: Vec<(u32, u32)> = lines
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (i as u32, f.period))
+        .collect();
+    let starts: Vec<(u32, u32)> = lines
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (i as u32, f.start))
+        .collect();
+    assert_eq!(periods.len(), 66);
+    assert_eq!(terms("grundy-periods.txt"), periods);
+    assert_eq!(terms("grundy-starts.txt"), starts);
+}

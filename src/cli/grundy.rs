@@ -1,11 +1,11 @@
 //! `chomp3 grundy-census`: prove the period of every line `(q,r)`, `q <= Q`,
 //! of the Sprague-Grundy values, and write the Grundy census file.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{Result, anyhow, bail};
-use chomp3::grundy::{census::census, file, line};
+use chomp3::grundy::{census::census, file, line, sequences};
 
 use super::Interrupted;
 use super::args::QuietArg;
@@ -22,6 +22,14 @@ pub struct Args {
     /// The census file to write (aside, then renamed)
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
+    /// Also write b-files into DIR: each line's period and start
+    /// (grundy-periods.txt, grundy-starts.txt) and, with --rectangles N,
+    /// G(n,n,n) for n <= N (grundy-rectangles.txt)
+    #[arg(long, value_name = "DIR")]
+    bfiles: Option<PathBuf>,
+    /// With --bfiles: the 3 x n rectangles up to N
+    #[arg(long, value_name = "N", requires = "bfiles")]
+    rectangles: Option<u32>,
     #[command(flatten)]
     quiet: QuietArg,
 }
@@ -55,12 +63,22 @@ pub fn run(args: &Args) -> Result<()> {
         ))
         .into());
     }
-    let command = format!(
+    let mut command = format!(
         "chomp3 grundy-census --lines {} --max-p {}",
         args.lines, args.max_p
     );
+    if let Some(dir) = &args.bfiles {
+        command += &format!(" --bfiles {}", dir.display());
+        if let Some(n) = args.rectangles {
+            command += &format!(" --rectangles {n}");
+        }
+    }
+    command += &format!(" --out {}", args.out.display());
     chomp3::atomic_write::write_atomically(&args.out, |w| file::write(&c, &command, w))
         .map_err(|e| anyhow!("{}: {e}", args.out.display()))?;
+    if let Some(dir) = &args.bfiles {
+        write_bfiles(dir, &c, args.rectangles, &command, &stop)?;
+    }
     eprintln!(
         "chomp3: {} of {all} lines proved (p swept to {}), {:.1} s, peak RSS {} MiB; wrote {}",
         c.lines.len(),
@@ -75,6 +93,36 @@ pub fn run(args: &Args) -> Result<()> {
             all - c.lines.len(),
             args.max_p
         );
+    }
+    Ok(())
+}
+
+/// The b-files of `--bfiles DIR`.
+fn write_bfiles(
+    dir: &Path,
+    c: &chomp3::grundy::census::Census,
+    rectangles: Option<u32>,
+    command: &str,
+    stop: &chomp3::stop::Stop,
+) -> Result<()> {
+    std::fs::create_dir_all(dir).map_err(|e| anyhow!("{}: {e}", dir.display()))?;
+    let write = |name: &str, f: &dyn Fn(&mut dyn std::io::Write) -> std::io::Result<()>| {
+        let path = dir.join(name);
+        chomp3::atomic_write::write_atomically(&path, |w| f(w))
+            .map_err(|e| anyhow!("{}: {e}", path.display()))
+    };
+    write("grundy-periods.txt", &|w| {
+        sequences::write_lines(c, true, command, w)
+    })?;
+    write("grundy-starts.txt", &|w| {
+        sequences::write_lines(c, false, command, w)
+    })?;
+    if let Some(n) = rectangles {
+        let values = sequences::rectangles(n, stop)
+            .ok_or_else(|| Interrupted("interrupted; grundy-rectangles.txt not written".into()))?;
+        write("grundy-rectangles.txt", &|w| {
+            sequences::write_rectangles(&values, command, w)
+        })?;
     }
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! Sprague-Grundy values `G(p,q,r)` of three-rowed Chomp (doc/grundy.md): an
 //! exact sweep in `p` over every line `(q,r)` with `q <= Q`, the certified
-//! census of the lines' periods ([`census`]) and its file ([`file`]). Uses
+//! census of the lines' periods ([`census`]), its file ([`file`]) and the
+//! b-files read off them ([`sequences`]). Uses
 //! `stop`, and `graph::summary`'s line errors.
 //!
 //! # The rule, and why it is the definition
@@ -38,6 +39,7 @@
 pub mod census;
 pub mod file;
 mod index;
+pub mod sequences;
 mod used;
 
 use crate::stop::Stop;
