@@ -35,6 +35,10 @@ pub struct Args {
     /// (--tsv --cost) and any wheel-<n>-cost.tsv (single wheels, the same way)
     #[arg(long, value_name = "DIR", conflicts_with_all = ["table", "census_only"])]
     graphs: Option<PathBuf>,
+    /// Draw the Grundy census figure instead (grundy-periods), from FILE
+    /// (`chomp3 grundy-census --out FILE`)
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["table", "census_only", "graphs"])]
+    grundy: Option<PathBuf>,
     #[command(flatten)]
     threads: ThreadsArg,
 }
@@ -44,6 +48,16 @@ pub fn run(args: &Args) -> Result<()> {
     let format = if args.svg { Format::Svg } else { Format::Png };
     if let Some(dir) = &args.graphs {
         return graph_figures(dir, &args.out, format);
+    }
+    if let Some(file) = &args.grundy {
+        let text = std::fs::read_to_string(file)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+        let (_, lines) = chomp3::grundy::file::read(&text)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+        let written = chomp3::plot::grundy::plot_grundy(&lines, &args.out, format)
+            .map_err(|e| anyhow::anyhow!("drawing into {}: {e}", args.out.display()))?;
+        println!("{}", written.display());
+        return Ok(());
     }
     if args.census_only || (!table.named && !table.path.exists()) {
         // No table: the figures an analysis of the census alone can give.

@@ -20,6 +20,7 @@ use crate::proof::{Fate, RowStatus};
 use crate::table::Table;
 
 pub mod graphs;
+pub mod grundy;
 
 /// Image file format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

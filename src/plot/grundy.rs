@@ -1,0 +1,122 @@
+//! The figure of the Grundy census (`grundy-census.tsv`, read by
+//! `grundy::file`): each line's least period over `(q, r)`, and the starts
+//! against `q`. Uses `grundy::census`'s line fates.
+
+use std::path::{Path, PathBuf};
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use super::{DrawResult, FONT, Format, PlotError, SIZE, TITLE_HEIGHT, register_fonts};
+use crate::grundy::census::LineFate;
+
+/// Draws `grundy-periods` into `dir`; returns the file written.
+pub fn plot_grundy(lines: &[LineFate], dir: &Path, format: Format) -> Result<PathBuf, PlotError> {
+    register_fonts();
+    std::fs::create_dir_all(dir).map_err(PlotError::io(dir))?;
+    let path = dir.join(format!("grundy-periods.{}", format.extension()));
+    match format {
+        Format::Png => draw(BitMapBackend::new(&path, SIZE).into_drawing_area(), lines)?,
+        Format::Svg => draw(SVGBackend::new(&path, SIZE).into_drawing_area(), lines)?,
+    }
+    Ok(path)
+}
+
+/// A colour for `log2(period)` out of `top`.
+fn period_colour(log2: f64, top: f64) -> RGBColor {
+    let hue = 0.7 * (1.0 - (log2 / top.max(1.0)).clamp(0.0, 1.0));
+    let rgb = HSLColor(hue, 0.75, 0.5).to_rgba();
+    RGBColor(rgb.0, rgb.1, rgb.2)
+}
+
+fn draw<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, lines: &[LineFate]) -> DrawResult
+where
+    DB::ErrorType: 'static,
+{
+    root.fill(&WHITE)?;
+    let (top, body) = root.split_vertically(TITLE_HEIGHT);
+    top.titled(
+        "Sprague-Grundy values: the period of G(p,q,r) - p on each line (q,r), and where it starts",
+        (FONT, 22),
+    )?;
+    let (left, right) = body.split_horizontally(SIZE.0 / 2);
+    let q_max = lines.iter().map(|f| f.q).max().unwrap_or(1) as f64;
+    let log2 = |f: &LineFate| (f.period as f64).log2();
+    let top_log = lines.iter().map(log2).fold(1.0, f64::max);
+    let mut heat = ChartBuilder::on(&left)
+        .caption(
+            format!(
+                "least period (colour: log2, up to {:.0})",
+                2f64.powf(top_log)
+            ),
+            (FONT, 18),
+        )
+        .margin(15)
+        .x_label_area_size(45)
+        .y_label_area_size(50)
+        .build_cartesian_2d(-0.5..q_max + 0.5, -0.5..q_max + 0.5)?;
+    heat.configure_mesh()
+        .disable_mesh()
+        .x_label_formatter(&|v| format!("{v:.0}"))
+        .y_label_formatter(&|v| format!("{v:.0}"))
+        .x_desc("q (middle row)")
+        .y_desc("r (top row)")
+        .label_style((FONT, 16))
+        .draw()?;
+    heat.draw_series(lines.iter().map(|f| {
+        let (q, r) = (f.q as f64, f.r as f64);
+        Rectangle::new(
+            [(q - 0.5, r - 0.5), (q + 0.5, r + 0.5)],
+            period_colour(log2(f), top_log).filled(),
+        )
+    }))?;
+    let start_max = lines.iter().map(|f| f.start).max().unwrap_or(1) as f64;
+    let mut starts = ChartBuilder::on(&right)
+        .caption("start of each line (first p of the period)", (FONT, 18))
+        .margin(15)
+        .x_label_area_size(45)
+        .y_label_area_size(70)
+        .build_cartesian_2d(0.0..q_max + 1.0, (1.0..start_max * 1.5).log_scale())?;
+    starts
+        .configure_mesh()
+        .x_label_formatter(&|v| format!("{v:.0}"))
+        .x_desc("q (middle row)")
+        .y_desc("start p")
+        .y_label_formatter(&|y| format!("{y:.0}"))
+        .label_style((FONT, 16))
+        .draw()?;
+    starts.draw_series(lines.iter().map(|f| {
+        Circle::new(
+            (f.q as f64, f.start.max(1) as f64),
+            3,
+            period_colour(log2(f), top_log).filled(),
+        )
+    }))?;
+    root.present()?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grundy::census::census;
+    use crate::stop::Stop;
+
+    #[test]
+    fn the_figure_renders_from_a_small_census() {
+        let c = census(8, 100_000, &Stop::new(), &mut |_, _, _| {});
+        let dir = tempfile::tempdir().unwrap();
+        let path = plot_grundy(&c.lines, dir.path(), Format::Png).unwrap();
+        let decoder =
+            png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&path).unwrap()));
+        let mut reader = decoder.read_info().unwrap();
+        assert_eq!((reader.info().width, reader.info().height), SIZE);
+        let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+        reader.next_frame(&mut buf).unwrap();
+        let coloured = buf
+            .chunks(3)
+            .filter(|p| p[0] != p[1] || p[1] != p[2])
+            .count();
+        assert!(coloured > 5_000, "{coloured} coloured pixels");
+    }
+}
