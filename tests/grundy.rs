@@ -255,3 +255,37 @@ fn the_bfiles_hold_the_rectangles_and_the_census_in_order() {
     assert_eq!(terms("grundy-periods.txt"), periods);
     assert_eq!(terms("grundy-starts.txt"), starts);
 }
+
+#[test]
+fn position_nim_lists_every_move_with_the_value_of_its_definition() {
+    let mut brute = Brute {
+        memo: HashMap::new(),
+    };
+    for (p, q, r) in [(23u32, 11u32, 5u32), (9, 9, 9), (1, 0, 0), (12, 3, 0)] {
+        let o = common::chomp3_ok(&[
+            "position",
+            &p.to_string(),
+            &q.to_string(),
+            &r.to_string(),
+            "--nim",
+        ]);
+        let text = String::from_utf8(o.stdout).unwrap();
+        let mut lines = text.lines();
+        let head = lines.next().unwrap();
+        assert!(
+            head.contains(&format!("value {} ", brute.value(p, q, r))),
+            "{head}"
+        );
+        let moves: Vec<&str> = lines.collect();
+        assert_eq!(moves.len() as u32, p - 1 + q + r, "{text}");
+        for m in moves {
+            // "  take row 1 (bottom), column 3 -> [2,2,1]: value 0  (winning)"
+            let to = m.split("-> [").nth(1).unwrap();
+            let (pos, rest) = to.split_once("]: value ").unwrap();
+            let v: u32 = rest.split_whitespace().next().unwrap().parse().unwrap();
+            let c: Vec<u32> = pos.split(',').map(|x| x.parse().unwrap()).collect();
+            assert_eq!(v, brute.value(c[0], c[1], c[2]), "{m}");
+            assert_eq!(m.ends_with("(winning)"), v == 0, "{m}");
+        }
+    }
+}

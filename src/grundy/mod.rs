@@ -67,6 +67,38 @@ pub fn value(p: u32, q: u32, r: u32, stop: &Stop) -> Option<u32> {
     sweep.value(q, r)
 }
 
+/// A position one move away and its value.
+pub type Reached = ([u32; 3], u32);
+
+/// `G(p,q,r)` and the value of every position one move away, by one sweep
+/// of the lines `q' <= q` up to `p`: the results of the bottom row (columns
+/// `2 ..= p`, the position `[j, min(q,j), min(r,j)]` left by column `j + 1`),
+/// then the middle row (`[p, j, min(r,j)]`, `j < q`), then the top row
+/// (`[p, q, j]`, `j < r`), each with its value. `None` if stopped.
+pub fn options(p: u32, q: u32, r: u32, stop: &Stop) -> Option<(u32, Vec<Reached>)> {
+    assert!(p >= q && q >= r && p >= 1, "not a position");
+    let mut sweep = Sweep::new(q);
+    let mut out = Vec::new();
+    while sweep.p() < p {
+        if stop.requested() {
+            return None;
+        }
+        sweep.step();
+        let j = sweep.p();
+        if j < p {
+            let (b, c) = (q.min(j), r.min(j));
+            out.push(([j, b, c], sweep.value(b, c)?));
+        }
+    }
+    for j in 0..q {
+        out.push(([p, j, r.min(j)], sweep.value(j, r.min(j))?));
+    }
+    for j in 0..r {
+        out.push(([p, q, j], sweep.value(q, j)?));
+    }
+    Some((sweep.value(q, r)?, out))
+}
+
 /// Every line `(q, r)`, `r <= q <= Q`, swept together in `p`.
 pub struct Sweep {
     q_max: u32,
