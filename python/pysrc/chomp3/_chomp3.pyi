@@ -1,0 +1,74 @@
+"""Type stubs of the native module (see chomp3/__init__.py for the public API)."""
+
+from os import PathLike
+from typing import Callable, List, Optional, Tuple, Union
+
+import numpy as np
+import numpy.typing as npt
+
+_Path = Union[str, PathLike]
+
+class Error(ValueError):
+    """A damaged or foreign file, or a question chomp3 cannot answer."""
+
+class Table:
+    """A table file (``chomp3 compute``), read through a memory map."""
+
+    def __init__(self, path: _Path) -> None: ...
+    @property
+    def n(self) -> Optional[int]:
+        """The table's N (None: no column yet)."""
+    @property
+    def path(self) -> str: ...
+    def __getitem__(self, key: Tuple[int, int]) -> int:
+        """f(q, r) (for r > q, f(q, q))."""
+    def row(
+        self, r: int, start: Optional[int] = None, stop: Optional[int] = None
+    ) -> npt.NDArray[np.uint32]:
+        """f(q, r) for q in [start, stop) (default: the whole row)."""
+    def column(self, q: int) -> npt.NDArray[np.uint32]:
+        """f(q, r) for r = 0..=q."""
+    def verify(self) -> None:
+        """Reads every value and checks the data's checksum."""
+
+class Census:
+    def __init__(self, path: _Path) -> None: ...
+    def __len__(self) -> int: ...
+    def fate(self, r: int) -> Optional[dict]: ...
+    def f(self, q: int, r: int) -> int: ...
+    def _columns(
+        self,
+    ) -> Tuple[
+        npt.NDArray[np.uint8], npt.NDArray[np.uint64], npt.NDArray[np.uint64], npt.NDArray[np.bool_]
+    ]: ...
+
+class Memo:
+    """A memo of solved graph Chomp positions (``chomp3 graph --memo``)."""
+
+    def __init__(self) -> None: ...
+    @staticmethod
+    def load(path: _Path) -> "Memo": ...
+    def save(self, path: _Path) -> None: ...
+    def __len__(self) -> int: ...
+
+def lookup(
+    q: int, r: int, table: Optional[str] = None, census: Optional[str] = None
+) -> Tuple[int, str, str]: ...
+def position(
+    p: int, q: int, r: int, table: Optional[str] = None
+) -> Tuple[bool, List[Tuple[str, int, Tuple[int, int, int]]]]: ...
+def grundy(p: int, q: int, r: int) -> Tuple[int, List[Tuple[Tuple[int, int, int], int]]]: ...
+def compute(
+    n: int,
+    path: str,
+    threads: Optional[int] = None,
+    progress: Optional[Callable[[int, int], None]] = None,
+) -> Optional[Tuple[Optional[int], int, int, float, int]]: ...
+def parse_graph6(line: str) -> Tuple[int, List[Tuple[int, int]]]: ...
+def nim_values(
+    graphs: List[Tuple[int, List[Tuple[int, int]]]], memo: Optional[Memo] = None
+) -> List[int]: ...
+def moves(
+    n: int, edges: List[Tuple[int, int]], memo: Optional[Memo] = None
+) -> List[Tuple[Tuple[str, int, int], int]]: ...
+def _panic_for_test() -> None: ...

@@ -1,0 +1,612 @@
+//! The native module `chomp3._chomp3`: thin wrappers over the chomp3 library,
+//! no mathematics of its own. The Python package (`pysrc/chomp3/`) builds its
+//! public API on these: argument conversion from networkx graphs, numpy
+//! structured arrays and progress bars live there.
+//!
+//! Every entry point runs inside [`guard`], so a panic in the library becomes a
+//! `chomp3.Error` instead of crossing into Python. Files that are missing raise
+//! `FileNotFoundError`; damaged or foreign files and questions that cannot be
+//! answered raise `chomp3.Error` (a `ValueError`), each with the command line's
+//! one-line message.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use chomp3::census_file::{DescriptorError, Descriptors};
+use chomp3::graph::{Graph, MAX_VERTICES, MemoError, Move, Multigraph, Solver};
+use chomp3::lookup::{LookupError, Named, Source};
+use chomp3::proof::{Fate, Known};
+use chomp3::stop::Stop;
+use chomp3::table::TableError;
+use numpy::{IntoPyArray, PyArray1};
+use pyo3::create_exception;
+use pyo3::exceptions::{PyFileNotFoundError, PyKeyboardInterrupt, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use rayon::prelude::*;
+
+create_exception!(
+    chomp3,
+    Error,
+    PyValueError,
+    "A damaged or foreign file, or a question chomp3 cannot answer (the message says which)."
+);
+
+/// The default paths of `chomp3 get`.
+const DEFAULT_TABLE: &str = "data/table.c3t";
+const DEFAULT_CENSUS: &str = "data/census.c3d";
+
+fn error(message: impl ToString) -> PyErr {
+    Error::new_err(message.to_string())
+}
+
+/// Runs `f`; a panic becomes `chomp3.Error`.
+fn guard<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+    catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|panic| {
+        let what = panic
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| panic.downcast_ref::<&str>().copied())
+            .unwrap_or("unknown");
+        Err(error(format!(
+            "internal error in chomp3 (please report it): {what}"
+        )))
+    })
+}
+
+fn table_error(path: &Path, e: TableError) -> PyErr {
+    let message = if e.names_path() {
+        e.to_string()
+    } else {
+        format!("{}: {e}", path.display())
+    };
+    match e {
+        TableError::NotFound(_) => PyFileNotFoundError::new_err(message),
+        _ => error(message),
+    }
+}
+
+fn census_error(path: &Path, e: DescriptorError) -> PyErr {
+    let message = if e.names_path() {
+        e.to_string()
+    } else {
+        format!("{}: {e}", path.display())
+    };
+    match e {
+        DescriptorError::NotFound(_) => PyFileNotFoundError::new_err(message),
+        _ => error(message),
+    }
+}
+
+/// A table file (`chomp3 compute`), read through a memory map.
+#[pyclass(module = "chomp3._chomp3", frozen)]
+struct Table {
+    inner: chomp3::table::Table,
+    path: PathBuf,
+}
+
+#[pymethods]
+impl Table {
+    #[new]
+    fn new(path: PathBuf) -> PyResult<Table> {
+        guard(|| match chomp3::table::Table::open(&path) {
+            Ok(inner) => Ok(Table { inner, path }),
+            Err(e) => Err(table_error(&path, e)),
+        })
+    }
+
+    /// The table's N (None: no column yet).
+    #[getter]
+    fn n(&self) -> Option<u64> {
+        self.inner.n()
+    }
+
+    /// The file's path.
+    #[getter]
+    fn path(&self) -> PathBuf {
+        self.path.clone()
+    }
+
+    fn __getitem__(&self, key: (u64, u64)) -> PyResult<u32> {
+        guard(|| {
+            self.inner
+                .get(key.0, key.1)
+                .map_err(|e| table_error(&self.path, e))
+        })
+    }
+
+    /// f(q, r) for q in [start, stop) (default: the whole row 0..=N).
+    #[pyo3(signature = (r, start=None, stop=None))]
+    fn row<'py>(
+        &self,
+        py: Python<'py>,
+        r: u64,
+        start: Option<u64>,
+        stop: Option<u64>,
+    ) -> PyResult<Bound<'py, PyArray1<u32>>> {
+        guard(|| {
+            let columns = self.inner.columns();
+            let stop = stop.unwrap_or(columns);
+            let start = start.unwrap_or(0);
+            let bad = |e| table_error(&self.path, e);
+            self.inner.get(0, r).map_err(bad)?;
+            if stop > columns {
+                self.inner.get(stop - 1, 0).map_err(bad)?;
+            }
+            let values: Vec<u32> = (start..stop.max(start))
+                .map(|q| self.inner.value(q as u32, r.min(q) as u32))
+                .collect();
+            Ok(values.into_pyarray(py))
+        })
+    }
+
+    /// f(q, r) for r = 0..=q.
+    fn column<'py>(&self, py: Python<'py>, q: u64) -> PyResult<Bound<'py, PyArray1<u32>>> {
+        guard(|| {
+            self.inner
+                .get(q, 0)
+                .map_err(|e| table_error(&self.path, e))?;
+            let mut out = Vec::with_capacity(q as usize + 1);
+            self.inner.read_column(q as u32, 0..q as u32 + 1, &mut out);
+            Ok(out.into_pyarray(py))
+        })
+    }
+
+    /// Reads every value and checks the data's checksum (`chomp3 info --verify`).
+    fn verify(&self, py: Python<'_>) -> PyResult<()> {
+        guard(|| {
+            py.allow_threads(|| self.inner.verify())
+                .map_err(|e| table_error(&self.path, e))
+        })
+    }
+}
+
+/// A census descriptor file (`chomp3 census`).
+#[pyclass(module = "chomp3._chomp3", frozen)]
+struct Census {
+    inner: Descriptors,
+    path: PathBuf,
+}
+
+#[pymethods]
+impl Census {
+    #[new]
+    fn new(path: PathBuf) -> PyResult<Census> {
+        guard(|| match Descriptors::open(&path) {
+            Ok(inner) => Ok(Census { inner, path }),
+            Err(e) => Err(census_error(&path, e)),
+        })
+    }
+
+    fn __len__(&self) -> usize {
+        self.inner.rows() as usize
+    }
+
+    /// Row r's fate as a dict, or None for an open row.
+    fn fate<'py>(&self, py: Python<'py>, r: u64) -> PyResult<Option<Bound<'py, PyDict>>> {
+        guard(|| {
+            if r >= self.inner.rows() as u64 {
+                return Err(error(format!(
+                    "{}: the census covers rows 0..{} only",
+                    self.path.display(),
+                    self.inner.rows() as u64 - 1
+                )));
+            }
+            let Some(status) = self.inner.status(r as u32) else {
+                return Ok(None);
+            };
+            let d = PyDict::new(py);
+            // A constant row has f(q,r) = start from its start: no period.
+            let (class, period, pattern) = match &status.fate {
+                Fate::Constant { .. } => ("constant", None, Vec::new()),
+                Fate::Periodic { pattern, .. } => {
+                    ("periodic", Some(pattern.len() as u64), pattern.clone())
+                }
+            };
+            d.set_item("class", class)?;
+            d.set_item("start", status.fate.start())?;
+            d.set_item("start_is_bound", self.inner.start_is_bound(r as u32))?;
+            d.set_item("period", period)?;
+            d.set_item("pattern", pattern)?;
+            let known = match status.known {
+                Known::Rule => "the row died (constant by the recurrence's rule)".to_string(),
+                Known::Census { closed_at: Some(c) } | Known::Certificate { closed_at: c } => {
+                    format!("proved periodic by equal states (certificate closed at column {c})")
+                }
+                Known::Census { closed_at: None } => {
+                    "the row died (constant by the recurrence's rule)".to_string()
+                }
+                Known::Evidence => "evidence only (not a proof)".to_string(),
+            };
+            d.set_item("known", known)?;
+            Ok(Some(d))
+        })
+    }
+
+    /// f(q, r) from row min(q, r)'s proved fate (any q up to 2^63).
+    fn f(&self, q: u64, r: u64) -> PyResult<u64> {
+        guard(|| {
+            let row = r.min(q);
+            let status = u32::try_from(row)
+                .ok()
+                .filter(|&row| row < self.inner.rows())
+                .and_then(|row| self.inner.status(row));
+            match status.as_ref().and_then(|s| s.proved_value(q)) {
+                Some(v) => Ok(v),
+                None => Err(error(format!(
+                    "{}: the census does not give f({q},{r}) (row {row} open, beyond the census, or q before its start)",
+                    self.path.display()
+                ))),
+            }
+        })
+    }
+
+    #[allow(clippy::type_complexity)]
+    /// Columns of the rows table: (class code 0 constant / 1 periodic / 2
+    /// open, start, period, start is a bound).
+    fn _columns<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(
+        Bound<'py, PyArray1<u8>>,
+        Bound<'py, PyArray1<u64>>,
+        Bound<'py, PyArray1<u64>>,
+        Bound<'py, PyArray1<bool>>,
+    )> {
+        guard(|| {
+            let n = self.inner.rows();
+            let (mut class, mut start, mut period, mut bound) = (
+                Vec::with_capacity(n as usize),
+                Vec::with_capacity(n as usize),
+                Vec::with_capacity(n as usize),
+                Vec::with_capacity(n as usize),
+            );
+            for r in 0..n {
+                let (c, s, p) = match self.inner.status(r).map(|s| s.fate) {
+                    Some(Fate::Constant { start }) => (0u8, start, 1u64),
+                    Some(Fate::Periodic { start, pattern }) => (1, start, pattern.len() as u64),
+                    None => (2, 0, 0),
+                };
+                class.push(c);
+                start.push(s);
+                period.push(p);
+                bound.push(self.inner.start_is_bound(r));
+            }
+            Ok((
+                class.into_pyarray(py),
+                start.into_pyarray(py),
+                period.into_pyarray(py),
+                bound.into_pyarray(py),
+            ))
+        })
+    }
+}
+
+fn named(path: Option<PathBuf>, default: &str) -> Named {
+    match path {
+        Some(path) => Named { path, named: true },
+        None => Named {
+            path: PathBuf::from(default),
+            named: false,
+        },
+    }
+}
+
+/// f(q, r) by `chomp3 get`'s source rule: (value, source kind, the
+/// `--explain` line).
+#[pyfunction]
+#[pyo3(signature = (q, r, table=None, census=None))]
+fn lookup(
+    q: u64,
+    r: u64,
+    table: Option<PathBuf>,
+    census: Option<PathBuf>,
+) -> PyResult<(u64, &'static str, String)> {
+    guard(|| {
+        let table = named(table, DEFAULT_TABLE);
+        let census = named(census, DEFAULT_CENSUS);
+        match chomp3::lookup::lookup(q, r, &table, &census) {
+            Ok(a) => {
+                let kind = match a.source {
+                    Source::Table { .. } => "table",
+                    Source::Census { .. } => "census",
+                };
+                Ok((a.value, kind, a.source.to_string()))
+            }
+            Err(e) => {
+                let missing = matches!(
+                    &e,
+                    LookupError::Table {
+                        error: TableError::NotFound(_),
+                        ..
+                    } | LookupError::Census {
+                        error: DescriptorError::NotFound(_),
+                        ..
+                    } | LookupError::NoSource { .. }
+                );
+                Err(match missing {
+                    true => PyFileNotFoundError::new_err(e.to_string()),
+                    false => error(e),
+                })
+            }
+        }
+    })
+}
+
+/// Whether [p,q,r] is lost for the player to move, and its winning moves as
+/// (row, column, (p, q, r) after the move).
+#[pyfunction]
+#[pyo3(signature = (p, q, r, table=None))]
+#[allow(clippy::type_complexity)]
+fn position(
+    p: u64,
+    q: u64,
+    r: u64,
+    table: Option<PathBuf>,
+) -> PyResult<(bool, Vec<(&'static str, u64, (u64, u64, u64))>)> {
+    use chomp3::position::{PositionError, Row, is_p, winning_moves};
+    guard(|| {
+        let path = table.unwrap_or_else(|| PathBuf::from(DEFAULT_TABLE));
+        let t = chomp3::table::Table::open(&path).map_err(|e| table_error(&path, e))?;
+        let bad = |e: PositionError| match e {
+            PositionError::Table(e) => table_error(&path, e),
+            e => error(e),
+        };
+        let lost = is_p(&t, p, q, r).map_err(bad)?;
+        let moves = winning_moves(&t, p, q, r).map_err(bad)?;
+        let moves = moves
+            .into_iter()
+            .map(|m| {
+                let row = match m.row {
+                    Row::Bottom => "bottom",
+                    Row::Middle => "middle",
+                    Row::Top => "top",
+                };
+                (row, m.column, (m.to[0], m.to[1], m.to[2]))
+            })
+            .collect();
+        Ok((lost, moves))
+    })
+}
+
+/// G(p, q, r) of three-rowed Chomp by the Grundy sweep, and every position one
+/// move away with its value.
+#[pyfunction]
+#[allow(clippy::type_complexity)]
+fn grundy(py: Python<'_>, p: u32, q: u32, r: u32) -> PyResult<(u32, Vec<((u32, u32, u32), u32)>)> {
+    guard(|| {
+        if !(p >= q && q >= r && p >= 1) {
+            return Err(error(format!(
+                "[{p},{q},{r}] is not a position: it needs p >= q >= r >= 0 and p >= 1"
+            )));
+        }
+        let stop = Stop::new();
+        let (value, options) = py
+            .allow_threads(|| chomp3::grundy::options(p, q, r, &stop))
+            .ok_or_else(|| error("stopped"))?;
+        let options = options
+            .into_iter()
+            .map(|([a, b, c], v)| ((a, b, c), v))
+            .collect();
+        Ok((value, options))
+    })
+}
+
+/// Creates the table at `path` or extends it to `n`; calls `progress(done,
+/// total)` about five times a second; Ctrl-C (KeyboardInterrupt) commits the
+/// columns done and raises. Returns (N before, N after, cells, seconds, bytes)
+/// or None when the table already held `n`.
+#[pyfunction]
+#[pyo3(signature = (n, path, threads=None, progress=None))]
+#[allow(clippy::type_complexity)]
+fn compute(
+    py: Python<'_>,
+    n: u64,
+    path: PathBuf,
+    threads: Option<usize>,
+    progress: Option<PyObject>,
+) -> PyResult<Option<(Option<u64>, u64, u64, f64, u64)>> {
+    use chomp3::compute::{ComputeError, DEFAULT_COMMIT_EVERY, Request};
+    guard(|| {
+        let stop = Stop::new();
+        let req = Request {
+            path: path.clone(),
+            n,
+            capacity: None,
+            threads: threads.unwrap_or(0),
+            commit_every: DEFAULT_COMMIT_EVERY,
+            stop: stop.clone(),
+        };
+        let raised: Mutex<Option<PyErr>> = Mutex::new(None);
+        let result = py.allow_threads(|| {
+            let mut last = Instant::now() - Duration::from_secs(1);
+            chomp3::compute::compute(&req, &mut |done, total| {
+                if last.elapsed() < Duration::from_millis(200) && done < total {
+                    return;
+                }
+                last = Instant::now();
+                Python::with_gil(|py| {
+                    let outcome = py.check_signals().and_then(|()| match &progress {
+                        Some(f) => f.call1(py, (done, total)).map(|_| ()),
+                        None => Ok(()),
+                    });
+                    if let Err(e) = outcome {
+                        stop.request();
+                        raised.lock().unwrap().get_or_insert(e);
+                    }
+                });
+            })
+        });
+        if let Some(e) = raised.into_inner().unwrap() {
+            return Err(match result {
+                Err(ComputeError::Interrupted { n })
+                    if e.is_instance_of::<PyKeyboardInterrupt>(py) =>
+                {
+                    PyKeyboardInterrupt::new_err(format!(
+                        "interrupted; the table is safe and holds {}; compute again to continue",
+                        chomp3::table::holds(n)
+                    ))
+                }
+                _ => e,
+            });
+        }
+        match result {
+            Ok(o) => Ok(o.map(|o| (o.from_n, o.n, o.cells, o.elapsed.as_secs_f64(), o.file_len))),
+            Err(ComputeError::Table(e)) => Err(table_error(&path, e)),
+            Err(e) if e.names_path() => Err(error(e)),
+            Err(e) => Err(error(format!("{}: {e}", path.display()))),
+        }
+    })
+}
+
+/// A memo of solved graph Chomp positions, shared by the calls given it.
+#[pyclass(module = "chomp3._chomp3", frozen)]
+struct Memo {
+    solver: Solver,
+}
+
+#[pymethods]
+impl Memo {
+    #[new]
+    fn new() -> Memo {
+        Memo {
+            solver: Solver::new(),
+        }
+    }
+
+    /// Reads a memo file (`chomp3 graph --memo FILE`).
+    #[staticmethod]
+    fn load(path: PathBuf) -> PyResult<Memo> {
+        guard(|| match Solver::open(&path) {
+            Ok(solver) => Ok(Memo { solver }),
+            Err(MemoError::NotFound(p)) => Err(PyFileNotFoundError::new_err(
+                MemoError::NotFound(p).to_string(),
+            )),
+            Err(e) => Err(error(format!("{}: {e}", path.display()))),
+        })
+    }
+
+    /// Writes the memo to `path` (aside, then renamed into place).
+    fn save(&self, path: PathBuf) -> PyResult<()> {
+        guard(|| {
+            chomp3::atomic_write::write_atomically(&path, |w| self.solver.save(w))
+                .map_err(|e| error(format!("{}: {e}", path.display())))
+        })
+    }
+
+    fn __len__(&self) -> usize {
+        self.solver.memo_len()
+    }
+}
+
+/// A graph from a vertex count and edges (loops and parallel edges allowed).
+fn graph(n: usize, edges: &[(usize, usize)]) -> PyResult<Graph> {
+    if n > MAX_VERTICES {
+        return Err(error(format!(
+            "a graph of {n} vertices; chomp3 takes at most {MAX_VERTICES}"
+        )));
+    }
+    if let Some(&(u, v)) = edges.iter().find(|&&(u, v)| u >= n || v >= n) {
+        return Err(error(format!(
+            "edge ({u}, {v}) names a vertex outside 0..{n}"
+        )));
+    }
+    Ok(Graph::from_multigraph(&Multigraph {
+        n,
+        edges: edges.to_vec(),
+    }))
+}
+
+/// A graph6 or sparse6 line as (vertex count, edges).
+#[pyfunction]
+fn parse_graph6(line: &str) -> PyResult<(usize, Vec<(usize, usize)>)> {
+    guard(|| {
+        let m = chomp3::graph::format::parse_line(line.trim())
+            .map_err(|e| error(format!("{line:?}: {e}")))?;
+        Ok((m.n, m.edges))
+    })
+}
+
+/// The nim-value of each graph (vertex count, edges), solved in parallel with
+/// one memo (the one given, else a new one).
+#[pyfunction]
+#[pyo3(signature = (graphs, memo=None))]
+fn nim_values(
+    py: Python<'_>,
+    graphs: Vec<(usize, Vec<(usize, usize)>)>,
+    memo: Option<&Memo>,
+) -> PyResult<Vec<u32>> {
+    guard(|| {
+        let graphs = graphs
+            .iter()
+            .map(|(n, e)| graph(*n, e))
+            .collect::<PyResult<Vec<_>>>()?;
+        let fresh;
+        let solver = match memo {
+            Some(m) => &m.solver,
+            None => {
+                fresh = Solver::new();
+                &fresh
+            }
+        };
+        Ok(py.allow_threads(|| graphs.par_iter().map(|g| solver.value(g)).collect()))
+    })
+}
+
+/// Every move of a graph and the value of the position it leaves:
+/// (("vertex", v, v) or ("edge", u, v), value).
+#[pyfunction]
+#[pyo3(signature = (n, edges, memo=None))]
+#[allow(clippy::type_complexity)]
+fn moves(
+    py: Python<'_>,
+    n: usize,
+    edges: Vec<(usize, usize)>,
+    memo: Option<&Memo>,
+) -> PyResult<Vec<((&'static str, usize, usize), u32)>> {
+    guard(|| {
+        let g = graph(n, &edges)?;
+        let fresh = Solver::new();
+        let solver = memo.map_or(&fresh, |m| &m.solver);
+        let list = py.allow_threads(|| solver.moves(&g));
+        Ok(list
+            .into_iter()
+            .map(|(m, v)| {
+                let m = match m {
+                    Move::Vertex(x) => ("vertex", x, x),
+                    Move::Edge(u, w) => ("edge", u, w),
+                };
+                (m, v)
+            })
+            .collect())
+    })
+}
+
+/// Panics inside the library on purpose, for the test that a panic becomes
+/// `chomp3.Error`.
+#[pyfunction]
+fn _panic_for_test() -> PyResult<()> {
+    guard(|| {
+        Graph::empty(MAX_VERTICES + 1); // the library asserts its vertex limit
+        Ok(())
+    })
+}
+
+#[pymodule]
+fn _chomp3(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("Error", m.py().get_type::<Error>())?;
+    m.add_class::<Table>()?;
+    m.add_class::<Census>()?;
+    m.add_class::<Memo>()?;
+    m.add_function(wrap_pyfunction!(lookup, m)?)?;
+    m.add_function(wrap_pyfunction!(position, m)?)?;
+    m.add_function(wrap_pyfunction!(grundy, m)?)?;
+    m.add_function(wrap_pyfunction!(compute, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_graph6, m)?)?;
+    m.add_function(wrap_pyfunction!(nim_values, m)?)?;
+    m.add_function(wrap_pyfunction!(moves, m)?)?;
+    m.add_function(wrap_pyfunction!(_panic_for_test, m)?)?;
+    Ok(())
+}

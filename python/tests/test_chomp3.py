@@ -1,0 +1,238 @@
+"""Tests of the Python package, from outside the code: the reference table, a
+brute force written here from the rules of the game, the command line's own
+output, and brute-force graph Chomp on random networkx graphs."""
+
+import functools
+import os
+import pathlib
+import random
+import shutil
+import signal
+import subprocess
+
+import networkx as nx
+import numpy as np
+import pytest
+
+import chomp3
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def reference():
+    """f[r][q] for q, r <= 30 from tests/data/f_table_30.txt ('r | values')."""
+    f = {}
+    for line in (ROOT / "tests/data/f_table_30.txt").read_text().splitlines():
+        label, sep, values = line.partition("|")
+        if sep and label.strip().isdigit():
+            f[int(label)] = [int(v) for v in values.split()]
+    return f
+
+
+@functools.lru_cache(maxsize=None)
+def grundy(p, q, r):
+    """G(p,q,r) from the moves of three-rowed Chomp (mex of the options)."""
+    options = set()
+    for c in range(2, p + 1):
+        options.add(grundy(c - 1, min(q, c - 1), min(r, c - 1)))
+    for c in range(1, q + 1):
+        options.add(grundy(p, c - 1, min(r, c - 1)))
+    for c in range(1, r + 1):
+        options.add(grundy(p, q, c - 1))
+    return next(v for v in range(len(options) + 1) if v not in options)
+
+
+def chomp3_binary():
+    for kind in ("release", "debug"):
+        path = ROOT / "target" / kind / "chomp3"
+        if path.exists():
+            return str(path)
+    pytest.skip("no chomp3 binary built (cargo build)")
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory):
+    path = tmp_path_factory.mktemp("t") / "t.c3t"
+    done = chomp3.compute(60, path, progress=False)
+    assert done["n"] == 60
+    return path
+
+
+def test_table_values_are_the_reference_table(table):
+    t = chomp3.Table(table)
+    assert t.n == 60
+    f = reference()
+    for r in range(31):
+        assert list(t.row(r, 0, 31)) == f[r]
+        for q in range(31):
+            assert t[q, r] == f[r][q]
+    col = t.column(30)
+    assert col.dtype == np.uint32 and list(col) == [f[r][30] for r in range(31)]
+
+
+def test_table_rows_equal_chomp3_dump(table):
+    out = subprocess.run(
+        [chomp3_binary(), "dump", "--table", str(table)], capture_output=True, text=True, check=True
+    ).stdout
+    t = chomp3.Table(table)
+    seen = 0
+    for line in out.splitlines():
+        if line.startswith("#") or not line.strip():
+            continue
+        q, r, v = map(int, line.split())
+        assert t.column(q)[r] == v
+        seen += 1
+    assert seen == 61 * 62 // 2
+
+
+def test_p_positions_match_the_brute_force(table):
+    # [p,q,r] is lost exactly when G = 0, from the rules alone.
+    for p in range(1, 25):
+        for q in range(p + 1):
+            for r in range(q + 1):
+                got = chomp3.position(p, q, r, table=table)
+                assert got["lost"] == (grundy(p, q, r) == 0)
+                for row, column, after in got["winning_moves"]:
+                    assert grundy(*after) == 0
+
+
+def test_nim_values_of_three_rowed_chomp_are_the_brute_force():
+    for p, q, r in [(1, 0, 0), (5, 3, 1), (17, 9, 4), (30, 30, 30), (40, 12, 0)]:
+        value, options = chomp3.nim(p, q, r, options=True)
+        assert value == grundy(p, q, r)
+        assert len(options) == p - 1 + q + r
+        for after, v in options:
+            assert v == grundy(*after)
+
+
+def test_f_follows_the_source_rule_of_get(table, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # no census at the default path data/census.c3d
+    assert chomp3.f(10, 5, table=table) == reference()[5][10]
+    value, source = chomp3.f(10, 5, table=table, explain=True)
+    assert "from the table" in source
+    census = ROOT / "data/census.c3d"
+    v, source = chomp3.f(10**12, 5, table=table, census=census, explain=True)
+    assert v == chomp3.Census(census).f(10**12, 5) and "census" in source
+    with pytest.raises(FileNotFoundError, match="no such census"):
+        chomp3.f(100, 5, table=table, census=tmp_path / "none.c3d")  # named but missing
+    with pytest.raises(chomp3.Error, match="beyond the table"):
+        chomp3.f(100, 5, table=table)
+    with pytest.raises(FileNotFoundError):
+        chomp3.f(5, 5, table=tmp_path / "missing.c3t")
+
+
+def test_census_rows_and_fates_agree_with_census_tsv():
+    c = chomp3.Census(ROOT / "data/census.c3d")
+    rows = c.rows()
+    assert len(rows) == len(c) == 300001
+    lines = (ROOT / "data/census.tsv").read_text().splitlines()
+    header = next(l for l in lines if l.startswith("r\t")).split("\t")
+    data = [dict(zip(header, l.split("\t"))) for l in lines if l[:1].isdigit()]
+    assert len(data) == len(rows)
+    for d in data[:: 997] + data[-50:]:
+        r = int(d["r"])
+        row = rows[r]
+        assert row["r"] == r
+        fate = c.fate(r)
+        assert row["cls"] == d["class"] == (fate["class"] if fate else "open")
+        assert str(row["start"]) in d["start"]
+    assert list(rows[rows["period"] == 27]["r"][:3]) == [112742, 165560, 176144]
+
+
+def test_graph_values_match_a_brute_force_on_random_graphs():
+    @functools.lru_cache(maxsize=None)
+    def value(edges, vertices):
+        options = set()
+        for v in vertices:
+            rest = frozenset(e for e in edges if v not in e)
+            options.add(value(rest, vertices - {v}))
+        for e in edges:
+            options.add(value(edges - {e}, vertices))
+        return next(x for x in range(len(options) + 1) if x not in options)
+
+    rng = random.Random(5)
+    graphs = []
+    for _ in range(60):
+        n = rng.randint(0, 7)
+        g = nx.gnp_random_graph(n, rng.random(), seed=rng.randint(0, 10**6))
+        graphs.append(g)
+    memo = chomp3.Memo()
+    values = chomp3.nim_values(graphs, memo=memo)
+    for g, v in zip(graphs, values):
+        edges = frozenset(frozenset(e) for e in g.edges())
+        want = value(edges, frozenset(g.nodes()))
+        assert v == want == chomp3.nim_value(g)
+        for move, after in chomp3.moves(g):
+            if move[0] == "vertex":
+                h = g.copy()
+                h.remove_node(move[1])
+            else:
+                h = g.copy()
+                h.remove_edge(move[1], move[2])
+            assert after == chomp3.nim_value(h)
+
+
+def test_graph_inputs_graph6_edge_lists_loops_and_memo_files(tmp_path):
+    assert chomp3.nim_value("Bw") == chomp3.nim_value(nx.complete_graph(3)) == 0
+    assert chomp3.nim_value([(0, 1)]) == 2  # one edge, two vertices: p(G) = 2
+    assert chomp3.nim_value([(0, 0)]) == chomp3.nim_value(nx.MultiGraph([(0, 0)]))
+    memo = chomp3.Memo()
+    chomp3.nim_values(["I~~~~~~~w"], memo=memo)  # graph6 of K10
+    path = tmp_path / "m.memo"
+    memo.save(path)
+    again = chomp3.Memo.load(path)
+    assert len(again) == len(memo) > 0
+
+
+def test_errors_are_the_right_exceptions(tmp_path):
+    with pytest.raises(FileNotFoundError):
+        chomp3.Table(tmp_path / "nope.c3t")
+    with pytest.raises(FileNotFoundError):
+        chomp3.Census(tmp_path / "nope.c3d")
+    with pytest.raises(FileNotFoundError):
+        chomp3.Memo.load(tmp_path / "nope.memo")
+    junk = tmp_path / "junk.c3t"
+    junk.write_bytes(b"hello" * 2000)
+    with pytest.raises(chomp3.Error, match="not a chomp3 table"):
+        chomp3.Table(junk)
+    assert issubclass(chomp3.Error, ValueError)
+    with pytest.raises(TypeError):
+        chomp3.nim_value(3.5)
+    with pytest.raises(TypeError):
+        chomp3.Table(42)
+    with pytest.raises(chomp3.Error):
+        chomp3.nim_value("not graph6 !!")
+    with pytest.raises(chomp3.Error, match="at most 64"):
+        chomp3.nim_value([(0, 99)])
+    with pytest.raises(chomp3.Error, match="not a position"):
+        chomp3.nim(1, 2, 0)
+
+
+def test_a_damaged_table_is_refused(table, tmp_path):
+    copy = tmp_path / "d.c3t"
+    shutil.copy(table, copy)
+    data = bytearray(copy.read_bytes())
+    data[20] ^= 0xFF  # the capacity field, under the header's checksum
+    copy.write_bytes(bytes(data))
+    with pytest.raises(chomp3.Error, match="damaged"):
+        chomp3.Table(copy)
+
+
+def test_a_panic_becomes_an_error():
+    with pytest.raises(chomp3.Error, match="internal error"):
+        chomp3._chomp3._panic_for_test()
+
+
+def test_keyboard_interrupt_commits_the_columns_done(tmp_path):
+    path = tmp_path / "big.c3t"
+    signal.setitimer(signal.ITIMER_REAL, 0.5)
+    old = signal.signal(signal.SIGALRM, lambda *a: os.kill(os.getpid(), signal.SIGINT))
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            chomp3.compute(40000, path, progress=False)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+    t = chomp3.Table(path)
+    assert t.n is None or t.n < 40000
+    t.verify()
