@@ -44,6 +44,14 @@ pub fn write_atomically(
     result
 }
 
+/// The directory a file path lives in (`.` for a bare file name).
+pub fn parent_dir(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

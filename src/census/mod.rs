@@ -16,6 +16,7 @@
 //! distances (Brent's method), so a cycle is found whatever its length.
 
 mod checkpoint;
+pub mod driver;
 mod tracker;
 
 use std::ops::Range;
@@ -406,12 +407,19 @@ pub fn census(
     weaken: Weaken,
     progress: &mut dyn FnMut(u32, u32),
 ) -> Census {
-    let mut run = Run::new(params);
-    while !run.done() {
-        run.step(pool, weaken);
-        progress(run.columns(), run.settled_rows());
+    let d = driver::Drive {
+        pool,
+        stop: &crate::stop::Stop::new(),
+        every: std::time::Duration::MAX,
+        checkpoints: &driver::Nowhere,
+        weaken,
+    };
+    match driver::drive(Run::new(params), d, &mut |b| progress(b.columns, b.settled)) {
+        Ok(driver::Ended::Finished {
+            census: Some(c), ..
+        }) => c,
+        _ => unreachable!("a census in one process, never stopped, finishes"),
     }
-    run.finish().expect("a single rank gets the result")
 }
 
 /// The facts of columns `0 ..= min(R, columns - 1)` from the scan, the settled

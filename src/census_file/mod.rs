@@ -55,6 +55,63 @@ impl DescriptorError {
     }
 }
 
+/// Why a census file may not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum MayWriteError {
+    /// Its directory is missing.
+    #[error("directory {} does not exist; create it first", .0.display())]
+    NoDirectory(PathBuf),
+    /// It holds a census of more rows.
+    #[error(
+        "{} holds a census of rows 0..{}, more than the {} rows asked for; pass --replace to replace it, or write elsewhere with --out",
+        .path.display(), .covered - 1, *.rows as u64 + 1
+    )]
+    Larger {
+        /// The file.
+        path: PathBuf,
+        /// Rows it covers.
+        covered: u32,
+        /// The last row asked for.
+        rows: u32,
+    },
+    /// It is something else.
+    #[error(
+        "{} exists and is not a census file this chomp3 reads ({error}); pass --replace to replace it",
+        .path.display()
+    )]
+    NotCensus {
+        /// The file.
+        path: PathBuf,
+        /// Why it is not read.
+        error: DescriptorError,
+    },
+}
+
+/// Refuses, before any work, to write `path` when its directory is missing, or
+/// when it holds a census of more rows than `0 ..= rows` (or something that is
+/// not a census) unless `replace`.
+pub fn may_write(path: &Path, rows: u32, replace: bool) -> Result<(), MayWriteError> {
+    let dir = crate::atomic_write::parent_dir(path);
+    if !dir.is_dir() {
+        return Err(MayWriteError::NoDirectory(dir));
+    }
+    if replace {
+        return Ok(());
+    }
+    match rows_in_file(path) {
+        Ok(Some(covered)) if covered as u64 > rows as u64 + 1 => Err(MayWriteError::Larger {
+            path: path.to_path_buf(),
+            covered,
+            rows,
+        }),
+        Ok(_) => Ok(()),
+        Err(error) => Err(MayWriteError::NotCensus {
+            path: path.to_path_buf(),
+            error,
+        }),
+    }
+}
+
 /// First line of `census.tsv`, up to the last row.
 const TSV_TITLE: &str = "# Certified census of three-rowed Chomp, rows 0..";
 

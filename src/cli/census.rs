@@ -5,17 +5,15 @@
 
 mod ranks;
 
-use std::fs::File;
-use std::io::BufReader;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
 use chomp3::analysis::crosscheck::check_against;
-use chomp3::census::{self, BATCH_COLS, Params, Run, Weaken};
-use chomp3::census_file::{self, rows_in_file};
+use chomp3::census::driver::{self, Checkpoints, Drive, Ended, OneFile};
+use chomp3::census::{self, BATCH_COLS, Params, Run};
+use chomp3::census_file;
 use chomp3::engine::BLOCK_COLS;
-use chomp3::engine::ranks as share;
 use chomp3::proof::Counts;
 
 use super::Interrupted;
@@ -77,7 +75,7 @@ pub fn run(args: &Args) -> Result<()> {
         .unwrap_or_else(|| args.out.with_extension("c3k"));
     let check = args.check.as_deref().map(open_table).transpose()?;
     for path in [&args.out, &descriptors] {
-        may_write(path, rows, args.replace)?;
+        census_file::may_write(path, rows, args.replace)?;
     }
     let params = Params {
         last_row: rows,
@@ -87,92 +85,93 @@ pub fn run(args: &Args) -> Result<()> {
         batch: BATCH_COLS,
     };
     let started = Instant::now();
-    let (mut run, quiet) = match &shared {
-        None => (
-            resume_or_start(&checkpoint, params, args.quiet.quiet)?,
-            args.quiet.quiet,
-        ),
+    let one_file = OneFile {
+        path: checkpoint.clone(),
+    };
+    let rank_files = ranks::RankFiles {
+        base: checkpoint.clone(),
+    };
+    let (run, quiet, checkpoints): (Run, bool, &dyn Checkpoints) = match &shared {
+        None => {
+            let run = one_file.resume(params)?;
+            if let (Some(run), false) = (&run, args.quiet.quiet) {
+                eprintln!(
+                    "chomp3: resuming from {}: column {}, rows 0..{} settled",
+                    checkpoint.display(),
+                    run.columns(),
+                    run.settled_rows()
+                );
+            }
+            let run = run.unwrap_or_else(|| Run::new(params));
+            (run, args.quiet.quiet, &one_file)
+        }
         Some(r) => {
             let quiet = args.quiet.quiet || r.rank() != 0;
             if !quiet {
                 eprintln!("chomp3: census on {} MPI ranks", r.size());
             }
-            (
-                ranks::resume_or_start(&checkpoint, params, r.clone(), quiet)?,
-                quiet,
-            )
+            let run = ranks::resume_or_start(&checkpoint, params, r.clone(), quiet)?;
+            (run, quiet, &rank_files)
         }
     };
     let pool = args.threads.pool()?;
-    let stop = super::ctrl_c();
     let bar = bar(quiet, "{bar:20} {msg}  ETA {eta}");
     bar.set_length(census::expected_columns(rows));
-    let every = Duration::from_secs_f64(args.checkpoint_secs.max(0.0));
-    let mut last_save = Instant::now();
-    let mut hold = args.hold;
+    let mut hold = args.hold && shared.is_none();
     let mut blocks = 0u64;
-    while !run.done() {
-        let before = run.columns();
-        run.step(&pool, Weaken::default());
-        chomp3::huge::release_free_pages();
-        let (q, settled) = (run.columns(), run.settled_rows());
-        blocks += (q - before).div_ceil(BLOCK_COLS) as u64;
-        bar.set_position(q as u64);
+    let mut before = run.columns();
+    let drive = Drive {
+        pool: &pool,
+        stop: &super::ctrl_c(),
+        every: Duration::from_secs_f64(args.checkpoint_secs.max(0.0)),
+        checkpoints,
+        weaken: Default::default(),
+    };
+    let ended = driver::drive(run, drive, &mut |b| {
+        blocks += (b.columns - before).div_ceil(BLOCK_COLS) as u64;
+        before = b.columns;
+        bar.set_position(b.columns as u64);
         bar.set_message(format!(
-            "column {q}, rows 0..{settled} settled of {}",
+            "column {}, rows 0..{} settled of {}",
+            b.columns,
+            b.settled,
             rows as u64 + 1
         ));
-        let mut interrupted = stop.requested();
-        let mut save_now = (last_save.elapsed() >= every && !run.done()) || interrupted;
-        if shared.is_some() {
-            // Rank 0's clock decides; a stop on any rank stops them all.
-            save_now = share::any(
-                run.ranks(),
-                save_now && (interrupted || run.ranks().rank() == 0),
-            );
-            interrupted = share::any(run.ranks(), interrupted);
-        }
-        if save_now {
-            let (bytes, secs, path) = match &shared {
-                None => {
-                    let (bytes, secs) = save(&mut run, &checkpoint)?;
-                    (bytes, secs, checkpoint.clone())
-                }
-                Some(_) => ranks::save(&mut run, &checkpoint)?,
-            };
+        if let Some(saved) = b.saved {
             if !quiet {
                 bar.suspend(|| {
                     eprintln!(
-                        "chomp3: checkpoint {}: column {q}, {bytes} bytes in {secs:.1} s",
-                        path.display()
+                        "chomp3: checkpoint {}: column {}, {} bytes in {:.1} s",
+                        saved.path.display(),
+                        b.columns,
+                        saved.bytes,
+                        saved.seconds
                     )
                 });
             }
-            last_save = Instant::now();
-            if hold && !interrupted && shared.is_none() {
-                hold = false;
+            if std::mem::take(&mut hold) {
                 super::hold_until_ctrl_c();
             }
         }
-        if interrupted {
-            bar.finish_and_clear();
+    })?;
+    bar.finish_and_clear();
+    let (result, traffic) = match ended {
+        Ended::Stopped { columns, .. } => {
             return Err(Interrupted(format!(
-                "interrupted; the census is saved in {} at column {q}; run the same command again to continue",
+                "interrupted; the census is saved in {} at column {columns}; run the same command again to continue",
                 checkpoint.display()
             ))
             .into());
         }
-    }
-    bar.finish_and_clear();
-    let traffic = run.ranks().sent();
-    let result = run.finish();
+        Ended::Finished { census, traffic } => (census, traffic),
+    };
     let report = shared
         .as_ref()
         .and_then(|r| ranks::gather_report(&**r, traffic, blocks));
     let Some(result) = result else {
         // Rank 0 writes the files; the checkpoints go once it has.
         let shared = shared.expect("only rank 0 of several gets the census");
-        return ranks::written(&*shared, &checkpoint);
+        return Ok(checkpoints.remove(&*shared)?);
     };
     let command = format!("chomp3 census --rows {rows}");
     let written = |path: &Path, e: std::io::Error| anyhow::anyhow!("{}: {e}", path.display());
@@ -182,12 +181,8 @@ pub fn run(args: &Args) -> Result<()> {
     census_file::write_descriptors(rows_, bounds, &result.facts, result.columns, &descriptors)
         .map_err(|e| written(&descriptors, e))?;
     match &shared {
-        None => {
-            if checkpoint.exists() {
-                std::fs::remove_file(&checkpoint).map_err(|e| written(&checkpoint, e))?;
-            }
-        }
-        Some(r) => ranks::written(&**r, &checkpoint)?,
+        None => checkpoints.remove(&chomp3::engine::ranks::Solo)?,
+        Some(r) => checkpoints.remove(&**r)?,
     }
     let c = Counts::of(&result.rows);
     println!(
@@ -221,64 +216,4 @@ pub fn run(args: &Args) -> Result<()> {
         );
     }
     Ok(())
-}
-
-/// Continues from the checkpoint at `path` if there is one (it must be for the
-/// same parameters), else starts a new census.
-fn resume_or_start(path: &Path, params: Params, quiet: bool) -> Result<Run> {
-    let file = match File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Run::new(params)),
-        Err(e) => bail!("{}: {e}", path.display()),
-    };
-    let run = Run::load(&mut BufReader::with_capacity(1 << 20, file), params)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-    if !quiet {
-        eprintln!(
-            "chomp3: resuming from {}: column {}, rows 0..{} settled",
-            path.display(),
-            run.columns(),
-            run.settled_rows()
-        );
-    }
-    Ok(run)
-}
-
-/// Writes the checkpoint aside, syncs it and renames it into place; returns its
-/// size and the seconds it took.
-fn save(run: &mut Run, path: &Path) -> Result<(u64, f64)> {
-    let started = Instant::now();
-    chomp3::atomic_write::write_atomically(path, |w| run.save(w))
-        .map_err(|e| anyhow::anyhow!("{}: writing the checkpoint: {e}", path.display()))?;
-    let bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
-    Ok((bytes, started.elapsed().as_secs_f64()))
-}
-
-/// Refuses, before any work, to write `path` when its directory is missing, or
-/// when it holds a census of more rows (or something that is not a census)
-/// unless `replace`.
-fn may_write(path: &Path, rows: u32, replace: bool) -> Result<()> {
-    let dir = chomp3::table::parent_dir(path);
-    if !dir.is_dir() {
-        bail!(
-            "directory {} does not exist; create it first",
-            dir.display()
-        );
-    }
-    if replace {
-        return Ok(());
-    }
-    match rows_in_file(path) {
-        Ok(Some(covered)) if covered as u64 > rows as u64 + 1 => bail!(
-            "{} holds a census of rows 0..{}, more than the {} rows asked for; pass --replace to replace it, or write elsewhere with --out",
-            path.display(),
-            covered - 1,
-            rows as u64 + 1
-        ),
-        Ok(_) => Ok(()),
-        Err(e) => bail!(
-            "{} exists and is not a census file this chomp3 reads ({e}); pass --replace to replace it",
-            path.display()
-        ),
-    }
 }

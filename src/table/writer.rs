@@ -11,6 +11,8 @@ use std::fs::{File, OpenOptions};
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
+pub use crate::atomic_write::parent_dir;
+
 use super::TableError;
 use super::raw::{self, Commit, DATA_OFFSET, Header, Packed, SLOT_LEN, SLOT_OFFSETS};
 
@@ -168,13 +170,5 @@ impl TableWriter {
     pub fn trim(&mut self) -> Result<(), TableError> {
         let len = raw::file_len(self.committed.columns, self.header.bits);
         self.file.set_len(len).map_err(TableError::io(&self.path))
-    }
-}
-
-/// The directory a table path lives in (`.` for a bare file name).
-pub fn parent_dir(path: &Path) -> PathBuf {
-    match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
     }
 }

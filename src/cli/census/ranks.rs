@@ -15,6 +15,7 @@ use std::time::Instant;
 
 use anyhow::{Result, bail};
 use chomp3::atomic_write::left_aside;
+use chomp3::census::driver::{Checkpoints, DriverError, Saved};
 use chomp3::census::{Params, Run};
 use chomp3::engine::ranks::{self as share, Ranks, Traffic};
 
@@ -167,9 +168,25 @@ pub fn resume_or_start(
     Ok(run)
 }
 
+/// The checkpoints of the ranks of one census: a file per rank and column.
+pub struct RankFiles {
+    /// The `--checkpoint` path the files are named after.
+    pub base: PathBuf,
+}
+
+impl Checkpoints for RankFiles {
+    fn save(&self, run: &mut Run) -> Result<Saved, DriverError> {
+        save(run, &self.base).map_err(|e| DriverError::Ranks(e.to_string()))
+    }
+
+    fn remove(&self, ranks: &dyn Ranks) -> Result<(), DriverError> {
+        written(ranks, &self.base).map_err(|e| DriverError::Ranks(e.to_string()))
+    }
+}
+
 /// Writes this rank's checkpoint, waits for every rank's, then deletes this
-/// rank's older ones; returns its size, the seconds it took, and its path.
-pub fn save(run: &mut Run, base: &Path) -> Result<(u64, f64, PathBuf)> {
+/// rank's older ones.
+fn save(run: &mut Run, base: &Path) -> Result<Saved> {
     let started = Instant::now();
     let (size, rank, column) = (run.ranks().size(), run.ranks().rank(), run.columns());
     let path = rank_file(base, size, rank, column);
@@ -179,7 +196,11 @@ pub fn save(run: &mut Run, base: &Path) -> Result<(u64, f64, PathBuf)> {
     share::any(run.ranks(), false);
     remove_older(base, size, rank, Some(column))?;
     let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
-    Ok((bytes, started.elapsed().as_secs_f64(), path))
+    Ok(Saved {
+        path,
+        bytes,
+        seconds: started.elapsed().as_secs_f64(),
+    })
 }
 
 /// Deletes this rank's checkpoint files but the one for `keep`.
@@ -194,7 +215,7 @@ fn remove_older(base: &Path, size: u32, rank: u32, keep: Option<u32>) -> Result<
 
 /// After rank 0 has written the census files (it calls this then; the other
 /// ranks wait here for it): every rank deletes its checkpoint files.
-pub fn written(ranks: &dyn Ranks, base: &Path) -> Result<()> {
+fn written(ranks: &dyn Ranks, base: &Path) -> Result<()> {
     share::broadcast(ranks, 0, vec![1]);
     remove_older(base, ranks.size(), ranks.rank(), None)
 }
