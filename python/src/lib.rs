@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use chomp3::census::driver::Checkpoints;
 use chomp3::census_file::{DescriptorError, Descriptors};
 use chomp3::graph::{Graph, MAX_VERTICES, MemoError, Move, Multigraph, Solver};
 use chomp3::lookup::{LookupError, Named, Source};
@@ -461,6 +462,105 @@ fn compute(
     })
 }
 
+/// Proves the fate of rows `0 ..= rows` without a table and writes `out`
+/// (census.tsv) and its descriptors (default: beside `out`, as .c3d), never over
+/// a census of more rows unless `replace`. A checkpoint (default: beside `out`,
+/// as .c3k) is saved every `checkpoint_secs` and on KeyboardInterrupt, and the
+/// same call continues from it. `progress(columns, expected)` after each batch.
+/// Returns (constant rows, periodic rows, open rows, columns).
+#[pyfunction]
+#[pyo3(signature = (rows, out, descriptors=None, checkpoint=None, checkpoint_secs=300.0, threads=None, replace=false, progress=None))]
+#[allow(clippy::too_many_arguments)]
+fn census(
+    py: Python<'_>,
+    rows: u32,
+    out: PathBuf,
+    descriptors: Option<PathBuf>,
+    checkpoint: Option<PathBuf>,
+    checkpoint_secs: f64,
+    threads: Option<usize>,
+    replace: bool,
+    progress: Option<PyObject>,
+) -> PyResult<(u64, u64, u64, u32)> {
+    use chomp3::census::driver::{self, Drive, Ended, OneFile};
+    use chomp3::census::{self as c, BATCH_COLS, Params, Run};
+    use chomp3::census_file;
+    guard(|| {
+        let descriptors = descriptors.unwrap_or_else(|| out.with_extension("c3d"));
+        let checkpoint = OneFile {
+            path: checkpoint.unwrap_or_else(|| out.with_extension("c3k")),
+        };
+        for path in [&out, &descriptors] {
+            census_file::may_write(path, rows, replace).map_err(error)?;
+        }
+        let params = Params {
+            last_row: rows,
+            max_columns: c::default_max_columns(rows),
+            batch: BATCH_COLS,
+        };
+        let run = checkpoint.resume(params).map_err(error)?;
+        let run = run.unwrap_or_else(|| Run::new(params));
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads.unwrap_or(0))
+            .build()
+            .map_err(error)?;
+        let stop = Stop::new();
+        let raised: Mutex<Option<PyErr>> = Mutex::new(None);
+        let expected = c::expected_columns(rows);
+        let ended = py.allow_threads(|| {
+            let d = Drive {
+                pool: &pool,
+                stop: &stop,
+                every: Duration::from_secs_f64(checkpoint_secs.max(0.0)),
+                checkpoints: &checkpoint,
+                weaken: Default::default(),
+            };
+            driver::drive(run, d, &mut |b| {
+                Python::with_gil(|py| {
+                    let outcome = py.check_signals().and_then(|()| match &progress {
+                        Some(f) => f.call1(py, (b.columns as u64, expected)).map(|_| ()),
+                        None => Ok(()),
+                    });
+                    if let Err(e) = outcome {
+                        stop.request();
+                        raised.lock().unwrap().get_or_insert(e);
+                    }
+                })
+            })
+        });
+        let (result, _) = match ended.map_err(error)? {
+            Ended::Stopped { columns, saved } => {
+                let e = raised.into_inner().unwrap();
+                return Err(match e {
+                    Some(e) if !e.is_instance_of::<PyKeyboardInterrupt>(py) => e,
+                    _ => PyKeyboardInterrupt::new_err(format!(
+                        "interrupted; the census is saved in {} at column {columns}; call census again to continue",
+                        saved.path.display()
+                    )),
+                });
+            }
+            Ended::Finished { census, traffic } => (census.expect("one process"), traffic),
+        };
+        let command = format!("chomp3.census({rows}) from Python");
+        let written = |path: &Path, e: std::io::Error| error(format!("{}: {e}", path.display()));
+        let (r, bounds) = (&result.rows, &result.start_bounds);
+        census_file::write_tsv(r, bounds, result.columns, &command, &out)
+            .map_err(|e| written(&out, e))?;
+        census_file::write_descriptors(r, bounds, &result.facts, result.columns, &descriptors)
+            .map_err(|e| written(&descriptors, e))?;
+        checkpoint
+            .remove(&chomp3::engine::ranks::Solo)
+            .map_err(error)?;
+        let counts = chomp3::proof::Counts::of(&result.rows);
+        Ok((
+            counts.constant,
+            counts.periodic,
+            counts.open,
+            result.columns,
+        ))
+    })
+}
+
 /// A memo of solved graph Chomp positions, shared by the calls given it.
 #[pyclass(module = "chomp3._chomp3", frozen)]
 struct Memo {
@@ -604,6 +704,7 @@ fn _chomp3(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(position, m)?)?;
     m.add_function(wrap_pyfunction!(grundy, m)?)?;
     m.add_function(wrap_pyfunction!(compute, m)?)?;
+    m.add_function(wrap_pyfunction!(census, m)?)?;
     m.add_function(wrap_pyfunction!(parse_graph6, m)?)?;
     m.add_function(wrap_pyfunction!(nim_values, m)?)?;
     m.add_function(wrap_pyfunction!(moves, m)?)?;

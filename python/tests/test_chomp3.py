@@ -236,3 +236,32 @@ def test_keyboard_interrupt_commits_the_columns_done(tmp_path):
     t = chomp3.Table(path)
     assert t.n is None or t.n < 40000
     t.verify()
+
+
+def test_census_from_python_equals_the_command_and_resumes(tmp_path):
+    out = tmp_path / "c.tsv"
+    done = chomp3.census(3000, out, progress=False)
+    assert done["open"] == 0 and done["constant"] + done["periodic"] == 3001
+    cli = tmp_path / "cli.tsv"
+    subprocess.run([chomp3_binary(), "census", "--quiet", "--rows", "3000", "--out", str(cli)], check=True)
+    body = lambda p: [l for l in p.read_text().splitlines() if not l.startswith("# from")]
+    assert body(out) == body(cli)
+    assert (tmp_path / "c.c3d").read_bytes() == (tmp_path / "cli.c3d").read_bytes()
+    assert not (tmp_path / "c.c3k").exists()
+    with pytest.raises(chomp3.Error, match="more than"):
+        chomp3.census(2000, out, progress=False)
+    # Interrupted, then continued to the same bytes.
+    again = tmp_path / "again.tsv"
+    signal.setitimer(signal.ITIMER_REAL, 0.3)
+    old = signal.signal(signal.SIGALRM, lambda *a: os.kill(os.getpid(), signal.SIGINT))
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            chomp3.census(20000, again, progress=False)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+    assert (tmp_path / "again.c3k").exists() and not again.exists()
+    chomp3.census(20000, again, progress=False)
+    whole = tmp_path / "whole.tsv"
+    chomp3.census(20000, whole, progress=False)
+    assert (tmp_path / "again.c3d").read_bytes() == (tmp_path / "whole.c3d").read_bytes()

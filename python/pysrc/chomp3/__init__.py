@@ -4,7 +4,8 @@ A thin layer over the chomp3 Rust library (the same code as the ``chomp3``
 command). Three-rowed Chomp: :class:`Table` (a table file made by
 ``chomp3 compute`` or :func:`compute`), :class:`Census` (a census descriptor
 file made by ``chomp3 census``), :func:`f` (one value with ``chomp3 get``'s
-source rule), :func:`position` and :func:`nim` (Sprague-Grundy values).
+source rule), :func:`position` and :func:`nim` (Sprague-Grundy values), :func:`compute`
+and :func:`census` to make the files.
 Graph Chomp: :func:`nim_value`, :func:`nim_values`, :func:`moves` and
 :class:`Memo`.
 
@@ -32,6 +33,7 @@ __all__ = [
     "position",
     "nim",
     "compute",
+    "census",
     "nim_value",
     "nim_values",
     "moves",
@@ -161,6 +163,36 @@ def compute(n: int, path: Any, threads: Optional[int] = None, progress: bool = T
         return None
     from_n, to_n, cells, seconds, size = done
     return {"from_n": from_n, "n": to_n, "cells": cells, "seconds": seconds, "bytes": size}
+
+
+def census(
+    rows: int,
+    out: Any,
+    descriptors: Any = None,
+    checkpoint: Any = None,
+    checkpoint_secs: float = 300.0,
+    threads: Optional[int] = None,
+    replace: bool = False,
+    progress: bool = True,
+) -> dict:
+    """Proves the fate of rows ``0..=rows`` without a table (the certified
+    census of ``chomp3 census``) and writes ``out`` (census.tsv) and its
+    descriptor file (default: ``out`` with suffix .c3d; open it with
+    :class:`Census`). The GIL is released while it runs. A checkpoint (default:
+    suffix .c3k) is saved every ``checkpoint_secs`` and on KeyboardInterrupt;
+    the same call continues from it. Refuses to replace a census of more rows
+    unless ``replace``."""
+    constant, periodic, open_, columns = _chomp3.census(
+        rows,
+        str(out),
+        None if descriptors is None else str(descriptors),
+        None if checkpoint is None else str(checkpoint),
+        checkpoint_secs,
+        threads,
+        replace,
+        _progress_bar("columns", progress),
+    )
+    return {"constant": constant, "periodic": periodic, "open": open_, "columns": columns}
 
 
 GraphLike = Union[str, Iterable, Any]

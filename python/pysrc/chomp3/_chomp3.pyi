@@ -64,6 +64,16 @@ def compute(
     threads: Optional[int] = None,
     progress: Optional[Callable[[int, int], None]] = None,
 ) -> Optional[Tuple[Optional[int], int, int, float, int]]: ...
+def census(
+    rows: int,
+    out: str,
+    descriptors: Optional[str] = None,
+    checkpoint: Optional[str] = None,
+    checkpoint_secs: float = 300.0,
+    threads: Optional[int] = None,
+    replace: bool = False,
+    progress: Optional[Callable[[int, int], None]] = None,
+) -> Tuple[int, int, int, int]: ...
 def parse_graph6(line: str) -> Tuple[int, List[Tuple[int, int]]]: ...
 def nim_values(
     graphs: List[Tuple[int, List[Tuple[int, int]]]], memo: Optional[Memo] = None
