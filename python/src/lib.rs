@@ -629,19 +629,30 @@ fn parse_graph6(line: &str) -> PyResult<(usize, Vec<(usize, usize)>)> {
     })
 }
 
-/// The nim-value of each graph (vertex count, edges), solved in parallel with
-/// one memo (the one given, else a new one).
+/// The nim-value of each graph, given as a graph6/sparse6 string or as
+/// (vertex count, edges), solved in parallel with one memo (the one given,
+/// else a new one).
 #[pyfunction]
 #[pyo3(signature = (graphs, memo=None))]
 fn nim_values(
     py: Python<'_>,
-    graphs: Vec<(usize, Vec<(usize, usize)>)>,
+    graphs: Vec<Bound<'_, PyAny>>,
     memo: Option<&Memo>,
 ) -> PyResult<Vec<u32>> {
     guard(|| {
         let graphs = graphs
             .iter()
-            .map(|(n, e)| graph(*n, e))
+            .map(|item| match item.extract::<String>() {
+                Ok(line) => {
+                    let m = chomp3::graph::format::parse_line(line.trim())
+                        .map_err(|e| error(format!("{line:?}: {e}")))?;
+                    graph(m.n, &m.edges)
+                }
+                Err(_) => {
+                    let (n, edges): (usize, Vec<(usize, usize)>) = item.extract()?;
+                    graph(n, &edges)
+                }
+            })
             .collect::<PyResult<Vec<_>>>()?;
         let fresh;
         let solver = match memo {

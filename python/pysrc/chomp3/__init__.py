@@ -232,7 +232,8 @@ def nim_value(g: GraphLike, memo: Optional[Memo] = None) -> int:
 def nim_values(graphs: Iterable[GraphLike], memo: Optional[Memo] = None) -> list:
     """The nim-values of many graphs, solved in parallel with one shared memo
     (``memo``, or a new one for this call)."""
-    batch = [_as_graph(g)[:2] for g in graphs]
+    # graph6/sparse6 strings go to the library as they are (parsed there).
+    batch = [g if isinstance(g, str) else _as_graph(g)[:2] for g in graphs]
     return _chomp3.nim_values(batch, memo if memo is not None else Memo())
 
 

@@ -1,0 +1,39 @@
+"""Speed of the Python package against its targets (issue 21): run from the
+repository root after `pip install ./python`, optionally with the path of a
+large table (default data/table.c3t). Prints medians of repeated runs; these
+are figures for a closing note, not tests."""
+
+import statistics
+import subprocess
+import sys
+import time
+
+import chomp3
+
+
+def median_ms(f, repeat=7):
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        f()
+        times.append((time.perf_counter() - t) * 1000)
+    return statistics.median(times)
+
+
+table = chomp3.Table(sys.argv[1] if len(sys.argv) > 1 else "data/table.c3t")
+r = table.n // 2
+print(f"Table.row({r}) of N = {table.n}: {median_ms(lambda: table.row(r)):.2f} ms median")
+census = chomp3.Census("data/census.c3d")
+print(f"Census.rows() of {len(census)} rows: {median_ms(census.rows):.1f} ms median")
+
+graphs = subprocess.run(["nauty-geng", "-q", "8"], capture_output=True, text=True, check=True).stdout
+lines = graphs.split()
+t = time.perf_counter()
+values = chomp3.nim_values(lines)
+py = time.perf_counter() - t
+t = time.perf_counter()
+subprocess.run(["target/release/chomp3", "graph", "--quiet", "-", "--summary"], input=graphs,
+               capture_output=True, text=True, check=True)
+cli = time.perf_counter() - t
+print(f"nim_values on the {len(values)} graphs on 8 vertices: {py:.3f} s; "
+      f"chomp3 graph - --summary: {cli:.3f} s; ratio {py / cli:.2f}")
