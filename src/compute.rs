@@ -162,16 +162,41 @@ pub fn compute(req: &Request, progress: Progress) -> Result<Option<Outcome>, Com
         .build()
         .expect("thread pool");
     let todo = raw::cells(target) - raw::cells(from_columns);
-    let mut done = 0u64;
     progress(0, todo);
+    fill(&mut engine, &mut writer, &pool, req, target, &mut |done| {
+        progress(done, todo)
+    })?;
+    writer.commit()?;
+    writer.trim()?;
+    Ok(Some(Outcome {
+        from_n: from_columns.checked_sub(1),
+        n: req.n,
+        cells: todo,
+        elapsed: start.elapsed(),
+        file_len: raw::file_len(target, bits),
+    }))
+}
+
+/// Computes columns up to `target` into `writer`, committing at the request's
+/// rhythm and when it is stopped; `progress(cells written in this run)`.
+fn fill(
+    engine: &mut Engine,
+    writer: &mut TableWriter,
+    pool: &rayon::ThreadPool,
+    req: &Request,
+    target: u64,
+    progress: &mut dyn FnMut(u64),
+) -> Result<(), ComputeError> {
+    let bits = writer.bits();
     let batch = BLOCK_COLS * 8 * pool.current_num_threads() as u32;
     let mut last_commit = Instant::now();
     let mut failure = None;
+    let mut done = 0u64;
     while (engine.columns() as u64) < target {
         let cols = (target - engine.columns() as u64).min(batch as u64) as u32;
         engine.advance(
             cols,
-            &pool,
+            pool,
             |block| {
                 let first = raw::cells(block.first as u64);
                 (
@@ -184,7 +209,7 @@ pub fn compute(req: &Request, progress: Progress) -> Result<Option<Outcome>, Com
                     let cells = packed.end_bit / bits as u64 - raw::cells(writer.columns());
                     failure = writer.append(count as u64, packed).err();
                     done += cells;
-                    progress(done, todo);
+                    progress(done);
                 }
             },
         );
@@ -202,15 +227,7 @@ pub fn compute(req: &Request, progress: Progress) -> Result<Option<Outcome>, Com
             });
         }
     }
-    writer.commit()?;
-    writer.trim()?;
-    Ok(Some(Outcome {
-        from_n: from_columns.checked_sub(1),
-        n: req.n,
-        cells: todo,
-        elapsed: start.elapsed(),
-        file_len: raw::file_len(target, bits),
-    }))
+    Ok(())
 }
 
 /// Bits per value, capacity and complete columns of the table: the existing one's,

@@ -395,6 +395,44 @@ fn grundy(py: Python<'_>, p: u32, q: u32, r: u32) -> PyResult<(u32, Vec<((u32, u
     })
 }
 
+/// What a long call does between its steps: runs Python's signal handlers
+/// (Ctrl-C raises KeyboardInterrupt there) and the progress callback; the
+/// first error requests the stop and is kept for the caller to raise.
+struct Watcher {
+    progress: Option<PyObject>,
+    stop: Stop,
+    raised: Mutex<Option<PyErr>>,
+}
+
+impl Watcher {
+    fn new(progress: Option<PyObject>) -> Watcher {
+        Watcher {
+            progress,
+            stop: Stop::new(),
+            raised: Mutex::new(None),
+        }
+    }
+
+    /// Called without the GIL, on the thread that released it.
+    fn tick(&self, done: u64, total: u64) {
+        Python::with_gil(|py| {
+            let outcome = py.check_signals().and_then(|()| match &self.progress {
+                Some(f) => f.call1(py, (done, total)).map(|_| ()),
+                None => Ok(()),
+            });
+            if let Err(e) = outcome {
+                self.stop.request();
+                self.raised.lock().unwrap().get_or_insert(e);
+            }
+        })
+    }
+
+    /// The error that stopped the call, if one did.
+    fn raised(&self) -> Option<PyErr> {
+        self.raised.lock().unwrap().take()
+    }
+}
+
 /// Creates the table at `path` or extends it to `n`; calls `progress(done,
 /// total)` about five times a second; Ctrl-C (KeyboardInterrupt) commits the
 /// columns done and raises. Returns (N before, N after, cells, seconds, bytes)
@@ -411,36 +449,25 @@ fn compute(
 ) -> PyResult<Option<(Option<u64>, u64, u64, f64, u64)>> {
     use chomp3::compute::{ComputeError, DEFAULT_COMMIT_EVERY, Request};
     guard(|| {
-        let stop = Stop::new();
+        let watch = Watcher::new(progress);
         let req = Request {
             path: path.clone(),
             n,
             capacity: None,
             threads: threads.unwrap_or(0),
             commit_every: DEFAULT_COMMIT_EVERY,
-            stop: stop.clone(),
+            stop: watch.stop.clone(),
         };
-        let raised: Mutex<Option<PyErr>> = Mutex::new(None);
         let result = py.allow_threads(|| {
             let mut last = Instant::now() - Duration::from_secs(1);
             chomp3::compute::compute(&req, &mut |done, total| {
-                if last.elapsed() < Duration::from_millis(200) && done < total {
-                    return;
+                if last.elapsed() >= Duration::from_millis(200) || done >= total {
+                    last = Instant::now();
+                    watch.tick(done, total);
                 }
-                last = Instant::now();
-                Python::with_gil(|py| {
-                    let outcome = py.check_signals().and_then(|()| match &progress {
-                        Some(f) => f.call1(py, (done, total)).map(|_| ()),
-                        None => Ok(()),
-                    });
-                    if let Err(e) = outcome {
-                        stop.request();
-                        raised.lock().unwrap().get_or_insert(e);
-                    }
-                });
             })
         });
-        if let Some(e) = raised.into_inner().unwrap() {
+        if let Some(e) = watch.raised() {
             return Err(match result {
                 Err(ComputeError::Interrupted { n })
                     if e.is_instance_of::<PyKeyboardInterrupt>(py) =>
@@ -504,34 +531,21 @@ fn census(
             .num_threads(threads.unwrap_or(0))
             .build()
             .map_err(error)?;
-        let stop = Stop::new();
-        let raised: Mutex<Option<PyErr>> = Mutex::new(None);
+        let watch = Watcher::new(progress);
         let expected = c::expected_columns(rows);
         let ended = py.allow_threads(|| {
             let d = Drive {
                 pool: &pool,
-                stop: &stop,
+                stop: &watch.stop,
                 every: Duration::from_secs_f64(checkpoint_secs.max(0.0)),
                 checkpoints: &checkpoint,
                 weaken: Default::default(),
             };
-            driver::drive(run, d, &mut |b| {
-                Python::with_gil(|py| {
-                    let outcome = py.check_signals().and_then(|()| match &progress {
-                        Some(f) => f.call1(py, (b.columns as u64, expected)).map(|_| ()),
-                        None => Ok(()),
-                    });
-                    if let Err(e) = outcome {
-                        stop.request();
-                        raised.lock().unwrap().get_or_insert(e);
-                    }
-                })
-            })
+            driver::drive(run, d, &mut |b| watch.tick(b.columns as u64, expected))
         });
         let (result, _) = match ended.map_err(error)? {
             Ended::Stopped { columns, saved } => {
-                let e = raised.into_inner().unwrap();
-                return Err(match e {
+                return Err(match watch.raised() {
                     Some(e) if !e.is_instance_of::<PyKeyboardInterrupt>(py) => e,
                     _ => PyKeyboardInterrupt::new_err(format!(
                         "interrupted; the census is saved in {} at column {columns}; call census again to continue",
@@ -541,13 +555,7 @@ fn census(
             }
             Ended::Finished { census, traffic } => (census.expect("one process"), traffic),
         };
-        let command = format!("chomp3.census({rows}) from Python");
-        let written = |path: &Path, e: std::io::Error| error(format!("{}: {e}", path.display()));
-        let (r, bounds) = (&result.rows, &result.start_bounds);
-        census_file::write_tsv(r, bounds, result.columns, &command, &out)
-            .map_err(|e| written(&out, e))?;
-        census_file::write_descriptors(r, bounds, &result.facts, result.columns, &descriptors)
-            .map_err(|e| written(&descriptors, e))?;
+        write_census(rows, &out, &descriptors, &result)?;
         checkpoint
             .remove(&chomp3::engine::ranks::Solo)
             .map_err(error)?;
@@ -559,6 +567,22 @@ fn census(
             result.columns,
         ))
     })
+}
+
+/// Writes a census's table and descriptor files.
+fn write_census(
+    rows: u32,
+    out: &Path,
+    descriptors: &Path,
+    result: &chomp3::census::Census,
+) -> PyResult<()> {
+    let command = format!("chomp3.census({rows}) from Python");
+    let written = |path: &Path, e: std::io::Error| error(format!("{}: {e}", path.display()));
+    let (r, bounds) = (&result.rows, &result.start_bounds);
+    chomp3::census_file::write_tsv(r, bounds, result.columns, &command, out)
+        .map_err(|e| written(out, e))?;
+    chomp3::census_file::write_descriptors(r, bounds, &result.facts, result.columns, descriptors)
+        .map_err(|e| written(descriptors, e))
 }
 
 /// A memo of solved graph Chomp positions, shared by the calls given it.

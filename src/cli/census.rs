@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
 use chomp3::analysis::crosscheck::check_against;
-use chomp3::census::driver::{self, Checkpoints, Drive, Ended, OneFile};
+use chomp3::census::driver::{self, Batch, Checkpoints, Drive, Ended, OneFile};
 use chomp3::census::{self, BATCH_COLS, Params, Run};
 use chomp3::census_file;
 use chomp3::engine::BLOCK_COLS;
@@ -65,14 +65,15 @@ pub struct Args {
 pub fn run(args: &Args) -> Result<()> {
     let rows = args.rows;
     let shared = ranks::launch()?;
-    let descriptors = args
-        .descriptors
-        .clone()
-        .unwrap_or_else(|| args.out.with_extension("c3d"));
-    let checkpoint = args
-        .checkpoint
-        .clone()
-        .unwrap_or_else(|| args.out.with_extension("c3k"));
+    let beside = |given: &Option<PathBuf>, ext| {
+        given
+            .clone()
+            .unwrap_or_else(|| args.out.with_extension(ext))
+    };
+    let (descriptors, checkpoint) = (
+        beside(&args.descriptors, "c3d"),
+        beside(&args.checkpoint, "c3k"),
+    );
     let check = args.check.as_deref().map(open_table).transpose()?;
     for path in [&args.out, &descriptors] {
         census_file::may_write(path, rows, args.replace)?;
@@ -91,35 +92,12 @@ pub fn run(args: &Args) -> Result<()> {
     let rank_files = ranks::RankFiles {
         base: checkpoint.clone(),
     };
-    let (run, quiet, checkpoints): (Run, bool, &dyn Checkpoints) = match &shared {
-        None => {
-            let run = one_file.resume(params)?;
-            if let (Some(run), false) = (&run, args.quiet.quiet) {
-                eprintln!(
-                    "chomp3: resuming from {}: column {}, rows 0..{} settled",
-                    checkpoint.display(),
-                    run.columns(),
-                    run.settled_rows()
-                );
-            }
-            let run = run.unwrap_or_else(|| Run::new(params));
-            (run, args.quiet.quiet, &one_file)
-        }
-        Some(r) => {
-            let quiet = args.quiet.quiet || r.rank() != 0;
-            if !quiet {
-                eprintln!("chomp3: census on {} MPI ranks", r.size());
-            }
-            let run = ranks::resume_or_start(&checkpoint, params, r.clone(), quiet)?;
-            (run, quiet, &rank_files)
-        }
+    let checkpoints: &dyn Checkpoints = match shared {
+        None => &one_file,
+        Some(_) => &rank_files,
     };
+    let (run, quiet) = resume(args, &shared, &one_file, params)?;
     let pool = args.threads.pool()?;
-    let bar = bar(quiet, "{bar:20} {msg}  ETA {eta}");
-    bar.set_length(census::expected_columns(rows));
-    let mut hold = args.hold && shared.is_none();
-    let mut blocks = 0u64;
-    let mut before = run.columns();
     let drive = Drive {
         pool: &pool,
         stop: &super::ctrl_c(),
@@ -127,34 +105,9 @@ pub fn run(args: &Args) -> Result<()> {
         checkpoints,
         weaken: Default::default(),
     };
-    let ended = driver::drive(run, drive, &mut |b| {
-        blocks += (b.columns - before).div_ceil(BLOCK_COLS) as u64;
-        before = b.columns;
-        bar.set_position(b.columns as u64);
-        bar.set_message(format!(
-            "column {}, rows 0..{} settled of {}",
-            b.columns,
-            b.settled,
-            rows as u64 + 1
-        ));
-        if let Some(saved) = b.saved {
-            if !quiet {
-                bar.suspend(|| {
-                    eprintln!(
-                        "chomp3: checkpoint {}: column {}, {} bytes in {:.1} s",
-                        saved.path.display(),
-                        b.columns,
-                        saved.bytes,
-                        saved.seconds
-                    )
-                });
-            }
-            if std::mem::take(&mut hold) {
-                super::hold_until_ctrl_c();
-            }
-        }
-    })?;
-    bar.finish_and_clear();
+    let mut progress = Progress::new(rows, run.columns(), quiet, args.hold && shared.is_none());
+    let ended = driver::drive(run, drive, &mut |b| progress.batch(&b))?;
+    progress.bar.finish_and_clear();
     let (result, traffic) = match ended {
         Ended::Stopped { columns, .. } => {
             return Err(Interrupted(format!(
@@ -167,23 +120,44 @@ pub fn run(args: &Args) -> Result<()> {
     };
     let report = shared
         .as_ref()
-        .and_then(|r| ranks::gather_report(&**r, traffic, blocks));
+        .and_then(|r| ranks::gather_report(&**r, traffic, progress.blocks));
     let Some(result) = result else {
         // Rank 0 writes the files; the checkpoints go once it has.
         let shared = shared.expect("only rank 0 of several gets the census");
         return Ok(checkpoints.remove(&*shared)?);
     };
+    write_result(args, &descriptors, &result, started)?;
+    match &shared {
+        None => checkpoints.remove(&chomp3::engine::ranks::Solo)?,
+        Some(r) => checkpoints.remove(&**r)?,
+    }
+    print!("{}", report.unwrap_or_default());
+    println!(
+        "wrote {} (the census table) and {} (its descriptors, for get and analyze)",
+        args.out.display(),
+        descriptors.display()
+    );
+    match check {
+        Some(t) => check_table(&result.rows, &t),
+        None => Ok(()),
+    }
+}
+
+/// Writes the census table and its descriptors, and says what the census found.
+fn write_result(
+    args: &Args,
+    descriptors: &Path,
+    result: &census::Census,
+    started: Instant,
+) -> Result<()> {
+    let rows = args.rows;
     let command = format!("chomp3 census --rows {rows}");
     let written = |path: &Path, e: std::io::Error| anyhow::anyhow!("{}: {e}", path.display());
     let (rows_, bounds) = (&result.rows, &result.start_bounds);
     census_file::write_tsv(rows_, bounds, result.columns, &command, &args.out)
         .map_err(|e| written(&args.out, e))?;
-    census_file::write_descriptors(rows_, bounds, &result.facts, result.columns, &descriptors)
-        .map_err(|e| written(&descriptors, e))?;
-    match &shared {
-        None => checkpoints.remove(&chomp3::engine::ranks::Solo)?,
-        Some(r) => checkpoints.remove(&**r)?,
-    }
+    census_file::write_descriptors(rows_, bounds, &result.facts, result.columns, descriptors)
+        .map_err(|e| written(descriptors, e))?;
     let c = Counts::of(&result.rows);
     println!(
         "census of rows 0..={rows} in {:.1} s ({} columns, peak RSS {} MiB): {} constant, {} proved periodic, {} open",
@@ -194,26 +168,107 @@ pub fn run(args: &Args) -> Result<()> {
         c.periodic,
         c.open
     );
-    if let Some(report) = report {
-        print!("{report}");
+    Ok(())
+}
+
+/// The run to continue (from the checkpoint, one file or the ranks' files) or
+/// a new one, and whether this process stays quiet.
+fn resume(
+    args: &Args,
+    shared: &Option<std::sync::Arc<dyn chomp3::engine::ranks::Ranks>>,
+    one_file: &OneFile,
+    params: Params,
+) -> Result<(Run, bool)> {
+    match shared {
+        None => {
+            let run = one_file.resume(params)?;
+            if let (Some(run), false) = (&run, args.quiet.quiet) {
+                eprintln!(
+                    "chomp3: resuming from {}: column {}, rows 0..{} settled",
+                    one_file.path.display(),
+                    run.columns(),
+                    run.settled_rows()
+                );
+            }
+            Ok((run.unwrap_or_else(|| Run::new(params)), args.quiet.quiet))
+        }
+        Some(r) => {
+            let quiet = args.quiet.quiet || r.rank() != 0;
+            if !quiet {
+                eprintln!("chomp3: census on {} MPI ranks", r.size());
+            }
+            let run = ranks::resume_or_start(&one_file.path, params, r.clone(), quiet)?;
+            Ok((run, quiet))
+        }
+    }
+}
+
+/// The progress bar and what the command says after each batch.
+struct Progress {
+    bar: indicatif::ProgressBar,
+    rows: u32,
+    quiet: bool,
+    /// Test hook `--hold`: wait for Ctrl-C after the first checkpoint.
+    hold: bool,
+    /// Column blocks computed (for the ranks' traffic report).
+    blocks: u64,
+    before: u32,
+}
+
+impl Progress {
+    fn new(rows: u32, columns: u32, quiet: bool, hold: bool) -> Progress {
+        let bar = bar(quiet, "{bar:20} {msg}  ETA {eta}");
+        bar.set_length(census::expected_columns(rows));
+        Progress {
+            bar,
+            rows,
+            quiet,
+            hold,
+            blocks: 0,
+            before: columns,
+        }
+    }
+
+    fn batch(&mut self, b: &Batch) {
+        self.blocks += (b.columns - self.before).div_ceil(BLOCK_COLS) as u64;
+        self.before = b.columns;
+        self.bar.set_position(b.columns as u64);
+        self.bar.set_message(format!(
+            "column {}, rows 0..{} settled of {}",
+            b.columns,
+            b.settled,
+            self.rows as u64 + 1
+        ));
+        let Some(saved) = b.saved else { return };
+        if !self.quiet {
+            self.bar.suspend(|| {
+                eprintln!(
+                    "chomp3: checkpoint {}: column {}, {} bytes in {:.1} s",
+                    saved.path.display(),
+                    b.columns,
+                    saved.bytes,
+                    saved.seconds
+                )
+            });
+        }
+        if std::mem::take(&mut self.hold) {
+            super::hold_until_ctrl_c();
+        }
+    }
+}
+
+/// `--check`: every proved value against a dense table.
+fn check_table(rows: &[Option<chomp3::proof::RowStatus>], t: &chomp3::table::Table) -> Result<()> {
+    let started = Instant::now();
+    let report = check_against(rows, t);
+    if let Some((q, r)) = report.first_mismatch {
+        bail!("the census disagrees with the table at f({q},{r})");
     }
     println!(
-        "wrote {} (the census table) and {} (its descriptors, for get and analyze)",
-        args.out.display(),
-        descriptors.display()
+        "checked against the table ({}): all {} proved values agree, every start is the least ({:.1} s)",
+        chomp3::table::holds(t.n()),
+        report.values,
+        started.elapsed().as_secs_f64()
     );
-    if let Some(t) = check {
-        let started = Instant::now();
-        let report = check_against(&result.rows, &t);
-        if let Some((q, r)) = report.first_mismatch {
-            bail!("the census disagrees with the table at f({q},{r})");
-        }
-        println!(
-            "checked against the table ({}): all {} proved values agree, every start is the least ({:.1} s)",
-            chomp3::table::holds(t.n()),
-            report.values,
-            started.elapsed().as_secs_f64()
-        );
-    }
     Ok(())
 }

@@ -235,27 +235,8 @@ fn solve_all(args: &Args, solver: &Solver, tally: &mut Tally, out: &mut dyn Writ
         }
         let done = chunk.len() < CHUNK;
         if args.subgraphs {
-            // Each graph's subgraphs, CHUNK at a time, then (--os85) its counts.
             for (label, g) in chunk {
-                let before = (tally.graphs(), tally.parity_two, tally.os85_exceptions);
-                let all: Vec<Item> = subgraphs_or_stop(&g, &super::ctrl_c())
-                    .ok_or_else(stopped)?
-                    .into_iter()
-                    .map(|h| (to_graph6(&h), h))
-                    .collect();
-                let mut all = all.into_iter().peekable();
-                while all.peek().is_some() {
-                    solve(all.by_ref().take(CHUNK).collect(), tally, &mut out)?;
-                }
-                if args.os85 {
-                    writeln!(
-                        out,
-                        "# {label}: {} subgraphs, {} with p(G) = 2, {} without an edge deletion to 0",
-                        tally.graphs() - before.0,
-                        tally.parity_two - before.1,
-                        tally.os85_exceptions - before.2
-                    )?;
-                }
+                each_subgraph(args, &label, &g, tally, &mut out, &solve)?;
             }
         } else {
             solve(chunk, tally, &mut out)?;
@@ -282,6 +263,42 @@ fn solve_all(args: &Args, solver: &Solver, tally: &mut Tally, out: &mut dyn Writ
         )?;
     }
     out.flush()?;
+    Ok(())
+}
+
+/// Solves a batch of graphs and writes (or counts) them.
+type SolveBatch<'a> =
+    dyn Fn(Vec<Item>, &mut Tally, &mut BufWriter<&mut dyn Write>) -> Result<()> + 'a;
+
+/// `--subgraphs`: solves every subgraph of `g`, CHUNK at a time, then (with
+/// `--os85`) writes its counts.
+fn each_subgraph(
+    args: &Args,
+    label: &str,
+    g: &Graph,
+    tally: &mut Tally,
+    out: &mut BufWriter<&mut dyn Write>,
+    solve: &SolveBatch,
+) -> Result<()> {
+    let before = (tally.graphs(), tally.parity_two, tally.os85_exceptions);
+    let all: Vec<Item> = subgraphs_or_stop(g, &super::ctrl_c())
+        .ok_or_else(stopped)?
+        .into_iter()
+        .map(|h| (to_graph6(&h), h))
+        .collect();
+    let mut all = all.into_iter().peekable();
+    while all.peek().is_some() {
+        solve(all.by_ref().take(CHUNK).collect(), tally, out)?;
+    }
+    if args.os85 {
+        writeln!(
+            out,
+            "# {label}: {} subgraphs, {} with p(G) = 2, {} without an edge deletion to 0",
+            tally.graphs() - before.0,
+            tally.parity_two - before.1,
+            tally.os85_exceptions - before.2
+        )?;
+    }
     Ok(())
 }
 

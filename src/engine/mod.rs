@@ -294,16 +294,7 @@ impl Engine {
                 });
             }
             drop(tx);
-            // Blocks finish in order, but their results may arrive out of order.
-            let mut pending = BTreeMap::new();
-            let mut next = 0;
-            for (b, result) in rx {
-                pending.insert(b, result);
-                while let Some(result) = pending.remove(&next) {
-                    consume(result);
-                    next += 1;
-                }
-            }
+            in_order(rx, &mut consume);
         });
         self.columns = end;
     }
@@ -494,6 +485,20 @@ fn set_bit(bits: &mut Vec<u64>, v: u32) {
         bits.resize(w + 1, 0);
     }
     bits[w] |= 1u64 << (v % 64);
+}
+
+/// Hands the blocks' results to `consume` in block order: blocks finish in
+/// order, but their results may arrive out of order.
+fn in_order<T>(rx: mpsc::Receiver<(usize, T)>, consume: &mut impl FnMut(T)) {
+    let mut pending = BTreeMap::new();
+    let mut next = 0;
+    for (b, result) in rx {
+        pending.insert(b, result);
+        while let Some(result) = pending.remove(&next) {
+            consume(result);
+            next += 1;
+        }
+    }
 }
 
 #[cfg(test)]

@@ -610,23 +610,7 @@ where
     DB::ErrorType: 'static,
 {
     root.fill(&WHITE)?;
-    // (row, period, preperiod less the line (sqrt 2 - 1) r it follows)
-    let rows: Vec<(u64, usize, f64)> = a
-        .rows
-        .iter()
-        .enumerate()
-        .filter_map(|(r, row)| {
-            let s = row.as_ref().filter(|s| s.is_proved())?;
-            match &s.fate {
-                Fate::Periodic { start, pattern } if pattern.len() > 1 => {
-                    let slope = std::f64::consts::SQRT_2 - 1.0;
-                    let pre = (start - r as u64) as f64 - slope * r as f64;
-                    Some((r as u64, pattern.len(), pre))
-                }
-                _ => None,
-            }
-        })
-        .collect();
+    let rows = periodic_rows(a);
     let last_row = a.rows.len() as f64;
     let (top, bottom) = root.split_vertically(SIZE.1 * 2 / 5);
     let max_p = rows.iter().map(|x| x.1).max().unwrap_or(2) as f64;
@@ -656,11 +640,45 @@ where
         rows.iter()
             .map(|&(r, p, _)| Circle::new((r as f64, p as f64), 3, period_colour(p).filled())),
     )?;
+    preperiod_panel(&bottom, &rows, last_row)?;
+    root.present()?;
+    Ok(())
+}
+
+/// The rows with period > 1: (row, period, preperiod less the line
+/// (sqrt 2 - 1) r it follows).
+fn periodic_rows(a: &Analysis) -> Vec<(u64, usize, f64)> {
+    a.rows
+        .iter()
+        .enumerate()
+        .filter_map(|(r, row)| {
+            let s = row.as_ref().filter(|s| s.is_proved())?;
+            match &s.fate {
+                Fate::Periodic { start, pattern } if pattern.len() > 1 => {
+                    let slope = std::f64::consts::SQRT_2 - 1.0;
+                    let pre = (start - r as u64) as f64 - slope * r as f64;
+                    Some((r as u64, pattern.len(), pre))
+                }
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// The lower panel of the periodicity figure: each row's preperiod.
+fn preperiod_panel<DB: DrawingBackend>(
+    bottom: &DrawingArea<DB, Shift>,
+    rows: &[(u64, usize, f64)],
+    last_row: f64,
+) -> DrawResult
+where
+    DB::ErrorType: 'static,
+{
     let (lo, hi) = rows
         .iter()
         .fold((0.0f64, 0.0f64), |(lo, hi), x| (lo.min(x.2), hi.max(x.2)));
     let pad = (hi - lo).max(1.0) * 0.1;
-    let mut chart = ChartBuilder::on(&bottom)
+    let mut chart = ChartBuilder::on(bottom)
         .caption(
             "Their preperiod start - r (start: the least q from which f(q,r) - q repeats), less (sqrt 2 - 1) r",
             (FONT, 18),
@@ -702,7 +720,6 @@ where
         .border_style(BLACK)
         .label_font((FONT, 14))
         .draw()?;
-    root.present()?;
     Ok(())
 }
 

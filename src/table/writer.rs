@@ -106,6 +106,11 @@ impl TableWriter {
         })
     }
 
+    /// Bits per value.
+    pub fn bits(&self) -> u32 {
+        self.header.bits
+    }
+
     /// Columns written so far (committed or not).
     pub fn columns(&self) -> u64 {
         self.columns
