@@ -22,8 +22,8 @@
 //!                                                                    atomic_write
 //! lookup       one f(q,r) and its source (table or census)        -> table, census_file, proof
 //! position     single positions: won or lost, winning moves       -> table
-//! plot         the figures (graph Chomp's from `chomp3 graph` files) -> table, analysis, proof,
-//!                                                                    graph::summary
+//! plot         the figures (graph Chomp's from `chomp3 graph` files, -> table, analysis, proof,
+//!              the Grundy census's from its file)                    graph::summary, grundy
 //! graph        graph Chomp: nim-values of graphs (its own game),  -> bytes, stop
 //!              the --summary table (graph::summary)
 //! grundy       Sprague-Grundy values G(p,q,r): the sweep in p      uses nothing

@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::{DrawResult, FONT, Format, PlotError, SIZE, TITLE_HEIGHT, register_fonts};
+use super::{
+    DrawResult, FONT, Figure, Format, PlotError, SIZE, TITLE_HEIGHT, register_fonts, render,
+};
 use crate::graph::summary::{BadLine, Summary, data_lines};
 
 /// One wheel of a `--tsv --cost` file.
@@ -49,26 +51,36 @@ pub fn plot_graphs(
 ) -> Result<Vec<PathBuf>, PlotError> {
     register_fonts();
     std::fs::create_dir_all(dir).map_err(PlotError::io(dir))?;
-    let mut written = Vec::new();
-    for name in ["graph-values", "wheels"] {
-        let path = dir.join(format!("{name}.{}", format.extension()));
-        match (format, name) {
-            (Format::Png, "graph-values") => {
-                value_bars(BitMapBackend::new(&path, SIZE).into_drawing_area(), values)?
-            }
-            (Format::Png, _) => {
-                wheel_costs(BitMapBackend::new(&path, SIZE).into_drawing_area(), wheels)?
-            }
-            (Format::Svg, "graph-values") => {
-                value_bars(SVGBackend::new(&path, SIZE).into_drawing_area(), values)?
-            }
-            (Format::Svg, _) => {
-                wheel_costs(SVGBackend::new(&path, SIZE).into_drawing_area(), wheels)?
-            }
-        }
-        written.push(path);
+    Ok(vec![
+        render(&ValuesFigure(values), dir, format)?,
+        render(&WheelsFigure(wheels), dir, format)?,
+    ])
+}
+
+/// The share of each value among the graphs on `n` vertices.
+struct ValuesFigure<'a>(&'a Summary);
+
+impl Figure for ValuesFigure<'_> {
+    const NAME: &'static str = "graph-values";
+    fn draw<DB: DrawingBackend>(&self, root: DrawingArea<DB, Shift>) -> DrawResult
+    where
+        DB::ErrorType: 'static,
+    {
+        value_bars(root, self.0)
     }
-    Ok(written)
+}
+
+/// Time and memo size per wheel.
+struct WheelsFigure<'a>(&'a [WheelCost]);
+
+impl Figure for WheelsFigure<'_> {
+    const NAME: &'static str = "wheels";
+    fn draw<DB: DrawingBackend>(&self, root: DrawingArea<DB, Shift>) -> DrawResult
+    where
+        DB::ErrorType: 'static,
+    {
+        wheel_costs(root, self.0)
+    }
 }
 
 /// Clears the figure, writes its title, and returns the area below the title.

@@ -7,19 +7,29 @@ use std::path::{Path, PathBuf};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::{DrawResult, FONT, Format, PlotError, SIZE, TITLE_HEIGHT, register_fonts};
+use super::{
+    DrawResult, FONT, Figure, Format, PlotError, SIZE, TITLE_HEIGHT, register_fonts, render,
+};
 use crate::grundy::census::LineFate;
 
 /// Draws `grundy-periods` into `dir`; returns the file written.
 pub fn plot_grundy(lines: &[LineFate], dir: &Path, format: Format) -> Result<PathBuf, PlotError> {
     register_fonts();
     std::fs::create_dir_all(dir).map_err(PlotError::io(dir))?;
-    let path = dir.join(format!("grundy-periods.{}", format.extension()));
-    match format {
-        Format::Png => draw(BitMapBackend::new(&path, SIZE).into_drawing_area(), lines)?,
-        Format::Svg => draw(SVGBackend::new(&path, SIZE).into_drawing_area(), lines)?,
+    render(&PeriodsFigure(lines), dir, format)
+}
+
+/// The Grundy census figure.
+struct PeriodsFigure<'a>(&'a [LineFate]);
+
+impl Figure for PeriodsFigure<'_> {
+    const NAME: &'static str = "grundy-periods";
+    fn draw<DB: DrawingBackend>(&self, root: DrawingArea<DB, Shift>) -> DrawResult
+    where
+        DB::ErrorType: 'static,
+    {
+        draw(root, self.0)
     }
-    Ok(path)
 }
 
 /// A colour for `log2(period)` out of `top`.
