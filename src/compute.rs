@@ -6,7 +6,7 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::engine::{BLOCK_COLS, ColumnSource, Engine};
+use crate::engine::{BLOCK_COLS, Engine, StoredColumns};
 use crate::stop::Stop;
 use crate::table::raw::{self, MAX_CAPACITY};
 use crate::table::{Table, TableError, TableWriter, parent_dir};
@@ -279,7 +279,7 @@ fn check_disk(
 }
 
 /// The engine rebuilds its state from a stored table through this.
-impl ColumnSource for Table {
+impl StoredColumns for Table {
     fn columns(&self) -> u32 {
         Table::columns(self) as u32
     }

@@ -32,7 +32,7 @@ pub struct Checks {
     pub complementary: Check,
     /// `[n,n,n]` has exactly one winning move, `1 <= n <= N`.
     pub unique_winning_move: Check,
-    /// Starts of constant rows increase with the row, over rows below `resolved_below`.
+    /// Starts of constant rows increase with the row, over rows below `settled_below`.
     pub starts_monotone: Check,
     /// `f(q,q)` is the largest value of column `q`, `q <= N`.
     pub diagonal_is_column_max: Check,
@@ -41,13 +41,13 @@ pub struct Checks {
 }
 
 /// Runs every check on the passes' results.
-pub fn checks(facts: &ColumnFacts, rows: &[Option<RowStatus>], resolved_below: u32) -> Checks {
+pub fn checks(facts: &ColumnFacts, rows: &[Option<RowStatus>], settled_below: u32) -> Checks {
     let (complementary, unique_winning_move) = value_checks(facts);
     let n = facts.n as u64;
     Checks {
         complementary,
         unique_winning_move,
-        starts_monotone: starts_monotone(rows, resolved_below),
+        starts_monotone: starts_monotone(rows, settled_below),
         diagonal_is_column_max: match facts.diagonal_not_max {
             None => Check::Holds { upto: n },
             Some(q) => Check::Fails {
@@ -104,10 +104,10 @@ fn value_checks(facts: &ColumnFacts) -> (Check, Check) {
 }
 
 /// Rows in increasing order must have increasing starts; decided for rows below
-/// `resolved_below`, each of which has died or is proved never to die.
-fn starts_monotone(rows: &[Option<RowStatus>], resolved_below: u32) -> Check {
+/// `settled_below`, each of which has died or is proved never to die.
+fn starts_monotone(rows: &[Option<RowStatus>], settled_below: u32) -> Check {
     let mut last: Option<(u32, u64)> = None;
-    for (r, row) in rows.iter().enumerate().take(resolved_below as usize) {
+    for (r, row) in rows.iter().enumerate().take(settled_below as usize) {
         if let Some(RowStatus {
             fate: Fate::Constant { start },
             ..
@@ -125,7 +125,7 @@ fn starts_monotone(rows: &[Option<RowStatus>], resolved_below: u32) -> Check {
         }
     }
     Check::Holds {
-        upto: (resolved_below as u64).saturating_sub(1),
+        upto: (settled_below as u64).saturating_sub(1),
     }
 }
 

@@ -33,7 +33,7 @@ pub struct Analysis {
     /// Each row's status (`None`: open).
     pub rows: Vec<Option<RowStatus>>,
     /// Every row below this one is constant or proved periodic.
-    pub resolved_below: u32,
+    pub settled_below: u32,
     /// The checks of doc/chomp.md section 3 and 4.
     pub checks: Checks,
     /// Growth of `d_n`, `q_n`, `r_n`.
@@ -51,13 +51,13 @@ pub fn analyze(
     progress("columns", 0, n as u64 + 1);
     let facts = columns::scan(t);
     progress("columns", n as u64 + 1, n as u64 + 1);
-    let (mut rows, mut resolved_below) =
+    let (mut rows, mut settled_below) =
         rows::classify(t, &facts, |r| progress("rows", r as u64, n as u64 + 1));
     if let Some(d) = census {
         adopt_census(&mut rows, d);
-        resolved_below = first_unproved(&rows);
+        settled_below = first_unproved(&rows);
     }
-    Analysis::new(facts, rows, resolved_below, false)
+    Analysis::new(facts, rows, settled_below, false)
 }
 
 /// The analysis of a census alone, for `N = R` (its last row; less if it stopped
@@ -77,24 +77,24 @@ pub fn from_census(d: &Descriptors) -> Option<Analysis> {
     let facts = d.facts()?;
     let rows: Vec<Option<RowStatus>> = (0..d.rows()).map(|r| d.status(r)).collect();
     let bound = (0..d.rows()).find(|&r| d.start_is_bound(r));
-    let resolved_below = first_unproved(&rows).min(bound.unwrap_or(u32::MAX));
-    Some(Analysis::new(facts, rows, resolved_below, true))
+    let settled_below = first_unproved(&rows).min(bound.unwrap_or(u32::MAX));
+    Some(Analysis::new(facts, rows, settled_below, true))
 }
 
 impl Analysis {
     fn new(
         facts: ColumnFacts,
         rows: Vec<Option<RowStatus>>,
-        resolved_below: u32,
+        settled_below: u32,
         census_only: bool,
     ) -> Analysis {
-        let checks = checks::checks(&facts, &rows, resolved_below);
+        let checks = checks::checks(&facts, &rows, settled_below);
         let growth = Growth::of(&facts.diagonal, &facts.starts);
         Analysis {
             census_only,
             facts,
             rows,
-            resolved_below,
+            settled_below,
             checks,
             growth,
         }

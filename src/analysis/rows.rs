@@ -26,7 +26,7 @@ pub fn classify(
         rows[r as usize] = Some(RowStatus::died(q as u64));
     }
     let mut below = Below::none();
-    let mut resolved_below: Option<u32> = None;
+    let mut settled_below: Option<u32> = None;
     let mut r0 = 0u32;
     while r0 <= n {
         let r1 = block_end(&rows, r0, n);
@@ -48,11 +48,11 @@ pub fn classify(
             }
             let (row, tail) = next_live.next().expect("one entry per live row");
             let Some(tail) = tail else {
-                resolved_below.get_or_insert(r);
+                settled_below.get_or_insert(r);
                 continue;
             };
             let seen_start = (r + tail.start as u32) as u64;
-            let proof = if resolved_below.is_none() {
+            let proof = if settled_below.is_none() {
                 certify(
                     r as u64,
                     row,
@@ -74,7 +74,7 @@ pub fn classify(
                     },
                 ),
                 None => {
-                    resolved_below.get_or_insert(r);
+                    settled_below.get_or_insert(r);
                     (seen_start, tail.period as u64, Known::Evidence)
                 }
             };
@@ -90,7 +90,7 @@ pub fn classify(
         progress(r1);
         r0 = r1;
     }
-    (rows, resolved_below.unwrap_or(n + 1))
+    (rows, settled_below.unwrap_or(n + 1))
 }
 
 /// The end `r1` of the block of rows from `r0`: the rows not yet classified in

@@ -52,10 +52,10 @@ impl Analysis {
             .collect()
     }
 
-    /// Rows below [`Analysis::resolved_below`] that end in one family, in row order
+    /// Rows below [`Analysis::settled_below`] that end in one family, in row order
     /// (complete there: every such row is constant or proved periodic).
     pub fn families(&self) -> Vec<Family> {
-        self.rows[..self.resolved_below as usize]
+        self.rows[..self.settled_below as usize]
             .iter()
             .enumerate()
             .filter_map(|(r, row)| match row.as_ref()? {
@@ -72,10 +72,10 @@ impl Analysis {
             .collect()
     }
 
-    /// Rows below [`Analysis::resolved_below`] proved periodic with least period
+    /// Rows below [`Analysis::settled_below`] proved periodic with least period
     /// above 1 (they neither die nor end in one family): OEIS A147983.
     pub fn patterned_rows(&self) -> Vec<u64> {
-        self.rows[..self.resolved_below as usize]
+        self.rows[..self.settled_below as usize]
             .iter()
             .enumerate()
             .filter(|(_, row)| {
@@ -95,7 +95,7 @@ impl Analysis {
         let starts =
             || format!("complete: every constant row with start q <= {n} (later starts are > {n})");
         let families = self.families();
-        let below = self.resolved_below;
+        let below = self.settled_below;
         let family = || {
             format!(
                 "complete for rows r < {below}: each is constant or proved periodic (see rows.tsv)"

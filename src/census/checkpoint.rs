@@ -92,17 +92,22 @@ impl Run {
         w.write_all(&MAGIC)?;
         put32(w, VERSION)?;
         let p = self.params;
-        put32s(w, [p.last_row, p.max_columns, p.batch, self.head])?;
+        put32s(w, [p.last_row, p.max_columns, p.batch, self.settled_below])?;
         put32s(w, [self.ranks.size(), self.ranks.rank()])?;
-        for status in &self.settled[..self.head as usize] {
-            save_status(w, status.as_ref().expect("rows below the head are settled"))?;
+        for status in &self.settled[..self.settled_below as usize] {
+            save_status(
+                w,
+                status
+                    .as_ref()
+                    .expect("the rows below settled_below are settled"),
+            )?;
         }
         put32(w, self.start_bounds.len() as u32)?;
         put32s(w, self.start_bounds.iter().copied())?;
         put32s(w, self.minima.iter().copied())?;
         save_scan(w, &self.merged_scan())?;
         let mut snapshots = Deltas::default();
-        for r in self.head..=p.last_row {
+        for r in self.settled_below..=p.last_row {
             if self.owns(r) {
                 save_tracker(w, &self.trackers[r as usize], &mut snapshots)?;
             }
@@ -175,23 +180,23 @@ impl Run {
 }
 
 /// Everything after the parameters.
-fn load_body(rd: &mut dyn Read, mut run: Run, head: u32) -> io::Result<Run> {
+fn load_body(rd: &mut dyn Read, mut run: Run, settled_below: u32) -> io::Result<Run> {
     let rows = run.params.last_row as usize;
-    if head as usize > rows + 1 {
-        return Err(damaged("head past the rows"));
+    if settled_below as usize > rows + 1 {
+        return Err(damaged("more rows settled than the census has"));
     }
-    for r in 0..head as usize {
+    for r in 0..settled_below as usize {
         let status = load_status(rd)?;
         run.below.add(&status.fate);
         run.settled[r] = Some(status);
     }
-    run.head = head;
+    run.settled_below = settled_below;
     let bounds = get32(rd)? as usize;
     run.start_bounds = get32s(rd, bounds)?;
     run.minima = get32s(rd, rows + 1)?;
     run.scans = vec![Mutex::new(load_scan(rd, rows as u32)?)];
     let mut snapshots = Deltas::default();
-    for r in head..=rows as u32 {
+    for r in settled_below..=rows as u32 {
         if run.owns(r) {
             run.trackers[r as usize] = load_tracker(rd, r, &mut snapshots)?;
         }

@@ -171,8 +171,9 @@ pub struct Run {
     /// One scan per worker thread (merged when saved or finished).
     scans: Vec<Mutex<Scan>>,
     below: Below,
-    /// Rows below are settled.
-    head: u32,
+    /// Rows `0 .. settled_below` are settled; `settled_below` is the first
+    /// unsettled row.
+    settled_below: u32,
     /// The ranks sharing this census (one unless it runs on several processes).
     ranks: Arc<dyn Ranks>,
 }
@@ -200,7 +201,7 @@ impl Run {
             minima: vec![u32::MAX; rows as usize + 1],
             scans: vec![Mutex::new(Scan::new(rows))],
             below: Below::none(),
-            head: 0,
+            settled_below: 0,
             ranks,
         }
     }
@@ -227,13 +228,14 @@ impl Run {
 
     /// Rows settled so far (`0 .. settled_rows()`).
     pub fn settled_rows(&self) -> u32 {
-        self.head
+        self.settled_below
     }
 
     /// Whether there is nothing left to do: every row settled, or the column
     /// limit reached.
     pub fn done(&self) -> bool {
-        self.head > self.params.last_row || self.engine.columns() >= self.params.max_columns
+        self.settled_below > self.params.last_row
+            || self.engine.columns() >= self.params.max_columns
     }
 
     /// Computes one batch of columns, compares states, and settles rows in order.
@@ -250,7 +252,7 @@ impl Run {
             &mut self.engine,
             &mut self.trackers,
             &self.scans,
-            self.head,
+            self.settled_below,
             cols,
             pool,
             &*self.ranks,
@@ -258,7 +260,7 @@ impl Run {
         let q = self.engine.columns();
         // Speculative cycle search on every live row old enough to have settled,
         // and the comparisons due at this column.
-        for r in self.head..=rows.min(q - 1) {
+        for r in self.settled_below..=rows.min(q - 1) {
             if !self.owns(r) {
                 continue;
             }
@@ -276,7 +278,7 @@ impl Run {
                 t.step(q, state);
             }
             // Every repetition is confirmed at a multiple of the period below as
-            // far as it is known, in parallel; the head then rarely waits.
+            // far as it is known, in parallel; the first unsettled row then rarely waits.
             t.schedule(q, self.below.period);
             if t.verify_at == Some(q) {
                 t.verify(q, state);
@@ -286,11 +288,11 @@ impl Run {
     }
 
     /// The chain: settles rows in order while the hypotheses hold. The rank that
-    /// owns the head's chunk settles what it can there and announces it to every
+    /// owns the first unsettled row's chunk settles what it can there and announces it to every
     /// rank; the chain goes on in the next chunk while it is not stopped.
     fn settle(&mut self, q: u32) {
-        while self.head <= self.params.last_row {
-            let root = owner(self.head / CHUNK_ROWS, self.ranks.size());
+        while self.settled_below <= self.params.last_row {
+            let root = owner(self.settled_below / CHUNK_ROWS, self.ranks.size());
             let mut news = Vec::new();
             if root == self.ranks.rank() {
                 self.settle_chunk(q, &mut news);
@@ -304,13 +306,14 @@ impl Run {
         }
     }
 
-    /// Settles rows of the head's chunk (this rank's) in order while the data
+    /// Settles rows of the first unsettled row's chunk (this rank's) in order while the data
     /// allows; writes them, as [`Run::take_news`] reads them, to `news`.
     fn settle_chunk(&mut self, q: u32, news: &mut Vec<u8>) {
-        let end = ((self.head / CHUNK_ROWS + 1) * CHUNK_ROWS).min(self.params.last_row + 1);
+        let end =
+            ((self.settled_below / CHUNK_ROWS + 1) * CHUNK_ROWS).min(self.params.last_row + 1);
         let mut below = self.below;
         let mut settled = Vec::new();
-        let mut r = self.head;
+        let mut r = self.settled_below;
         while r < end {
             let Some(s) = self.trackers[r as usize].settle(r, q, &below) else {
                 break;
@@ -344,7 +347,7 @@ impl Run {
         let go_on = read(&mut news, 1)[0] == 1;
         let count = u32::from_le_bytes(read(&mut news, 4).try_into().unwrap());
         for _ in 0..count {
-            let r = self.head;
+            let r = self.settled_below;
             let exact_start = read(&mut news, 1)[0] == 1;
             let min_value = u32::from_le_bytes(read(&mut news, 4).try_into().unwrap());
             let status = checkpoint::load_status(&mut news).expect("a whole announcement");
@@ -354,7 +357,7 @@ impl Run {
             self.below.add(&status.fate);
             self.minima[r as usize] = min_value;
             self.settled[r as usize] = Some(status);
-            self.head += 1;
+            self.settled_below += 1;
         }
         go_on
     }
@@ -455,14 +458,13 @@ fn facts(
 }
 
 /// Computes `cols` more columns, scans those up to column `R` (on the worker
-/// threads, one scan each), and records this rank's rows `head ..` in their
-/// trackers (rows below the head are settled: only rows from the head on are
-/// passed on).
+/// threads, one scan each), and records this rank's rows `settled_below ..` in
+/// their trackers (only those: the rows below are settled).
 fn advance(
     engine: &mut Engine,
     trackers: &mut [Tracker],
     scans: &[Mutex<Scan>],
-    head: u32,
+    settled_below: u32,
     cols: u32,
     pool: &rayon::ThreadPool,
     ranks: &dyn Ranks,
@@ -481,11 +483,11 @@ fn advance(
                     scan.add(b.first + j, b.column(j), &owned);
                 }
             }
-            // What the trackers need of each row from the head on, gathered
+            // What the trackers need of each unsettled row, gathered
             // here (column by column, in memory order) so that only a few words
             // a row wait for the calling thread.
             let last = b.column(b.cols - 1).len() as u32;
-            let rows: Vec<u32> = clipped(&owned, head, last).collect();
+            let rows: Vec<u32> = clipped(&owned, settled_below, last).collect();
             let mut seen: Vec<Seen> = rows
                 .iter()
                 .map(|&r| Seen::new(r, b.first.max(r), b.cols))

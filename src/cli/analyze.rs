@@ -104,7 +104,7 @@ pub fn write(
     );
     println!(
         "every row below {} is settled; results in {}/ (report.md, rows.tsv, summary.json, b-files)",
-        a.resolved_below,
+        a.settled_below,
         out.display()
     );
     Ok(())

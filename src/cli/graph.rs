@@ -14,10 +14,10 @@ use super::Interrupted;
 use super::args::{QuietArg, ThreadsArg};
 use super::progress::{bar, peak_rss_kib};
 
-mod sources;
+mod inputs;
 mod tally;
 
-use sources::{Item, Sources};
+use inputs::{Inputs, Item};
 use tally::Tally;
 
 /// The long help of the graph sources, with every family.
@@ -211,7 +211,7 @@ fn solve_all(args: &Args, solver: &Solver, tally: &mut Tally, out: &mut dyn Writ
         writeln!(out, "source\tvertices\tedges\tvalue{moves}{cost}")?;
     }
     let bar = bar(args.quiet.quiet, "{spinner} {pos} graphs  {elapsed}");
-    let mut items = Sources::new(&args.sources, &args.edges);
+    let mut items = Inputs::new(&args.sources, &args.edges);
     let solve =
         |batch: Vec<Item>, tally: &mut Tally, out: &mut BufWriter<&mut dyn Write>| -> Result<()> {
             for s in solve_chunk(args, solver, batch)? {

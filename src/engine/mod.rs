@@ -64,7 +64,7 @@ use std::sync::{Condvar, Mutex, MutexGuard, mpsc};
 
 pub(crate) use checkpoint::Deltas;
 use ranks::{Ranks, Solo, owner};
-pub use resume::ColumnSource;
+pub use resume::StoredColumns;
 pub use row::State;
 use row::{BlockOut, Row};
 

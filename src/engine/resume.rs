@@ -13,7 +13,7 @@ use super::row::Row;
 use super::{CHUNK_ROWS, Engine, copy_words, set_bit};
 
 /// Where stored columns come from (the table file, or a test's vectors).
-pub trait ColumnSource {
+pub trait StoredColumns {
     /// Number of complete columns available.
     fn columns(&self) -> u32;
     /// Appends `f(q, r)` for `r` in `rows` (all `<= q`) to `out`.
@@ -22,7 +22,7 @@ pub trait ColumnSource {
 
 impl Engine {
     /// The state after all of `source`'s columns, ready to compute the next one.
-    pub fn resume(source: &impl ColumnSource) -> Engine {
+    pub fn resume(source: &impl StoredColumns) -> Engine {
         let n = source.columns();
         if n == 0 {
             return Engine::new();
@@ -88,7 +88,7 @@ mod tests {
     use super::*;
     use crate::engine::tests::columns;
 
-    impl ColumnSource for Vec<Vec<u32>> {
+    impl StoredColumns for Vec<Vec<u32>> {
         fn columns(&self) -> u32 {
             self.len() as u32
         }

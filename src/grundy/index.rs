@@ -1,76 +1,50 @@
-//! Which line of a group took a value at the current `p`: a small hash table
-//! emptied at every step by a generation count.
+//! The values taken at the current `p` by a group of lines, as a bitset over
+//! absolute values that is emptied in time proportional to what was set.
 //!
-//! Hand-made rather than a `HashMap` because it sits in the engine's inner loop
-//! (a few look-ups per line and step) and must be emptied at every step in
-//! constant time; a generation stamp per slot does that.
+//! Hand-made rather than a general bitset crate because it sits in the
+//! engine's inner loop: the mex of a line is found a word at a time by or-ing
+//! the line's own used words with three of these (see `Sweep::least_free`),
+//! and each is emptied at every step or every `q` by clearing only the words
+//! it touched.
 
-/// A map from values to line numbers, for at most `capacity` entries between
-/// two calls of [`ValueIndex::clear`].
-pub(super) struct ValueIndex {
-    slots: Vec<Slot>,
-    generation: u32,
-    shift: u32,
+/// A set of `u32` values.
+#[derive(Default)]
+pub(super) struct Taken {
+    words: Vec<u64>,
+    /// Indices of the non-zero words.
+    touched: Vec<u32>,
 }
 
-#[derive(Clone, Copy, Default)]
-struct Slot {
-    generation: u32,
-    value: u32,
-    line: u32,
-}
-
-impl ValueIndex {
-    /// A map for at most `capacity` entries at a time.
-    pub(super) fn new(capacity: usize) -> ValueIndex {
-        let bits = (2 * capacity.max(2)).next_power_of_two().trailing_zeros();
-        ValueIndex {
-            slots: vec![Slot::default(); 1 << bits],
-            generation: 1,
-            shift: 32 - bits,
+impl Taken {
+    /// Adds `v`.
+    pub(super) fn insert(&mut self, v: u32) {
+        let k = (v / 64) as usize;
+        if k >= self.words.len() {
+            self.words.resize((k + 1).next_power_of_two(), 0);
         }
+        if self.words[k] == 0 {
+            self.touched.push(k as u32);
+        }
+        self.words[k] |= 1 << (v % 64);
     }
 
-    /// Forgets every entry.
+    /// Word `k`: bit `i` says whether `64 k + i` is in the set.
+    #[inline]
+    pub(super) fn word(&self, k: usize) -> u64 {
+        self.words.get(k).copied().unwrap_or(0)
+    }
+
+    /// Whether `v` is in the set.
+    #[cfg(test)]
+    pub(super) fn contains(&self, v: u32) -> bool {
+        self.word((v / 64) as usize) >> (v % 64) & 1 == 1
+    }
+
+    /// Empties the set.
     pub(super) fn clear(&mut self) {
-        self.generation += 1;
-        if self.generation == u32::MAX {
-            self.slots.fill(Slot::default());
-            self.generation = 1;
+        for k in self.touched.drain(..) {
+            self.words[k as usize] = 0;
         }
-    }
-
-    fn home(&self, value: u32) -> usize {
-        (value.wrapping_mul(0x9E37_79B1) >> self.shift) as usize
-    }
-
-    /// Records that `line` took `value`. A value is recorded at most once
-    /// between clears (the lines of a group take distinct values).
-    pub(super) fn insert(&mut self, value: u32, line: u32) {
-        let mask = self.slots.len() - 1;
-        let mut i = self.home(value);
-        while self.slots[i].generation == self.generation {
-            debug_assert_ne!(self.slots[i].value, value, "a value taken twice in a group");
-            i = (i + 1) & mask;
-        }
-        self.slots[i] = Slot {
-            generation: self.generation,
-            value,
-            line,
-        };
-    }
-
-    /// The line that took `value` since the last clear, if one did.
-    pub(super) fn get(&self, value: u32) -> Option<u32> {
-        let mask = self.slots.len() - 1;
-        let mut i = self.home(value);
-        while self.slots[i].generation == self.generation {
-            if self.slots[i].value == value {
-                return Some(self.slots[i].line);
-            }
-            i = (i + 1) & mask;
-        }
-        None
     }
 }
 
@@ -78,24 +52,22 @@ impl ValueIndex {
 mod tests {
     use super::*;
     use crate::test_rng::Rng;
-    use std::collections::HashMap;
+    use std::collections::HashSet;
 
     #[test]
-    fn it_answers_as_a_hash_map_and_forgets_on_clear() {
+    fn it_answers_as_a_hash_set_and_forgets_on_clear() {
         let mut rng = Rng(11);
-        let mut index = ValueIndex::new(50);
-        for _ in 0..200 {
-            index.clear();
-            let mut plain = HashMap::new();
-            for line in 0..50 {
-                let v = (rng.next() % 400) as u32;
-                if let std::collections::hash_map::Entry::Vacant(e) = plain.entry(v) {
-                    e.insert(line);
-                    index.insert(v, line);
-                }
+        let mut taken = Taken::default();
+        for round in 0..200 {
+            taken.clear();
+            let mut plain = HashSet::new();
+            for _ in 0..50 {
+                let v = (rng.next() % (400 + 50 * round)) as u32;
+                plain.insert(v);
+                taken.insert(v);
             }
-            for v in 0..400 {
-                assert_eq!(index.get(v), plain.get(&v).copied());
+            for v in 0..(500 + 50 * round) as u32 {
+                assert_eq!(taken.contains(v), plain.contains(&v), "{v}");
             }
         }
     }

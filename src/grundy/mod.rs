@@ -26,12 +26,12 @@
 //! and not taken at this `p` by a line of (2) or (3). That is the mex of all
 //! the options' values: the definition.
 //!
-//! Three tables say, at the current `p`, which line took a value: one for the
-//! diagonal lines `(j,j)`, one per `r` for the lines `(j,r)`, `j > r`, and one
-//! for the lines `(q, j)` of the current `q`. Within each, no value is taken
-//! twice (each line of a table is an option of every later one, so their
-//! values differ), so "which line took `v`" has one answer and the test of (2)
-//! and (3) is a look-up and a comparison of line numbers.
+//! Three bitsets hold, at the current `p`, exactly the values of (2) and (3)
+//! for the line being computed: the diagonal lines `(j,j)`, `j <= r` (filled
+//! as `r` rises, emptied at each `q`), the lines `(j,r)`, `r < j < q` (one set
+//! per `r`, filled as `q` rises, emptied at each `p`), and the lines `(q,j)`,
+//! `j < r` (filled as `r` rises, emptied at each `q`). The value is the first
+//! zero of the or of these and the line's own set.
 //!
 //! Values along a line are distinct too (an earlier `p` is an option), so a
 //! line's set gains one value per step and its first free value rises with `p`.
@@ -43,7 +43,7 @@ pub mod sequences;
 mod used;
 
 use crate::stop::Stop;
-use index::ValueIndex;
+use index::Taken;
 use used::Used;
 
 /// The number of the line `(q, r)`, `r <= q`, in the order the sweep visits.
@@ -109,25 +109,28 @@ pub struct Sweep {
     first: Vec<u32>,
     /// Each line's value at `p`.
     now: Vec<u32>,
-    diagonal: ValueIndex,
-    columns: Vec<ValueIndex>,
-    row: ValueIndex,
+    /// Values taken at `p` by the diagonal lines `(j, j)`, `j <= r`, for the
+    /// line `(q, r)` being computed (refilled for each `q`).
+    diagonal: Taken,
+    /// Per `r`: values taken at `p` by the lines `(j, r)`, `r < j < q`.
+    columns: Vec<Taken>,
+    /// Values taken at `p` by the lines `(q, j)`, `j < r`.
+    row: Taken,
 }
 
 impl Sweep {
     /// A sweep of the lines with `q <= q_max`, before its first step.
     pub fn new(q_max: u32) -> Sweep {
         let lines = line(q_max, q_max) + 1;
-        let width = q_max as usize + 2;
         Sweep {
             q_max,
             p: 0,
             used: vec![Used::default(); lines],
             first: vec![0; lines],
             now: vec![0; lines],
-            diagonal: ValueIndex::new(width),
-            columns: (0..=q_max).map(|_| ValueIndex::new(width)).collect(),
-            row: ValueIndex::new(width),
+            diagonal: Taken::default(),
+            columns: (0..=q_max).map(|_| Taken::default()).collect(),
+            row: Taken::default(),
         }
     }
 
@@ -151,14 +154,18 @@ impl Sweep {
     pub fn step(&mut self) {
         self.p = self.p.checked_add(1).expect("p beyond u32");
         let p = self.p;
-        self.diagonal.clear();
         for c in &mut self.columns {
             c.clear();
         }
         for q in 0..=self.q_max.min(p) {
             self.row.clear();
+            self.diagonal.clear();
             for r in 0..=q {
                 let at = line(q, r);
+                if r < q {
+                    // The diagonal line (r, r) came earlier at this p.
+                    self.diagonal.insert(self.now[line(r, r)]);
+                }
                 let starts = q == p || (q == 0 && p == 1);
                 if starts {
                     for j in 1..q {
@@ -172,31 +179,33 @@ impl Sweep {
                 if starts {
                     self.first[at] = g;
                 }
-                if q == r {
-                    self.diagonal.insert(g, q);
-                } else {
-                    self.columns[r as usize].insert(g, q);
+                if q != r {
+                    self.columns[r as usize].insert(g);
                 }
-                self.row.insert(g, r);
+                self.row.insert(g);
             }
         }
     }
 
     /// The least value not used by line `(q, r)` and not taken at this `p` by
-    /// a line its middle or top row moves to (see the module's comment).
+    /// a line its middle or top row moves to (see the module's comment): the
+    /// first zero of the or of four bitsets, a word at a time.
     fn least_free(&self, q: u32, r: u32) -> u32 {
         let used = &self.used[line(q, r)];
         let column = &self.columns[r as usize];
-        let taken = |v: u32| {
-            self.diagonal.get(v).is_some_and(|j| j <= r)
-                || column.get(v).is_some()
-                || self.row.get(v).is_some()
-        };
-        let mut v = used.first_free();
-        while taken(v) {
-            v = used.next_free(v + 1);
+        let from = used.first_free();
+        let mut k = (from / 64) as usize;
+        // Values below the first free one are used.
+        let mut below = (1u64 << (from % 64)) - 1;
+        loop {
+            let w =
+                used.word(k) | self.diagonal.word(k) | column.word(k) | self.row.word(k) | below;
+            if w != u64::MAX {
+                return 64 * k as u32 + w.trailing_ones();
+            }
+            k += 1;
+            below = 0;
         }
-        v
     }
 }
 

@@ -46,6 +46,17 @@ impl Used {
         }
     }
 
+    /// Word `k` of the set over absolute values: bit `i` says whether
+    /// `64 k + i` is in it (`base` is a multiple of 64).
+    #[inline]
+    pub(super) fn word(&self, k: usize) -> u64 {
+        let first = (self.base / 64) as usize;
+        match k.checked_sub(first) {
+            None => u64::MAX,
+            Some(i) => self.words.get(i).copied().unwrap_or(0),
+        }
+    }
+
     /// The least value not in the set.
     pub(super) fn first_free(&self) -> u32 {
         self.next_free(self.base)
@@ -106,6 +117,11 @@ mod tests {
             assert_eq!(used.next_free(from), want);
             let first = (0..).find(|x| !plain.contains(x)).unwrap();
             assert_eq!(used.first_free(), first);
+            let k = (rng.next() % (step as u64 / 64 + 3)) as usize;
+            for i in 0..64 {
+                let v = 64 * k as u32 + i;
+                assert_eq!(used.word(k) >> i & 1 == 1, plain.contains(&v), "{v}");
+            }
             // Seen from `step`: the same set shifted by `step` is seen alike.
             let seen = used.seen_from(step);
             assert_eq!(seen.free, first as i64 - step as i64);

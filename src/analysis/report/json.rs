@@ -6,7 +6,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::Source;
+use super::Provenance;
 use crate::analysis::Analysis;
 use crate::analysis::checks::Checks;
 use crate::analysis::counts::RowCounts;
@@ -20,7 +20,9 @@ struct Summary<'a> {
     n: u32,
     command: &'a str,
     rows: &'a RowCounts,
-    resolved_below: u32,
+    /// [`Analysis::settled_below`], under the key the committed files use.
+    #[serde(rename = "resolved_below")]
+    settled_below: u32,
     sequences: BTreeMap<&'static str, SequenceInfo<'a>>,
     growth: &'a Growth,
     checks: &'a Checks,
@@ -37,15 +39,15 @@ pub(super) fn write(
     a: &Analysis,
     counts: &RowCounts,
     sequences: &[Sequence],
-    source: &Source,
+    provenance: &Provenance,
     path: &Path,
 ) -> io::Result<()> {
     let summary = Summary {
-        table: source.table.display().to_string(),
+        table: provenance.table.display().to_string(),
         n: a.facts.n,
-        command: source.command,
+        command: provenance.command,
         rows: counts,
-        resolved_below: a.resolved_below,
+        settled_below: a.settled_below,
         sequences: sequences
             .iter()
             .map(|s| {

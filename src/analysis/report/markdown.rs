@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use super::Source;
+use super::Provenance;
 use crate::analysis::Analysis;
 use crate::analysis::checks::Check;
 use crate::analysis::counts::RowCounts;
@@ -14,7 +14,7 @@ pub(super) fn report(
     a: &Analysis,
     counts: &RowCounts,
     sequences: &[Sequence],
-    source: &Source,
+    provenance: &Provenance,
 ) -> String {
     let mut s = String::new();
     let n = a.facts.n;
@@ -27,8 +27,8 @@ pub(super) fn report(
         let _ = writeln!(
             s,
             "Produced by `{}` from `{}`, with no table. Every number below is exact for",
-            source.command,
-            source.table.display()
+            provenance.command,
+            provenance.table.display()
         );
         let _ = writeln!(
             s,
@@ -39,8 +39,8 @@ pub(super) fn report(
         let _ = writeln!(
             s,
             "Produced by `{}` from `{}`. Every number below is exact for the",
-            source.command,
-            source.table.display()
+            provenance.command,
+            provenance.table.display()
         );
         let _ = writeln!(
             s,
@@ -69,7 +69,7 @@ fn rows(s: &mut String, a: &Analysis, counts: &RowCounts) {
     let _ = writeln!(
         s,
         "Every row `r < {}` is settled: constant or proved periodic ({} proved",
-        a.resolved_below,
+        a.settled_below,
         counts.proved_periodic()
     );
     let _ = writeln!(

@@ -15,14 +15,14 @@ use super::counts::RowCounts;
 use crate::atomic_write::write_atomically;
 
 /// What every file says about where it came from.
-struct Source<'a> {
+struct Provenance<'a> {
     /// The table's path as given.
     table: &'a Path,
     /// The command that wrote the files.
     command: &'a str,
 }
 
-impl Source<'_> {
+impl Provenance<'_> {
     /// The `# from ...` header line.
     fn header_line(&self, n: u32) -> String {
         format!(
@@ -37,8 +37,8 @@ impl Source<'_> {
 /// census's for a census-only analysis) and `command` go into headers.
 pub fn write_all(a: &Analysis, table: &Path, command: &str, dir: &Path) -> io::Result<()> {
     std::fs::create_dir_all(dir)?;
-    let source = Source { table, command };
-    let from = source.header_line(a.facts.n);
+    let provenance = Provenance { table, command };
+    let from = provenance.header_line(a.facts.n);
     let sequences = a.sequences();
     let counts = RowCounts::of(&a.rows);
     for s in &sequences {
@@ -49,7 +49,13 @@ pub fn write_all(a: &Analysis, table: &Path, command: &str, dir: &Path) -> io::R
     if !a.facts.value_count.is_empty() {
         tsv::write_values(a, &from, &dir.join("values.tsv"))?;
     }
-    json::write(a, &counts, &sequences, &source, &dir.join("summary.json"))?;
-    let report = markdown::report(a, &counts, &sequences, &source);
+    json::write(
+        a,
+        &counts,
+        &sequences,
+        &provenance,
+        &dir.join("summary.json"),
+    )?;
+    let report = markdown::report(a, &counts, &sequences, &provenance);
     write_atomically(&dir.join("report.md"), |w| w.write_all(report.as_bytes()))
 }

@@ -17,7 +17,7 @@ pub type Item = (String, Graph);
 const GENG: &str = "nauty-geng";
 
 /// Every graph of the sources, in order, as an iterator; an error ends it.
-pub struct Sources {
+pub struct Inputs {
     pending: std::vec::IntoIter<Pending>,
     current: Box<dyn Iterator<Item = Result<Item>>>,
     /// The `nauty-geng` process feeding `current`, checked when it is used up.
@@ -30,12 +30,12 @@ enum Pending {
     Geng(usize),
 }
 
-impl Sources {
+impl Inputs {
     /// The graphs of `sources` after those of the edge lists `edges`.
-    pub fn new(sources: &[String], edges: &[PathBuf]) -> Sources {
+    pub fn new(sources: &[String], edges: &[PathBuf]) -> Inputs {
         let mut pending: Vec<Pending> = edges.iter().cloned().map(Pending::Edges).collect();
         pending.extend(sources.iter().cloned().map(Pending::Source));
-        Sources {
+        Inputs {
             pending: pending.into_iter(),
             current: Box::new(std::iter::empty()),
             child: None,
@@ -107,7 +107,7 @@ impl Sources {
     }
 }
 
-impl Iterator for Sources {
+impl Iterator for Inputs {
     type Item = Result<Item>;
 
     fn next(&mut self) -> Option<Result<Item>> {
