@@ -1,7 +1,9 @@
-//! Figures of a table and its analysis (PNG or SVG, with `plotters`). Reads the
-//! table (the image of `f`) and an [`Analysis`]; writes only image files. Uses
-//! `table`, `analysis` and `proof`; [`graphs`] draws graph Chomp's results from
-//! the files `chomp3 graph` writes (it uses nothing else of the library).
+//! Figures of a table and its analysis (PNG or SVG, with `plotters`), one file
+//! per figure, each a [`Figure`] drawn by [`render`]. Reads the table (the image
+//! of `f`) and an [`Analysis`]; writes only image files. Uses `table`,
+//! `analysis` and `proof`; [`graphs`] draws graph Chomp's results from the files
+//! `chomp3 graph` writes (read by `graph::summary`), [`grundy`] the Grundy
+//! census from its file.
 //!
 //! Text is drawn with DejaVu Sans compiled into the binary, so the figures come
 //! out the same on a machine with no fonts or fontconfig at all.
