@@ -5,7 +5,7 @@
 //! # The rule
 //!
 //! Write `x(p) = G(p,q,r) - p` and `S(p)` for the line's set of used values
-//! after step `p`, seen from `p` ([`Used::seen_from`]). Step `p + 1` computes
+//! after step `p`, seen from `p` (`Used::seen_from`). Step `p + 1` computes
 //! the line's value from `S(p)` and the values its middle and top row moves
 //! reach at `p + 1`, all seen from `p + 1`; so `S(p + 1)` and `x(p + 1)` are a
 //! function of `S(p)` and those values. The lines those moves reach (its

@@ -18,7 +18,7 @@
 //!    `j <= r`, the line `(j, r)` for `r < j < q`, at the same `p`.
 //! 3. `[p, q, j]`, `0 <= j < r` (top row): the line `(q, j)` at the same `p`.
 //!
-//! So each line keeps the set [`Used`] of the values of (1): it starts as the
+//! So each line keeps the set `Used` of the values of (1): it starts as the
 //! first values of the lines `(j, min(r,j))`, `1 <= j < q`, and takes in the
 //! line's own value at every `p`. At each `p` the lines are visited with `q`
 //! ascending and `r` ascending within it, so every line of (2) and (3) has its

@@ -89,7 +89,7 @@ impl Used {
     }
 }
 
-/// A line's set of used values relative to a `p` (see [`Used::seen_from`]).
+/// A line's set of used values relative to a `p` (see `Used::seen_from`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct Seen {
     free: i64,

@@ -1,5 +1,5 @@
 //! Figures of a table and its analysis (PNG or SVG, with `plotters`), one file
-//! per figure, each a [`Figure`] drawn by [`render`]. Reads the table (the image
+//! per figure, each a `Figure` drawn by `render`. Reads the table (the image
 //! of `f`) and an [`Analysis`]; writes only image files. Uses `table`,
 //! `analysis` and `proof`; [`graphs`] draws graph Chomp's results from the files
 //! `chomp3 graph` writes (read by `graph::summary`), [`grundy`] the Grundy
