@@ -1,7 +1,7 @@
 //! Named families of graphs, written `name:args` ([`FAMILIES`] lists them: paths,
 //! cycles, stars, complete and complete multipartite graphs, wheels `W_n`, the
-//! fans `F_n` and `F'_n` of [OS], every `F'_n` less two spokes, and `G_{m,k}` of
-//! [KY]; doc/graphs.md). A number may be a range `a..b` (both ends included):
+//! fans `F_n` and `F'_n` of \[OS\], every `F'_n` less two spokes, and `G_{m,k}` of
+//! \[KY\]; doc/graphs.md). A number may be a range `a..b` (both ends included):
 //! `wheel:3..16` is fourteen wheels. Owns only the constructions; uses `Graph`.
 
 use super::Graph;

@@ -49,7 +49,7 @@ pub fn write(census: &Census, command: &str, out: &mut dyn Write) -> io::Result<
     Ok(())
 }
 
-/// Reads a file written by [`write`]: its `Q` and its lines.
+/// Reads a file written by [`write`](fn@write): its `Q` and its lines.
 pub fn read(text: &str) -> Result<(u32, Vec<LineFate>), BadLine> {
     let what = "a Grundy census (grundy-census.tsv)";
     let q_max = text

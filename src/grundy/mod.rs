@@ -1,6 +1,6 @@
 //! Sprague-Grundy values `G(p,q,r)` of three-rowed Chomp (doc/grundy.md): an
 //! exact sweep in `p` over every line `(q,r)` with `q <= Q`, the certified
-//! census of the lines' periods ([`census`]), its file ([`file`]) and the
+//! census of the lines' periods ([`census`]), its file ([`file`](mod@file)) and the
 //! b-files read off them ([`sequences`]). Uses
 //! `stop`, and `graph::summary`'s line errors.
 //!
