@@ -181,6 +181,42 @@ fn command_line() -> String {
     format!("chomp3 {}", quoted.join(" "))
 }
 
+/// What the command writes per graph, from its flags (clap keeps them apart).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Output {
+    /// `name: g = v (...)`, with `--moves` a line per move.
+    Lines { moves: bool },
+    /// `--tsv`: a line per graph, or per move with `--moves`; `--cost` adds
+    /// memo, seconds and peak RSS.
+    Tsv { moves: bool, cost: bool },
+    /// `--summary`: only the counts per number of vertices, at the end.
+    Summary,
+    /// `--os85`: only the exceptions to [OS] Conjecture 8.5, and the counts.
+    Os85,
+}
+
+impl Output {
+    fn of(args: &Args) -> Output {
+        match (args.summary, args.os85, args.tsv) {
+            (true, _, _) => Output::Summary,
+            (_, true, _) => Output::Os85,
+            (_, _, true) => Output::Tsv {
+                moves: args.moves,
+                cost: args.cost,
+            },
+            _ => Output::Lines { moves: args.moves },
+        }
+    }
+
+    /// Whether each graph's moves are solved too.
+    fn wants_moves(self) -> bool {
+        matches!(
+            self,
+            Output::Os85 | Output::Lines { moves: true } | Output::Tsv { moves: true, .. }
+        )
+    }
+}
+
 /// What is known of one graph once solved.
 struct Solved {
     label: String,
@@ -197,17 +233,14 @@ struct Solved {
 /// at a malformed line, writes what came before it and stops with its error.
 fn solve_all(args: &Args, solver: &Solver, tally: &mut Tally, out: &mut dyn Write) -> Result<()> {
     let mut out: BufWriter<&mut dyn Write> = BufWriter::new(out);
-    if args.tsv {
-        let cost = if args.cost {
+    let output = Output::of(args);
+    if let Output::Tsv { moves, cost } = output {
+        let cost = if cost {
             "\tmemo\tseconds\tpeak_rss_mib"
         } else {
             ""
         };
-        let moves = if args.moves {
-            "\tmove\toption_value"
-        } else {
-            ""
-        };
+        let moves = if moves { "\tmove\toption_value" } else { "" };
         writeln!(out, "source\tvertices\tedges\tvalue{moves}{cost}")?;
     }
     let bar = bar(args.quiet.quiet, "{spinner} {pos} graphs  {elapsed}");
@@ -250,10 +283,10 @@ fn solve_all(args: &Args, solver: &Solver, tally: &mut Tally, out: &mut dyn Writ
         }
     }
     bar.finish_and_clear();
-    if args.summary {
+    if output == Output::Summary {
         tally.summary.write(&mut out)?;
     }
-    if args.os85 {
+    if output == Output::Os85 {
         writeln!(
             out,
             "# {} graphs checked, {} with p(G) = 2, {} without an edge deletion to 0",
@@ -290,7 +323,7 @@ fn each_subgraph(
     while all.peek().is_some() {
         solve(all.by_ref().take(CHUNK).collect(), tally, out)?;
     }
-    if args.os85 {
+    if Output::of(args) == Output::Os85 {
         writeln!(
             out,
             "# {label}: {} subgraphs, {} with p(G) = 2, {} without an edge deletion to 0",
@@ -305,8 +338,8 @@ fn each_subgraph(
 /// Solves one chunk: in parallel with one shared memo, or, for `--cost`, one
 /// graph at a time from an empty memo.
 fn solve_chunk(args: &Args, solver: &Solver, chunk: Vec<Item>) -> Result<Vec<Solved>> {
-    let want_moves = args.moves || args.os85;
-    if args.cost {
+    let want_moves = Output::of(args).wants_moves();
+    if let Output::Tsv { cost: true, .. } = Output::of(args) {
         return chunk
             .into_iter()
             .map(|(label, graph)| {
@@ -358,44 +391,42 @@ fn stopped() -> anyhow::Error {
 /// Writes (or counts) one solved graph as the options ask.
 fn write_one(args: &Args, tally: &mut Tally, s: &Solved, out: &mut impl Write) -> Result<()> {
     let (g, value) = (&s.graph, s.value);
-    if args.summary {
-        tally.add(g, value);
-        return Ok(());
-    }
-    if args.os85 {
-        tally.add(g, value);
-        if g.parity_value() == 2 {
-            tally.parity_two += 1;
-            let moves = s.moves.as_deref().unwrap_or_default();
-            let edge_to_zero = moves
-                .iter()
-                .any(|(m, v)| matches!(m, Move::Edge(..)) && *v == 0);
-            if !edge_to_zero {
-                tally.os85_exceptions += 1;
-                writeln!(out, "{}\t{}\tg = {value}", to_graph6(g), s.label)?;
+    let (n, e) = (g.vertices(), g.edges());
+    match Output::of(args) {
+        Output::Summary => tally.add(g, value),
+        Output::Os85 => {
+            tally.add(g, value);
+            if g.parity_value() == 2 {
+                tally.parity_two += 1;
+                let moves = s.moves.as_deref().unwrap_or_default();
+                let edge_to_zero = moves
+                    .iter()
+                    .any(|(m, v)| matches!(m, Move::Edge(..)) && *v == 0);
+                if !edge_to_zero {
+                    tally.os85_exceptions += 1;
+                    writeln!(out, "{}\t{}\tg = {value}", to_graph6(g), s.label)?;
+                }
             }
         }
-        return Ok(());
-    }
-    let (n, e) = (g.vertices(), g.edges());
-    if args.tsv {
-        if let Some(moves) = &s.moves {
-            for (m, v) in moves {
+        Output::Tsv { moves: true, .. } => {
+            for (m, v) in s.moves.iter().flatten() {
                 writeln!(out, "{}\t{n}\t{e}\t{value}\t{m}\t{v}", s.label)?;
             }
-            return Ok(());
         }
-        write!(out, "{}\t{n}\t{e}\t{value}", s.label)?;
-        if let Some((memo, secs, rss)) = s.cost {
-            write!(out, "\t{memo}\t{secs:.6}\t{rss}")?;
+        Output::Tsv { moves: false, .. } => {
+            write!(out, "{}\t{n}\t{e}\t{value}", s.label)?;
+            if let Some((memo, secs, rss)) = s.cost {
+                write!(out, "\t{memo}\t{secs:.6}\t{rss}")?;
+            }
+            writeln!(out)?;
         }
-        writeln!(out)?;
-        return Ok(());
-    }
-    writeln!(out, "{}: g = {value} ({n} vertices, {e} edges)", s.label)?;
-    for (m, v) in s.moves.iter().flatten() {
-        let mark = if *v == 0 { "  (winning)" } else { "" };
-        writeln!(out, "  {m} -> {v}{mark}")?;
+        Output::Lines { .. } => {
+            writeln!(out, "{}: g = {value} ({n} vertices, {e} edges)", s.label)?;
+            for (m, v) in s.moves.iter().flatten() {
+                let mark = if *v == 0 { "  (winning)" } else { "" };
+                writeln!(out, "  {m} -> {v}{mark}")?;
+            }
+        }
     }
     Ok(())
 }
