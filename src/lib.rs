@@ -14,7 +14,7 @@
 //!              (engine::ranks: rows shared among processes)
 //! table        the .c3t file: format, reader, crash-safe writer   -> bytes, atomic_write
 //! compute      create or extend a table (engine meets table)      -> engine, table, stop
-//! census       prove each row's fate without a table, checkpoints, -> engine, proof, facts, bytes,
+//! census       prove each row's fate without a table, checkpoints, -> engine, proof, facts, bytes, census_file,
 //!              the driver that runs one to its end (census::driver)   stop, atomic_write, huge
 //! cluster      the census's ranks over MPI (feature `mpi`)         -> engine
 //! census_file  census.tsv and the .c3d descriptor file            -> bytes, proof, facts, atomic_write

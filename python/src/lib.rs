@@ -555,7 +555,8 @@ fn census(
             }
             Ended::Finished { census, traffic } => (census.expect("one process"), traffic),
         };
-        write_census(rows, &out, &descriptors, &result)?;
+        let command = format!("chomp3.census({rows}) from Python");
+        result.write(&command, &out, &descriptors).map_err(error)?;
         checkpoint
             .remove(&chomp3::engine::ranks::Solo)
             .map_err(error)?;
@@ -567,22 +568,6 @@ fn census(
             result.columns,
         ))
     })
-}
-
-/// Writes a census's table and descriptor files.
-fn write_census(
-    rows: u32,
-    out: &Path,
-    descriptors: &Path,
-    result: &chomp3::census::Census,
-) -> PyResult<()> {
-    let command = format!("chomp3.census({rows}) from Python");
-    let written = |path: &Path, e: std::io::Error| error(format!("{}: {e}", path.display()));
-    let (r, bounds) = (&result.rows, &result.start_bounds);
-    chomp3::census_file::write_tsv(r, bounds, result.columns, &command, out)
-        .map_err(|e| written(out, e))?;
-    chomp3::census_file::write_descriptors(r, bounds, &result.facts, result.columns, descriptors)
-        .map_err(|e| written(descriptors, e))
 }
 
 /// A memo of solved graph Chomp positions, shared by the calls given it.

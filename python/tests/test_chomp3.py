@@ -223,16 +223,22 @@ def test_a_panic_becomes_an_error():
         chomp3._chomp3._panic_for_test()
 
 
-def test_keyboard_interrupt_commits_the_columns_done(tmp_path):
-    path = tmp_path / "big.c3t"
-    signal.setitimer(signal.ITIMER_REAL, 0.5)
+def interrupted(seconds, call):
+    """Runs ``call`` with a real SIGINT after ``seconds``; it must raise
+    KeyboardInterrupt."""
+    signal.setitimer(signal.ITIMER_REAL, seconds)
     old = signal.signal(signal.SIGALRM, lambda *a: os.kill(os.getpid(), signal.SIGINT))
     try:
         with pytest.raises(KeyboardInterrupt):
-            chomp3.compute(40000, path, progress=False)
+            call()
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
+
+
+def test_keyboard_interrupt_commits_the_columns_done(tmp_path):
+    path = tmp_path / "big.c3t"
+    interrupted(0.5, lambda: chomp3.compute(40000, path, progress=False))
     t = chomp3.Table(path)
     assert t.n is None or t.n < 40000
     t.verify()
@@ -252,14 +258,7 @@ def test_census_from_python_equals_the_command_and_resumes(tmp_path):
         chomp3.census(2000, out, progress=False)
     # Interrupted, then continued to the same bytes.
     again = tmp_path / "again.tsv"
-    signal.setitimer(signal.ITIMER_REAL, 0.3)
-    old = signal.signal(signal.SIGALRM, lambda *a: os.kill(os.getpid(), signal.SIGINT))
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            chomp3.census(20000, again, progress=False)
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
+    interrupted(0.3, lambda: chomp3.census(20000, again, progress=False))
     assert (tmp_path / "again.c3k").exists() and not again.exists()
     chomp3.census(20000, again, progress=False)
     whole = tmp_path / "whole.tsv"

@@ -20,6 +20,7 @@ pub mod driver;
 mod tracker;
 
 use std::ops::Range;
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use crate::engine::ranks::{self, Ranks, Solo, owner};
@@ -399,6 +400,28 @@ impl Run {
             columns,
             facts,
         })
+    }
+}
+
+impl Census {
+    /// Writes `census.tsv` (`tsv`, after a line naming `command`) and the
+    /// descriptor file, each aside and renamed into place.
+    pub fn write(
+        &self,
+        command: &str,
+        tsv: &Path,
+        descriptors: &Path,
+    ) -> Result<(), driver::DriverError> {
+        fn io(path: &Path) -> impl FnOnce(std::io::Error) -> driver::DriverError + '_ {
+            move |error| driver::DriverError::Io {
+                path: path.to_path_buf(),
+                error,
+            }
+        }
+        let (rows, bounds) = (&self.rows, &self.start_bounds);
+        crate::census_file::write_tsv(rows, bounds, self.columns, command, tsv).map_err(io(tsv))?;
+        crate::census_file::write_descriptors(rows, bounds, &self.facts, self.columns, descriptors)
+            .map_err(io(descriptors))
     }
 }
 

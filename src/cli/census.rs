@@ -152,12 +152,7 @@ fn write_result(
 ) -> Result<()> {
     let rows = args.rows;
     let command = format!("chomp3 census --rows {rows}");
-    let written = |path: &Path, e: std::io::Error| anyhow::anyhow!("{}: {e}", path.display());
-    let (rows_, bounds) = (&result.rows, &result.start_bounds);
-    census_file::write_tsv(rows_, bounds, result.columns, &command, &args.out)
-        .map_err(|e| written(&args.out, e))?;
-    census_file::write_descriptors(rows_, bounds, &result.facts, result.columns, descriptors)
-        .map_err(|e| written(descriptors, e))?;
+    result.write(&command, &args.out, descriptors)?;
     let c = Counts::of(&result.rows);
     println!(
         "census of rows 0..={rows} in {:.1} s ({} columns, peak RSS {} MiB): {} constant, {} proved periodic, {} open",
