@@ -210,7 +210,7 @@ impl fmt::Display for Source {
                         write!(f, "constant, f(q,{r}) = {start} for q >= {start}")?
                     }
                     Fate::Periodic { start, pattern } => {
-                        let pattern: Vec<String> = pattern.iter().map(i64::to_string).collect();
+                        let pattern: Vec<String> = pattern.iter().map(i32::to_string).collect();
                         write!(
                             f,
                             "proved periodic, f(q,{r}) - q repeats [{}] from q = {start}",

@@ -45,7 +45,7 @@ fn census_against_table(
     for (r, fate) in fates(&result.rows).iter().enumerate() {
         let r = r as u32;
         let Some(fate) = fate else { continue };
-        let start = fate.start() as u32;
+        let start = fate.start();
         for q in start..=n as u32 {
             wrong += (fate.value(q as u64) != Some(t.value(q, r) as u64)) as usize;
         }
@@ -99,7 +99,7 @@ fn census_agrees_with_the_dense_table() {
         other => panic!("row 120: {other:?}"),
     }
     // Constant rows ordered by start: A029901 (starts) and A029902 (rows).
-    let mut starts: Vec<(u64, usize)> = fates
+    let mut starts: Vec<(u32, usize)> = fates
         .iter()
         .enumerate()
         .filter_map(|(r, f)| match f {
@@ -108,7 +108,7 @@ fn census_agrees_with_the_dense_table() {
         })
         .collect();
     starts.sort();
-    let q: Vec<u64> = starts.iter().take(24).map(|s| s.0).collect();
+    let q: Vec<u32> = starts.iter().take(24).map(|s| s.0).collect();
     let r: Vec<usize> = starts.iter().take(24).map(|s| s.1).collect();
     assert_eq!(
         q,

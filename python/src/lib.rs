@@ -266,8 +266,8 @@ impl Census {
             );
             for r in 0..n {
                 let (c, s, p) = match self.inner.status(r).map(|s| s.fate) {
-                    Some(Fate::Constant { start }) => (0u8, start, 1u64),
-                    Some(Fate::Periodic { start, pattern }) => (1, start, pattern.len() as u64),
+                    Some(Fate::Constant { start }) => (0u8, u64::from(start), 1u64),
+                    Some(Fate::Periodic { start, pattern }) => (1, u64::from(start), pattern.len() as u64),
                     None => (2, 0, 0),
                 };
                 class.push(c);

@@ -106,7 +106,7 @@ fn value_checks(facts: &ColumnFacts) -> (Check, Check) {
 /// Rows in increasing order must have increasing starts; decided for rows below
 /// `settled_below`, each of which has died or is proved never to die.
 fn starts_monotone(rows: &[Option<RowStatus>], settled_below: u32) -> Check {
-    let mut last: Option<(u32, u64)> = None;
+    let mut last: Option<(u32, u32)> = None;
     for (r, row) in rows.iter().enumerate().take(settled_below as usize) {
         if let Some(RowStatus {
             fate: Fate::Constant { start },
@@ -135,7 +135,7 @@ fn starts_monotone(rows: &[Option<RowStatus>], settled_below: u32) -> Check {
 fn row_minima(facts: &ColumnFacts, rows: &[Option<RowStatus>]) -> Check {
     let n = facts.n as u64;
     let exact = |r: usize| {
-        matches!(rows[r], Some(RowStatus { fate: Fate::Constant { start }, .. }) if start <= n)
+        matches!(rows[r], Some(RowStatus { fate: Fate::Constant { start }, .. }) if u64::from(start) <= n)
             || (facts.row_min[r] as u64) <= n + 1
             || (facts.row_min_complete && facts.row_min[r] != u32::MAX)
     };

@@ -47,7 +47,7 @@ impl RowCounts {
                 continue;
             };
             let p = pattern.len() as u64;
-            let pre = start - r as u64;
+            let pre = u64::from(*start) - r as u64;
             let (by, extremes) = if s.is_proved() {
                 (&mut c.proved, &mut c.proved_extremes)
             } else {

@@ -39,13 +39,13 @@ pub fn check_against(rows: &[Option<RowStatus>], t: &Table) -> CheckReport {
                 }
                 None => false,
             };
-            let start = s.fate.start();
+            let start = u64::from(s.fate.start());
             let not_least = start > r as u64
                 && q + 1 == start
                 && match &s.fate {
                     Fate::Constant { .. } => v as u64 == q,
                     Fate::Periodic { pattern, .. } => {
-                        v as i64 - q as i64 == pattern[pattern.len() - 1]
+                        v as i64 - q as i64 == i64::from(pattern[pattern.len() - 1])
                     }
                 };
             if (wrong || not_least) && report.first_mismatch.is_none() {

@@ -23,7 +23,7 @@ pub fn classify(
     let n = facts.n;
     let mut rows = vec![None; n as usize + 1];
     for &(q, r) in &facts.starts {
-        rows[r as usize] = Some(RowStatus::died(q as u64));
+        rows[r as usize] = Some(RowStatus::died(q));
     }
     let mut below = Below::none();
     let mut settled_below: Option<u32> = None;
@@ -78,9 +78,10 @@ pub fn classify(
                     (seen_start, tail.period as u64, Known::Evidence)
                 }
             };
+            // Columns and offsets of a table fit the engine's 32 bits.
             let fate = Fate::Periodic {
-                start,
-                pattern: (start..start + period).map(offset).collect(),
+                start: start as u32,
+                pattern: (start..start + period).map(|q| offset(q) as i32).collect(),
             };
             if known.is_proof() {
                 below.add(&fate);

@@ -10,11 +10,11 @@ use crate::proof::Fate;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Family {
     /// `p_n`: the offset `f(q,r) - q`.
-    pub p: i64,
+    pub p: i32,
     /// `q_n`: the first column `q >= r` of the family.
-    pub q: u64,
+    pub q: u32,
     /// `r_n`: the row.
-    pub r: u64,
+    pub r: u32,
 }
 
 /// One output sequence.
@@ -64,7 +64,7 @@ impl Analysis {
                     Fate::Periodic { start, pattern } if pattern.len() == 1 => Some(Family {
                         p: pattern[0],
                         q: *start,
-                        r: r as u64,
+                        r: r as u32,
                     }),
                     _ => None,
                 },
@@ -144,21 +144,21 @@ impl Analysis {
                 "p_n of rows ending in one family [k+p_n+q_n, k+q_n, r_n], k >= 0 (offset f(q,r) - q)",
                 family(),
                 format!("rows r < {below}"),
-                families.iter().map(|f| f.p).collect(),
+                families.iter().map(|f| i64::from(f.p)).collect(),
             ),
             seq(
                 "A029904",
                 "q_n of rows ending in one family (its first column q >= r_n)",
                 family(),
                 format!("rows r < {below}"),
-                families.iter().map(|f| f.q as i64).collect(),
+                families.iter().map(|f| i64::from(f.q)).collect(),
             ),
             seq(
                 "A029905",
                 "r_n, the rows ending in one family, in row order",
                 family(),
                 format!("rows r < {below}"),
-                families.iter().map(|f| f.r as i64).collect(),
+                families.iter().map(|f| i64::from(f.r)).collect(),
             ),
             seq(
                 "A147983",

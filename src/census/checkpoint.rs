@@ -232,11 +232,11 @@ pub(super) fn save_status(w: &mut dyn Write, s: &RowStatus) -> io::Result<()> {
     match &s.fate {
         Fate::Constant { start } => {
             w.write_all(&[0])?;
-            put64(w, *start)
+            put64(w, u64::from(*start))
         }
         Fate::Periodic { start, pattern } => {
             w.write_all(&[1])?;
-            put64(w, *start)?;
+            put64(w, u64::from(*start))?;
             put64(w, s.known.closed_at().unwrap_or(0))?;
             put32(w, pattern.len() as u32)?;
             put32s(w, pattern.iter().map(|&x| x as u32))
@@ -247,16 +247,14 @@ pub(super) fn save_status(w: &mut dyn Write, s: &RowStatus) -> io::Result<()> {
 pub(super) fn load_status(rd: &mut dyn Read) -> io::Result<RowStatus> {
     let mut class = [0u8];
     rd.read_exact(&mut class)?;
-    let start = get64(rd)?;
+    let start = u32::try_from(get64(rd)?)
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "a row's start is past 2^32"))?;
     if class[0] == 0 {
         return Ok(RowStatus::died(start));
     }
     let closed_at = get64(rd)?;
     let len = get32(rd)? as usize;
-    let pattern = get32s(rd, len)?
-        .into_iter()
-        .map(|x| x as i32 as i64)
-        .collect();
+    let pattern = get32s(rd, len)?.into_iter().map(|x| x as i32).collect();
     Ok(RowStatus {
         fate: Fate::Periodic { start, pattern },
         known: Known::Certificate { closed_at },
@@ -264,7 +262,7 @@ pub(super) fn load_status(rd: &mut dyn Read) -> io::Result<RowStatus> {
 }
 
 fn save_tracker(w: &mut dyn Write, t: &Tracker, snapshots: &mut Deltas) -> io::Result<()> {
-    put64(w, t.dead.unwrap_or(NONE64))?;
+    put64(w, t.dead.map_or(NONE64, u64::from))?;
     put32s(w, [t.recorded_from, t.min_value, t.history.len() as u32])?;
     // Offsets as differences from the one before (zigzag varints): a row that
     // has settled repeats a few values.
@@ -306,7 +304,12 @@ fn load_tracker(rd: &mut dyn Read, r: u32, snapshots: &mut Deltas) -> io::Result
     };
     let w = get32s(rd, 6)?;
     Ok(Tracker {
-        dead: (dead != NONE64).then_some(dead),
+        dead: (dead != NONE64)
+            .then(|| u32::try_from(dead))
+            .transpose()
+            .map_err(|_| {
+                io::Error::new(io::ErrorKind::InvalidData, "a row's death is past 2^32")
+            })?,
         recorded_from: v[0],
         min_value: v[1],
         history,

@@ -320,8 +320,7 @@ impl Run {
                 break;
             };
             if let Fate::Periodic { start, pattern } = &s.status.fate {
-                let pattern = pattern.iter().map(|&x| x as i32).collect();
-                self.engine.set_periodic(r, *start as u32, pattern);
+                self.engine.set_periodic(r, *start, pattern.clone());
             }
             below.add(&s.status.fate);
             settled.push((s, self.trackers[r as usize].min_value));
@@ -462,7 +461,7 @@ fn facts(
         .iter()
         .enumerate()
         .filter_map(|(r, s)| match s.as_ref()?.fate {
-            Fate::Constant { start } if start <= n as u64 => Some((start as u32, r as u32)),
+            Fate::Constant { start } if start <= n => Some((start, r as u32)),
             _ => None,
         })
         .collect();

@@ -128,7 +128,7 @@ pub struct Settled {
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Tracker {
-    pub(super) dead: Option<u64>,
+    pub(super) dead: Option<u32>,
     /// Column of `history[0]`.
     pub(super) recorded_from: u32,
     /// Offsets `f(q,r) - q` for consecutive columns from `recorded_from`.
@@ -165,7 +165,7 @@ impl Tracker {
         }
         self.min_value = self.min_value.min(seen.min);
         if let Some(q) = seen.died {
-            self.dead = Some(q as u64);
+            self.dead = Some(q);
             self.history = Vec::new();
             return;
         }
@@ -296,8 +296,8 @@ impl Tracker {
     /// recorded): the least period `p` (a divisor of `k`), the least start from
     /// which they are `p`-periodic, one period from there, and whether that start
     /// is exact.
-    fn periodic_part(&self, r: u32, qs: u32, k: u32) -> (u64, Vec<i64>, bool) {
-        let s = |c: u32| self.history[(c - self.recorded_from) as usize] as i64;
+    fn periodic_part(&self, r: u32, qs: u32, k: u32) -> (u32, Vec<i32>, bool) {
+        let s = |c: u32| self.history[(c - self.recorded_from) as usize];
         // Offsets at any recorded column, and past `qs + k` by k-periodicity.
         let at = |c: u64| match c.checked_sub(qs as u64) {
             Some(d) if d >= k as u64 => s(qs + (d % k as u64) as u32),
@@ -316,7 +316,7 @@ impl Tracker {
         }
         let exact = start == r || start > self.recorded_from;
         let pattern = (0..p).map(|i| at((start + i) as u64)).collect();
-        (start as u64, pattern, exact)
+        (start, pattern, exact)
     }
 }
 
@@ -416,8 +416,9 @@ mod tests {
                 panic!("period {p}: {got:?}");
             };
             assert_eq!(found.len(), p, "least period {p}");
-            assert_eq!(*start, (r as usize + pre_len) as u64, "period {p}: start");
-            assert_eq!(found, &pat, "period {p}: one period from the start");
+            assert_eq!(*start as usize, r as usize + pre_len, "period {p}: start");
+            let found: Vec<i64> = found.iter().map(|&x| i64::from(x)).collect();
+            assert_eq!(found, pat, "period {p}: one period from the start");
             assert!(got.exact_start);
         }
     }
@@ -429,7 +430,7 @@ mod tests {
         assert!(!got.exact_start);
         assert_eq!(
             got.status.fate.start(),
-            record_from(r) as u64,
+            record_from(r),
             "the first recorded column"
         );
         assert_eq!(
@@ -461,8 +462,8 @@ mod tests {
         assert_eq!(
             got.status.fate,
             Fate::Periodic {
-                start: r as u64,
-                pattern: pat
+                start: r,
+                pattern: pat.iter().map(|&x| x as i32).collect()
             }
         );
         // Planned late, the comparison goes to the next multiple still ahead.

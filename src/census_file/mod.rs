@@ -150,7 +150,7 @@ pub fn write_tsv(
             match &s.fate {
                 Fate::Constant { start } => writeln!(w, "{r}\tconstant\t{start}\t-\t-\t-")?,
                 Fate::Periodic { start, pattern } => {
-                    let pat: Vec<String> = pattern.iter().map(i64::to_string).collect();
+                    let pat: Vec<String> = pattern.iter().map(i32::to_string).collect();
                     let closed_at = s.known.closed_at().unwrap_or(0);
                     let bound = if start_bounds.contains(&(r as u32)) {
                         "<="

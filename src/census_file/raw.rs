@@ -60,7 +60,7 @@ impl Header {
 }
 
 /// A periodic row's pattern (empty for other rows).
-fn pattern(s: &Option<RowStatus>) -> &[i64] {
+fn pattern(s: &Option<RowStatus>) -> &[i32] {
     match s.as_ref().map(|s| &s.fate) {
         Some(Fate::Periodic { pattern, .. }) => pattern,
         _ => &[],
@@ -94,8 +94,10 @@ pub fn encode(
         let (class, start, closed_at) = match status {
             None => (OPEN, 0, 0),
             Some(s) => match s.fate {
-                Fate::Constant { start } => (CONSTANT, start, 0),
-                Fate::Periodic { start, .. } => (PERIODIC, start, s.known.closed_at().unwrap_or(0)),
+                Fate::Constant { start } => (CONSTANT, u64::from(start), 0),
+                Fate::Periodic { start, .. } => {
+                    (PERIODIC, u64::from(start), s.known.closed_at().unwrap_or(0))
+                }
             },
         };
         let pat = pattern(status);
@@ -106,7 +108,7 @@ pub fn encode(
         put(&mut b, at + 24, &closed_at.to_le_bytes());
         for (i, &x) in pat.iter().enumerate() {
             let p = header.pool_offset() + 4 * (index as usize + i);
-            put(&mut b, p, &(x as i32).to_le_bytes());
+            put(&mut b, p, &x.to_le_bytes());
         }
         index += pat.len() as u64;
     }
@@ -141,7 +143,7 @@ pub fn decode_facts(b: &[u8], header: &Header) -> Option<ColumnFacts> {
     let field = |k: usize, i: usize| u32_at(b, at + 8 + 4 * (k * (n + 1) + i));
     let mut starts: Vec<(u32, u32)> = (0..header.rows)
         .filter_map(|r| match decode_row(b, header, r)?.fate {
-            Fate::Constant { start } if start <= n as u64 => Some((start as u32, r)),
+            Fate::Constant { start } if start <= n as u32 => Some((start, r)),
             _ => None,
         })
         .collect();
@@ -205,16 +207,15 @@ pub fn decode_header(b: &[u8]) -> Result<Header, DescriptorError> {
 pub fn decode_row(b: &[u8], header: &Header, r: u32) -> Option<RowStatus> {
     let at = HEADER + RECORD * r as usize;
     let period = u32_at(b, at + 4) as usize;
-    let start = u64_at(b, at + 8);
+    // The checksum held, so the record is the writer's, which widened a u32.
+    let start = u32::try_from(u64_at(b, at + 8)).ok()?;
     let index = u64_at(b, at + 16) as usize;
     let closed_at = u64_at(b, at + 24);
     match b[at] {
         CONSTANT => Some(RowStatus::died(start)),
         PERIODIC => {
             let pool = header.pool_offset() + 4 * index;
-            let pattern = (0..period)
-                .map(|i| i32_at(b, pool + 4 * i) as i64)
-                .collect();
+            let pattern = (0..period).map(|i| i32_at(b, pool + 4 * i)).collect();
             Some(RowStatus {
                 fate: Fate::Periodic { start, pattern },
                 known: Known::Certificate { closed_at },

@@ -65,7 +65,7 @@ fn periodic_rows(a: &Analysis) -> Vec<(u64, usize, f64)> {
             match &s.fate {
                 Fate::Periodic { start, pattern } if pattern.len() > 1 => {
                     let slope = std::f64::consts::SQRT_2 - 1.0;
-                    let pre = (start - r as u64) as f64 - slope * r as f64;
+                    let pre = (start - r as u32) as f64 - slope * r as f64;
                     Some((r as u64, pattern.len(), pre))
                 }
                 _ => None,

@@ -21,11 +21,11 @@ fn describe_row(row: &Option<RowStatus>) -> (String, Option<u32>, u32) {
             };
             (
                 format!("period {} from q = {start}{how}", pattern.len()),
-                Some(*start as u32),
+                Some(*start),
                 pattern.len() as u32,
             )
         }
-        Fate::Constant { start } => (format!("constant from q = {start}"), Some(*start as u32), 1),
+        Fate::Constant { start } => (format!("constant from q = {start}"), Some(*start), 1),
     }
 }
 

@@ -35,20 +35,20 @@ pub enum Fate {
     /// `f(q,r) = start` for every `q >= start` (the row died there: `f(start,r) = start`).
     Constant {
         /// The column `q` with `f(q,r) = q`.
-        start: u64,
+        start: u32,
     },
     /// `f(q,r) - q` repeats `pattern` from column `start` on.
     Periodic {
         /// The least column from which it repeats (`>= r`).
-        start: u64,
+        start: u32,
         /// `f(q,r) - q` for `q = start .. start + period` (one least period).
-        pattern: Vec<i64>,
+        pattern: Vec<i32>,
     },
 }
 
 impl Fate {
     /// The column from which the fate holds.
-    pub fn start(&self) -> u64 {
+    pub fn start(&self) -> u32 {
         match self {
             Fate::Constant { start } | Fate::Periodic { start, .. } => *start,
         }
@@ -57,10 +57,11 @@ impl Fate {
     /// `f(q, r)` from the fate, when it determines it (`q >= start`).
     pub fn value(&self, q: u64) -> Option<u64> {
         match self {
-            Fate::Constant { start } if q >= *start => Some(*start),
-            Fate::Periodic { start, pattern } if q >= *start => {
+            Fate::Constant { start } if q >= u64::from(*start) => Some(u64::from(*start)),
+            Fate::Periodic { start, pattern } if q >= u64::from(*start) => {
                 let p = pattern.len() as u64;
-                q.checked_add_signed(pattern[((q - start) % p) as usize])
+                let offset = pattern[((q - u64::from(*start)) % p) as usize];
+                q.checked_add_signed(i64::from(offset))
             }
             _ => None,
         }
@@ -116,7 +117,7 @@ pub struct RowStatus {
 
 impl RowStatus {
     /// A row that died at `start`.
-    pub fn died(start: u64) -> RowStatus {
+    pub fn died(start: u32) -> RowStatus {
         RowStatus {
             fate: Fate::Constant { start },
             known: Known::Rule,
@@ -194,8 +195,10 @@ impl Below {
     /// Adds a proved fate.
     pub fn add(&mut self, fate: &Fate) {
         match fate {
-            Fate::Constant { start } => self.add_dead(*start),
-            Fate::Periodic { start, pattern } => self.add_periodic(*start, pattern.len() as u64),
+            Fate::Constant { start } => self.add_dead(u64::from(*start)),
+            Fate::Periodic { start, pattern } => {
+                self.add_periodic(u64::from(*start), pattern.len() as u64)
+            }
         }
     }
 

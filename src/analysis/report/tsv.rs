@@ -55,12 +55,12 @@ pub(super) fn write_rows(a: &Analysis, from: &str, path: &Path) -> io::Result<()
             match &s.fate {
                 // Columns start+1 ..= N repeat the constant (none for a start past N).
                 Fate::Constant { start } => {
-                    let confirmed = n.saturating_sub(*start);
+                    let confirmed = n.saturating_sub(u64::from(*start));
                     writeln!(w, "{r}\tconstant\t{proof}\t{start}\t-\t-\t{confirmed}\t-")?
                 }
                 Fate::Periodic { start, pattern } => {
                     let p = pattern.len() as u64;
-                    let confirmed = (n + 1).saturating_sub(start + p);
+                    let confirmed = (n + 1).saturating_sub(u64::from(*start) + p);
                     let pat: Vec<String> = pattern.iter().map(|x| x.to_string()).collect();
                     let at = s
                         .known
