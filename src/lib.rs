@@ -27,6 +27,7 @@
 //! graph        graph Chomp: nim-values of graphs (its own game),  -> bytes, stop
 //!              the --summary table (graph::summary)
 //! grundy       Sprague-Grundy values G(p,q,r): the sweep in p      uses nothing
+//! view         the browser viewer's server: page, tiles, JSON       -> lookup, table, census_file, proof, stop
 //! huge         the binary's allocator: huge pages for large blocks uses nothing
 //! ```
 //!
@@ -65,3 +66,4 @@ pub mod stop;
 pub mod table;
 #[cfg(test)]
 mod test_rng;
+pub mod view;

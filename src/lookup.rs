@@ -108,71 +108,131 @@ fn with_path(path: &Path, message: String, names_path: bool) -> String {
 }
 
 /// `f(q, r)` (for `r > q`, `f(q,q)`) from `table`, or from `census` where the rules
-/// of this module allow.
+/// of this module allow. The census is opened only when the table does not answer.
 pub fn lookup(q: u64, r: u64, table: &Named, census: &Named) -> Result<Answer, LookupError> {
-    let table_err = |error| LookupError::Table {
-        path: table.path.clone(),
-        error,
-    };
-    let opened = if table.named || table.path.exists() {
-        Some(Table::open(&table.path).map_err(table_err)?)
-    } else {
-        None
-    };
-    let beyond = match &opened {
-        Some(t) => match t.get(q, r) {
-            Ok(v) => {
-                return Ok(Answer {
-                    value: v as u64,
-                    source: Source::Table {
+    let opened = open_table(table)?;
+    let beyond = opened
+        .as_ref()
+        .is_none_or(|t| matches!(t.get(q, r), Err(TableError::OutOfRange { .. })));
+    let census_file = if beyond { open_census(census)? } else { None };
+    Sources {
+        table: opened,
+        census: census_file,
+        table_path: table.clone(),
+        census_path: census.clone(),
+    }
+    .answer(q, r)
+}
+
+/// A table and a census opened once under this module's rules, for many look-ups
+/// (the viewer's).
+pub struct Sources {
+    /// The table, if one was named or exists at the default path.
+    pub table: Option<Table>,
+    /// The census, if one was named or exists at the default path.
+    pub census: Option<Descriptors>,
+    /// Where the table is (or would be).
+    pub table_path: Named,
+    /// Where the census is (or would be).
+    pub census_path: Named,
+}
+
+impl Sources {
+    /// Opens both: a named file must open; a default one is used if it exists.
+    pub fn open(table: &Named, census: &Named) -> Result<Sources, LookupError> {
+        Ok(Sources {
+            table: open_table(table)?,
+            census: open_census(census)?,
+            table_path: table.clone(),
+            census_path: census.clone(),
+        })
+    }
+
+    /// `f(q, r)` and its source: the table where it reaches, else the census.
+    pub fn answer(&self, q: u64, r: u64) -> Result<Answer, LookupError> {
+        let (table, census) = (&self.table_path, &self.census_path);
+        let beyond = match &self.table {
+            Some(t) => match t.get(q, r) {
+                Ok(v) => {
+                    return Ok(Answer {
+                        value: v as u64,
+                        source: Source::Table {
+                            path: table.path.clone(),
+                            n: t.columns() - 1,
+                        },
+                    });
+                }
+                Err(e @ TableError::OutOfRange { .. }) => Some((e, t.n())),
+                Err(error) => {
+                    return Err(LookupError::Table {
                         path: table.path.clone(),
-                        n: t.columns() - 1,
-                    },
-                });
-            }
-            Err(e @ TableError::OutOfRange { .. }) => Some((e, t.n())),
-            Err(e) => return Err(table_err(e)),
-        },
-        None => None,
-    };
-    let no_table = || match &beyond {
-        Some((e, _)) => format!("{}: {e}", table.path.display()),
-        None => format!("no table at {}", table.path.display()),
-    };
-    if !census.named && !census.path.exists() {
-        return Err(match beyond {
-            Some(_) => LookupError::Unanswered {
+                        error,
+                    });
+                }
+            },
+            None => None,
+        };
+        let no_table = || match &beyond {
+            Some((e, _)) => format!("{}: {e}", table.path.display()),
+            None => format!("no table at {}", table.path.display()),
+        };
+        let Some(d) = &self.census else {
+            return Err(match beyond {
+                Some(_) => LookupError::Unanswered {
+                    table: no_table(),
+                    census: format!("no census at {} to answer beyond it", census.path.display()),
+                },
+                None => LookupError::NoSource {
+                    table: table.path.clone(),
+                    census: census.path.clone(),
+                },
+            });
+        };
+        let row = r.min(q);
+        let status = u32::try_from(row).ok().and_then(|row| d.status(row));
+        match status.as_ref().and_then(|s| s.proved_value(q)) {
+            Some(value) => Ok(Answer {
+                value,
+                source: Source::Census {
+                    path: census.path.clone(),
+                    row,
+                    status: status.expect("a value comes from a status"),
+                    table_n: beyond.as_ref().map(|(_, n)| *n),
+                    table: table.path.clone(),
+                },
+            }),
+            None => Err(LookupError::Unanswered {
                 table: no_table(),
-                census: format!("no census at {} to answer beyond it", census.path.display()),
-            },
-            None => LookupError::NoSource {
-                table: table.path.clone(),
-                census: census.path.clone(),
-            },
-        });
+                census: census_gap(&census.path, d, row, status.as_ref()),
+            }),
+        }
     }
-    let d = Descriptors::open(&census.path).map_err(|error| LookupError::Census {
-        path: census.path.clone(),
-        error,
-    })?;
-    let row = r.min(q);
-    let status = u32::try_from(row).ok().and_then(|row| d.status(row));
-    match status.as_ref().and_then(|s| s.proved_value(q)) {
-        Some(value) => Ok(Answer {
-            value,
-            source: Source::Census {
-                path: census.path.clone(),
-                row,
-                status: status.expect("a value comes from a status"),
-                table_n: beyond.as_ref().map(|(_, n)| *n),
-                table: table.path.clone(),
-            },
-        }),
-        None => Err(LookupError::Unanswered {
-            table: no_table(),
-            census: census_gap(&census.path, &d, row, status.as_ref()),
-        }),
+}
+
+/// The table if it was named or exists at the default path.
+fn open_table(table: &Named) -> Result<Option<Table>, LookupError> {
+    if !table.named && !table.path.exists() {
+        return Ok(None);
     }
+    Table::open(&table.path)
+        .map(Some)
+        .map_err(|error| LookupError::Table {
+            path: table.path.clone(),
+            error,
+        })
+}
+
+/// The census if it was named or exists at the default path.
+fn open_census(census: &Named) -> Result<Option<Descriptors>, LookupError> {
+    if !census.named && !census.path.exists() {
+        return Ok(None);
+    }
+    Descriptors::open(&census.path)
+        .map(Some)
+        .map_err(|error| LookupError::Census {
+            path: census.path.clone(),
+            error,
+        })
 }
 
 /// Why the census cannot answer for `row`.

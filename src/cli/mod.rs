@@ -20,6 +20,7 @@ mod position;
 mod progress;
 mod run;
 mod show;
+mod view;
 
 use std::io;
 use std::sync::OnceLock;
@@ -75,6 +76,8 @@ enum Cmd {
     Nim(nim::Args),
     /// Prove the period of G(p,q,r) - p on every line (q,r), q <= Q (Grundy census)
     GrundyCensus(grundy::Args),
+    /// Look at a table and a census in the browser (a server on 127.0.0.1)
+    View(view::Args),
 }
 
 /// The process's stop token: Ctrl-C requests it, and every long command
@@ -113,6 +116,7 @@ pub fn main() -> ExitCode {
         Cmd::Run(a) => run::run(&a),
         Cmd::Bench(a) => bench::run(&a),
         Cmd::Graph(a) => graph::run(&a),
+        Cmd::View(a) => view::run(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

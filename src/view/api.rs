@@ -1,0 +1,145 @@
+//! The viewer's JSON answers: what it was started with, one cell, one row over a
+//! range, and the census's list of rows. Every value comes through
+//! [`Sources`], so the page follows the same source rule as `chomp3 get`.
+
+use serde_json::{Value, json};
+
+use crate::census_file::Descriptors;
+use crate::lookup::{Answer, Source, Sources};
+use crate::proof::{Fate, RowStatus};
+
+/// The most values one row request returns (a larger range is refused, not cut).
+pub const MAX_ROW_VALUES: u64 = 1 << 16;
+
+/// The files the viewer reads and their sizes.
+pub fn info(s: &Sources) -> Value {
+    json!({
+        "table": s.table.as_ref().map(|t| json!({
+            "path": s.table_path.path.display().to_string(),
+            "columns": t.columns(),
+        })),
+        "census": s.census.as_ref().map(|d| json!({
+            "path": s.census_path.path.display().to_string(),
+            "rows": d.rows(),
+        })),
+    })
+}
+
+/// One cell: `f(q,r)`, the P-position it stands for, the row's fate, the source.
+pub fn cell(s: &Sources, q: u64, r: u64) -> Value {
+    let fate = row_fate(s.census.as_ref(), r.min(q));
+    match s.answer(q, r) {
+        Ok(a) => json!({
+            "q": q, "r": r, "f": a.value,
+            "position": position(a.value, q, r),
+            "source": source_word(&a),
+            "explain": a.source.to_string(),
+            "fate": fate,
+        }),
+        Err(e) => json!({ "q": q, "r": r, "f": null, "why": e.to_string(), "fate": fate }),
+    }
+}
+
+/// Row `r`'s values for `q` in `from ..= to` (`null` where no source answers),
+/// the columns each source gave, and the row's fate.
+pub fn row(s: &Sources, r: u64, from: u64, to: u64) -> Result<Value, String> {
+    if to < from {
+        return Err(format!("empty range: from={from} is after to={to}"));
+    }
+    if to - from >= MAX_ROW_VALUES {
+        return Err(format!(
+            "range {from}..={to} has {} columns; at most {MAX_ROW_VALUES} per request",
+            to - from + 1
+        ));
+    }
+    let mut values = Vec::with_capacity((to - from + 1) as usize);
+    let mut segments: Vec<(u64, u64, &str)> = Vec::new();
+    for q in from..=to {
+        let a = s.answer(q, r).ok();
+        values.push(a.as_ref().map(|a| a.value));
+        let word = a.as_ref().map_or("none", source_word);
+        match segments.last_mut() {
+            Some((_, end, w)) if *w == word => *end = q,
+            _ => segments.push((q, q, word)),
+        }
+    }
+    let sources: Vec<Value> = segments
+        .iter()
+        .map(|&(a, b, w)| json!({"from": a, "to": b, "source": w}))
+        .collect();
+    Ok(json!({
+        "r": r, "from": from, "to": to,
+        "values": values,
+        "sources": sources,
+        "fate": row_fate(s.census.as_ref(), r),
+    }))
+}
+
+/// Every row of the census: class letters (`c` constant, `p` periodic, `o`
+/// open), starts, periods (0 for open rows) and the rows whose start is only a
+/// bound. Columns rather than records keep 3*10^5 rows near 3 MB.
+pub fn census(d: &Descriptors) -> Value {
+    let n = d.rows() as usize;
+    let (mut class, mut start, mut period) =
+        (String::with_capacity(n), vec![0u32; n], vec![0u32; n]);
+    let mut bound = Vec::new();
+    for r in 0..d.rows() {
+        let i = r as usize;
+        match d.status(r).map(|s| s.fate) {
+            None => class.push('o'),
+            Some(Fate::Constant { start: s }) => {
+                class.push('c');
+                (start[i], period[i]) = (s, 1);
+            }
+            Some(Fate::Periodic { start: s, pattern }) => {
+                class.push('p');
+                (start[i], period[i]) = (s, pattern.len() as u32);
+            }
+        }
+        if d.start_is_bound(r) {
+            bound.push(r);
+        }
+    }
+    json!({ "rows": n, "class": class, "start": start, "period": period, "bound": bound })
+}
+
+/// The P-position `f(q,r) = p` stands for: `[p, min(p,q), min(p,q,r)]`.
+fn position(p: u64, q: u64, r: u64) -> [u64; 3] {
+    [p, p.min(q), p.min(q).min(r)]
+}
+
+fn source_word(a: &Answer) -> &'static str {
+    match a.source {
+        Source::Table { .. } => "table",
+        Source::Census { .. } => "census",
+    }
+}
+
+/// A row's fate from the census, if it settles the row.
+fn row_fate(census: Option<&Descriptors>, r: u64) -> Value {
+    let Some(d) = census else {
+        return json!({"known": false, "why": "no census was given"});
+    };
+    let status = u32::try_from(r).ok().and_then(|r| d.status(r));
+    match status {
+        None if r >= d.rows() as u64 => {
+            json!({"known": false, "why": format!("the census covers rows 0..{}", d.rows() - 1)})
+        }
+        None => json!({"known": false, "why": format!("row {r} is open in the census")}),
+        Some(s) => fate_json(&s, d.start_is_bound(r as u32)),
+    }
+}
+
+fn fate_json(s: &RowStatus, bound: bool) -> Value {
+    let closed = s.known.closed_at();
+    match &s.fate {
+        Fate::Constant { start } => json!({
+            "known": true, "class": "constant", "start": start, "period": 1,
+            "pattern": [], "start_is_bound": bound, "closed_at": closed,
+        }),
+        Fate::Periodic { start, pattern } => json!({
+            "known": true, "class": "periodic", "start": start, "period": pattern.len(),
+            "pattern": pattern, "start_is_bound": bound, "closed_at": closed,
+        }),
+    }
+}

@@ -1,0 +1,214 @@
+//! The browser viewer behind `chomp3 view`: a small HTTP server on 127.0.0.1
+//! that serves one page (its HTML, JavaScript and CSS are compiled into the
+//! binary from `src/view/page/`) and answers the page's requests from the
+//! table and census it was started with. Owns the routes, the tiles and the
+//! JSON answers; uses `lookup` (the source rule of `get`), `table`,
+//! `census_file`, `proof` and `stop`.
+//!
+//! It answers `GET` (and `HEAD`) on its own routes only, never a file by path:
+//! anything else is a 404, and a bad parameter a 400, each with one line of text.
+
+pub mod api;
+pub mod query;
+pub mod tile;
+
+use std::io;
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use crate::lookup::Sources;
+use crate::stop::Stop;
+use query::Query;
+use tile::{Measure, TileAt};
+
+/// The page and its script and style, served as they are in the repository.
+const PAGE: [(&str, &str, &str); 3] = [
+    (
+        "/",
+        "text/html; charset=utf-8",
+        include_str!("page/index.html"),
+    ),
+    (
+        "/viewer.js",
+        "text/javascript; charset=utf-8",
+        include_str!("page/viewer.js"),
+    ),
+    (
+        "/viewer.css",
+        "text/css; charset=utf-8",
+        include_str!("page/viewer.css"),
+    ),
+];
+
+/// The largest `q` or `r` a request may name (larger is a 400).
+pub const MAX_COORD: u64 = u32::MAX as u64;
+
+/// One answer: status, content type, body.
+pub struct Reply {
+    /// The HTTP status.
+    pub status: u16,
+    /// The `Content-Type`.
+    pub content_type: &'static str,
+    /// The body.
+    pub body: Vec<u8>,
+}
+
+impl Reply {
+    fn ok(content_type: &'static str, body: Vec<u8>) -> Reply {
+        Reply {
+            status: 200,
+            content_type,
+            body,
+        }
+    }
+
+    fn json(v: serde_json::Value) -> Reply {
+        Reply::ok("application/json", v.to_string().into_bytes())
+    }
+
+    /// An error: one line of text.
+    fn error(status: u16, line: String) -> Reply {
+        Reply {
+            status,
+            content_type: "text/plain; charset=utf-8",
+            body: format!("{line}\n").into_bytes(),
+        }
+    }
+}
+
+/// Answers one `GET` for `url` (path and query).
+pub fn respond(s: &Sources, url: &str) -> Reply {
+    let (path, query) = url.split_once('?').unwrap_or((url, ""));
+    if let Some((_, kind, body)) = PAGE.iter().find(|(p, ..)| *p == path) {
+        return Reply::ok(kind, body.as_bytes().to_vec());
+    }
+    let answer = match path {
+        "/api/info" => Query::parse(query, &[]).map(|_| Reply::json(api::info(s))),
+        "/api/cell" => cell(s, query),
+        "/api/row" => row(s, query),
+        "/api/census" => census(s, query),
+        "/api/tile" => tile(s, query),
+        "/api/legend" => Query::parse(query, &[])
+            .map(|_| Reply::ok("image/png", tile::png(&tile::legend(), 256))),
+        _ => return Reply::error(404, format!("no such page: {}", clip(path))),
+    };
+    answer.unwrap_or_else(|why| Reply::error(400, why))
+}
+
+fn cell(s: &Sources, query: &str) -> Result<Reply, String> {
+    let q = Query::parse(query, &["q", "r"])?;
+    let (col, row) = (q.number("q", MAX_COORD)?, q.number("r", MAX_COORD)?);
+    Ok(Reply::json(api::cell(s, col, row)))
+}
+
+fn row(s: &Sources, query: &str) -> Result<Reply, String> {
+    let q = Query::parse(query, &["r", "from", "to"])?;
+    let r = q.number("r", MAX_COORD)?;
+    let from = q.optional_number("from", MAX_COORD)?.unwrap_or(r);
+    let to = q.optional_number("to", MAX_COORD)?.unwrap_or(from + 199);
+    Ok(Reply::json(api::row(s, r, from, to)?))
+}
+
+fn census(s: &Sources, query: &str) -> Result<Reply, String> {
+    Query::parse(query, &[])?;
+    let d = s
+        .census
+        .as_ref()
+        .ok_or("no census: the viewer was started without one")?;
+    Ok(Reply::json(api::census(d)))
+}
+
+fn tile(s: &Sources, query: &str) -> Result<Reply, String> {
+    let q = Query::parse(query, &["measure", "scale", "x", "y", "format"])?;
+    let measure = Measure::from_name(q.word("measure", &Measure::NAMES)?).expect("a listed name");
+    let format = q.word("format", &["png", "values"])?;
+    let at = TileAt {
+        scale: q.number("scale", tile::MAX_SCALE)?,
+        x: q.number("x", MAX_COORD)?,
+        y: q.number("y", MAX_COORD)?,
+    };
+    let t = s
+        .table
+        .as_ref()
+        .ok_or("no table: the viewer was started without one")?;
+    at.check(t.columns())?;
+    if measure == Measure::Settle && s.census.is_none() {
+        return Err("the settle measure needs a census (start the viewer with --census)".into());
+    }
+    Ok(match format {
+        "values" => {
+            let bytes = tile::values(t, at)
+                .iter()
+                .flat_map(|v| v.to_le_bytes())
+                .collect();
+            Reply::ok("application/octet-stream", bytes)
+        }
+        _ => {
+            let rgba = tile::pixels(t, s.census.as_ref(), at, measure);
+            Reply::ok("image/png", tile::png(&rgba, tile::TILE as u32))
+        }
+    })
+}
+
+fn clip(s: &str) -> String {
+    s.chars().take(60).collect()
+}
+
+/// Serves on `server` until `stop` is requested (Ctrl-C). Each request is
+/// answered on the thread that received it; tiles read a shared memory map.
+pub fn serve(s: &Sources, server: &tiny_http::Server, stop: &Stop) -> io::Result<()> {
+    std::thread::scope(|scope| {
+        for _ in 0..workers() {
+            scope.spawn(|| {
+                while !stop.requested() {
+                    match server.recv_timeout(Duration::from_millis(100)) {
+                        Ok(Some(request)) => answer(s, request),
+                        Ok(None) => {}
+                        Err(_) => break,
+                    }
+                }
+            });
+        }
+    });
+    Ok(())
+}
+
+fn workers() -> usize {
+    std::thread::available_parallelism()
+        .map_or(2, |n| n.get())
+        .clamp(2, 8)
+}
+
+fn answer(s: &Sources, request: tiny_http::Request) {
+    use tiny_http::Method;
+    let head = *request.method() == Method::Head;
+    let reply = match request.method() {
+        Method::Get | Method::Head => respond(s, request.url()),
+        m => Reply::error(
+            405,
+            format!("method {m} is not allowed: the viewer only reads"),
+        ),
+    };
+    let header = |name: &str, value: &str| {
+        tiny_http::Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("an ASCII header")
+    };
+    let len = reply.body.len();
+    let body = if head { Vec::new() } else { reply.body };
+    let response = tiny_http::Response::new(
+        tiny_http::StatusCode(reply.status),
+        vec![
+            header("Content-Type", reply.content_type),
+            header("Cache-Control", "no-store"),
+        ],
+        io::Cursor::new(body),
+        Some(if head { 0 } else { len }),
+        None,
+    );
+    // A client that went away is no concern of the server's.
+    let _ = request.respond(response);
+}
+
+/// The address to listen on.
+pub fn bind(addr: SocketAddr) -> Result<tiny_http::Server, String> {
+    tiny_http::Server::http(addr).map_err(|e| format!("cannot listen on {addr}: {e}"))
+}
