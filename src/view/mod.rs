@@ -203,7 +203,9 @@ fn answer(s: &Sources, request: tiny_http::Request) {
         io::Cursor::new(body),
         Some(if head { 0 } else { len }),
         None,
-    );
+    )
+    // Every body's length is known: send it as Content-Length, never chunked.
+    .with_chunked_threshold(usize::MAX);
     // A client that went away is no concern of the server's.
     let _ = request.respond(response);
 }
