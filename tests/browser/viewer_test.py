@@ -83,7 +83,9 @@ def main():
     ap.add_argument("--chomp3", default=os.path.join(ROOT, "target", "debug", "chomp3"))
     ap.add_argument("--table", help="a table to view (default: a fresh one, N = 2000)")
     ap.add_argument("--cell", default="1000,400", help="the cell to zoom to and hover, q,r")
-    ap.add_argument("--screenshot", help="also save the table view's screenshot here")
+    ap.add_argument("--screenshot", help="also save a screenshot of the page here (README's)")
+    ap.add_argument("--screenshot-view", default="tab=table&m=offset&z=-6&q=50000&r=30000",
+                    help="the view (URL hash) of that screenshot")
     args = ap.parse_args()
     q, r = (int(x) for x in args.cell.split(","))
     census = os.path.join(ROOT, "data", "census.c3d")
@@ -97,14 +99,28 @@ def main():
         proc, url = start_viewer(args.chomp3, ["--table", table, "--census", census])
         try:
             with Browser() as b:
-                run_checks(b, url, q, r, want, args.screenshot)
+                run_checks(b, url, q, r, want)
+                if args.screenshot:
+                    save_screenshot(b, url, args.screenshot_view, args.screenshot)
         finally:
             proc.terminate()
             proc.wait(10)
     print("browser test passed")
 
 
-def run_checks(b, url, q, r, want, screenshot):
+def save_screenshot(b, url, view, path):
+    b.get("about:blank")
+    b.get(f"{url}#{view}")
+    b.wait("return document.body.dataset.ready")
+    b.wait("return HeatMap.tiles.size > 0 && [...HeatMap.tiles.values()].every(t => t.complete)")
+    b.hover("#map", 120, 60)
+    b.wait("return !document.getElementById('hover').hidden")
+    with open(path, "wb") as f:
+        f.write(b.screenshot())
+    print(f"saved {path}")
+
+
+def run_checks(b, url, q, r, want):
     # The table: zoomed to 8 pixels per cell around (q, r); hover the centre.
     b.get(f"{url}#tab=table&m=offset&z=3&q={q}&r={r}")
     b.wait("return document.body.dataset.ready")
@@ -117,9 +133,6 @@ def run_checks(b, url, q, r, want, screenshot):
     link = b.run("return document.getElementById('permalink').getAttribute('href')")
     check(f"q={q}" in link and f"r={r}" in link and "z=3" in link, f"the permanent link holds the view: {link}")
     shot = b.screenshot()
-    if screenshot:
-        with open(screenshot, "wb") as f:
-            f.write(shot)
     width, height, rows = png_pixels(shot)
     colours = {px for row in rows[::4] for px in row[::4]}
     check(width > 600 and height > 400 and len(colours) > 20,
