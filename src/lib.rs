@@ -26,7 +26,8 @@
 //!              the Grundy census's from its file)                    graph::summary, grundy
 //! graph        graph Chomp: nim-values of graphs (its own game),  -> bytes, stop
 //!              the --summary table (graph::summary)
-//! grundy       Sprague-Grundy values G(p,q,r): the sweep in p      uses nothing
+//! grundy       Sprague-Grundy values G(p,q,r): the sweep in p,     -> stop, table
+//!              its census, and the stored table (grundy::table)
 //! view         the browser viewer's server: page, tiles, JSON       -> lookup, table, census_file, proof, stop
 //! huge         the binary's allocator: huge pages for large blocks uses nothing
 //! ```

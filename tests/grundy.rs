@@ -289,3 +289,136 @@ fn position_nim_lists_every_move_with_the_value_of_its_definition() {
         }
     }
 }
+
+/// A table file's bytes past its header (the commit records differ with the
+/// number of commits).
+fn data_bytes(path: &std::path::Path) -> Vec<u8> {
+    std::fs::read(path).unwrap()[4096..].to_vec()
+}
+
+/// Runs `chomp3 grundy-table` to `n` into `path`.
+fn grundy_table(path: &std::path::Path, n: u32) -> std::process::Output {
+    common::chomp3(&[
+        "grundy-table",
+        "--quiet",
+        "--n",
+        &n.to_string(),
+        "--capacity",
+        "5000",
+        "--table",
+        path.to_str().unwrap(),
+    ])
+}
+
+#[test]
+fn the_stored_table_holds_the_definitions_values_and_resumes_to_the_same_bytes() {
+    use chomp3::grundy::table::GrundyTable;
+    let dir = tempfile::tempdir().unwrap();
+    let direct = dir.path().join("direct.g3t");
+    assert!(grundy_table(&direct, 60).status.success());
+    let t = GrundyTable::open(&direct).unwrap();
+    assert_eq!(t.n(), Some(60));
+    let mut brute = Brute {
+        memo: HashMap::new(),
+    };
+    for p in 1..=60 {
+        for q in 0..=p {
+            for r in 0..=q {
+                assert_eq!(
+                    t.get(p, q, r).unwrap(),
+                    brute.value(p as u32, q as u32, r as u32)
+                );
+            }
+        }
+    }
+    assert!(t.get(61, 0, 0).is_err());
+    t.verify().unwrap();
+    // Extended in two runs: the same bytes.
+    let twice = dir.path().join("twice.g3t");
+    assert!(grundy_table(&twice, 25).status.success());
+    let out = grundy_table(&twice, 60);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("25 checked again"));
+    assert!(
+        data_bytes(&twice) == data_bytes(&direct),
+        "resumed table differs"
+    );
+    // nim answers from it and says so; get refuses it as an f table.
+    let out = common::chomp3_ok(&[
+        "nim",
+        "50",
+        "20",
+        "7",
+        "--grundy-table",
+        direct.to_str().unwrap(),
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with(&format!("{}\n", brute.value(50, 20, 7))),
+        "{text}"
+    );
+    assert!(text.contains("the Grundy table"), "{text}");
+    let out = common::chomp3(&["get", "5", "1", "--table", direct.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("Grundy table"));
+}
+
+#[test]
+fn the_stored_table_survives_sigkill_between_commits() {
+    use std::io::{BufRead, BufReader};
+    let dir = tempfile::tempdir().unwrap();
+    let direct = dir.path().join("direct.g3t");
+    assert!(grundy_table(&direct, 300).status.success());
+    let path = dir.path().join("killed.g3t");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_chomp3"))
+        .args([
+            "grundy-table",
+            "--quiet",
+            "--n",
+            "300",
+            "--capacity",
+            "5000",
+        ])
+        .args(["--hold-at", "200", "--table", path.to_str().unwrap()])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stderr.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    assert!(line.contains("holding at p = 200"), "{line}");
+    child.kill().unwrap(); // SIGKILL, with slabs written past the last commit
+    child.wait().unwrap();
+    let held = chomp3::grundy::table::GrundyTable::open(&path).unwrap();
+    assert!(
+        held.n().unwrap_or(0) < 200,
+        "the slabs after the last commit are not in the table"
+    );
+    held.verify().unwrap();
+    assert!(grundy_table(&path, 300).status.success());
+    assert!(
+        data_bytes(&path) == data_bytes(&direct),
+        "resumed table differs"
+    );
+}
+
+#[test]
+fn a_damaged_stored_table_is_refused_and_left_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("g.g3t");
+    assert!(grundy_table(&path, 40).status.success());
+    let mut bytes = std::fs::read(&path).unwrap();
+    let at = 4096 + 2000;
+    bytes[at] ^= 0x10;
+    std::fs::write(&path, &bytes).unwrap();
+    let out = grundy_table(&path, 50);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("the sweep gives"), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(std::fs::read(&path).unwrap() == bytes, "nothing written");
+    // Cut short: refused too.
+    std::fs::write(&path, &bytes[..bytes.len() - 100]).unwrap();
+    let out = grundy_table(&path, 50);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("truncated"));
+}

@@ -13,6 +13,7 @@ mod compute;
 mod get;
 mod graph;
 mod grundy;
+mod grundy_table;
 mod info;
 mod nim;
 mod plot;
@@ -76,6 +77,8 @@ enum Cmd {
     Nim(nim::Args),
     /// Prove the period of G(p,q,r) - p on every line (q,r), q <= Q (Grundy census)
     GrundyCensus(grundy::Args),
+    /// Store G(p,q,r) for every position with p <= N (resumable; Ctrl-C keeps what is done)
+    GrundyTable(grundy_table::Args),
     /// Look at a table and a census in the browser (a server on 127.0.0.1)
     View(view::Args),
 }
@@ -112,6 +115,7 @@ pub fn main() -> ExitCode {
         Cmd::Position(a) => position::run(&a),
         Cmd::Nim(a) => nim::run(&a),
         Cmd::GrundyCensus(a) => grundy::run(&a),
+        Cmd::GrundyTable(a) => grundy_table::run(&a),
         Cmd::Census(a) => census::run(&a),
         Cmd::Run(a) => run::run(&a),
         Cmd::Bench(a) => bench::run(&a),

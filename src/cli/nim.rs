@@ -1,13 +1,15 @@
-//! `chomp3 nim`: the Sprague-Grundy value of one position, from a Grundy census
-//! when one is named and covers it, else computed by the sweep; the source is
-//! always said.
+//! `chomp3 nim`: the Sprague-Grundy value of one position, from a Grundy table
+//! or a Grundy census when one is named and covers it, else computed by the
+//! sweep; the source is always said.
 
 use std::path::PathBuf;
 
 use anyhow::{Result, anyhow, bail};
-use chomp3::grundy::{self, census::LineFate};
+use chomp3::grundy::{self, census::LineFate, table::GrundyTable};
+use chomp3::table::TableError;
 
 use super::Interrupted;
+use super::args::table_error;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -20,12 +22,36 @@ pub struct Args {
     /// A Grundy census (`chomp3 grundy-census --out FILE`) to answer from
     #[arg(long, value_name = "FILE")]
     grundy_census: Option<PathBuf>,
+    /// A Grundy table (`chomp3 grundy-table --table FILE`) to answer from
+    #[arg(long, value_name = "FILE")]
+    grundy_table: Option<PathBuf>,
 }
 
 pub fn run(args: &Args) -> Result<()> {
     let (p, q, r) = (args.p, args.q, args.r);
     if !(p >= q && q >= r && p >= 1) {
         bail!("[{p},{q},{r}] is not a position: it needs P >= Q >= R >= 0 and P >= 1");
+    }
+    if let Some(path) = &args.grundy_table {
+        let t = GrundyTable::open(path).map_err(|e| table_error(path, e))?;
+        match t.get(p, q, r) {
+            Ok(value) => {
+                println!("{value}");
+                println!(
+                    "source: the Grundy table {} (every p <= {})",
+                    path.display(),
+                    t.n().unwrap_or(0)
+                );
+                return Ok(());
+            }
+            Err(TableError::OutOfRange { .. }) => eprintln!(
+                "chomp3: {} holds p <= {} only (extend it with `chomp3 grundy-table --n {p} --table {}`); looking further",
+                path.display(),
+                t.n().unwrap_or(0),
+                path.display()
+            ),
+            Err(e) => return Err(table_error(path, e)),
+        }
     }
     if let Some(path) = &args.grundy_census {
         let text = std::fs::read_to_string(path).map_err(|e| anyhow!("{}: {e}", path.display()))?;

@@ -1,8 +1,9 @@
 //! Sprague-Grundy values `G(p,q,r)` of three-rowed Chomp (doc/grundy.md): an
 //! exact sweep in `p` over every line `(q,r)` with `q <= Q`, the certified
 //! census of the lines' periods ([`census`]), its file ([`file`](mod@file)) and the
-//! b-files read off them ([`sequences`]). Uses
-//! `stop`, and `graph::summary`'s line errors.
+//! b-files read off them ([`sequences`]), and the stored table of every
+//! position up to a size ([`table`]). Uses `stop`, `table` (the file format),
+//! and `graph::summary`'s line errors.
 //!
 //! # The rule, and why it is the definition
 //!
@@ -40,6 +41,7 @@ pub mod census;
 pub mod file;
 mod index;
 pub mod sequences;
+pub mod table;
 mod used;
 
 use crate::stop::Stop;
@@ -148,6 +150,13 @@ impl Sweep {
     /// (`q <= p`, `r <= q <= Q`).
     pub fn value(&self, q: u32, r: u32) -> Option<u32> {
         (r <= q && q <= self.q_max && q <= self.p && self.p >= 1).then(|| self.now[line(q, r)])
+    }
+
+    /// The values at the last `p` of every started line (`q <= min(p, Q)`),
+    /// in [`line`] order.
+    pub fn slab(&self) -> &[u32] {
+        let q = self.q_max.min(self.p);
+        &self.now[..line(q, q) + 1]
     }
 
     /// Computes every started line at the next `p`.

@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 
 use memmap2::Mmap;
 
+pub use raw::Shape;
 use raw::{Commit, DATA_OFFSET, Header};
 pub use writer::{TableWriter, parent_dir};
 
@@ -31,8 +32,19 @@ pub enum TableError {
     #[error("{0} is a directory, not a table file; give --table the path of a .c3t file")]
     IsDirectory(PathBuf),
     /// The file does not start with the table magic: it is some other file.
-    #[error("not a chomp3 table (no CHOMP3TB header); give --table the path of a .c3t file")]
+    #[error(
+        "not a chomp3 table (no CHOMP3TB or CHOMP3GT header); give the path of a .c3t (or, for Grundy values, .g3t) file"
+    )]
     NotThisFile,
+    /// A table of the other kind (an `f` table where a Grundy table was wanted, or
+    /// the reverse).
+    #[error("this file is {}, not {}; give the path of the right file", .found.what(), .wanted.what())]
+    OtherKind {
+        /// The kind asked for.
+        wanted: Shape,
+        /// The kind the file is.
+        found: Shape,
+    },
     /// The file was written by a newer (or unknown) format version.
     #[error(
         "table format version {found}, this chomp3 reads version {expected}; use a chomp3 that reads it"
@@ -122,6 +134,12 @@ impl Table {
     /// Opens and checks a table: magic, version, header checksum, commit record and
     /// file length. The data itself is checked by [`Table::verify`].
     pub fn open(path: &Path) -> Result<Table, TableError> {
+        Table::open_shape(path, Shape::Triangle)
+    }
+
+    /// Opens and checks a table of the given shape (a Grundy table is
+    /// [`Shape::Tetrahedron`]), as [`Table::open`] does.
+    pub fn open_shape(path: &Path, shape: Shape) -> Result<Table, TableError> {
         if path.is_dir() {
             return Err(TableError::IsDirectory(path.to_path_buf()));
         }
@@ -139,7 +157,13 @@ impl Table {
         // SIGBUS and the process dies; no wrong value can be returned.
         let map = unsafe { Mmap::map(&file) }.map_err(TableError::io(path))?;
         let (header, commit) = Header::decode(&map[..DATA_OFFSET as usize])?;
-        let expected = raw::file_len(commit.columns, header.bits);
+        if header.shape != shape {
+            return Err(TableError::OtherKind {
+                wanted: shape,
+                found: header.shape,
+            });
+        }
+        let expected = header.file_len(commit.columns);
         if len < expected {
             return Err(TableError::Truncated {
                 columns: commit.columns,
@@ -152,6 +176,16 @@ impl Table {
             header,
             commit,
         })
+    }
+
+    /// Value number `cell` in the file's order (for a Grundy table, see
+    /// `grundy::table`); panics past the committed cells.
+    pub fn cell(&self, cell: u64) -> u32 {
+        assert!(
+            cell < self.header.shape.cells(self.columns()),
+            "cell {cell} outside the table"
+        );
+        raw::unpack(self.data(), self.header.bits, cell)
     }
 
     /// Number of complete columns (`N + 1`; 0 for a table with nothing computed).
@@ -181,7 +215,7 @@ impl Table {
 
     /// Bytes the committed columns occupy (header included).
     pub fn used_len(&self) -> u64 {
-        raw::file_len(self.commit.columns, self.header.bits)
+        self.header.file_len(self.commit.columns)
     }
 
     fn data(&self) -> &[u8] {
@@ -219,7 +253,7 @@ impl Table {
     /// Recomputes the data checksum and compares it with the commit record.
     pub fn verify(&self) -> Result<(), TableError> {
         let data = self.data();
-        let full = (raw::data_bits(self.columns(), self.bits()) / 8) as usize;
+        let full = (self.header.data_bits(self.columns()) / 8) as usize;
         let crc = crc32fast::hash(&data[..full]);
         if crc != self.commit.crc {
             return Err(TableError::ChecksumMismatch(format!(

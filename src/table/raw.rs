@@ -4,8 +4,64 @@
 use crate::bytes::{put, u32_at, u64_at};
 use crate::table::TableError;
 
-/// First 8 bytes of every table file.
+/// First 8 bytes of an `f` table file ([`Shape::Triangle`]).
 pub const MAGIC: [u8; 8] = *b"CHOMP3TB";
+/// First 8 bytes of a Grundy table file ([`Shape::Tetrahedron`]).
+pub const MAGIC_GRUNDY: [u8; 8] = *b"CHOMP3GT";
+
+/// How a file's cells are laid out; its magic says which.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// `f(q,r)`, `r <= q`: column `q` holds `q + 1` cells (`.c3t`).
+    Triangle,
+    /// `G(p,q,r)`, `r <= q <= p`: slab `p` holds `(p+1)(p+2)/2` cells, in the
+    /// order of `grundy::line(q, r)` (`.g3t`).
+    Tetrahedron,
+}
+
+impl Shape {
+    /// The file's first 8 bytes.
+    pub fn magic(self) -> [u8; 8] {
+        match self {
+            Shape::Triangle => MAGIC,
+            Shape::Tetrahedron => MAGIC_GRUNDY,
+        }
+    }
+
+    /// Number of cells in columns (or slabs) `0 .. columns`.
+    pub fn cells(self, columns: u64) -> u64 {
+        match self {
+            Shape::Triangle => columns * (columns + 1) / 2,
+            Shape::Tetrahedron => columns * (columns + 1) * (columns + 2) / 6,
+        }
+    }
+
+    /// Bits needed per value up to `capacity`: `f(q,r) <= 2N + 1`, and
+    /// `G(p,q,r) <= 3N` (a position has fewer than `p + q + r` options).
+    pub fn bits_for_capacity(self, capacity: u64) -> u32 {
+        match self {
+            Shape::Triangle => bits_for_capacity(capacity),
+            Shape::Tetrahedron => 64 - (3 * capacity).max(1).leading_zeros(),
+        }
+    }
+
+    /// The largest capacity the format supports (values in 32 bits, bit
+    /// offsets in 64).
+    pub fn max_capacity(self) -> u64 {
+        match self {
+            Shape::Triangle => MAX_CAPACITY,
+            Shape::Tetrahedron => 1_000_000,
+        }
+    }
+
+    /// What the file holds, for messages.
+    pub fn what(self) -> &'static str {
+        match self {
+            Shape::Triangle => "an f(q,r) table (.c3t)",
+            Shape::Tetrahedron => "a Grundy table G(p,q,r) (.g3t)",
+        }
+    }
+}
 /// The format version this build writes and reads.
 pub const VERSION: u32 = 1;
 /// Size of the header; the packed values start here (page-aligned).
@@ -18,6 +74,8 @@ pub const SLOT_LEN: usize = 64;
 /// The fixed part of the header, written once when the file is created.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Header {
+    /// The cells' layout (from the magic).
+    pub shape: Shape,
     /// Bits per stored value.
     pub bits: u32,
     /// Largest `N` the file may be extended to.
@@ -45,19 +103,26 @@ pub fn bits_for_capacity(capacity: u64) -> u32 {
 /// Largest capacity the file format supports: values must fit in 32 bits.
 pub const MAX_CAPACITY: u64 = (u32::MAX as u64 - 1) / 2;
 
-/// Number of cells in columns `0 .. columns` (the triangle `r <= q`).
+/// Number of cells in columns `0 .. columns` of an `f` table (the triangle `r <= q`).
 pub fn cells(columns: u64) -> u64 {
-    columns * (columns + 1) / 2
+    Shape::Triangle.cells(columns)
 }
 
-/// Bits of packed data for `columns` complete columns.
-pub fn data_bits(columns: u64, bits: u32) -> u64 {
-    cells(columns) * bits as u64
-}
-
-/// File size for `columns` complete columns.
+/// File size of an `f` table with `columns` complete columns.
 pub fn file_len(columns: u64, bits: u32) -> u64 {
-    DATA_OFFSET + data_bits(columns, bits).div_ceil(8)
+    DATA_OFFSET + (cells(columns) * bits as u64).div_ceil(8)
+}
+
+impl Header {
+    /// Bits of packed data for `columns` complete columns (or slabs).
+    pub fn data_bits(&self, columns: u64) -> u64 {
+        self.shape.cells(columns) * self.bits as u64
+    }
+
+    /// File size for `columns` complete columns (or slabs).
+    pub fn file_len(&self, columns: u64) -> u64 {
+        DATA_OFFSET + self.data_bits(columns).div_ceil(8)
+    }
 }
 
 impl Header {
@@ -65,7 +130,7 @@ impl Header {
     /// which records zero columns).
     pub fn encode(&self) -> Vec<u8> {
         let mut h = vec![0u8; DATA_OFFSET as usize];
-        put(&mut h, 0, &MAGIC);
+        put(&mut h, 0, &self.shape.magic());
         put(&mut h, 8, &VERSION.to_le_bytes());
         put(&mut h, 12, &self.bits.to_le_bytes());
         put(&mut h, 16, &self.capacity.to_le_bytes());
@@ -82,9 +147,12 @@ impl Header {
 
     /// Reads and checks the header; returns it with the newest valid commit.
     pub fn decode(h: &[u8]) -> Result<(Header, Commit), TableError> {
-        if h.len() < DATA_OFFSET as usize || h[0..8] != MAGIC {
-            return Err(TableError::NotThisFile);
-        }
+        let shape = match h.get(0..8) {
+            _ if h.len() < DATA_OFFSET as usize => return Err(TableError::NotThisFile),
+            Some(m) if m == MAGIC => Shape::Triangle,
+            Some(m) if m == MAGIC_GRUNDY => Shape::Tetrahedron,
+            _ => return Err(TableError::NotThisFile),
+        };
         let version = u32_at(h, 8);
         if version != VERSION {
             return Err(TableError::Version {
@@ -96,12 +164,13 @@ impl Header {
             return Err(TableError::CorruptHeader("header checksum does not match"));
         }
         let header = Header {
+            shape,
             bits: u32_at(h, 12),
             capacity: u64_at(h, 16),
         };
         if u64_at(h, 24) != DATA_OFFSET
-            || header.capacity > MAX_CAPACITY
-            || header.bits != bits_for_capacity(header.capacity)
+            || header.capacity > shape.max_capacity()
+            || header.bits != shape.bits_for_capacity(header.capacity)
         {
             return Err(TableError::CorruptHeader("inconsistent header fields"));
         }
@@ -241,6 +310,7 @@ mod tests {
     #[test]
     fn header_round_trips_and_rejects_damage() {
         let header = Header {
+            shape: Shape::Triangle,
             bits: 18,
             capacity: 100_000,
         };

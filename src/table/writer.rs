@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 pub use crate::atomic_write::parent_dir;
 
 use super::TableError;
-use super::raw::{self, Commit, DATA_OFFSET, Header, Packed, SLOT_LEN, SLOT_OFFSETS};
+use super::raw::{Commit, DATA_OFFSET, Header, Packed, SLOT_LEN, SLOT_OFFSETS, Shape};
 
 /// A table file opened for appending columns; holds an exclusive lock on it.
 pub struct TableWriter {
@@ -36,8 +36,18 @@ impl TableWriter {
     /// Creates a new, empty table at `path` (which must not exist) for `N` up to
     /// `capacity`. The file appears under its name only once its header is written.
     pub fn create(path: &Path, capacity: u64) -> Result<TableWriter, TableError> {
+        TableWriter::create_shape(path, Shape::Triangle, capacity)
+    }
+
+    /// [`TableWriter::create`] for a table of the given shape.
+    pub fn create_shape(
+        path: &Path,
+        shape: Shape,
+        capacity: u64,
+    ) -> Result<TableWriter, TableError> {
         let header = Header {
-            bits: raw::bits_for_capacity(capacity),
+            shape,
+            bits: shape.bits_for_capacity(capacity),
             capacity,
         };
         let dir = parent_dir(path);
@@ -59,12 +69,17 @@ impl TableWriter {
         if let Ok(d) = File::open(&dir) {
             let _ = d.sync_all();
         }
-        TableWriter::open(path)
+        TableWriter::open_shape(path, shape)
     }
 
     /// Opens an existing table for appending. Fails if another process has it open
     /// for writing.
     pub fn open(path: &Path) -> Result<TableWriter, TableError> {
+        TableWriter::open_shape(path, Shape::Triangle)
+    }
+
+    /// [`TableWriter::open`] for a table of the given shape.
+    pub fn open_shape(path: &Path, shape: Shape) -> Result<TableWriter, TableError> {
         let file = OpenOptions::new()
             .read(true)
             .write(true)
@@ -82,7 +97,13 @@ impl TableWriter {
         file.read_exact_at(&mut head, 0)
             .map_err(TableError::io(path))?;
         let (header, committed) = Header::decode(&head)?;
-        let expected = raw::file_len(committed.columns, header.bits);
+        if header.shape != shape {
+            return Err(TableError::OtherKind {
+                wanted: shape,
+                found: header.shape,
+            });
+        }
+        let expected = header.file_len(committed.columns);
         if len < expected {
             return Err(TableError::Truncated {
                 columns: committed.columns,
@@ -124,10 +145,10 @@ impl TableWriter {
     /// Appends `count` packed columns, which must follow the columns written so far.
     /// They are not part of the table until [`TableWriter::commit`].
     pub fn append(&mut self, count: u64, mut packed: Packed) -> Result<(), TableError> {
-        let end_bit = raw::data_bits(self.columns + count, self.header.bits);
+        let end_bit = self.header.data_bits(self.columns + count);
         assert_eq!(
             packed.start_byte * 8 + packed.start_bit as u64,
-            raw::data_bits(self.columns, self.header.bits),
+            self.header.data_bits(self.columns),
             "columns appended out of order"
         );
         assert_eq!(
@@ -173,7 +194,7 @@ impl TableWriter {
 
     /// Cuts off anything past the committed columns (left by an interrupted run).
     pub fn trim(&mut self) -> Result<(), TableError> {
-        let len = raw::file_len(self.committed.columns, self.header.bits);
+        let len = self.header.file_len(self.committed.columns);
         self.file.set_len(len).map_err(TableError::io(&self.path))
     }
 }

@@ -1,0 +1,143 @@
+//! The stored Grundy table: `G(p,q,r)` for every position with `p <= N`, in a
+//! `.g3t` file. It is the `f` table's format (FORMAT.md) with
+//! [`Shape::Tetrahedron`]: slab `p` holds the lines `(q, r)`, `r <= q <= p`, in
+//! the order of [`line`], so `G(p,q,r)` is cell `p(p+1)(p+2)/6 + line(q,r)`;
+//! slab 0 holds one placeholder 0 (`[0,0,0]` is not a position).
+//!
+//! The values come from [`Sweep`] with `Q = N`: after step `p` its lines with
+//! `q <= p` hold exactly slab `p`. Slabs are appended and committed through
+//! [`TableWriter`], so a kill at any moment leaves a valid table of whole
+//! slabs. A run on an existing table re-sweeps its committed slabs (the sweep's
+//! state is not stored) and compares every stored value on the way: a table
+//! that disagrees is reported damaged and never extended.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use super::{Sweep, line};
+use crate::stop::Stop;
+use crate::table::{Shape, Table, TableError, TableWriter, raw};
+
+/// The cell of `G(p,q,r)`.
+pub fn cell(p: u32, q: u32, r: u32) -> u64 {
+    Shape::Tetrahedron.cells(p as u64) + line(q, r) as u64
+}
+
+/// A Grundy table opened for reading.
+pub struct GrundyTable(Table);
+
+impl GrundyTable {
+    /// Opens and checks a `.g3t` file (as [`Table::open`] does a `.c3t`).
+    pub fn open(path: &Path) -> Result<GrundyTable, TableError> {
+        Table::open_shape(path, Shape::Tetrahedron).map(GrundyTable)
+    }
+
+    /// The largest `p` held (`None` before the first slab past the placeholder).
+    pub fn n(&self) -> Option<u64> {
+        self.0.columns().checked_sub(2).map(|n| n + 1)
+    }
+
+    /// `G(p,q,r)` for a position with `p <= N`.
+    pub fn get(&self, p: u64, q: u64, r: u64) -> Result<u32, TableError> {
+        assert!(p >= q && q >= r && p >= 1, "not a position");
+        if p >= self.0.columns() {
+            return Err(TableError::OutOfRange {
+                what: "p",
+                value: p,
+                n: self.n(),
+            });
+        }
+        Ok(self.0.cell(cell(p as u32, q as u32, r as u32)))
+    }
+
+    /// Recomputes the data checksum (see [`Table::verify`]).
+    pub fn verify(&self) -> Result<(), TableError> {
+        self.0.verify()
+    }
+}
+
+/// How a run ended.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Extended {
+    /// The table holds every `p <= n`.
+    Done {
+        /// Slabs that were on disk when the run began (checked, not rewritten).
+        checked: u64,
+    },
+    /// Stopped on request; the table holds `p <=` this (committed).
+    Stopped(u64),
+}
+
+/// Creates or extends the table at `path` to every position with `p <= n`.
+/// `capacity` (the largest `N` the file may grow to) applies to a new file;
+/// `progress` hears each `p` done. Commits every two seconds and at the end.
+pub fn extend(
+    path: &Path,
+    n: u32,
+    capacity: u64,
+    stop: &Stop,
+    mut progress: impl FnMut(u32),
+) -> Result<Extended, TableError> {
+    let mut w = if path.exists() {
+        TableWriter::open_shape(path, Shape::Tetrahedron)?
+    } else {
+        TableWriter::create_shape(path, Shape::Tetrahedron, capacity)?
+    };
+    w.trim()?;
+    let cap = Table::open_shape(path, Shape::Tetrahedron)?.capacity();
+    if n as u64 > cap {
+        return Err(TableError::OutOfRange {
+            what: "--n",
+            value: n as u64,
+            n: Some(cap),
+        });
+    }
+    if w.columns() == 0 {
+        w.append(1, raw::pack(w.bits(), 0, [&[0u32][..]]))?;
+        w.commit()?;
+    }
+    let done = w.columns();
+    let mut sweep = Sweep::new(n.max((done - 1) as u32));
+    check_stored(path, &mut sweep, done, stop)?;
+    if stop.requested() {
+        return Ok(Extended::Stopped(done - 1));
+    }
+    let mut last_commit = Instant::now();
+    while sweep.p() < n {
+        if stop.requested() {
+            w.commit()?;
+            return Ok(Extended::Stopped(sweep.p() as u64));
+        }
+        sweep.step();
+        let p = sweep.p();
+        w.append(1, raw::pack(w.bits(), cell(p, 0, 0), [sweep.slab()]))?;
+        if last_commit.elapsed() > Duration::from_secs(2) {
+            w.commit()?;
+            last_commit = Instant::now();
+        }
+        progress(p);
+    }
+    w.commit()?;
+    Ok(Extended::Done {
+        checked: done.saturating_sub(1),
+    })
+}
+
+/// Sweeps the committed slabs `1 .. done` again, comparing each stored value.
+fn check_stored(path: &Path, sweep: &mut Sweep, done: u64, stop: &Stop) -> Result<(), TableError> {
+    let t = GrundyTable::open(path)?;
+    while (sweep.p() as u64) + 1 < done && !stop.requested() {
+        sweep.step();
+        let p = sweep.p();
+        let first = cell(p, 0, 0);
+        for (i, &v) in sweep.slab().iter().enumerate() {
+            let stored = t.0.cell(first + i as u64);
+            if stored != v {
+                return Err(TableError::ChecksumMismatch(format!(
+                    "slab p = {p}, cell {i}: stored {stored}, the sweep gives {v}"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
