@@ -342,6 +342,27 @@ fn the_stored_table_holds_the_definitions_values_and_resumes_to_the_same_bytes()
         data_bytes(&twice) == data_bytes(&direct),
         "resumed table differs"
     );
+    // G = 0 exactly at the P-positions of an f table made by the other engine.
+    let f = common::computed(dir.path(), "f.c3t", 80, &[]);
+    let out = common::chomp3_ok(&[
+        "grundy-table",
+        "--quiet",
+        "--n",
+        "60",
+        "--table",
+        direct.to_str().unwrap(),
+        "--check-f",
+        f.to_str().unwrap(),
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let all: u64 = (0..=60u64).map(|q| (q + 1) * (60 - q.max(1) + 1)).sum();
+    assert!(
+        text.contains(&format!(
+            "G = 0 exactly at f(q,r) of {} on all {all} positions",
+            f.display()
+        )),
+        "{text}"
+    );
     // nim answers from it and says so; get refuses it as an f table.
     let out = common::chomp3_ok(&[
         "nim",

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{Result, bail};
-use chomp3::grundy::table::{Extended, GrundyTable, extend};
-use chomp3::table::Shape;
+use chomp3::grundy::table::{Extended, GrundyTable, extend, zeros_match};
+use chomp3::table::{Shape, Table};
 
 use super::Interrupted;
 use super::args::{QuietArg, table_error};
@@ -28,6 +28,10 @@ pub struct Args {
     capacity: Option<u64>,
     #[command(flatten)]
     quiet: QuietArg,
+    /// Afterwards, check that G = 0 exactly at the P-positions of this f table
+    /// (`chomp3 compute`), for every position whose q it holds
+    #[arg(long, value_name = "PATH")]
+    check_f: Option<PathBuf>,
     /// Test hook: once slab P is written (not yet committed), say so and wait for Ctrl-C
     #[arg(long, value_name = "P", hide = true)]
     hold_at: Option<u32>,
@@ -77,6 +81,19 @@ pub fn run(args: &Args) -> Result<()> {
                 started.elapsed().as_secs_f64(),
                 peak_rss_kib().unwrap_or(0) / 1024
             );
+            if let Some(f_path) = &args.check_f {
+                let f = Table::open(f_path).map_err(|e| table_error(f_path, e))?;
+                match zeros_match(&t, &f) {
+                    Ok(n) => println!(
+                        "G = 0 exactly at f(q,r) of {} on all {n} positions compared",
+                        f_path.display()
+                    ),
+                    Err([p, q, r]) => bail!(
+                        "G and the f table {} disagree at [{p},{q},{r}]: one says P-position, the other not",
+                        f_path.display()
+                    ),
+                }
+            }
             Ok(())
         }
     }

@@ -141,3 +141,27 @@ fn check_stored(path: &Path, sweep: &mut Sweep, done: u64, stop: &Stop) -> Resul
     }
     Ok(())
 }
+
+/// Checks `G` against the `f` table, which a different recurrence computed:
+/// on the line `(q,r)` the value is 0 at `p >= q` exactly when `p = f(q,r)`
+/// (if `f(q,r) < q` the line has no P-position at all: doc/chomp.md
+/// section 2). Covers every position with `p <= N` whose `q` the `f` table holds;
+/// returns how many were compared, or the first that disagrees.
+pub fn zeros_match(g: &GrundyTable, f: &Table) -> Result<u64, [u64; 3]> {
+    let n = g.n().unwrap_or(0);
+    let q_top = n.min(f.columns().saturating_sub(1));
+    let mut compared = 0;
+    for q in 0..=q_top {
+        for r in 0..=q {
+            let zero_at = f.value(q as u32, r as u32) as u64;
+            for p in q.max(1)..=n {
+                let value = g.0.cell(cell(p as u32, q as u32, r as u32));
+                if (value == 0) != (p == zero_at) {
+                    return Err([p, q, r]);
+                }
+                compared += 1;
+            }
+        }
+    }
+    Ok(compared)
+}
