@@ -428,7 +428,9 @@ async function start() {
     const words = [];
     if (i.table) words.push(`table ${i.table.path} (N = ${i.table.columns - 1})`);
     if (i.census) words.push(`census ${i.census.path} (rows 0..${i.census.rows - 1})`);
-    $("sources").textContent = "values from: " + words.join("; ") + "; the table first, the census beyond it";
+    const rule = i.table && i.census ? "; the table first, the census beyond it"
+      : i.table ? " (no census: rows' fates unknown)" : " (no table: values where the census proves them)";
+    $("sources").textContent = "values from: " + words.join("; ") + rule;
   } catch (err) { status(err.message); return; }
   for (const b of document.querySelectorAll("nav button")) b.onclick = () => showTab(b.dataset.tab);
   readHash();
