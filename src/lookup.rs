@@ -211,28 +211,31 @@ impl Sources {
 
 /// The table if it was named or exists at the default path.
 fn open_table(table: &Named) -> Result<Option<Table>, LookupError> {
-    if !table.named && !table.path.exists() {
-        return Ok(None);
-    }
-    Table::open(&table.path)
-        .map(Some)
-        .map_err(|error| LookupError::Table {
-            path: table.path.clone(),
-            error,
-        })
+    open_if_there(table, Table::open, |path, error| LookupError::Table {
+        path,
+        error,
+    })
 }
 
 /// The census if it was named or exists at the default path.
 fn open_census(census: &Named) -> Result<Option<Descriptors>, LookupError> {
-    if !census.named && !census.path.exists() {
+    open_if_there(census, Descriptors::open, |path, error| {
+        LookupError::Census { path, error }
+    })
+}
+
+/// Opens a named file (which must open) or a default one that exists.
+fn open_if_there<T, E>(
+    file: &Named,
+    open: impl Fn(&Path) -> Result<T, E>,
+    error: impl Fn(PathBuf, E) -> LookupError,
+) -> Result<Option<T>, LookupError> {
+    if !file.named && !file.path.exists() {
         return Ok(None);
     }
-    Descriptors::open(&census.path)
+    open(&file.path)
         .map(Some)
-        .map_err(|error| LookupError::Census {
-            path: census.path.clone(),
-            error,
-        })
+        .map_err(|e| error(file.path.clone(), e))
 }
 
 /// Why the census cannot answer for `row`.
