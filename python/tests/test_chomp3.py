@@ -226,8 +226,9 @@ def test_a_panic_becomes_an_error():
 def interrupted(seconds, call):
     """Runs ``call`` with a real SIGINT after ``seconds``; it must raise
     KeyboardInterrupt."""
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    # The handler first: an alarm that came before it would end the process.
     old = signal.signal(signal.SIGALRM, lambda *a: os.kill(os.getpid(), signal.SIGINT))
+    signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         with pytest.raises(KeyboardInterrupt):
             call()
