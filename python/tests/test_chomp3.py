@@ -226,7 +226,10 @@ def test_a_panic_becomes_an_error():
 def interrupted(seconds, call):
     """Runs ``call`` with a real SIGINT after ``seconds``; it must raise
     KeyboardInterrupt."""
-    # The handler first: an alarm that came before it would end the process.
+    # Ctrl-C's handler as in an interactive Python (a job started in the
+    # background inherits SIGINT ignored); then the alarm's handler, before
+    # the alarm: an alarm that came first would end the process.
+    old_int = signal.signal(signal.SIGINT, signal.default_int_handler)
     old = signal.signal(signal.SIGALRM, lambda *a: os.kill(os.getpid(), signal.SIGINT))
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
@@ -235,6 +238,7 @@ def interrupted(seconds, call):
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
+        signal.signal(signal.SIGINT, old_int)
 
 
 def test_keyboard_interrupt_commits_the_columns_done(tmp_path):
