@@ -34,7 +34,8 @@ impl GrundyTable {
 
     /// The largest `p` held (`None` before the first slab past the placeholder).
     pub fn n(&self) -> Option<u64> {
-        self.0.columns().checked_sub(2).map(|n| n + 1)
+        // Column 0 is the placeholder slab.
+        (self.0.columns() >= 2).then(|| self.0.columns() - 1)
     }
 
     /// `G(p,q,r)` for a position with `p <= N`.
@@ -84,7 +85,7 @@ pub fn extend(
         TableWriter::create_shape(path, Shape::Tetrahedron, capacity)?
     };
     w.trim()?;
-    let cap = Table::open_shape(path, Shape::Tetrahedron)?.capacity();
+    let cap = w.capacity();
     if n as u64 > cap {
         return Err(TableError::OutOfRange {
             what: "--n",

@@ -127,6 +127,11 @@ impl TableWriter {
         })
     }
 
+    /// The largest `N` (or `p`) the file may grow to.
+    pub fn capacity(&self) -> u64 {
+        self.header.capacity
+    }
+
     /// Bits per value.
     pub fn bits(&self) -> u32 {
         self.header.bits

@@ -90,7 +90,7 @@ pub fn respond(s: &Sources, url: &str) -> Reply {
         "/api/tile" => tile(s, query),
         "/api/legend" => Query::parse(query, &[])
             .map(|_| Reply::ok("image/png", tile::png(&tile::legend(), 256))),
-        _ => return Reply::error(404, format!("no such page: {}", clip(path))),
+        _ => return Reply::error(404, format!("no such page: {}", query::clip(path, 60))),
     };
     answer.unwrap_or_else(|why| Reply::error(400, why))
 }
@@ -148,10 +148,6 @@ fn tile(s: &Sources, query: &str) -> Result<Reply, String> {
             Reply::ok("image/png", tile::png(&rgba, tile::TILE as u32))
         }
     })
-}
-
-fn clip(s: &str) -> String {
-    s.chars().take(60).collect()
 }
 
 /// Serves on `server` until `stop` is requested (Ctrl-C). Each request is

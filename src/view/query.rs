@@ -18,7 +18,7 @@ impl<'a> Query<'a> {
             if !allowed.contains(&name) {
                 return Err(format!(
                     "unknown parameter {:?} (this page takes {})",
-                    clip(name),
+                    clip(name, 40),
                     allowed.join(", ")
                 ));
             }
@@ -43,7 +43,7 @@ impl<'a> Query<'a> {
         let bad = || {
             format!(
                 "parameter {name}={:?} is not a whole number 0..={max}",
-                clip(text)
+                clip(text, 40)
             )
         };
         if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
@@ -62,7 +62,7 @@ impl<'a> Query<'a> {
             Some(text) => choices.iter().find(|c| *c == text).copied().ok_or_else(|| {
                 format!(
                     "parameter {name}={:?} is not one of {}",
-                    clip(text),
+                    clip(text, 40),
                     choices.join(", ")
                 )
             }),
@@ -70,9 +70,9 @@ impl<'a> Query<'a> {
     }
 }
 
-/// At most 40 characters of what the client sent, for an error line.
-fn clip(s: &str) -> String {
-    s.chars().take(40).collect()
+/// At most `n` characters of what the client sent, for an error line.
+pub(super) fn clip(s: &str, n: usize) -> String {
+    s.chars().take(n).collect()
 }
 
 #[cfg(test)]
