@@ -103,6 +103,7 @@ where
             (FONT, 26),
         )
         .margin(12)
+        .margin_right(32)
         .x_label_area_size(45)
         .y_label_area_size(70)
         .build_cartesian_2d(0.0..rows as f64, 0.0..1.0)?;
@@ -142,19 +143,27 @@ where
 {
     let rows = a.rows.len();
     let every = (rows / CENSUS_POINTS).max(1);
+    // Each group of `every` rows gives the lowest and the highest point of
+    // each kind, so no extreme is left out when there are too many rows to
+    // draw one by one.
     let starts = |periodic: bool| {
         a.rows
-            .iter()
+            .chunks(every)
             .enumerate()
-            .step_by(every)
-            .filter_map(move |(r, row)| {
-                let s = row.as_ref()?;
-                let start = match (&s.fate, periodic) {
-                    (Fate::Constant { start }, false) => *start,
-                    (Fate::Periodic { start, .. }, true) if s.is_proved() => *start,
-                    _ => return None,
-                };
-                Some((r as f64, start as f64 - std::f64::consts::SQRT_2 * r as f64))
+            .flat_map(move |(g, group)| {
+                let points = group.iter().enumerate().filter_map(move |(i, row)| {
+                    let s = row.as_ref()?;
+                    let start = match (&s.fate, periodic) {
+                        (Fate::Constant { start }, false) => *start,
+                        (Fate::Periodic { start, .. }, true) if s.is_proved() => *start,
+                        _ => return None,
+                    };
+                    let r = (g * every + i) as f64;
+                    Some((r, start as f64 - std::f64::consts::SQRT_2 * r))
+                });
+                let low = points.clone().min_by(|x, y| x.1.total_cmp(&y.1));
+                let high = points.max_by(|x, y| x.1.total_cmp(&y.1));
+                low.into_iter().chain(high.filter(|h| Some(*h) != low))
             })
     };
     let (lo, hi) = starts(true)
@@ -163,10 +172,18 @@ where
     let pad = (hi - lo).max(1.0) * 0.1;
     let mut chart = ChartBuilder::on(area)
         .caption(
-            "Where rows settle: start q - sqrt(2) r against r",
+            if every == 1 {
+                "Where rows settle: start q - sqrt(2) r against r".to_string()
+            } else {
+                format!(
+                    "Where rows settle: start q - sqrt(2) r against r \
+                     (lowest and highest of each kind per {every} rows)"
+                )
+            },
             (FONT, 22),
         )
         .margin(12)
+        .margin_right(32)
         .x_label_area_size(45)
         .y_label_area_size(70)
         .build_cartesian_2d(0.0..rows as f64, lo - pad..hi + pad)?;

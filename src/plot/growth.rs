@@ -130,6 +130,7 @@ where
         let mut chart = ChartBuilder::on(area)
             .caption(name, (FONT, 22))
             .margin(12)
+            .margin_right(32)
             .x_label_area_size(45)
             .y_label_area_size(75)
             .build_cartesian_2d((lo - 1) as f64 + 0.5..(hi + 1) as f64 - 0.5, 0.0..top)?;

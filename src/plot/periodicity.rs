@@ -33,6 +33,7 @@ where
             (FONT, 24),
         )
         .margin(12)
+        .margin_right(32)
         .x_label_area_size(40)
         .y_label_area_size(60)
         .build_cartesian_2d(0.0..last_row, 0.0..max_p + 1.0)?;
@@ -93,6 +94,7 @@ where
             (FONT, 18),
         )
         .margin(12)
+        .margin_right(32)
         .x_label_area_size(45)
         .y_label_area_size(70)
         .build_cartesian_2d(0.0..last_row, lo - pad..hi + pad)?;
