@@ -45,14 +45,22 @@ pub fn run(args: &Args) -> Result<()> {
     let all = line(args.lines, args.lines) + 1;
     let bar = bar(
         args.quiet.quiet,
-        "{spinner} round {prefix}: p = {pos}, {msg} lines proved  {elapsed}",
+        "{spinner} pass {prefix}: p = {pos}, {msg}  {elapsed}",
     );
     let stop = super::ctrl_c();
-    let c = census(args.lines, args.max_p, &stop, &mut |round, p, proved| {
-        if p.is_multiple_of(256) {
-            bar.set_prefix(round.to_string());
-            bar.set_position(p as u64);
-            bar.set_message(format!("{proved} of {all}"));
+    let c = census(args.lines, args.max_p, &stop, &mut |at| {
+        if at.p.is_multiple_of(256) {
+            let what = if at.pass == 1 {
+                "proved"
+            } else {
+                "with exact starts"
+            };
+            bar.set_prefix(at.pass.to_string());
+            bar.set_position(at.p as u64);
+            bar.set_message(format!(
+                "{} of {all} lines {what}, {} live",
+                at.done, at.live
+            ));
         }
     });
     bar.finish_and_clear();

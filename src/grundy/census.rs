@@ -1,6 +1,7 @@
 //! The certified Grundy census: for every line `(q, r)`, `q <= Q`, the exact
 //! start and least period from which `G(p,q,r) - p` repeats, each proved by the
-//! rule below (doc/grundy.md section 3). Uses the sweep of this module.
+//! rule below (doc/grundy.md section 3). Uses the census's sweep
+//! ([`super::lines`]).
 //!
 //! # The rule
 //!
@@ -10,27 +11,47 @@
 //! reach at `p + 1`, all seen from `p + 1`; so `S(p + 1)` and `x(p + 1)` are a
 //! function of `S(p)` and those values. The lines those moves reach (its
 //! *dependencies*) come earlier in the sweep's order. Suppose each dependency
-//! `d` is proved to repeat from `a_d` with period `K_d`; let `P` be the least
-//! common multiple of the `K_d`. If for some `p1 >= max a_d` and `k >= 1`
-//! `S(p1) = S(p1 + kP)`, then by induction on `j` the inputs of step
-//! `p1 + j + 1` and of step `p1 + kP + j + 1` are equal, so
-//! `S(p1 + j) = S(p1 + kP + j)` and `x(p1 + j) = x(p1 + kP + j)` for every
-//! `j >= 1`: the line repeats from `p1 + 1` with period `kP`. Lines without
-//! dependencies (`(0,0)`, whose value is `p - 1`) have `P = 1`.
+//! `d` is proved to repeat from `b_d` with period `K_d`; let `P` be the least
+//! common multiple of the `K_d`. If for some `c >= b_d - 1` for every `d` (so
+//! that every dependency repeats from step `c + 1` on) and some `k >= 1`
+//! `S(c) = S(c + kP)`, then by induction on `j` the inputs of step
+//! `c + j + 1` and of step `c + kP + j + 1` are equal, so
+//! `S(c + j) = S(c + kP + j)` and `x(c + j) = x(c + kP + j)` for every
+//! `j >= 1`: the line repeats from `b = c + 1` with period `kP`. Lines
+//! without dependencies (`(0,0)`, whose value is `p - 1`) have `P = 1`.
 //!
-//! The first pass finds such `p1` and `k` with Brent's method: a snapshot of
-//! `S` is compared at every multiple of `P` after it and retaken at powers of
-//! two, so it lands past the line's preperiod and then meets itself.
+//! # The two passes
 //!
-//! The second pass sweeps again, keeping each line's last `K = kP` values of
-//! `x`. The exact start is one past the last `p` with `x(p) != x(p + K)` (none:
-//! the line's first `p`); the least period is the least divisor `d` of `K` that
-//! the last `K` values repeat with, and the start for `d` is the same (for an
-//! eventually periodic sequence both starts are where it stops differing from
-//! itself shifted by a multiple of `d`).
+//! The first pass keeps each line's states at the last multiples of a common
+//! grid `g` (64 at first, then the least common multiple of the periods
+//! found, while below 2^22). Once every dependency of a line is *detected*
+//! (has a bound `b_d` and a period `K_d` from the rule) and `P` divides `g`,
+//! the line compares its states at grid points `c >= max b_d - 1`, kept in a
+//! hash map and compared in full; when `P` does not divide `g` it uses a
+//! grid of its own (a multiple of `P`, at least 64) from the current `p`.
+//! The first state met again is at the first grid point `c` in the cycle of
+//! the line's states: the line is detected with bound `c + 1` and period
+//! `kg`, and its dependents may go on at once. It then records its next `kg`
+//! values (one period), takes their least period (the least divisor of `kg`
+//! they repeat with: the values from the bound on are purely periodic, so
+//! this is the line's least period) and is retired: from then on its values
+//! come from the recording. As each bound is at most one grid step past the
+//! first `p` from which the line's states repeat, the bounds do not pile up
+//! along chains of dependencies.
+//!
+//! The second pass sweeps again, each line live up to `b - 1` and then
+//! retired with its pattern, keeping the line's last `d` values (`d` its least
+//! period): the exact start is one past the last `p` with `x(p) != x(p + d)`
+//! (none: the line's first `p`), found by comparing each value with the one
+//! `d` steps before it and, at `b - 1`, the last `d` values with the pattern.
 
+use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
+
+use super::frozen::gcd;
+use super::line;
+use super::lines::{Lines, Pattern};
 use super::used::Seen;
-use super::{Sweep, line};
 use crate::stop::Stop;
 
 /// What the census proved of one line.
@@ -44,8 +65,8 @@ pub struct LineFate {
     pub start: u32,
     /// Its least period.
     pub period: u32,
-    /// `G(p,q,r) - p` for `p = start .. start + period`.
-    pub pattern: Vec<i32>,
+    /// `G(p,q,r) - p` for `p = start .. start + period` (`|G - p| < 2Q`).
+    pub pattern: Vec<i16>,
 }
 
 impl LineFate {
@@ -69,23 +90,78 @@ pub struct Census {
     pub swept: u32,
 }
 
+/// `(q, r)` of every line, in the sweep's order.
+fn order(q_max: u32) -> Vec<(u32, u32)> {
+    (0..=q_max)
+        .flat_map(|q| (0..=q).map(move |r| (q, r)))
+        .collect()
+}
+
+/// Where a census is, for its progress: the pass (1 or 2), `p`, and the
+/// lines proved (first pass) or given their exact start (second).
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    /// 1 or 2.
+    pub pass: u32,
+    /// The last `p` swept.
+    pub p: u32,
+    /// Lines done in this pass.
+    pub done: usize,
+    /// Lines still computed by the mex.
+    pub live: usize,
+}
+
+/// The first grid of the first pass (see the module's comment).
+const MIN_GRID: u64 = 64;
+/// The largest the common grid grows to.
+const MAX_GRID: u64 = 1 << 22;
+/// States a waiting line keeps, at the last grid points.
+const EARLY: usize = 64;
+/// States a watching line keeps before it starts afresh from its current `p`
+/// with twice as many allowed (bounds the memory of a line with a long tail).
+const FIRST_CAP: usize = 1 << 12;
+
 /// A line in the first pass.
-#[derive(Clone)]
 enum Watch {
-    /// Dependency `next` (in the order of [`dependency`]) is not proved
+    /// Dependency `next` (in the order of [`dependency`]) is not detected
     /// yet; `unit` is the least common multiple of the periods of those before
-    /// it, `from` the latest of their bounds.
-    Waiting { next: u32, unit: u64, from: u32 },
-    /// Comparing its state with `snap`, taken at `at`, every `unit` steps;
-    /// `power`: steps before the snapshot is retaken.
-    Watching {
+    /// it, `from` the latest of their bounds; `early` the line's states at the
+    /// last grid points (multiples of the common grid).
+    Waiting {
+        next: u32,
         unit: u64,
-        at: u32,
-        snap: Seen,
-        power: u64,
+        from: u32,
+        early: VecDeque<(u32, Seen)>,
     },
-    /// Repeats from `from` with period `period` (a multiple of the least).
-    Proved { from: u32, period: u64 },
+    /// Its states at `at + i * grid`, `i` the map's value, `at` past every
+    /// dependency's bound and `grid` a multiple of their periods.
+    Watching {
+        grid: u64,
+        at: u32,
+        states: HashMap<Seen, u32>,
+        cap: usize,
+    },
+    /// Detected: `S(bound - 1) = S(bound - 1 + period)`; the values from
+    /// `from` on are being recorded. Its dependents may use it already.
+    Recording {
+        bound: u32,
+        period: u64,
+        from: u32,
+        x: Vec<i16>,
+    },
+    /// Repeats from `bound` with its least period `period`, and is retired.
+    Proved { bound: u32, period: u32 },
+}
+
+impl Watch {
+    /// The bound and a period, once detected.
+    fn detected(&self) -> Option<(u32, u64)> {
+        match *self {
+            Watch::Recording { bound, period, .. } => Some((bound, period)),
+            Watch::Proved { bound, period } => Some((bound, period as u64)),
+            _ => None,
+        }
+    }
 }
 
 /// Dependency `i < q + r` of line `(q, r)`: the lines its middle row moves
@@ -94,199 +170,385 @@ fn dependency(q: u32, r: u32, i: u32) -> (u32, u32) {
     if i < q { (i, r.min(i)) } else { (q, i - q) }
 }
 
-fn gcd(a: u64, b: u64) -> u64 {
-    if b == 0 { a } else { gcd(b, a % b) }
-}
-
 /// Proves the fate of every line with `q <= q_max`, sweeping `p` up to
-/// `max_p` at most, in rounds: each round is a first and a second pass, and
-/// starts from the exact fates of the rounds before it (a line's bound from
-/// Brent's method can be well past its start, and its dependents would
-/// inherit the gap). Rounds go on while one proves a new line and some line
-/// is left. `progress` is called with the round, each `p` of its first pass
-/// and the lines proved. Stops early (returning what was proved in full) when
-/// `stop` is set.
-pub fn census(
-    q_max: u32,
-    max_p: u32,
-    stop: &Stop,
-    progress: &mut dyn FnMut(u32, u32, usize),
-) -> Census {
-    let all = line(q_max, q_max) + 1;
-    let mut known: Vec<LineFate> = Vec::new();
-    let mut swept = 0;
-    for round in 1.. {
-        let before = known.len();
-        let (found, p) = first_pass(q_max, max_p, &known, stop, &mut |p, n| {
-            progress(round, p, n)
-        });
-        swept = swept.max(p);
-        known.extend(exact(q_max, &found));
-        known.sort_by_key(|f| line(f.q, f.r));
-        if known.len() == all || known.len() == before || stop.requested() {
-            break;
-        }
-    }
+/// `max_p` at most in the first pass. `progress` is called after every step
+/// of either pass. Stops early (returning no line) when `stop` is set.
+pub fn census(q_max: u32, max_p: u32, stop: &Stop, progress: &mut dyn FnMut(Progress)) -> Census {
+    let (found, swept) = first_pass(q_max, max_p, stop, progress);
+    let lines = if stop.requested() {
+        Vec::new()
+    } else {
+        second_pass(q_max, &found, stop, progress)
+    };
     Census {
-        lines: known,
+        lines,
         q_max,
         swept,
     }
 }
 
-/// One first pass from the lines `known` already; returns the lines it
-/// proved, each as `(q, r, from, K)`, and the last `p` it swept.
+/// Each line's bound and pattern (from the bound on, least period), `None`
+/// for lines not proved by `max_p`; and the last `p` swept.
 fn first_pass(
     q_max: u32,
     max_p: u32,
-    known: &[LineFate],
     stop: &Stop,
-    progress: &mut dyn FnMut(u32, usize),
-) -> (Vec<(u32, u32, u32, u64)>, u32) {
-    let lines = line(q_max, q_max) + 1;
-    let waiting = Watch::Waiting {
-        next: 0,
-        unit: 1,
-        from: 1,
-    };
-    let mut watch = vec![waiting; lines];
-    for f in known {
-        watch[line(f.q, f.r)] = Watch::Proved {
-            from: f.start,
-            period: f.period as u64,
-        };
-    }
-    let mut sweep = Sweep::new(q_max);
-    let mut proved = known.len();
-    while proved < lines && sweep.p() < max_p && !stop.requested() {
-        sweep.step();
-        let p = sweep.p();
-        for q in 0..=q_max.min(p) {
-            for r in 0..=q {
-                let at = line(q, r);
-                if let Watch::Waiting { next, unit, from } = watch[at] {
-                    let (next, unit, from) = advance(&watch, q, r, next, unit, from);
-                    watch[at] = if next == q + r && p >= from.max(q.max(1)) {
-                        Watch::Watching {
-                            unit,
-                            at: p,
-                            snap: sweep.used[at].seen_from(p),
-                            power: unit,
-                        }
-                    } else {
-                        Watch::Waiting { next, unit, from }
-                    };
-                    continue;
-                }
-                if let Watch::Watching {
-                    unit,
-                    at: snap_at,
-                    snap,
-                    power,
-                } = &mut watch[at]
-                {
-                    let since = (p - *snap_at) as u64;
-                    if !since.is_multiple_of(*unit) {
-                        continue;
-                    }
-                    let now = sweep.used[at].seen_from(p);
-                    if now == *snap {
-                        watch[at] = Watch::Proved {
-                            from: *snap_at + 1,
-                            period: since,
-                        };
-                        proved += 1;
-                    } else if since == *power {
-                        *snap = now;
-                        *snap_at = p;
-                        *power *= 2;
+    progress: &mut dyn FnMut(Progress),
+) -> (Vec<Option<Arc<Pattern>>>, u32) {
+    let n = line(q_max, q_max) + 1;
+    let mut watch: Vec<Watch> = (0..n)
+        .map(|_| Watch::Waiting {
+            next: 0,
+            unit: 1,
+            from: 1,
+            early: VecDeque::new(),
+        })
+        .collect();
+    let mut found: Vec<Option<Arc<Pattern>>> = vec![None; n];
+    let mut lines = Lines::new(q_max);
+    let order = order(q_max);
+    let mut grid = MIN_GRID;
+    let mut proved = 0;
+    while proved < n && lines.p() < max_p && !stop.requested() {
+        let p = lines.p() + 1;
+        let mut done = Vec::new();
+        let mut periods = Vec::new();
+        lines.step(|at, x, used| {
+            let (q, r) = order[at];
+            let placeholder = Watch::Proved {
+                bound: 0,
+                period: 0,
+            };
+            let w = std::mem::replace(&mut watch[at], placeholder);
+            let was = w.detected().is_some();
+            let line = Step { q, r, p, x, grid };
+            let (w, pattern) = observe(w, &watch, line, || used.seen_from(p));
+            if let (false, Some((_, k))) = (was, w.detected()) {
+                periods.push(k);
+            }
+            watch[at] = w;
+            if let Some(pattern) = pattern {
+                done.push((at, pattern));
+            }
+        });
+        for (at, pattern) in done {
+            proved += 1;
+            let pattern = Arc::new(pattern);
+            found[at] = Some(pattern.clone());
+            lines.retire(at, pattern);
+        }
+        for k in periods {
+            let wider = grid / gcd(grid, k) * k;
+            if wider != grid && wider <= MAX_GRID {
+                grid = wider;
+                for w in &mut watch {
+                    if let Watch::Waiting { early, .. } = w {
+                        early.retain(|(at, _)| (*at as u64).is_multiple_of(grid));
                     }
                 }
             }
         }
-        progress(p, proved);
+        progress(Progress {
+            pass: 1,
+            p,
+            done: proved,
+            live: n - proved,
+        });
     }
-    let new = (0..=q_max)
-        .flat_map(|q| (0..=q).map(move |r| (q, r)))
-        .filter(|&(q, r)| !known.iter().any(|f| (f.q, f.r) == (q, r)))
-        .filter_map(|(q, r)| match watch[line(q, r)] {
-            Watch::Proved { from, period } => Some((q, r, from, period)),
-            _ => None,
-        })
-        .collect();
-    (new, sweep.p())
+    (found, lines.p())
+}
+
+/// A live line at a step of the first pass: its value was `p + x`, and the
+/// common grid is `grid`.
+struct Step {
+    q: u32,
+    r: u32,
+    p: u32,
+    x: i32,
+    grid: u64,
+}
+
+/// One step of a live line in the first pass: its watch after step `p`, its
+/// state being `state()`; with the line's pattern (from its bound, least
+/// period) when its recording ends at this step.
+fn observe(
+    w: Watch,
+    watch: &[Watch],
+    at: Step,
+    state: impl Fn() -> Seen,
+) -> (Watch, Option<Pattern>) {
+    let Step { q, r, p, x, grid } = at;
+    match w {
+        Watch::Waiting {
+            next,
+            unit,
+            from,
+            mut early,
+        } => {
+            if (p as u64).is_multiple_of(grid) {
+                early.push_back((p, state()));
+                if early.len() > EARLY {
+                    early.pop_front();
+                }
+            }
+            let (next, unit, from) = advance(watch, q, r, next, unit, from);
+            if next == q + r && p >= from {
+                if grid % unit == 0 {
+                    let kept: Vec<(u32, Seen)> =
+                        early.iter().filter(|e| e.0 >= from).cloned().collect();
+                    if !kept.is_empty() {
+                        return (watch_from(kept, grid, p), None);
+                    }
+                } else {
+                    // The common grid does not suit: a grid of its own, from here.
+                    let grid = unit * MIN_GRID.div_ceil(unit);
+                    let states = HashMap::from([(state(), 0)]);
+                    let w = Watch::Watching {
+                        grid,
+                        at: p,
+                        states,
+                        cap: FIRST_CAP,
+                    };
+                    return (w, None);
+                }
+            }
+            let w = Watch::Waiting {
+                next,
+                unit,
+                from,
+                early,
+            };
+            (w, None)
+        }
+        Watch::Watching {
+            grid,
+            mut at,
+            mut states,
+            mut cap,
+        } => {
+            let since = (p - at) as u64;
+            if since.is_multiple_of(grid) {
+                let s = state();
+                let j = since / grid;
+                if let Some(&i) = states.get(&s) {
+                    return (
+                        detected(at as u64 + i as u64 * grid, (j - i as u64) * grid, p),
+                        None,
+                    );
+                }
+                if states.len() >= cap {
+                    // Start afresh from here (still past every dependency's
+                    // bound) with room for twice as many states.
+                    states.clear();
+                    at = p;
+                    cap *= 2;
+                    states.insert(s, 0);
+                } else {
+                    states.insert(s, j as u32);
+                }
+            }
+            let w = Watch::Watching {
+                grid,
+                at,
+                states,
+                cap,
+            };
+            (w, None)
+        }
+        Watch::Recording {
+            bound,
+            period,
+            from,
+            x: mut seen,
+        } => {
+            debug_assert!(p >= from);
+            seen.push(i16::try_from(x).expect("G - p fits in 16 bits"));
+            if (seen.len() as u64) < period {
+                let w = Watch::Recording {
+                    bound,
+                    period,
+                    from,
+                    x: seen,
+                };
+                return (w, None);
+            }
+            let pattern = least(&Pattern { from, x: seen }, bound);
+            let w = Watch::Proved {
+                bound,
+                period: pattern.period(),
+            };
+            (w, Some(pattern))
+        }
+        Watch::Proved { .. } => unreachable!("a proved line is retired"),
+    }
+}
+
+/// The watch of a line whose states at the consecutive grid points of
+/// `kept` (all past its dependencies' bounds) are known, at step `p`:
+/// detected if two of them are equal (the first state met again), else
+/// watching from the first.
+fn watch_from(kept: Vec<(u32, Seen)>, grid: u64, p: u32) -> Watch {
+    let at = kept[0].0;
+    let mut states = HashMap::new();
+    for (j, (_, s)) in kept.into_iter().enumerate() {
+        if let Some(&i) = states.get(&s) {
+            return detected(at as u64 + i as u64 * grid, (j as u64 - i as u64) * grid, p);
+        }
+        states.insert(s, j as u32);
+    }
+    let cap = FIRST_CAP.max(2 * states.len());
+    Watch::Watching {
+        grid,
+        at,
+        states,
+        cap,
+    }
+}
+
+/// A line detected at step `p`: `S(c) = S(c + period)`.
+fn detected(c: u64, period: u64, p: u32) -> Watch {
+    assert!(period < 1 << 31, "a period beyond 2^31");
+    Watch::Recording {
+        bound: c as u32 + 1,
+        period,
+        from: p + 1,
+        x: Vec::with_capacity(period as usize),
+    }
+}
+
+/// The pattern `recorded` (one period of a purely periodic run) cut to its
+/// least period and started at `bound <= recorded.from`.
+fn least(recorded: &Pattern, bound: u32) -> Pattern {
+    let k = recorded.x.len();
+    let x = &recorded.x;
+    let d = (1..=k)
+        .filter(|d| k.is_multiple_of(*d))
+        .find(|&d| (0..k).all(|i| x[i] == x[(i + d) % k]))
+        .expect("k itself is a period");
+    let shift = (bound as i64 - recorded.from as i64).rem_euclid(k as i64) as usize;
+    Pattern {
+        from: bound,
+        x: (0..d).map(|t| x[(shift + t) % k]).collect(),
+    }
 }
 
 /// Moves a waiting line's cursor past its proved dependencies, taking in
-/// their periods and bounds. A period unit beyond `u64` stops the cursor: the
-/// line then waits for ever and is reported as not proved.
+/// their periods and bounds. A period unit of `2^31` or more stops the cursor:
+/// the line then waits for ever and is reported as not proved.
 fn advance(watch: &[Watch], q: u32, r: u32, next: u32, unit: u64, from: u32) -> (u32, u64, u32) {
     let (mut next, mut unit, mut from) = (next, unit, from);
     while next < q + r {
         let (a, b) = dependency(q, r, next);
-        let Watch::Proved { from: f, period } = watch[line(a, b)] else {
+        let Some((bound, period)) = watch[line(a, b)].detected() else {
             break;
         };
-        let Some(lcm) = (unit / gcd(unit, period)).checked_mul(period) else {
+        let lcm = unit / gcd(unit, period) * period;
+        if lcm >= 1 << 31 {
             break;
-        };
+        }
         unit = lcm;
-        from = from.max(f);
+        // The dependency repeats from `bound`, so from step `bound` on its
+        // inputs repeat when the line's state at `bound - 1` does.
+        from = from.max(bound - 1);
         next += 1;
     }
     (next, unit, from)
 }
 
-/// The second pass: exact starts and least periods of the lines proved, each
-/// `(q, r, from, K)`: repeating from `from` with period `K`.
-fn exact(q_max: u32, found: &[(u32, u32, u32, u64)]) -> Vec<LineFate> {
-    let end = found
-        .iter()
-        .map(|&(_, _, from, k)| from as u64 + k)
+/// A line in the second pass.
+struct Exact {
+    /// Its last values, `x(p)` at `(p - first) % period`.
+    ring: Vec<i16>,
+    /// The last `p` with `x(p) != x(p + period)` so far.
+    differs: Option<u32>,
+}
+
+/// The second pass: the exact start of every line of `found` (see the
+/// module's comment), in the sweep's order.
+fn second_pass(
+    q_max: u32,
+    found: &[Option<Arc<Pattern>>],
+    stop: &Stop,
+    progress: &mut dyn FnMut(Progress),
+) -> Vec<LineFate> {
+    let order = order(q_max);
+    let first = |at: usize| order[at].0.max(1);
+    // A line is live up to this p, then retired.
+    let last = |at: usize, f: &Pattern| (f.from - 1).max(first(at));
+    let end = (0..found.len())
+        .filter_map(|at| Some(last(at, found[at].as_ref()?)))
         .max()
-        .unwrap_or(0) as u32;
-    // The last K values of x for each line, and the last p with x(p) != x(p+K).
-    let mut rings: Vec<Vec<i32>> = found.iter().map(|f| vec![0; f.3 as usize]).collect();
-    let mut last_differs: Vec<Option<u32>> = vec![None; found.len()];
-    let mut sweep = Sweep::new(q_max);
-    while sweep.p() < end {
-        sweep.step();
-        let p = sweep.p();
-        for (i, &(q, r, _, k)) in found.iter().enumerate() {
-            let Some(g) = sweep.value(q, r) else { continue };
-            let x = g as i64 - p as i64;
-            let x = i32::try_from(x).expect("G - p fits in 32 bits");
-            let first = q.max(1);
-            let slot = ((p - first) as u64 % k) as usize;
-            if (p - first) as u64 >= k && rings[i][slot] != x {
-                last_differs[i] = Some(p - k as u32);
+        .unwrap_or(0);
+    let mut exact: Vec<Option<Exact>> = found
+        .iter()
+        .map(|f| {
+            f.as_ref().map(|f| Exact {
+                ring: vec![0; f.x.len()],
+                differs: None,
+            })
+        })
+        .collect();
+    let mut fates: Vec<Option<LineFate>> = vec![None; found.len()];
+    let mut lines = Lines::new(q_max);
+    let mut done = 0;
+    while lines.p() < end && !stop.requested() {
+        let p = lines.p() + 1;
+        let mut retire = Vec::new();
+        lines.step(|at, x, _| {
+            let (Some(f), Some(e)) = (&found[at], &mut exact[at]) else {
+                return;
+            };
+            let d = f.period();
+            let i = p - first(at);
+            let slot = (i % d) as usize;
+            if i >= d && e.ring[slot] as i32 != x {
+                e.differs = Some(p - d);
             }
-            rings[i][slot] = x;
+            e.ring[slot] = x as i16;
+            if p == last(at, f) {
+                let (q, r) = order[at];
+                fates[at] = Some(finish(q, r, f, e, p));
+                retire.push(at);
+            }
+        });
+        for at in retire {
+            done += 1;
+            exact[at] = None;
+            lines.retire(at, found[at].clone().expect("a line with a pattern"));
+        }
+        progress(Progress {
+            pass: 2,
+            p,
+            done,
+            live: lines.live(),
+        });
+    }
+    fates.into_iter().flatten().collect()
+}
+
+/// The fate of line `(q, r)`, live up to `p`, with pattern `f` from its bound.
+fn finish(q: u32, r: u32, f: &Pattern, e: &Exact, p: u32) -> LineFate {
+    let first = q.max(1);
+    let d = f.period();
+    let mut differs = e.differs;
+    // The last d values against the pattern d steps on (past the bound).
+    for s in (p + 1).saturating_sub(d).max(first)..=p {
+        let x = e.ring[((s - first) % d) as usize];
+        if s >= f.from {
+            assert_eq!(x, f.at(s), "line ({q},{r}) differs from its proved pattern");
+        }
+        if x != f.at(s + d) {
+            differs = differs.max(Some(s));
         }
     }
-    found
-        .iter()
-        .zip(rings)
-        .zip(last_differs)
-        .map(|((&(q, r, from, k), ring), differs)| {
-            let first = q.max(1);
-            let start = differs.map_or(first, |p| p + 1);
-            assert!(start <= from, "line ({q},{r}) differs after its proof");
-            let k = k as usize;
-            let period = (1..=k)
-                .filter(|d| k.is_multiple_of(*d))
-                .find(|&d| (0..k).all(|i| ring[i] == ring[(i + d) % k]))
-                .unwrap();
-            let pattern = (0..period)
-                .map(|i| ring[((start - first) as usize + i) % k])
-                .collect();
-            LineFate {
-                q,
-                r,
-                start,
-                period: period as u32,
-                pattern,
-            }
-        })
-        .collect()
+    let start = differs.map_or(first, |s| s + 1);
+    assert!(start <= f.from, "line ({q},{r}) differs after its proof");
+    let lift = (f.from - start).div_ceil(d) * d;
+    LineFate {
+        q,
+        r,
+        start,
+        period: d,
+        pattern: (0..d).map(|t| f.at(start + t + lift)).collect(),
+    }
 }

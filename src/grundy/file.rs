@@ -71,7 +71,7 @@ pub fn read(text: &str) -> Result<(u32, Vec<LineFate>), BadLine> {
         let num = |s: &str| s.parse::<u32>().map_err(|_| bad());
         let pattern = pattern
             .split(',')
-            .map(|x| x.parse::<i32>().map_err(|_| bad()))
+            .map(|x| x.parse::<i16>().map_err(|_| bad()))
             .collect::<Result<Vec<_>, _>>()?;
         let f = LineFate {
             q: num(q)?,

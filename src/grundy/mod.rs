@@ -39,7 +39,9 @@
 
 pub mod census;
 pub mod file;
+mod frozen;
 mod index;
+mod lines;
 pub mod sequences;
 pub mod table;
 mod used;

@@ -57,6 +57,27 @@ impl Used {
         }
     }
 
+    /// Bit `i` says whether `v + i` is in the set, `i < 64` (values below 0
+    /// count as in it, as every value below the window does).
+    #[inline]
+    pub(super) fn bits_from(&self, v: i64) -> u64 {
+        let base = self.base as i64;
+        let word = |k: usize| self.words.get(k).copied().unwrap_or(0);
+        if v >= base {
+            let off = (v - base) as usize;
+            let (k, s) = (off / 64, off % 64);
+            match s {
+                0 => word(k),
+                s => word(k) >> s | word(k + 1) << (64 - s),
+            }
+        } else if base - v >= 64 {
+            u64::MAX
+        } else {
+            let d = (base - v) as u32;
+            word(0) << d | ((1u64 << d) - 1)
+        }
+    }
+
     /// The least value not in the set.
     pub(super) fn first_free(&self) -> u32 {
         self.next_free(self.base)
@@ -90,7 +111,7 @@ impl Used {
 }
 
 /// A line's set of used values relative to a `p` (see `Used::seen_from`).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(super) struct Seen {
     free: i64,
     bits: Vec<u64>,
@@ -117,6 +138,12 @@ mod tests {
             assert_eq!(used.next_free(from), want);
             let first = (0..).find(|x| !plain.contains(x)).unwrap();
             assert_eq!(used.first_free(), first);
+            let v = step as i64 - (rng.next() % 400) as i64;
+            for i in 0..64 {
+                let x = v + i;
+                let want = x < 0 || plain.contains(&(x as u32));
+                assert_eq!(used.bits_from(v) >> i & 1 == 1, want, "{x}");
+            }
             let k = (rng.next() % (step as u64 / 64 + 3)) as usize;
             for i in 0..64 {
                 let v = 64 * k as u32 + i;

@@ -114,7 +114,7 @@ mod tests {
 
     #[test]
     fn the_figure_renders_from_a_small_census() {
-        let c = census(8, 100_000, &Stop::new(), &mut |_, _, _| {});
+        let c = census(8, 100_000, &Stop::new(), &mut |_| {});
         let dir = tempfile::tempdir().unwrap();
         let path = plot_grundy(&c.lines, dir.path(), Format::Png).unwrap();
         let decoder =
