@@ -40,10 +40,11 @@
 //! along chains of dependencies.
 //!
 //! The second pass sweeps again, each line live up to `b - 1` and then
-//! retired with its pattern, keeping the line's last `d` values (`d` its least
-//! period): the exact start is one past the last `p` with `x(p) != x(p + d)`
-//! (none: the line's first `p`), found by comparing each value with the one
-//! `d` steps before it and, at `b - 1`, the last `d` values with the pattern.
+//! retired with its pattern `y` (least period `d`, continued backwards:
+//! `y(p) = y(p + d)`). The exact start `s` is one past the last `p < b` with
+//! `x(p) != y(p)` (none: the line's first `p`). For `p >= s`, `x(p) = y(p)`
+//! (both repeat with `d` from `s` and agree from `b`); and if `s` is past the
+//! line's first `p`, `x(s - 1) != x(s - 1 + d) = y(s - 1)`.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
@@ -178,7 +179,7 @@ pub fn census(q_max: u32, max_p: u32, stop: &Stop, progress: &mut dyn FnMut(Prog
     let lines = if stop.requested() {
         Vec::new()
     } else {
-        second_pass(q_max, &found, stop, progress)
+        second_pass(q_max, found, stop, progress)
     };
     Census {
         lines,
@@ -215,18 +216,14 @@ fn first_pass(
         let mut periods = Vec::new();
         lines.step(|at, x, used| {
             let (q, r) = order[at];
-            let placeholder = Watch::Proved {
-                bound: 0,
-                period: 0,
-            };
-            let w = std::mem::replace(&mut watch[at], placeholder);
+            let (before, rest) = watch.split_at_mut(at);
+            let w = &mut rest[0];
             let was = w.detected().is_some();
             let line = Step { q, r, p, x, grid };
-            let (w, pattern) = observe(w, &watch, line, || used.seen_from(p));
+            let pattern = observe(w, before, line, || used.seen_from(p));
             if let (false, Some((_, k))) = (was, w.detected()) {
                 periods.push(k);
             }
-            watch[at] = w;
             if let Some(pattern) = pattern {
                 done.push((at, pattern));
             }
@@ -268,22 +265,18 @@ struct Step {
     grid: u64,
 }
 
-/// One step of a live line in the first pass: its watch after step `p`, its
-/// state being `state()`; with the line's pattern (from its bound, least
-/// period) when its recording ends at this step.
-fn observe(
-    w: Watch,
-    watch: &[Watch],
-    at: Step,
-    state: impl Fn() -> Seen,
-) -> (Watch, Option<Pattern>) {
+/// One step of a live line in the first pass: updates its watch `w` after
+/// step `p`, its state being `state()`, from the watches `before` it (its
+/// dependencies are among them); returns the line's pattern (from its bound,
+/// least period) when its recording ends at this step.
+fn observe(w: &mut Watch, before: &[Watch], at: Step, state: impl Fn() -> Seen) -> Option<Pattern> {
     let Step { q, r, p, x, grid } = at;
     match w {
         Watch::Waiting {
             next,
             unit,
             from,
-            mut early,
+            early,
         } => {
             if (p as u64).is_multiple_of(grid) {
                 early.push_back((p, state()));
@@ -291,93 +284,74 @@ fn observe(
                     early.pop_front();
                 }
             }
-            let (next, unit, from) = advance(watch, q, r, next, unit, from);
-            if next == q + r && p >= from {
-                if grid % unit == 0 {
-                    let kept: Vec<(u32, Seen)> =
-                        early.iter().filter(|e| e.0 >= from).cloned().collect();
-                    if !kept.is_empty() {
-                        return (watch_from(kept, grid, p), None);
-                    }
-                } else {
-                    // The common grid does not suit: a grid of its own, from here.
-                    let grid = unit * MIN_GRID.div_ceil(unit);
-                    let states = HashMap::from([(state(), 0)]);
-                    let w = Watch::Watching {
-                        grid,
-                        at: p,
-                        states,
-                        cap: FIRST_CAP,
-                    };
-                    return (w, None);
-                }
+            (*next, *unit, *from) = advance(before, q, r, *next, *unit, *from);
+            if *next < q + r || p < *from {
+                return None;
             }
-            let w = Watch::Waiting {
-                next,
-                unit,
-                from,
-                early,
-            };
-            (w, None)
+            if grid.is_multiple_of(*unit) {
+                let from = *from;
+                let kept: Vec<(u32, Seen)> = early.drain(..).filter(|e| e.0 >= from).collect();
+                if !kept.is_empty() {
+                    *w = watch_from(kept, grid, p);
+                }
+            } else {
+                // The common grid does not suit: a grid of its own, from here.
+                *w = Watch::Watching {
+                    grid: *unit * MIN_GRID.div_ceil(*unit),
+                    at: p,
+                    states: HashMap::from([(state(), 0)]),
+                    cap: FIRST_CAP,
+                };
+            }
+            None
         }
         Watch::Watching {
             grid,
-            mut at,
-            mut states,
-            mut cap,
+            at,
+            states,
+            cap,
         } => {
-            let since = (p - at) as u64;
-            if since.is_multiple_of(grid) {
-                let s = state();
-                let j = since / grid;
-                if let Some(&i) = states.get(&s) {
-                    return (
-                        detected(at as u64 + i as u64 * grid, (j - i as u64) * grid, p),
-                        None,
-                    );
-                }
-                if states.len() >= cap {
-                    // Start afresh from here (still past every dependency's
-                    // bound) with room for twice as many states.
-                    states.clear();
-                    at = p;
-                    cap *= 2;
-                    states.insert(s, 0);
-                } else {
-                    states.insert(s, j as u32);
-                }
+            let since = (p - *at) as u64;
+            if !since.is_multiple_of(*grid) {
+                return None;
             }
-            let w = Watch::Watching {
-                grid,
-                at,
-                states,
-                cap,
-            };
-            (w, None)
+            let s = state();
+            let j = since / *grid;
+            if let Some(&i) = states.get(&s) {
+                *w = detected(*at as u64 + i as u64 * *grid, (j - i as u64) * *grid, p);
+            } else if states.len() >= *cap {
+                // Start afresh from here (still past every dependency's
+                // bound) with room for twice as many states.
+                states.clear();
+                *at = p;
+                *cap *= 2;
+                states.insert(s, 0);
+            } else {
+                states.insert(s, j as u32);
+            }
+            None
         }
         Watch::Recording {
             bound,
             period,
             from,
-            x: mut seen,
+            x: seen,
         } => {
-            debug_assert!(p >= from);
+            debug_assert!(p >= *from);
             seen.push(i16::try_from(x).expect("G - p fits in 16 bits"));
-            if (seen.len() as u64) < period {
-                let w = Watch::Recording {
-                    bound,
-                    period,
-                    from,
-                    x: seen,
-                };
-                return (w, None);
+            if (seen.len() as u64) < *period {
+                return None;
             }
-            let pattern = least(&Pattern { from, x: seen }, bound);
-            let w = Watch::Proved {
-                bound,
+            let recorded = Pattern {
+                from: *from,
+                x: std::mem::take(seen),
+            };
+            let pattern = least(&recorded, *bound);
+            *w = Watch::Proved {
+                bound: *bound,
                 period: pattern.period(),
             };
-            (w, Some(pattern))
+            Some(pattern)
         }
         Watch::Proved { .. } => unreachable!("a proved line is retired"),
     }
@@ -455,19 +429,11 @@ fn advance(watch: &[Watch], q: u32, r: u32, next: u32, unit: u64, from: u32) -> 
     (next, unit, from)
 }
 
-/// A line in the second pass.
-struct Exact {
-    /// Its last values, `x(p)` at `(p - first) % period`.
-    ring: Vec<i16>,
-    /// The last `p` with `x(p) != x(p + period)` so far.
-    differs: Option<u32>,
-}
-
 /// The second pass: the exact start of every line of `found` (see the
 /// module's comment), in the sweep's order.
 fn second_pass(
     q_max: u32,
-    found: &[Option<Arc<Pattern>>],
+    found: Vec<Option<Arc<Pattern>>>,
     stop: &Stop,
     progress: &mut dyn FnMut(Progress),
 ) -> Vec<LineFate> {
@@ -479,41 +445,40 @@ fn second_pass(
         .filter_map(|at| Some(last(at, found[at].as_ref()?)))
         .max()
         .unwrap_or(0);
-    let mut exact: Vec<Option<Exact>> = found
-        .iter()
-        .map(|f| {
-            f.as_ref().map(|f| Exact {
-                ring: vec![0; f.x.len()],
-                differs: None,
-            })
-        })
-        .collect();
-    let mut fates: Vec<Option<LineFate>> = vec![None; found.len()];
+    // Per line: the last p at which x(p) differs from its pattern continued
+    // backwards.
+    let mut differs: Vec<Option<u32>> = vec![None; found.len()];
+    // Per line: the index of its pattern at the next p.
+    let mut phase: Vec<u32> = vec![0; found.len()];
+    let mut starts: Vec<Option<u32>> = vec![None; found.len()];
     let mut lines = Lines::new(q_max);
     let mut done = 0;
     while lines.p() < end && !stop.requested() {
         let p = lines.p() + 1;
         let mut retire = Vec::new();
         lines.step(|at, x, _| {
-            let (Some(f), Some(e)) = (&found[at], &mut exact[at]) else {
-                return;
-            };
-            let d = f.period();
-            let i = p - first(at);
-            let slot = (i % d) as usize;
-            if i >= d && e.ring[slot] as i32 != x {
-                e.differs = Some(p - d);
+            let Some(f) = &found[at] else { return };
+            if p == first(at) {
+                let d = f.period() as i64;
+                phase[at] = (p as i64 - f.from as i64).rem_euclid(d) as u32;
             }
-            e.ring[slot] = x as i16;
+            let i = phase[at] as usize;
+            phase[at] = if i + 1 == f.x.len() { 0 } else { i as u32 + 1 };
+            if f.x[i] as i32 != x {
+                assert!(
+                    p < f.from,
+                    "line {:?} differs from its proved pattern",
+                    order[at]
+                );
+                differs[at] = Some(p);
+            }
             if p == last(at, f) {
-                let (q, r) = order[at];
-                fates[at] = Some(finish(q, r, f, e, p));
+                starts[at] = Some(differs[at].map_or(first(at), |s| s + 1));
                 retire.push(at);
             }
         });
         for at in retire {
             done += 1;
-            exact[at] = None;
             lines.retire(at, found[at].clone().expect("a line with a pattern"));
         }
         progress(Progress {
@@ -523,32 +488,32 @@ fn second_pass(
             live: lines.live(),
         });
     }
-    fates.into_iter().flatten().collect()
+    drop(lines);
+    // Each pattern is now held once, by `found`: turned in place, not copied.
+    found
+        .into_iter()
+        .zip(starts)
+        .enumerate()
+        .filter_map(|(at, (f, start))| {
+            let (q, r) = order[at];
+            Some(fate(q, r, start?, f?))
+        })
+        .collect()
 }
 
-/// The fate of line `(q, r)`, live up to `p`, with pattern `f` from its bound.
-fn finish(q: u32, r: u32, f: &Pattern, e: &Exact, p: u32) -> LineFate {
-    let first = q.max(1);
-    let d = f.period();
-    let mut differs = e.differs;
-    // The last d values against the pattern d steps on (past the bound).
-    for s in (p + 1).saturating_sub(d).max(first)..=p {
-        let x = e.ring[((s - first) % d) as usize];
-        if s >= f.from {
-            assert_eq!(x, f.at(s), "line ({q},{r}) differs from its proved pattern");
-        }
-        if x != f.at(s + d) {
-            differs = differs.max(Some(s));
-        }
-    }
-    let start = differs.map_or(first, |s| s + 1);
-    assert!(start <= f.from, "line ({q},{r}) differs after its proof");
-    let lift = (f.from - start).div_ceil(d) * d;
+/// The fate of line `(q, r)` repeating from `start` with `pattern` (from its
+/// bound), the pattern turned in place to begin at `start`.
+fn fate(q: u32, r: u32, start: u32, pattern: Arc<Pattern>) -> LineFate {
+    let Pattern { from, mut x } = Arc::try_unwrap(pattern).unwrap_or_else(|p| (*p).clone());
+    let d = x.len() as u32;
+    // x(start + t) = x(start + t + m d) for every m; take one past `from`.
+    let lift = (from - start).div_ceil(d) * d;
+    x.rotate_left(((start + lift - from) % d) as usize);
     LineFate {
         q,
         r,
         start,
         period: d,
-        pattern: (0..d).map(|t| f.at(start + t + lift)).collect(),
+        pattern: x,
     }
 }
