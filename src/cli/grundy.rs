@@ -35,9 +35,9 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> Result<()> {
-    if args.lines > 5000 {
+    if args.lines > 1000 {
         bail!(
-            "--lines {} is more than this command handles (at most 5000)",
+            "--lines {} is more than this command handles (at most 1000)",
             args.lines
         );
     }

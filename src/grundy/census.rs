@@ -49,7 +49,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
-use super::frozen::gcd;
+use super::frozen::{Layout, gcd};
 use super::line;
 use super::lines::{Lines, Pattern};
 use super::used::Seen;
@@ -175,27 +175,42 @@ fn dependency(q: u32, r: u32, i: u32) -> (u32, u32) {
 /// `max_p` at most in the first pass. `progress` is called after every step
 /// of either pass. Stops early (returning no line) when `stop` is set.
 pub fn census(q_max: u32, max_p: u32, stop: &Stop, progress: &mut dyn FnMut(Progress)) -> Census {
-    let (found, swept) = first_pass(q_max, max_p, stop, progress);
-    let lines = if stop.requested() {
-        Vec::new()
-    } else {
-        second_pass(q_max, found, stop, progress)
-    };
-    Census {
-        lines,
-        q_max,
-        swept,
+    let mut below = Layout::first_guess(q_max);
+    loop {
+        let passes = first_pass(q_max, max_p, below, stop, progress).and_then(|(found, swept)| {
+            let lines = if stop.requested() {
+                Vec::new()
+            } else {
+                second_pass(q_max, found, below, stop, progress)?
+            };
+            Ok(Census {
+                lines,
+                q_max,
+                swept,
+            })
+        });
+        match passes {
+            Ok(census) => return census,
+            // A value below the sweep's window: again, with room for it.
+            Err(x) => below = x.unsigned_abs() + 64,
+        }
     }
 }
 
+/// Each line's pattern from its bound (least period); `None` for a line not
+/// proved.
+type Found = Vec<Option<Arc<Pattern>>>;
+
 /// Each line's bound and pattern (from the bound on, least period), `None`
-/// for lines not proved by `max_p`; and the last `p` swept.
+/// for lines not proved by `max_p`; and the last `p` swept. `Err(x)`: a value
+/// `G - p = x` fell below the window for `G - p >= -below`.
 fn first_pass(
     q_max: u32,
     max_p: u32,
+    below: u32,
     stop: &Stop,
     progress: &mut dyn FnMut(Progress),
-) -> (Vec<Option<Arc<Pattern>>>, u32) {
+) -> Result<(Found, u32), i32> {
     let n = line(q_max, q_max) + 1;
     let mut watch: Vec<Watch> = (0..n)
         .map(|_| Watch::Waiting {
@@ -205,8 +220,8 @@ fn first_pass(
             early: VecDeque::new(),
         })
         .collect();
-    let mut found: Vec<Option<Arc<Pattern>>> = vec![None; n];
-    let mut lines = Lines::new(q_max);
+    let mut found: Found = vec![None; n];
+    let mut lines = Lines::new(q_max, below);
     let order = order(q_max);
     let mut grid = MIN_GRID;
     let mut proved = 0;
@@ -228,6 +243,9 @@ fn first_pass(
                 done.push((at, pattern));
             }
         });
+        if let Some(x) = lines.below_window() {
+            return Err(x);
+        }
         for (at, pattern) in done {
             proved += 1;
             let pattern = Arc::new(pattern);
@@ -252,7 +270,7 @@ fn first_pass(
             live: n - proved,
         });
     }
-    (found, lines.p())
+    Ok((found, lines.p()))
 }
 
 /// A live line at a step of the first pass: its value was `p + x`, and the
@@ -433,10 +451,11 @@ fn advance(watch: &[Watch], q: u32, r: u32, next: u32, unit: u64, from: u32) -> 
 /// module's comment), in the sweep's order.
 fn second_pass(
     q_max: u32,
-    found: Vec<Option<Arc<Pattern>>>,
+    found: Found,
+    below: u32,
     stop: &Stop,
     progress: &mut dyn FnMut(Progress),
-) -> Vec<LineFate> {
+) -> Result<Vec<LineFate>, i32> {
     let order = order(q_max);
     let first = |at: usize| order[at].0.max(1);
     // A line is live up to this p, then retired.
@@ -451,7 +470,7 @@ fn second_pass(
     // Per line: the index of its pattern at the next p.
     let mut phase: Vec<u32> = vec![0; found.len()];
     let mut starts: Vec<Option<u32>> = vec![None; found.len()];
-    let mut lines = Lines::new(q_max);
+    let mut lines = Lines::new(q_max, below);
     let mut done = 0;
     while lines.p() < end && !stop.requested() {
         let p = lines.p() + 1;
@@ -477,6 +496,9 @@ fn second_pass(
                 retire.push(at);
             }
         });
+        if let Some(x) = lines.below_window() {
+            return Err(x);
+        }
         for at in retire {
             done += 1;
             lines.retire(at, found[at].clone().expect("a line with a pattern"));
@@ -490,7 +512,7 @@ fn second_pass(
     }
     drop(lines);
     // Each pattern is now held once, by `found`: turned in place, not copied.
-    found
+    let fates = found
         .into_iter()
         .zip(starts)
         .enumerate()
@@ -498,7 +520,8 @@ fn second_pass(
             let (q, r) = order[at];
             Some(fate(q, r, start?, f?))
         })
-        .collect()
+        .collect();
+    Ok(fates)
 }
 
 /// The fate of line `(q, r)` repeating from `start` with `pattern` (from its
@@ -515,5 +538,24 @@ fn fate(q: u32, r: u32, start: u32, pattern: Arc<Pattern>) -> LineFate {
         start,
         period: d,
         pattern: x,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A window too narrow for the values met is reported, not used: the
+    /// census then starts again with room for them.
+    #[test]
+    fn a_value_below_the_window_is_reported() {
+        let stop = Stop::new();
+        let Err(x) = first_pass(12, 100_000, 0, &stop, &mut |_| {}) else {
+            panic!("every value fitted a window for G - p >= 0");
+        };
+        assert!(x < 0);
+        let (found, _) = first_pass(12, 100_000, x.unsigned_abs() + 64, &stop, &mut |_| {})
+            .expect("room for the values met");
+        assert!(found.iter().all(Option::is_some));
     }
 }

@@ -19,21 +19,28 @@ pub(super) struct Layout {
 }
 
 impl Layout {
-    /// The layout for the lines `q <= q_max`. Above: `G(p,q,r)` is the mex of
-    /// at most `p - 1 + q + r` option values, so `x <= q + r - 1 <= 2Q - 1`.
-    /// Below there is no proved bound; the census has seen `x >= -q - 2`, the
-    /// bias leaves room for `x >= -(Q + 64)` and [`Layout::bit`] refuses less.
-    pub(super) fn new(q_max: u32) -> Layout {
-        let bias = 64 * (q_max as usize / 64 + 2);
-        let words = (bias + 2 * q_max as usize).div_ceil(64);
+    /// The layout for the lines `q <= q_max` with room for `x >= -below`
+    /// (`below` rounded up to a multiple of 64). Above: `G(p,q,r)` is the mex
+    /// of at most `p - 1 + q + r` option values, so `x <= q + r - 1 <= 2Q - 1`.
+    /// Below there is no bound: a value can fill a hole left far back, so the
+    /// sweep reports a value below the window ([`Layout::fits`]) and the
+    /// census starts again with a wider one.
+    pub(super) fn new(q_max: u32, below: u32) -> Layout {
+        let bias = 64 * (below as usize).div_ceil(64);
+        let words = (bias + 2 * q_max as usize).div_ceil(64).max(1);
         assert!(
-            words <= 64,
-            "Q = {q_max} is beyond the relative sets' 64 words"
+            words <= 128,
+            "Q = {q_max} is beyond the relative sets' 128 words"
         );
         Layout {
             bias: bias as i32,
             words,
         }
+    }
+
+    /// A first window for the lines `q <= q_max`: `x >= -(2Q + 64)`.
+    pub(super) fn first_guess(q_max: u32) -> u32 {
+        2 * q_max + 64
     }
 
     /// The number of words of a relative set.
@@ -46,13 +53,19 @@ impl Layout {
         self.bias
     }
 
-    /// The bit of `x = value - p`.
+    /// Whether `x = value - p` has a bit (above, it always has).
+    #[inline]
+    pub(super) fn fits(&self, x: i32) -> bool {
+        x >= -self.bias
+    }
+
+    /// The bit of `x = value - p`, which must fit.
     #[inline]
     pub(super) fn bit(&self, x: i32) -> usize {
         let b = x + self.bias;
         assert!(
             b >= 0 && (b as usize) < 64 * self.words,
-            "G - p = {x} is outside the census's window (-{}..{}): a bound of the sweep failed",
+            "G - p = {x} is outside the census's window (-{}..{})",
             self.bias,
             64 * self.words as i32 - self.bias
         );
@@ -65,7 +78,7 @@ impl Layout {
 pub(super) struct RelSet {
     words: Vec<u64>,
     /// Bit `k`: word `k` may be non-zero.
-    touched: u64,
+    touched: u128,
 }
 
 impl RelSet {
@@ -81,7 +94,7 @@ impl RelSet {
     #[inline]
     pub(super) fn insert(&mut self, b: usize) {
         self.words[b / 64] |= 1 << (b % 64);
-        self.touched |= 1 << (b / 64);
+        self.touched |= 1u128 << (b / 64);
     }
 
     /// Word `k` (0 past the end).
@@ -213,7 +226,7 @@ mod tests {
 
     #[test]
     fn a_table_holds_the_union_of_its_lines_at_every_p() {
-        let layout = Layout::new(40);
+        let layout = Layout::new(40, Layout::first_guess(40));
         let mut rng = Rng(5);
         let lines: Vec<Pattern> = [(3u32, 4usize), (10, 6), (7, 1), (0, 9), (12, 12)]
             .iter()
@@ -243,7 +256,7 @@ mod tests {
 
     #[test]
     fn a_relative_set_forgets_on_clear() {
-        let layout = Layout::new(100);
+        let layout = Layout::new(100, Layout::first_guess(100));
         let mut s = RelSet::new(&layout);
         for b in [0, 63, 64, 200, 64 * layout.words() - 1] {
             s.insert(b);

@@ -89,12 +89,16 @@ pub(super) struct Lines {
     eval: Vec<Vec<u32>>,
     /// Lines retired since the fronts were last moved.
     retired_since: bool,
+    /// The least `x = G - p` met below the window, if any: the values of the
+    /// step that met it are not to be trusted.
+    below: Option<i32>,
 }
 
 impl Lines {
-    /// The lines `q <= q_max`, all live, before the first step.
-    pub(super) fn new(q_max: u32) -> Lines {
-        let layout = Layout::new(q_max);
+    /// The lines `q <= q_max`, all live, before the first step, with room
+    /// for `G - p >= -below` in the relative sets.
+    pub(super) fn new(q_max: u32, below: u32) -> Lines {
+        let layout = Layout::new(q_max, below);
         let n = line(q_max, q_max) + 1;
         let mut lines = Lines {
             q_max,
@@ -114,6 +118,7 @@ impl Lines {
             row_inc: RelSet::new(&layout),
             eval: Vec::new(),
             retired_since: false,
+            below: None,
         };
         lines.build_eval();
         lines
@@ -122,6 +127,12 @@ impl Lines {
     /// The last `p` computed (0 before the first step).
     pub(super) fn p(&self) -> u32 {
         self.p
+    }
+
+    /// The least `G - p` met below the window, if any: the last step's values
+    /// may then be wrong, and the sweep must start again with a wider window.
+    pub(super) fn below_window(&self) -> Option<i32> {
+        self.below
     }
 
     /// The lines live now.
@@ -172,11 +183,12 @@ impl Lines {
                 let own = if r < q { r } else { q.saturating_sub(1) };
                 while q > 0 && next_diag <= own {
                     let x = self.now[line(next_diag, next_diag)] as i64 - p as i64;
-                    self.diag_inc.insert(self.layout.bit(x as i32));
+                    let b = self.bit_of(x as i32);
+                    self.diag_inc.insert(b);
                     next_diag += 1;
                 }
                 let g = self.value(q, r, &mut seen);
-                let b = self.layout.bit((g as i64 - p as i64) as i32);
+                let b = self.bit_of((g as i64 - p as i64) as i32);
                 if r < q && q >= self.col_front[r as usize] {
                     self.col_inc[r as usize].insert(b);
                 }
@@ -186,6 +198,18 @@ impl Lines {
             }
         }
         self.eval = eval;
+    }
+
+    /// The bit of `x` in the relative sets; a value below the window is noted
+    /// (see [`Lines::below_window`]) and given bit 0.
+    #[inline]
+    fn bit_of(&mut self, x: i32) -> usize {
+        if self.layout.fits(x) {
+            self.layout.bit(x)
+        } else {
+            self.below = Some(self.below.map_or(x, |l| l.min(x)));
+            0
+        }
     }
 
     /// `G(p, q, r)` at the step being made, for an evaluated line.
@@ -362,7 +386,7 @@ mod tests {
                 .collect();
             Pattern { from, x }
         };
-        let mut lines = Lines::new(q_max);
+        let mut lines = Lines::new(q_max, Layout::first_guess(q_max));
         // Every third line from the end (gaps in every front), then the
         // rest but the last five (full fronts, lines live after them).
         let mut order: Vec<usize> = (0..hist.len()).rev().step_by(3).collect();
