@@ -54,12 +54,18 @@ pub fn run(args: &Args) -> Result<()> {
         }
     }
     if let Some(path) = &args.grundy_census {
-        let text = std::fs::read_to_string(path).map_err(|e| anyhow!("{}: {e}", path.display()))?;
-        let (_, lines) =
-            grundy::file::read(&text).map_err(|e| anyhow!("{}: {e}", path.display()))?;
-        let fate = lines.iter().find(|f| (f.q as u64, f.r as u64) == (q, r));
-        if let Some(value) = fate.and_then(|f| f.value(p)) {
-            let f: &LineFate = fate.unwrap();
+        let reader = std::fs::File::open(path)
+            .map(std::io::BufReader::new)
+            .map_err(|e| anyhow!("{}: {e}", path.display()))?;
+        // Streamed: a census of a large Q is gigabytes, and one line is wanted.
+        let fate = match (u32::try_from(q), u32::try_from(r)) {
+            (Ok(q), Ok(r)) => grundy::file::find(reader, q, r),
+            _ => grundy::file::summaries(reader).map(|(q_max, _)| (q_max, None)),
+        }
+        .map_err(|e| anyhow!("{}: {e}", path.display()))?
+        .1;
+        if let Some(value) = fate.as_ref().and_then(|f| f.value(p)) {
+            let f: &LineFate = fate.as_ref().unwrap();
             println!("{value}");
             println!(
                 "source: {}, line ({q},{r}): G - p repeats from p = {} with period {}",

@@ -50,9 +50,10 @@ pub fn run(args: &Args) -> Result<()> {
         return graph_figures(dir, &args.out, format);
     }
     if let Some(file) = &args.grundy {
-        let text = std::fs::read_to_string(file)
+        let reader = std::fs::File::open(file)
+            .map(std::io::BufReader::new)
             .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
-        let (_, lines) = chomp3::grundy::file::read(&text)
+        let (_, lines) = chomp3::grundy::file::summaries(reader)
             .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
         let written = chomp3::plot::grundy::plot_grundy(&lines, &args.out, format)
             .map_err(|e| anyhow::anyhow!("drawing into {}: {e}", args.out.display()))?;

@@ -1,9 +1,10 @@
 //! The Grundy census on disk: `grundy-census.tsv` (layout in FORMAT.md), one
-//! line per line `(q, r)` with its start, least period and pattern. One writer
-//! and one reader. Uses the census's [`LineFate`] and `graph::summary`'s
-//! [`BadLine`].
+//! line per line `(q, r)` with its start, least period and pattern. One writer;
+//! readers of the whole text ([`read`]) and, for files of gigabytes, streaming
+//! ones that keep no pattern ([`summaries`]) or one ([`find`]). Uses the
+//! census's [`LineFate`] and `graph::summary`'s [`BadLine`].
 
-use std::io::{self, Write};
+use std::io::{self, BufRead, Write};
 
 use super::census::{Census, LineFate};
 use crate::graph::summary::BadLine;
@@ -90,4 +91,159 @@ pub fn read(text: &str) -> Result<(u32, Vec<LineFate>), BadLine> {
         lines.push(f);
     }
     Ok((q_max, lines))
+}
+
+/// A line of the census without its pattern.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LineSummary {
+    /// `q` of the line.
+    pub q: u32,
+    /// `r` of the line.
+    pub r: u32,
+    /// The least `p` from which `G(p,q,r) - p` repeats.
+    pub start: u32,
+    /// Its least period.
+    pub period: u32,
+}
+
+impl From<&LineFate> for LineSummary {
+    fn from(f: &LineFate) -> LineSummary {
+        LineSummary {
+            q: f.q,
+            r: f.r,
+            start: f.start,
+            period: f.period,
+        }
+    }
+}
+
+/// Why a census file could not be read as one.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    /// The file could not be read.
+    #[error("{0}")]
+    Io(#[from] io::Error),
+    /// It is not a Grundy census, or is damaged.
+    #[error("{0}")]
+    Bad(#[from] BadLine),
+}
+
+/// Streams a census file: its `Q`, then each line's summary with its pattern
+/// text, handed to `each` (which stops the reading by returning false).
+fn stream(
+    reader: impl BufRead,
+    mut each: impl FnMut(LineSummary, &str, usize) -> Result<bool, BadLine>,
+) -> Result<u32, ReadError> {
+    let what = "a Grundy census (grundy-census.tsv)";
+    let mut q_max = None;
+    for (i, l) in reader.lines().enumerate() {
+        let l = l?;
+        if i == 0 {
+            q_max = l.strip_prefix(TITLE).and_then(|q| q.parse().ok());
+        }
+        let Some(q_max) = q_max else {
+            return Err(BadLine { line: 1, what }.into());
+        };
+        if l.starts_with('#') || l == HEADER || l.is_empty() {
+            continue;
+        }
+        let bad = || BadLine { line: i + 1, what };
+        let mut cols = l.splitn(5, '\t');
+        let mut num = || {
+            cols.next()
+                .and_then(|c| c.parse::<u32>().ok())
+                .ok_or_else(bad)
+        };
+        let (q, r, start, period) = (num()?, num()?, num()?, num()?);
+        let pattern = cols.next().ok_or_else(bad)?;
+        let fits = r <= q && q <= q_max && start >= q.max(1) && period >= 1;
+        if !fits {
+            return Err(bad().into());
+        }
+        let line = LineSummary {
+            q,
+            r,
+            start,
+            period,
+        };
+        if !each(line, pattern, i + 1)? {
+            break;
+        }
+    }
+    q_max.ok_or_else(|| BadLine { line: 1, what }.into())
+}
+
+/// Every line's summary, without parsing the patterns.
+pub fn summaries(reader: impl BufRead) -> Result<(u32, Vec<LineSummary>), ReadError> {
+    let mut lines = Vec::new();
+    let q_max = stream(reader, |line, _, _| {
+        lines.push(line);
+        Ok(true)
+    })?;
+    Ok((q_max, lines))
+}
+
+/// The line `(q, r)`, if the census holds it; reading stops there.
+pub fn find(reader: impl BufRead, q: u32, r: u32) -> Result<(u32, Option<LineFate>), ReadError> {
+    let mut found = None;
+    let q_max = stream(reader, |line, text, at| {
+        if (line.q, line.r) != (q, r) {
+            return Ok(true);
+        }
+        let bad = || BadLine {
+            line: at,
+            what: "a Grundy census (grundy-census.tsv)",
+        };
+        let pattern = text
+            .split(',')
+            .map(|x| x.parse::<i16>())
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|_| bad())?;
+        if pattern.len() != line.period as usize {
+            return Err(bad());
+        }
+        found = Some(LineFate {
+            q,
+            r,
+            start: line.start,
+            period: line.period,
+            pattern,
+        });
+        Ok(false)
+    })?;
+    Ok((q_max, found))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grundy::census::census;
+    use crate::stop::Stop;
+
+    #[test]
+    fn the_streaming_readers_agree_with_the_whole_reader() {
+        let c = census(9, 100_000, &Stop::new(), &mut |_| {});
+        let mut text = Vec::new();
+        write(&c, "test", &mut text).unwrap();
+        let (q_max, whole) = read(std::str::from_utf8(&text).unwrap()).unwrap();
+        let (q2, sums) = summaries(&text[..]).unwrap();
+        assert_eq!((q2, q_max), (9, 9));
+        assert_eq!(
+            sums,
+            whole.iter().map(LineSummary::from).collect::<Vec<_>>()
+        );
+        for f in &whole {
+            assert_eq!(find(&text[..], f.q, f.r).unwrap().1.as_ref(), Some(f));
+        }
+        assert_eq!(find(&text[..], 10, 0).unwrap().1, None);
+        let damaged = String::from_utf8(text).unwrap().replace("\t2\t", "\tx\t");
+        assert!(matches!(
+            summaries(damaged.as_bytes()),
+            Err(ReadError::Bad(_))
+        ));
+        assert!(matches!(
+            summaries(&b"# not a census\n"[..]),
+            Err(ReadError::Bad(_))
+        ));
+    }
 }

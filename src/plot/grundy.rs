@@ -10,17 +10,21 @@ use plotters::prelude::*;
 use super::{
     DrawResult, FONT, Figure, Format, PlotError, SIZE, TITLE_HEIGHT, register_fonts, render,
 };
-use crate::grundy::census::LineFate;
+use crate::grundy::file::LineSummary;
 
 /// Draws `grundy-periods` into `dir`; returns the file written.
-pub fn plot_grundy(lines: &[LineFate], dir: &Path, format: Format) -> Result<PathBuf, PlotError> {
+pub fn plot_grundy(
+    lines: &[LineSummary],
+    dir: &Path,
+    format: Format,
+) -> Result<PathBuf, PlotError> {
     register_fonts();
     std::fs::create_dir_all(dir).map_err(PlotError::io(dir))?;
     render(&PeriodsFigure(lines), dir, format)
 }
 
 /// The Grundy census figure.
-struct PeriodsFigure<'a>(&'a [LineFate]);
+struct PeriodsFigure<'a>(&'a [LineSummary]);
 
 impl Figure for PeriodsFigure<'_> {
     const NAME: &'static str = "grundy-periods";
@@ -39,7 +43,7 @@ fn period_colour(log2: f64, top: f64) -> RGBColor {
     RGBColor(rgb.0, rgb.1, rgb.2)
 }
 
-fn draw<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, lines: &[LineFate]) -> DrawResult
+fn draw<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, lines: &[LineSummary]) -> DrawResult
 where
     DB::ErrorType: 'static,
 {
@@ -51,7 +55,7 @@ where
     )?;
     let (left, right) = body.split_horizontally(SIZE.0 / 2);
     let q_max = lines.iter().map(|f| f.q).max().unwrap_or(1) as f64;
-    let log2 = |f: &LineFate| (f.period as f64).log2();
+    let log2 = |f: &LineSummary| (f.period as f64).log2();
     let top_log = lines.iter().map(log2).fold(1.0, f64::max);
     let mut heat = ChartBuilder::on(&left)
         .caption(
@@ -116,7 +120,8 @@ mod tests {
     fn the_figure_renders_from_a_small_census() {
         let c = census(8, 100_000, &Stop::new(), &mut |_| {});
         let dir = tempfile::tempdir().unwrap();
-        let path = plot_grundy(&c.lines, dir.path(), Format::Png).unwrap();
+        let lines: Vec<LineSummary> = c.lines.iter().map(LineSummary::from).collect();
+        let path = plot_grundy(&lines, dir.path(), Format::Png).unwrap();
         let decoder =
             png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&path).unwrap()));
         let mut reader = decoder.read_info().unwrap();
