@@ -26,8 +26,9 @@
 //!              the Grundy census's from its file)                    graph::summary, grundy
 //! graph        graph Chomp: nim-values of graphs (its own game),  -> bytes, stop
 //!              the --summary table (graph::summary)
-//! grundy       Sprague-Grundy values G(p,q,r): the sweep in p,     -> stop, table
-//!              its census, and the stored table (grundy::table)
+//! grundy       Sprague-Grundy values G(p,q,r): the sweep in p,     -> stop, table, graph::summary
+//!              its census (retired lines, periodic tables), its
+//!              file, and the stored table (grundy::table)
 //! view         the browser viewer's server: page, tiles, JSON       -> lookup, table, census_file, proof, stop
 //! huge         the binary's allocator: huge pages for large blocks uses nothing
 //! ```
