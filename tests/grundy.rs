@@ -160,7 +160,7 @@ fn the_census_agrees_with_the_first_engine_s_committed_census() {
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/grundy/grundy-census.tsv"),
     )
     .unwrap();
-    let (_, committed) = chomp3::grundy::file::read(&text).unwrap();
+    let (_, committed) = chomp3::grundy::file::read(text.as_bytes()).unwrap();
     let c = chomp3::grundy::census::census(25, 1_000_000, &chomp3::stop::Stop::new(), &mut |_| {});
     let want: Vec<_> = committed.into_iter().filter(|f| f.q <= 25).collect();
     assert_eq!(want.len(), 351);
@@ -174,7 +174,7 @@ fn nim_answers_from_a_census_as_it_computes_and_refuses_bad_input() {
     let f = file.to_str().unwrap();
     common::chomp3_ok(&["grundy-census", "--quiet", "--lines", "12", "--out", f]);
     let text = std::fs::read_to_string(&file).unwrap();
-    let (q_max, lines) = chomp3::grundy::file::read(&text).unwrap();
+    let (q_max, lines) = chomp3::grundy::file::read(text.as_bytes()).unwrap();
     assert_eq!((q_max, lines.len()), (12, 91));
     for (p, q, r) in [("50000", "12", "5"), ("3000", "9", "9"), ("777", "4", "0")] {
         let from_census = common::chomp3_ok(&["nim", p, q, r, "--grundy-census", f]);
@@ -252,7 +252,8 @@ fn the_bfiles_hold_the_rectangles_and_the_census_in_order() {
     };
     let want: Vec<(u32, u32)> = (1..=45).map(|n| (n, brute.value(n, n, n))).collect();
     assert_eq!(terms("grundy-rectangles.txt"), want);
-    let (_, lines) = chomp3::grundy::file::read(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let (_, lines) =
+        chomp3::grundy::file::read(std::fs::read_to_string(&out).unwrap().as_bytes()).unwrap();
     let periods: Vec<(u32, u32)> = lines
         .iter()
         .enumerate()

@@ -1,8 +1,9 @@
 //! The Grundy census on disk: `grundy-census.tsv` (layout in FORMAT.md), one
-//! line per line `(q, r)` with its start, least period and pattern. One writer;
-//! readers of the whole text ([`read`]) and, for files of gigabytes, streaming
-//! ones that keep no pattern ([`summaries`]) or one ([`find`]). Uses the
-//! census's [`LineFate`] and `graph::summary`'s [`BadLine`].
+//! line per line `(q, r)` with its start, least period and pattern. One writer
+//! and one streaming parser, read three ways: every line with its pattern
+//! ([`read`]), every line without ([`summaries`], for files of gigabytes), or
+//! one line ([`find`], reading stops there). Uses the census's [`LineFate`]
+//! and `graph::summary`'s [`BadLine`].
 
 use std::io::{self, BufRead, Write};
 
@@ -50,46 +51,14 @@ pub fn write(census: &Census, command: &str, out: &mut dyn Write) -> io::Result<
     Ok(())
 }
 
-/// Reads a file written by [`write`](fn@write): its `Q` and its lines.
-pub fn read(text: &str) -> Result<(u32, Vec<LineFate>), BadLine> {
-    let what = "a Grundy census (grundy-census.tsv)";
-    let q_max = text
-        .lines()
-        .next()
-        .and_then(|l| l.strip_prefix(TITLE))
-        .and_then(|q| q.parse().ok())
-        .ok_or(BadLine { line: 1, what })?;
+/// Reads a file written by [`write`](fn@write): its `Q` and its lines, with
+/// their patterns.
+pub fn read(reader: impl BufRead) -> Result<(u32, Vec<LineFate>), ReadError> {
     let mut lines = Vec::new();
-    for (i, l) in text.lines().enumerate() {
-        if l.starts_with('#') || l == HEADER || l.is_empty() {
-            continue;
-        }
-        let bad = || BadLine { line: i + 1, what };
-        let cols: Vec<&str> = l.split('\t').collect();
-        let [q, r, start, period, pattern] = cols[..] else {
-            return Err(bad());
-        };
-        let num = |s: &str| s.parse::<u32>().map_err(|_| bad());
-        let pattern = pattern
-            .split(',')
-            .map(|x| x.parse::<i16>().map_err(|_| bad()))
-            .collect::<Result<Vec<_>, _>>()?;
-        let f = LineFate {
-            q: num(q)?,
-            r: num(r)?,
-            start: num(start)?,
-            period: num(period)?,
-            pattern,
-        };
-        let fits = f.r <= f.q
-            && f.q <= q_max
-            && f.start >= f.q.max(1)
-            && f.period as usize == f.pattern.len();
-        if !fits {
-            return Err(bad());
-        }
-        lines.push(f);
-    }
+    let q_max = stream(reader, |line, text, at| {
+        lines.push(with_pattern(line, text, at)?);
+        Ok(true)
+    })?;
     Ok((q_max, lines))
 }
 
@@ -190,28 +159,33 @@ pub fn find(reader: impl BufRead, q: u32, r: u32) -> Result<(u32, Option<LineFat
         if (line.q, line.r) != (q, r) {
             return Ok(true);
         }
-        let bad = || BadLine {
-            line: at,
-            what: "a Grundy census (grundy-census.tsv)",
-        };
-        let pattern = text
-            .split(',')
-            .map(|x| x.parse::<i16>())
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|_| bad())?;
-        if pattern.len() != line.period as usize {
-            return Err(bad());
-        }
-        found = Some(LineFate {
-            q,
-            r,
-            start: line.start,
-            period: line.period,
-            pattern,
-        });
+        found = Some(with_pattern(line, text, at)?);
         Ok(false)
     })?;
     Ok((q_max, found))
+}
+
+/// The line `line` with its pattern parsed from `text` (line `at` of the file).
+fn with_pattern(line: LineSummary, text: &str, at: usize) -> Result<LineFate, BadLine> {
+    let bad = || BadLine {
+        line: at,
+        what: "a Grundy census (grundy-census.tsv)",
+    };
+    let pattern = text
+        .split(',')
+        .map(|x| x.parse::<i16>())
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|_| bad())?;
+    if pattern.len() != line.period as usize {
+        return Err(bad());
+    }
+    Ok(LineFate {
+        q: line.q,
+        r: line.r,
+        start: line.start,
+        period: line.period,
+        pattern,
+    })
 }
 
 #[cfg(test)]
@@ -225,7 +199,7 @@ mod tests {
         let c = census(9, 100_000, &Stop::new(), &mut |_| {});
         let mut text = Vec::new();
         write(&c, "test", &mut text).unwrap();
-        let (q_max, whole) = read(std::str::from_utf8(&text).unwrap()).unwrap();
+        let (q_max, whole) = read(&text[..]).unwrap();
         let (q2, sums) = summaries(&text[..]).unwrap();
         assert_eq!((q2, q_max), (9, 9));
         assert_eq!(
