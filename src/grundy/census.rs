@@ -267,7 +267,7 @@ fn first_pass(
             pass: 1,
             p,
             done: proved,
-            live: n - proved,
+            live: lines.live(),
         });
     }
     Ok((found, lines.p()))

@@ -89,6 +89,8 @@ pub(super) struct Lines {
     eval: Vec<Vec<u32>>,
     /// Lines retired since the fronts were last moved.
     retired_since: bool,
+    /// The number of live lines.
+    live: usize,
     /// The least `x = G - p` met below the window, if any: the values of the
     /// step that met it are not to be trusted.
     below: Option<i32>,
@@ -118,6 +120,7 @@ impl Lines {
             row_inc: RelSet::new(&layout),
             eval: Vec::new(),
             retired_since: false,
+            live: n,
             below: None,
         };
         lines.build_eval();
@@ -137,10 +140,7 @@ impl Lines {
 
     /// The lines live now.
     pub(super) fn live(&self) -> usize {
-        self.mode
-            .iter()
-            .filter(|m| matches!(m, Mode::Live(_)))
-            .count()
+        self.live
     }
 
     /// Retires line `at`: from the next step on its value is `pattern`'s,
@@ -150,7 +150,9 @@ impl Lines {
             pattern.from <= self.p + 1,
             "a pattern retired before it holds"
         );
-        self.mode[at] = Mode::Retired(pattern);
+        if let Mode::Live(_) = std::mem::replace(&mut self.mode[at], Mode::Retired(pattern)) {
+            self.live -= 1;
+        }
         self.retired_since = true;
     }
 
