@@ -465,10 +465,10 @@ fn second_pass(
         .max()
         .unwrap_or(0);
     // Per line: the last p at which x(p) differs from its pattern continued
-    // backwards.
-    let mut differs: Vec<Option<u32>> = vec![None; found.len()];
-    // Per line: the index of its pattern at the next p.
-    let mut phase: Vec<u32> = vec![0; found.len()];
+    // backwards, and its values since the last comparison. Comparing a batch
+    // at a time reads each pattern once per batch: read at every step, the
+    // patterns (one page or more per line) missed the TLB at every step.
+    let mut checks: Vec<Check> = (0..found.len()).map(|_| Check::default()).collect();
     let mut starts: Vec<Option<u32>> = vec![None; found.len()];
     let mut lines = Lines::new(q_max, below);
     let mut done = 0;
@@ -477,22 +477,22 @@ fn second_pass(
         let mut retire = Vec::new();
         lines.step(|at, x, _| {
             let Some(f) = &found[at] else { return };
-            if p == first(at) {
-                let d = f.period() as i64;
-                phase[at] = (p as i64 - f.from as i64).rem_euclid(d) as u32;
+            let c = &mut checks[at];
+            c.x[c.len] = x as i16;
+            c.len += 1;
+            let last = last(at, f);
+            if c.len == BATCH || p == last {
+                c.compare(f, p);
+                if let Some(d) = c.differs {
+                    assert!(
+                        d < f.from,
+                        "line {:?} differs from its proved pattern",
+                        order[at]
+                    );
+                }
             }
-            let i = phase[at] as usize;
-            phase[at] = if i + 1 == f.x.len() { 0 } else { i as u32 + 1 };
-            if f.x[i] as i32 != x {
-                assert!(
-                    p < f.from,
-                    "line {:?} differs from its proved pattern",
-                    order[at]
-                );
-                differs[at] = Some(p);
-            }
-            if p == last(at, f) {
-                starts[at] = Some(differs[at].map_or(first(at), |s| s + 1));
+            if p == last {
+                starts[at] = Some(c.differs.map_or(first(at), |s| s + 1));
                 retire.push(at);
             }
         });
@@ -522,6 +522,44 @@ fn second_pass(
         })
         .collect();
     Ok(fates)
+}
+
+/// Values compared with a pattern a batch at a time.
+const BATCH: usize = 64;
+
+/// A line's values in the second pass since they were last compared with its
+/// pattern, and the last `p` at which they differed.
+struct Check {
+    x: [i16; BATCH],
+    len: usize,
+    differs: Option<u32>,
+}
+
+impl Default for Check {
+    fn default() -> Check {
+        Check {
+            x: [0; BATCH],
+            len: 0,
+            differs: None,
+        }
+    }
+}
+
+impl Check {
+    /// Compares the values held, those of `p + 1 - len ..= p`, with `f`
+    /// continued backwards, and empties the batch.
+    fn compare(&mut self, f: &Pattern, p: u32) {
+        let first = p + 1 - self.len as u32;
+        let d = f.period() as i64;
+        let mut i = (first as i64 - f.from as i64).rem_euclid(d) as usize;
+        for (k, &x) in self.x[..self.len].iter().enumerate() {
+            if x != f.x[i] {
+                self.differs = Some(first + k as u32);
+            }
+            i = if i + 1 == f.x.len() { 0 } else { i + 1 };
+        }
+        self.len = 0;
+    }
 }
 
 /// The fate of line `(q, r)` repeating from `start` with `pattern` (from its
