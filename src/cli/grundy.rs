@@ -48,6 +48,9 @@ pub fn run(args: &Args) -> Result<()> {
         "{spinner} pass {prefix}: p = {pos}, {msg}  {elapsed}",
     );
     let stop = super::ctrl_c();
+    // Off a terminal (a run in the background) a line a minute instead of the bar.
+    let lines_to_log = !args.quiet.quiet && bar.is_hidden();
+    let mut logged = Instant::now();
     let c = census(args.lines, args.max_p, &stop, &mut |at| {
         if at.p.is_multiple_of(256) {
             let what = if at.pass == 1 {
@@ -55,12 +58,19 @@ pub fn run(args: &Args) -> Result<()> {
             } else {
                 "with exact starts"
             };
+            let msg = format!("{} of {all} lines {what}, {} live", at.done, at.live);
+            if lines_to_log && logged.elapsed().as_secs() >= 60 {
+                logged = Instant::now();
+                eprintln!(
+                    "chomp3: pass {}: p = {}, {msg}, {:.0} s",
+                    at.pass,
+                    at.p,
+                    started.elapsed().as_secs_f64()
+                );
+            }
             bar.set_prefix(at.pass.to_string());
             bar.set_position(at.p as u64);
-            bar.set_message(format!(
-                "{} of {all} lines {what}, {} live",
-                at.done, at.live
-            ));
+            bar.set_message(msg);
         }
     });
     bar.finish_and_clear();
