@@ -323,29 +323,9 @@ fn observe(w: &mut Watch, before: &[Watch], at: Step, state: impl Fn() -> Seen) 
             }
             None
         }
-        Watch::Watching {
-            grid,
-            at,
-            states,
-            cap,
-        } => {
-            let since = (p - *at) as u64;
-            if !since.is_multiple_of(*grid) {
-                return None;
-            }
-            let s = state();
-            let j = since / *grid;
-            if let Some(&i) = states.get(&s) {
-                *w = detected(*at as u64 + i as u64 * *grid, (j - i as u64) * *grid, p);
-            } else if states.len() >= *cap {
-                // Start afresh from here (still past every dependency's
-                // bound) with room for twice as many states.
-                states.clear();
-                *at = p;
-                *cap *= 2;
-                states.insert(s, 0);
-            } else {
-                states.insert(s, j as u32);
+        Watch::Watching { .. } => {
+            if let Some(found) = compare(w, p, state) {
+                *w = found;
             }
             None
         }
@@ -373,6 +353,44 @@ fn observe(w: &mut Watch, before: &[Watch], at: Step, state: impl Fn() -> Seen) 
         }
         Watch::Proved { .. } => unreachable!("a proved line is retired"),
     }
+}
+
+/// A watching line at step `p`: its state, at a grid point, is compared with
+/// those kept; the line's new watch if one of them is met again.
+fn compare(w: &mut Watch, p: u32, state: impl Fn() -> Seen) -> Option<Watch> {
+    let Watch::Watching {
+        grid,
+        at,
+        states,
+        cap,
+    } = w
+    else {
+        unreachable!("only a watching line compares its states")
+    };
+    let since = (p - *at) as u64;
+    if !since.is_multiple_of(*grid) {
+        return None;
+    }
+    let s = state();
+    let j = since / *grid;
+    if let Some(&i) = states.get(&s) {
+        return Some(detected(
+            *at as u64 + i as u64 * *grid,
+            (j - i as u64) * *grid,
+            p,
+        ));
+    }
+    if states.len() >= *cap {
+        // Start afresh from here (still past every dependency's bound) with
+        // room for twice as many states.
+        states.clear();
+        *at = p;
+        *cap *= 2;
+        states.insert(s, 0);
+    } else {
+        states.insert(s, j as u32);
+    }
+    None
 }
 
 /// The watch of a line whose states at the consecutive grid points of
