@@ -26,7 +26,7 @@
 //!              the Grundy census's from its file)                    graph::summary, grundy
 //! graph        graph Chomp: nim-values of graphs (its own game),  -> bytes, stop
 //!              the --summary table (graph::summary)
-//! grundy       Sprague-Grundy values G(p,q,r): the sweep in p,     -> stop, table, graph::summary
+//! grundy       Sprague-Grundy values G(p,q,r): the sweep in p,     -> stop, table, proof, graph::summary
 //!              its census (retired lines, periodic tables), its
 //!              file, and the stored table (grundy::table)
 //! view         the browser viewer's server: page, tiles, JSON       -> lookup, table, census_file, proof, stop

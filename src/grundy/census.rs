@@ -49,10 +49,11 @@
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
-use super::frozen::{Layout, gcd};
+use super::frozen::Layout;
 use super::line;
 use super::lines::{Lines, Pattern};
 use super::used::Seen;
+use crate::proof::{divisors, lcm};
 use crate::stop::Stop;
 
 /// What the census proved of one line.
@@ -253,7 +254,7 @@ fn first_pass(
             lines.retire(at, pattern);
         }
         for k in periods {
-            let wider = grid / gcd(grid, k) * k;
+            let wider = lcm(grid, k);
             if wider != grid && wider <= MAX_GRID {
                 grid = wider;
                 for w in &mut watch {
@@ -431,8 +432,9 @@ fn detected(c: u64, period: u64, p: u32) -> Watch {
 fn least(recorded: &Pattern, bound: u32) -> Pattern {
     let k = recorded.x.len();
     let x = &recorded.x;
-    let d = (1..=k)
-        .filter(|d| k.is_multiple_of(*d))
+    let d = divisors(k as u64)
+        .into_iter()
+        .map(|d| d as usize)
         .find(|&d| (0..k).all(|i| x[i] == x[(i + d) % k]))
         .expect("k itself is a period");
     let shift = (bound as i64 - recorded.from as i64).rem_euclid(k as i64) as usize;
@@ -452,11 +454,11 @@ fn advance(watch: &[Watch], q: u32, r: u32, next: u32, unit: u64, from: u32) -> 
         let Some((bound, period)) = watch[line(a, b)].detected() else {
             break;
         };
-        let lcm = unit / gcd(unit, period) * period;
-        if lcm >= 1 << 31 {
+        let wider = lcm(unit, period);
+        if wider >= 1 << 31 {
             break;
         }
-        unit = lcm;
+        unit = wider;
         // The dependency repeats from `bound`, so from step `bound` on its
         // inputs repeat when the line's state at `bound - 1` does.
         from = from.max(bound - 1);

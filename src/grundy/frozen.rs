@@ -1,6 +1,6 @@
 //! Sets of values seen from the current `p`, for the census's sweep
-//! ([`super::lines`]): a value `p + x` is bit `x + bias` ([`Layout`]). A
-//! [`RelSet`] is filled and emptied within one step; a [`Table`] holds, for
+//! ([`super::lines`]): a value `p + x` is bit `x + bias` ([`Layout`]), in a
+//! `Taken` set (filled and emptied within one step) or a [`Table`], which holds, for
 //! every residue of `p` modulo its period, the union of the values of a group
 //! of lines that are all periodic from before the current `p`, so the group
 //! costs one word read per step instead of one value per line.
@@ -10,6 +10,7 @@
 //! residue.
 
 use super::lines::Pattern;
+use crate::proof::lcm;
 
 /// Where a value lands in a relative set: `x = value - p` is bit `x + bias`.
 #[derive(Clone, Copy, Debug)]
@@ -43,11 +44,6 @@ impl Layout {
         2 * q_max + 64
     }
 
-    /// The number of words of a relative set.
-    pub(super) fn words(&self) -> usize {
-        self.words
-    }
-
     /// The bias: bit 0 stands for the value `p - bias`.
     pub(super) fn bias(&self) -> i32 {
         self.bias
@@ -70,48 +66,6 @@ impl Layout {
             64 * self.words as i32 - self.bias
         );
         b as usize
-    }
-}
-
-/// A relative set emptied in time proportional to the words it touched.
-#[derive(Clone, Debug)]
-pub(super) struct RelSet {
-    words: Vec<u64>,
-    /// Bit `k`: word `k` may be non-zero.
-    touched: u128,
-}
-
-impl RelSet {
-    /// An empty set of `layout`'s size.
-    pub(super) fn new(layout: &Layout) -> RelSet {
-        RelSet {
-            words: vec![0; layout.words()],
-            touched: 0,
-        }
-    }
-
-    /// Adds bit `b`.
-    #[inline]
-    pub(super) fn insert(&mut self, b: usize) {
-        self.words[b / 64] |= 1 << (b % 64);
-        self.touched |= 1u128 << (b / 64);
-    }
-
-    /// Word `k` (0 past the end).
-    #[inline]
-    pub(super) fn word(&self, k: usize) -> u64 {
-        self.words.get(k).copied().unwrap_or(0)
-    }
-
-    /// Empties the set.
-    #[inline]
-    pub(super) fn clear(&mut self) {
-        let mut t = self.touched;
-        while t != 0 {
-            self.words[t.trailing_zeros() as usize] = 0;
-            t &= t - 1;
-        }
-        self.touched = 0;
     }
 }
 
@@ -171,7 +125,7 @@ impl Table {
     pub(super) fn add(&mut self, pattern: &Pattern, layout: &Layout, p: u32) -> bool {
         debug_assert!(pattern.from <= p + 1);
         let k = pattern.period() as u64;
-        let period = self.period / gcd(self.period, k) * k;
+        let period = lcm(self.period, k);
         let bits: Vec<usize> = pattern.x.iter().map(|&x| layout.bit(x as i32)).collect();
         let (lo_p, hi_p) = (
             bits.iter().min().unwrap() / 64,
@@ -214,13 +168,9 @@ impl Table {
     }
 }
 
-/// Greatest common divisor.
-pub(super) fn gcd(a: u64, b: u64) -> u64 {
-    if b == 0 { a } else { gcd(b, a % b) }
-}
-
 #[cfg(test)]
 mod tests {
+    use super::super::index::Taken;
     use super::*;
     use crate::test_rng::Rng;
 
@@ -244,25 +194,13 @@ mod tests {
             if p > p0 {
                 table.advance();
             }
-            let mut want = RelSet::new(&layout);
+            let mut want = Taken::default();
             for l in &lines {
-                want.insert(layout.bit(l.at(p) as i32));
+                want.insert(layout.bit(l.at(p) as i32) as u32);
             }
-            for k in 0..layout.words() + 2 {
+            for k in 0..layout.words + 2 {
                 assert_eq!(table.word(k), want.word(k), "p = {p}, word {k}");
             }
         }
-    }
-
-    #[test]
-    fn a_relative_set_forgets_on_clear() {
-        let layout = Layout::new(100, Layout::first_guess(100));
-        let mut s = RelSet::new(&layout);
-        for b in [0, 63, 64, 200, 64 * layout.words() - 1] {
-            s.insert(b);
-        }
-        assert_eq!(s.word(0), 1 | 1 << 63);
-        s.clear();
-        assert!((0..layout.words()).all(|k| s.word(k) == 0));
     }
 }

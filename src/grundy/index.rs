@@ -1,5 +1,6 @@
-//! The values taken at the current `p` by a group of lines, as a bitset over
-//! absolute values that is emptied in time proportional to what was set.
+//! The values taken at the current `p` by a group of lines, as a bitset
+//! emptied in time proportional to what was set: over absolute values in the
+//! plain sweep, over values seen from `p` (`frozen::Layout`) in the census's.
 //!
 //! Hand-made rather than a general bitset crate because it sits in the
 //! engine's inner loop: the mex of a line is found a word at a time by or-ing

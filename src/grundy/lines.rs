@@ -32,7 +32,8 @@
 
 use std::sync::Arc;
 
-use super::frozen::{Layout, RelSet, Table};
+use super::frozen::{Layout, Table};
+use super::index::Taken;
 use super::line;
 use super::used::Used;
 
@@ -78,13 +79,13 @@ pub(super) struct Lines {
     now: Vec<u32>,
     col_table: Vec<Table>,
     col_front: Vec<u32>,
-    col_inc: Vec<RelSet>,
+    col_inc: Vec<Taken>,
     diag_table: Vec<Table>,
     diag_front: u32,
-    diag_inc: RelSet,
+    diag_inc: Taken,
     row_table: Vec<Table>,
     row_front: Vec<u32>,
-    row_inc: RelSet,
+    row_inc: Taken,
     /// Per row, the `r` evaluated in a step (rebuilt after lines retire).
     eval: Vec<Vec<u32>>,
     /// Lines retired since the fronts were last moved.
@@ -111,13 +112,13 @@ impl Lines {
             now: vec![0; n],
             col_table: (0..=q_max).map(|_| Table::empty()).collect(),
             col_front: (0..=q_max).map(|r| r + 1).collect(),
-            col_inc: (0..=q_max).map(|_| RelSet::new(&layout)).collect(),
+            col_inc: (0..=q_max).map(|_| Taken::default()).collect(),
             diag_table: Vec::new(),
             diag_front: 0,
-            diag_inc: RelSet::new(&layout),
+            diag_inc: Taken::default(),
             row_table: (0..=q_max).map(|_| Table::empty()).collect(),
             row_front: vec![0; q_max as usize + 1],
-            row_inc: RelSet::new(&layout),
+            row_inc: Taken::default(),
             eval: Vec::new(),
             retired_since: false,
             live: n,
@@ -205,9 +206,9 @@ impl Lines {
     /// The bit of `x` in the relative sets; a value below the window is noted
     /// (see [`Lines::below_window`]) and given bit 0.
     #[inline]
-    fn bit_of(&mut self, x: i32) -> usize {
+    fn bit_of(&mut self, x: i32) -> u32 {
         if self.layout.fits(x) {
-            self.layout.bit(x)
+            self.layout.bit(x) as u32
         } else {
             self.below = Some(self.below.map_or(x, |l| l.min(x)));
             0
@@ -290,9 +291,9 @@ impl Lines {
         }
     }
 
-    fn retired(&self, q: u32, r: u32) -> Option<Arc<Pattern>> {
+    fn retired(&self, q: u32, r: u32) -> Option<&Arc<Pattern>> {
         match &self.mode[line(q, r)] {
-            Mode::Retired(p) => Some(p.clone()),
+            Mode::Retired(p) => Some(p),
             Mode::Live(_) => None,
         }
     }
@@ -304,7 +305,7 @@ impl Lines {
         for r in 0..=self.q_max {
             let ri = r as usize;
             while self.col_front[ri] <= self.q_max {
-                let Some(pat) = self.retired(self.col_front[ri], r) else {
+                let Some(pat) = self.retired(self.col_front[ri], r).cloned() else {
                     break;
                 };
                 if !self.col_table[ri].add(&pat, &layout, p) {
@@ -315,7 +316,9 @@ impl Lines {
         }
         while self.diag_front <= self.q_max {
             let d = self.diag_front;
-            let Some(pat) = self.retired(d, d) else { break };
+            let Some(pat) = self.retired(d, d).cloned() else {
+                break;
+            };
             let mut t = self.diag_table.last().cloned().unwrap_or_else(Table::empty);
             if !t.add(&pat, &layout, p) {
                 break;
@@ -326,7 +329,7 @@ impl Lines {
         for q in 0..=self.q_max {
             let qi = q as usize;
             while self.row_front[qi] < q {
-                let Some(pat) = self.retired(q, self.row_front[qi]) else {
+                let Some(pat) = self.retired(q, self.row_front[qi]).cloned() else {
                     break;
                 };
                 if !self.row_table[qi].add(&pat, &layout, p) {

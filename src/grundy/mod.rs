@@ -3,7 +3,8 @@
 //! census of the lines' periods ([`census`]), its file ([`file`](mod@file)) and the
 //! b-files read off them ([`sequences`]), and the stored table of every
 //! position up to a size ([`table`]). Uses `stop`, `table` (the file format),
-//! and `graph::summary`'s line errors.
+//! `proof` (least common multiples, divisors) and `graph::summary`'s line
+//! errors.
 //!
 //! # The rule, and why it is the definition
 //!
