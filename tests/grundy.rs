@@ -103,54 +103,91 @@ fn the_census_fates_hold_over_long_stretches_and_start_exactly_where_they_say() 
     let c =
         chomp3::grundy::census::census(q_max, 1_000_000, &chomp3::stop::Stop::new(), &mut |_| {});
     assert_eq!(c.lines.len(), 351, "every line of q <= 25 proved");
-    let end = c
+    let fates: Vec<Fate> = c
         .lines
         .iter()
-        .map(|f| f.start + 3 * f.period)
-        .max()
+        .map(|f| (f.q, f.r, f.start, f.period))
+        .collect();
+    let history = check_fates(q_max, &fates);
+    // The patterns are the values.
+    for f in &c.lines {
+        let x = &history[&(f.q, f.r)];
+        let first = f.q.max(1);
+        for p in f.start..f.start + 3 * f.period {
+            let g = (p as i64 + x[(p - first) as usize]) as u64;
+            assert_eq!(f.value(p as u64), Some(g), "G({p},{},{})", f.q, f.r);
+        }
+    }
+}
+
+#[test]
+fn the_census_of_two_sweeps_finds_the_same_starts_and_least_periods() {
+    // Lags 2304 (the least that works for q <= 25) and 6912 = 3 * 2304.
+    let q_max = 25;
+    for lag in [2304, 6912] {
+        let run = chomp3::grundy::lag::run(
+            q_max,
+            lag,
+            1_000_000,
+            None,
+            &chomp3::stop::Stop::new(),
+            &mut |_| {},
+        )
         .unwrap();
+        let fates: Vec<Fate> = run
+            .outcome()
+            .lines
+            .iter()
+            .map(|f| {
+                let f = f.expect("every line of q <= 25 done");
+                (f.q, f.r, f.start, f.period)
+            })
+            .collect();
+        assert_eq!(fates.len(), 351);
+        check_fates(q_max, &fates);
+    }
+}
+
+/// A line's `(q, r, start, least period)`.
+type Fate = (u32, u32, u32, u32);
+
+/// Checks each fate against the plain sweep: the line repeats with its
+/// period over three periods from its start, no proper divisor of the period
+/// does, and one step before the start it does not repeat. Returns every
+/// line's `G - p` from its first `p`.
+fn check_fates(q_max: u32, fates: &[Fate]) -> HashMap<(u32, u32), Vec<i64>> {
+    let end = fates.iter().map(|f| f.2 + 4 * f.3).max().unwrap();
     let mut history: HashMap<(u32, u32), Vec<i64>> = HashMap::new();
     let mut sweep = Sweep::new(q_max);
     while sweep.p() < end {
         sweep.step();
         let p = sweep.p();
-        for f in &c.lines {
-            if let Some(g) = sweep.value(f.q, f.r) {
-                history
-                    .entry((f.q, f.r))
-                    .or_default()
-                    .push(g as i64 - p as i64);
-                if p >= f.start {
-                    assert_eq!(f.value(p as u64), Some(g as u64), "G({p},{},{})", f.q, f.r);
-                }
+        for &(q, r, _, _) in fates {
+            if let Some(g) = sweep.value(q, r) {
+                history.entry((q, r)).or_default().push(g as i64 - p as i64);
             }
         }
     }
-    for f in &c.lines {
-        let x = &history[&(f.q, f.r)];
-        let first = f.q.max(1);
+    for &(q, r, start, d) in fates {
+        let x = &history[&(q, r)];
+        let first = q.max(1);
         let at = |p: u32| x[(p - first) as usize];
-        let d = f.period;
-        // The least period: no proper divisor repeats over three periods.
+        for p in start..start + 3 * d {
+            assert_eq!(at(p), at(p + d), "line ({q},{r}) at p = {p}");
+        }
+        // The least period: no proper divisor repeats over two periods.
         for e in (1..d).filter(|e| d % e == 0) {
             assert!(
-                (f.start..f.start + 2 * d).any(|p| at(p) != at(p + e)),
-                "line ({},{}) repeats with {e} < {d}",
-                f.q,
-                f.r
+                (start..start + 2 * d).any(|p| at(p) != at(p + e)),
+                "line ({q},{r}) repeats with {e} < {d}"
             );
         }
         // The exact start: one step earlier it does not repeat.
-        if f.start > first {
-            assert_ne!(
-                at(f.start - 1),
-                at(f.start - 1 + d),
-                "line ({},{})",
-                f.q,
-                f.r
-            );
+        if start > first {
+            assert_ne!(at(start - 1), at(start - 1 + d), "line ({q},{r})");
         }
     }
+    history
 }
 
 #[test]

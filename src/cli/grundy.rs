@@ -129,11 +129,16 @@ fn write_bfiles(
         chomp3::atomic_write::write_atomically(&path, |w| f(w))
             .map_err(|e| anyhow!("{}: {e}", path.display()))
     };
+    let rows: Vec<(u32, u32, u32, u32)> = c
+        .lines
+        .iter()
+        .map(|f| (f.q, f.r, f.start, f.period))
+        .collect();
     write("grundy-periods.txt", &|w| {
-        sequences::write_lines(c, true, command, w)
+        sequences::write_lines(&rows, true, command, w)
     })?;
     write("grundy-starts.txt", &|w| {
-        sequences::write_lines(c, false, command, w)
+        sequences::write_lines(&rows, false, command, w)
     })?;
     if let Some(n) = rectangles {
         let values = sequences::rectangles(n, stop)

@@ -13,6 +13,7 @@ mod compute;
 mod get;
 mod graph;
 mod grundy;
+mod grundy_periods;
 mod grundy_table;
 mod info;
 mod nim;
@@ -77,6 +78,8 @@ enum Cmd {
     Nim(nim::Args),
     /// Prove the period of G(p,q,r) - p on every line (q,r), q <= Q (Grundy census)
     GrundyCensus(grundy::Args),
+    /// Prove the start and period of every line (q,r), q <= Q, by two sweeps L apart (no patterns kept; resumable)
+    GrundyPeriods(grundy_periods::Args),
     /// Store G(p,q,r) for every position with p <= N (resumable; Ctrl-C keeps what is done)
     GrundyTable(grundy_table::Args),
     /// Look at a table and a census in the browser (a server on 127.0.0.1)
@@ -116,6 +119,7 @@ pub fn main() -> ExitCode {
         Cmd::Nim(a) => nim::run(&a),
         Cmd::GrundyCensus(a) => grundy::run(&a),
         Cmd::GrundyTable(a) => grundy_table::run(&a),
+        Cmd::GrundyPeriods(a) => grundy_periods::run(&a),
         Cmd::Census(a) => census::run(&a),
         Cmd::Run(a) => run::run(&a),
         Cmd::Bench(a) => bench::run(&a),

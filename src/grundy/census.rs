@@ -168,7 +168,7 @@ impl Watch {
 
 /// Dependency `i < q + r` of line `(q, r)`: the lines its middle row moves
 /// reach, then those its top row moves reach (see the sweep's rule).
-fn dependency(q: u32, r: u32, i: u32) -> (u32, u32) {
+pub(super) fn dependency(q: u32, r: u32, i: u32) -> (u32, u32) {
     if i < q { (i, r.min(i)) } else { (q, i - q) }
 }
 

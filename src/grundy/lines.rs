@@ -30,12 +30,15 @@
 //! one of the incremental sets needs it; every other line is in every table
 //! that reads it.
 
+use std::io::{self, Read, Write};
 use std::sync::Arc;
 
 use super::frozen::{Layout, Table};
 use super::index::Taken;
 use super::line;
 use super::used::Used;
+use crate::bytes::damaged;
+use crate::bytes::stream::{get32, put32};
 
 /// A line's values from `from` on: `G(p,q,r) - p = x[(p - from) % x.len()]`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -142,6 +145,57 @@ impl Lines {
     /// The lines live now.
     pub(super) fn live(&self) -> usize {
         self.live
+    }
+
+    /// The used set of line `at`, if it is live.
+    pub(super) fn used(&self, at: usize) -> Option<&Used> {
+        match &self.mode[at] {
+            Mode::Live(u) => Some(u),
+            Mode::Retired(_) => None,
+        }
+    }
+
+    /// The bias of the relative sets: values down to `G - p = -bias` fit.
+    pub(super) fn bias(&self) -> u32 {
+        self.layout.bias() as u32
+    }
+
+    /// Writes a sweep whose lines are all live, between steps (for a
+    /// checkpoint): `p`, the bias and each line's used set, first and
+    /// present value.
+    pub(super) fn save(&self, w: &mut dyn Write) -> io::Result<()> {
+        assert!(self.live == self.mode.len() && self.below.is_none());
+        put32(w, self.q_max)?;
+        put32(w, self.p)?;
+        put32(w, self.bias())?;
+        for (at, m) in self.mode.iter().enumerate() {
+            let Mode::Live(used) = m else { unreachable!() };
+            used.save(w)?;
+            put32(w, self.first[at])?;
+            put32(w, self.now[at])?;
+        }
+        Ok(())
+    }
+
+    /// Reads a sweep written by [`Lines::save`].
+    pub(super) fn load(r: &mut dyn Read) -> io::Result<Lines> {
+        let q_max = get32(r)?;
+        if q_max > 1000 {
+            return Err(damaged("a sweep of more than 1000 rows"));
+        }
+        let p = get32(r)?;
+        let bias = get32(r)?;
+        let mut lines = Lines::new(q_max, bias);
+        if lines.bias() != bias {
+            return Err(damaged("a sweep's bias that is not a multiple of 64"));
+        }
+        lines.p = p;
+        for at in 0..lines.mode.len() {
+            lines.mode[at] = Mode::Live(Used::load(r)?);
+            lines.first[at] = get32(r)?;
+            lines.now[at] = get32(r)?;
+        }
+        Ok(lines)
     }
 
     /// Retires line `at`: from the next step on its value is `pattern`'s,

@@ -42,6 +42,7 @@ pub mod census;
 pub mod file;
 mod frozen;
 mod index;
+pub mod lag;
 mod lines;
 pub mod sequences;
 pub mod table;

@@ -5,7 +5,6 @@
 use std::io::{self, Write};
 
 use super::Sweep;
-use super::census::Census;
 use crate::stop::Stop;
 
 /// A note for every header: where the sequence was looked for.
@@ -48,9 +47,10 @@ pub fn write_rectangles(values: &[u32], command: &str, out: &mut dyn Write) -> i
 
 /// The b-file of each line's least period (`period`) or start (else), lines
 /// numbered from 0 in the sweep's order (`(0,0), (1,0), (1,1), (2,0), ..`);
-/// only the complete prefix of proved lines is written.
+/// only the complete prefix of proved lines is written. Each line is
+/// `(q, r, start, period)`.
 pub fn write_lines(
-    census: &Census,
+    lines: &[(u32, u32, u32, u32)],
     period: bool,
     command: &str,
     out: &mut dyn Write,
@@ -65,18 +65,17 @@ pub fn write_lines(
         "# Three-rowed Chomp: {what}, for the line (q,r) numbered n = q(q+1)/2 + r, r <= q"
     )?;
     writeln!(out, "{OEIS}")?;
-    let terms = census
-        .lines
+    let terms = lines
         .iter()
         .enumerate()
-        .take_while(|(i, f)| super::line(f.q, f.r) == *i)
+        .take_while(|(i, f)| super::line(f.0, f.1) == *i)
         .count();
     writeln!(
         out,
         "# proved: every term by the Grundy census (CERTIFICATE.md); {terms} terms, offset 0; {command}"
     )?;
-    for (i, f) in census.lines.iter().take(terms).enumerate() {
-        let v = if period { f.period } else { f.start };
+    for (i, f) in lines.iter().take(terms).enumerate() {
+        let v = if period { f.3 } else { f.2 };
         writeln!(out, "{i} {v}")?;
     }
     Ok(())

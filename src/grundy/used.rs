@@ -2,6 +2,10 @@
 //! a window of bits from there: every value below the window is taken.
 
 use std::collections::VecDeque;
+use std::io::{self, Read, Write};
+
+use crate::bytes::damaged;
+use crate::bytes::stream::{get32, get64, put32, put64, put64s};
 
 /// A set of `u32` values held as: every value below `base` is in it; bit `i` of
 /// word `k` of `words` says whether `base + 64 k + i` is. The front word is
@@ -110,11 +114,52 @@ impl Used {
     }
 }
 
+impl Used {
+    /// Writes the set (for a checkpoint).
+    pub(super) fn save(&self, w: &mut dyn Write) -> io::Result<()> {
+        put32(w, self.base)?;
+        put32(w, self.words.len() as u32)?;
+        let words: Vec<u64> = self.words.iter().copied().collect();
+        put64s(w, &words)
+    }
+
+    /// Reads a set written by [`Used::save`].
+    pub(super) fn load(r: &mut dyn Read) -> io::Result<Used> {
+        let base = get32(r)?;
+        let n = get32(r)? as usize;
+        if n > 1 << 20 {
+            return Err(damaged("a used set of more than 2^20 words"));
+        }
+        let words = (0..n).map(|_| get64(r)).collect::<io::Result<_>>()?;
+        Ok(Used { base, words })
+    }
+}
+
 /// A line's set of used values relative to a `p` (see `Used::seen_from`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(super) struct Seen {
     free: i64,
     bits: Vec<u64>,
+}
+
+impl Seen {
+    /// Writes the state (for a checkpoint).
+    pub(super) fn save(&self, w: &mut dyn Write) -> io::Result<()> {
+        put64(w, self.free as u64)?;
+        put32(w, self.bits.len() as u32)?;
+        put64s(w, &self.bits)
+    }
+
+    /// Reads a state written by [`Seen::save`].
+    pub(super) fn load(r: &mut dyn Read) -> io::Result<Seen> {
+        let free = get64(r)? as i64;
+        let n = get32(r)? as usize;
+        if n > 1 << 20 {
+            return Err(damaged("a state of more than 2^20 words"));
+        }
+        let bits = (0..n).map(|_| get64(r)).collect::<io::Result<_>>()?;
+        Ok(Seen { free, bits })
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,192 @@
+//! `chomp3 grundy-periods`: the start and least period of every line
+//! `(q,r)`, `q <= Q`, proved by two sweeps `L` apart without keeping any
+//! pattern (`grundy::lag`); resumable from a checkpoint.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use anyhow::{Result, anyhow, bail};
+use chomp3::grundy::lag::{self, Fate};
+use chomp3::grundy::{line, sequences};
+
+use super::Interrupted;
+use super::args::QuietArg;
+use super::progress::{bar, peak_rss_kib};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Prove every line (q,r) with r <= q <= Q
+    #[arg(long, value_name = "Q")]
+    lines: u32,
+    /// The lag L between the two sweeps: a multiple of 256 that every least
+    /// period must divide (a line whose period does not is never proved)
+    #[arg(long, value_name = "L")]
+    lag: u32,
+    /// Give up once the trailing sweep reaches this p
+    #[arg(long, value_name = "P", default_value_t = 1_000_000_000)]
+    max_p: u32,
+    /// Write the b-files grundy-periods.txt and grundy-starts.txt into DIR
+    #[arg(long, value_name = "DIR")]
+    bfiles: PathBuf,
+    /// Also write every line's q, r, start and period as a table (TSV)
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Keep the run's state in FILE, and continue from it if it is there
+    #[arg(long, value_name = "FILE")]
+    checkpoint: Option<PathBuf>,
+    /// Seconds of work between checkpoints
+    #[arg(long, value_name = "S", default_value_t = 600.0)]
+    checkpoint_secs: f64,
+    #[command(flatten)]
+    quiet: QuietArg,
+}
+
+pub fn run(args: &Args) -> Result<()> {
+    if args.lines > 1000 {
+        bail!(
+            "--lines {} is more than this command handles (at most 1000)",
+            args.lines
+        );
+    }
+    let started = Instant::now();
+    let all = line(args.lines, args.lines) + 1;
+    let resume = match &args.checkpoint {
+        Some(path) if path.exists() => {
+            let run = lag::load(path).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+            if run.shape() != (args.lines, args.lag) {
+                bail!(
+                    "{}: a checkpoint of --lines {} --lag {}, not of this command",
+                    path.display(),
+                    run.shape().0,
+                    run.shape().1
+                );
+            }
+            eprintln!(
+                "chomp3: continuing from {} (p = {})",
+                path.display(),
+                run.progress().p
+            );
+            Some(run)
+        }
+        _ => lag::Run::new(args.lines, args.lag, 0)
+            .map_err(|e| anyhow!(e))
+            .map(|_| None)?,
+    };
+    let bar = bar(args.quiet.quiet, "{spinner} p = {pos}, {msg}  {elapsed}");
+    let stop = super::ctrl_c();
+    let lines_to_log = !args.quiet.quiet && bar.is_hidden();
+    let (mut logged, mut saved) = (Instant::now(), Instant::now());
+    let every = Duration::from_secs_f64(args.checkpoint_secs.max(0.0));
+    let mut save_error = None;
+    let mut show = |run: &lag::Run| {
+        let at = run.progress();
+        let msg = format!(
+            "lead p = {}, {} of {all} lines proved, {} with least period",
+            at.lead, at.proved, at.done
+        );
+        if lines_to_log && logged.elapsed().as_secs() >= 60 {
+            logged = Instant::now();
+            eprintln!(
+                "chomp3: p = {}, {msg}, {:.0} s",
+                at.p,
+                started.elapsed().as_secs_f64()
+            );
+        }
+        bar.set_position(at.p as u64);
+        bar.set_message(msg);
+        if let Some(path) = &args.checkpoint
+            && saved.elapsed() >= every
+            && save_error.is_none()
+        {
+            let t = Instant::now();
+            match lag::save(run, path) {
+                Ok(()) => eprintln!(
+                    "chomp3: checkpoint {} at p = {} in {:.1} s",
+                    path.display(),
+                    at.p,
+                    t.elapsed().as_secs_f64()
+                ),
+                Err(e) => save_error = Some(anyhow!("{}: {e}", path.display())),
+            }
+            saved = Instant::now();
+        }
+    };
+    let run = lag::run(args.lines, args.lag, args.max_p, resume, &stop, &mut show)
+        .map_err(|e| anyhow!(e))?;
+    bar.finish_and_clear();
+    if let Some(e) = save_error {
+        return Err(e);
+    }
+    if let Some(path) = &args.checkpoint
+        && (stop.requested() || !run.finished())
+    {
+        lag::save(&run, path).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+    }
+    if stop.requested() {
+        let kept = match &args.checkpoint {
+            Some(path) => format!(
+                "the run is kept in {}: run the command again",
+                path.display()
+            ),
+            None => "no --checkpoint: nothing kept".to_string(),
+        };
+        return Err(Interrupted(format!("interrupted at p = {}; {kept}", run.progress().p)).into());
+    }
+    let outcome = run.outcome();
+    let done: Vec<Fate> = outcome.lines.iter().map_while(|f| *f).collect();
+    if done.len() < all {
+        bail!(
+            "{} of {all} lines not done by p = {} (a period that does not divide --lag {}, \
+             or --max-p too small); nothing written",
+            all - done.len(),
+            outcome.swept,
+            args.lag
+        );
+    }
+    let command = format!(
+        "chomp3 grundy-periods --lines {} --lag {} --bfiles {}",
+        args.lines,
+        args.lag,
+        args.bfiles.display()
+    );
+    write_outputs(args, &done, &command)?;
+    if let Some(path) = &args.checkpoint {
+        let _ = std::fs::remove_file(path);
+    }
+    eprintln!(
+        "chomp3: all {all} lines proved (trailing sweep to p = {}), {:.1} s, peak RSS {} MiB",
+        outcome.swept,
+        started.elapsed().as_secs_f64(),
+        peak_rss_kib().unwrap_or(0) / 1024
+    );
+    Ok(())
+}
+
+/// The b-files and the table of `--out`.
+fn write_outputs(args: &Args, done: &[Fate], command: &str) -> Result<()> {
+    let dir = &args.bfiles;
+    std::fs::create_dir_all(dir).map_err(|e| anyhow!("{}: {e}", dir.display()))?;
+    let rows: Vec<(u32, u32, u32, u32)> =
+        done.iter().map(|f| (f.q, f.r, f.start, f.period)).collect();
+    for (name, period) in [("grundy-periods.txt", true), ("grundy-starts.txt", false)] {
+        let path = dir.join(name);
+        chomp3::atomic_write::write_atomically(&path, |w| {
+            sequences::write_lines(&rows, period, command, w)
+        })
+        .map_err(|e| anyhow!("{}: {e}", path.display()))?;
+    }
+    if let Some(path) = &args.out {
+        chomp3::atomic_write::write_atomically(path, |w| {
+            use std::io::Write;
+            writeln!(w, "# Grundy census of three-rowed Chomp (periods and starts): every line (q,r), r <= q <= {}", args.lines)?;
+            writeln!(w, "# G(p,q,r) - p repeats from p = start with the least period (CERTIFICATE.md); {command}")?;
+            writeln!(w, "q\tr\tstart\tperiod")?;
+            for f in done {
+                writeln!(w, "{}\t{}\t{}\t{}", f.q, f.r, f.start, f.period)?;
+            }
+            Ok(())
+        })
+        .map_err(|e| anyhow!("{}: {e}", path.display()))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,788 @@
+//! The census of periods and starts without patterns (doc/grundy.md section
+//! 5): two sweeps of every line `q <= Q`, one `L` steps ahead of the other.
+//! Nothing of a line's values is kept beyond a few states, so its memory does
+//! not grow with the periods, as the census of [`super::census`] (which keeps
+//! every proved line's pattern) does. Uses the census's sweep
+//! ([`super::lines`], every line live) and its dependency order; checkpoints
+//! go through `bytes`.
+//!
+//! # The rule
+//!
+//! Write `x(p) = G(p,q,r) - p`, `S(p)` for the line's used set after step `p`
+//! seen from `p`, as in [`super::census`]. The trailing sweep `A` is at `p`
+//! when the leading sweep `B` is at `p + L`.
+//!
+//! * **Start.** For each line the last `p` with `x(p) != x(p + L)` is kept
+//!   (both values are at hand at every step). Once the line is proved to
+//!   repeat with period `L` from some `b` on, no later `p` differs, so the
+//!   least `s` with `x(p) = x(p + L)` for all `p >= s` is one past the last
+//!   difference. If the least period `P` divides `L`, this `s` is the start
+//!   for `P` as well: `x(p) = x(p + L)` for `p >= s` gives, for `p` in
+//!   `[s, b)`, `x(p) = x(p + nL) = x(p + nL + P) = x(p + P)` with `n` large.
+//! * **Proof.** At a multiple `c` of the chunk, a line all of whose
+//!   dependencies are proved (so they repeat with periods dividing `L` from
+//!   `c + 1` on) and with `S_A(c) = S_B(c + L)` repeats with period `L` from
+//!   `c + 1` on: the rule of [`super::census`] with `k P = L`.
+//! * **Least period.** `P` divides `L`. Let `M` be the least common multiple
+//!   of the dependencies' least periods (1 if none), and `a = c + 1 + D` with
+//!   `D = bias + 2Q` (and `a > 3Q + bias`). For a divisor `d` of `L` with
+//!   `M | d`: `d` is a period iff `S(a) = S(a + d)`. If: the inputs repeat
+//!   with `d` from `a + 1` on, so the rule applies. Only if: every value below
+//!   `p + 1 - bias` is in `S(p)` (else step `p + 1` would take it, below the
+//!   window, which the sweep refuses), and a value `j + x(j) >= p + 1 - bias`
+//!   has `j >= p - bias - 2Q + 2` (as `x <= 2Q - 1`), so `S(p)` is a function
+//!   of `x` on `[p - D, p]` once the first values of the lower lines (below
+//!   `3Q`) are below the window; and `a - D > c >= s - 1`. So the least such
+//!   `d` with `S(a) = S(a + d)`, met in ascending order, is `P_M`, the least
+//!   period that `M` divides (`L` is one). `P` divides `P_M`, and `P < P_M`
+//!   only if `P_M / 2` or `P_M / 3` is a period (every proper divisor of
+//!   `P_M = 2^i 3^j`, periods being `2^i 3^j` when `L` is, divides one of
+//!   them; for another `L` each prime of `P_M` is tried). Such `e` is not a
+//!   multiple of `M`; it is refuted by one `p > c` with `x(p) != x(p + e)`,
+//!   looked for in the first [`WINDOW`] values after `c`, and otherwise
+//!   tested in full: `x(p) = x(p + e)` for `L - e` consecutive `p > c` (with
+//!   period `L` that gives every `p > c`). A confirmed `e` replaces `P_M` and
+//!   its own divisors are tried the same way.
+//!
+//! Nothing is taken as proved that these steps do not show: a line whose
+//! period does not divide `L` is never proved, and the census says so.
+
+use std::io::{self, Read, Write};
+
+use super::census::dependency;
+use super::frozen::Layout;
+use super::line;
+use super::lines::Lines;
+use super::used::{Seen, Used};
+use crate::bytes::damaged;
+use crate::bytes::stream::{get32, get64, put32, put32s, put64};
+use crate::proof::{divisors, lcm};
+use crate::stop::Stop;
+
+/// Steps the two sweeps take between looks at the proofs (and checkpoints).
+pub const CHUNK: u32 = 256;
+/// Values kept after a line's proof to refute periods quickly.
+const WINDOW: usize = 1024;
+/// "None" in the per-line tables.
+const NONE: u32 = u32::MAX;
+/// `x` of a line not started at a `p`.
+const ABSENT: i16 = i16::MIN;
+
+/// What the census proved of one line: its exact start and least period.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fate {
+    /// `q` of the line.
+    pub q: u32,
+    /// `r` of the line.
+    pub r: u32,
+    /// The least `p` from which `G(p,q,r) - p` repeats.
+    pub start: u32,
+    /// Its least period.
+    pub period: u32,
+}
+
+/// Where the census is, for its progress line.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    /// The trailing sweep's `p` (0 while the leading one gets ahead).
+    pub p: u32,
+    /// The leading sweep's `p`.
+    pub lead: u32,
+    /// Lines proved periodic with period `L`.
+    pub proved: usize,
+    /// Lines whose least period is known.
+    pub done: usize,
+}
+
+/// The outcome: every line's fate (`None`: not done by `max_p`), and how
+/// far the trailing sweep went.
+#[derive(Debug)]
+pub struct Outcome {
+    /// In the sweep's order.
+    pub lines: Vec<Option<Fate>>,
+    /// The last `p` of the trailing sweep.
+    pub swept: u32,
+}
+
+/// The least-period work on one line, done on the trailing sweep's thread.
+#[derive(Clone, Debug, Default)]
+enum Probe {
+    /// Not proved yet, or done.
+    #[default]
+    Idle,
+    /// Proved at `c`: its states and first values are being looked at.
+    Look(Box<Look>),
+}
+
+/// See the module's comment ("Least period").
+#[derive(Clone, Debug)]
+struct Look {
+    /// The `p` of the proof.
+    c: u32,
+    /// `a`: the state compared with later ones.
+    snap_at: u32,
+    snap: Option<Seen>,
+    /// `x(c + 1 ..= c + WINDOW)`.
+    win: Vec<i16>,
+    /// First divisor whose window may still be compared.
+    wlo: usize,
+    /// Divisors (by index) with `x(p) != x(p + d)` seen in the window.
+    refuted: u128,
+    /// Divisors compared by state so far (`S(a + d)` met), in order.
+    checked: usize,
+    /// Among them, those with `S(a) = S(a + d)`.
+    equal: u128,
+    /// A full test of a period `e` under way.
+    ring: Option<Ring>,
+}
+
+/// The full test of `x(p) = x(p + e)` for `L - e` consecutive `p > from`.
+#[derive(Clone, Debug)]
+struct Ring {
+    from: u32,
+    e: u32,
+    x: Vec<i16>,
+    /// `Some(true)`: confirmed; `Some(false)`: refuted.
+    verdict: Option<bool>,
+}
+
+/// The trailing sweep and what runs beside it.
+struct Trail {
+    lines: Lines,
+    probes: Vec<Probe>,
+    x: Vec<i16>,
+}
+
+/// The leading sweep.
+struct Lead {
+    lines: Lines,
+    x: Vec<i16>,
+}
+
+/// The census's state between chunks (what a checkpoint holds).
+pub struct Run {
+    q_max: u32,
+    lag: u32,
+    divs: Vec<u32>,
+    order: Vec<(u32, u32)>,
+    trail: Trail,
+    lead: Lead,
+    /// Per line: the last `p` with `x(p) != x(p + L)` (or its first `p` - 1).
+    last_diff: Vec<u32>,
+    /// Per line: the `p` of its proof.
+    proved: Vec<u32>,
+    /// Per line: its least period, once known.
+    period: Vec<u32>,
+    /// Per line: the first dependency not yet proved.
+    next_dep: Vec<u32>,
+    /// Per line: the full tests done, `(e, whether e is a period)`.
+    full: Vec<Vec<(u32, bool)>>,
+}
+
+impl Run {
+    /// A census of the lines `q <= q_max` with lag `lag`, before its first
+    /// step, with room for `G - p >= -below`.
+    pub fn new(q_max: u32, lag: u32, below: u32) -> Result<Run, String> {
+        if lag < 2 * q_max + 2 || !lag.is_multiple_of(CHUNK) {
+            return Err(format!(
+                "the lag {lag} must be a multiple of {CHUNK} and at least 2Q + 2"
+            ));
+        }
+        let divs: Vec<u32> = divisors(lag as u64).iter().map(|&d| d as u32).collect();
+        if divs.len() > 128 {
+            return Err(format!("the lag {lag} has more than 128 divisors"));
+        }
+        let n = line(q_max, q_max) + 1;
+        let order: Vec<(u32, u32)> = (0..=q_max)
+            .flat_map(|q| (0..=q).map(move |r| (q, r)))
+            .collect();
+        let last_diff = order.iter().map(|&(q, _)| q.max(1) - 1).collect();
+        Ok(Run {
+            q_max,
+            lag,
+            divs,
+            order,
+            trail: Trail {
+                lines: Lines::new(q_max, below),
+                probes: vec![Probe::Idle; n],
+                x: Vec::new(),
+            },
+            lead: Lead {
+                lines: Lines::new(q_max, below),
+                x: Vec::new(),
+            },
+            last_diff,
+            proved: vec![NONE; n],
+            period: vec![NONE; n],
+            next_dep: vec![0; n],
+            full: vec![Vec::new(); n],
+        })
+    }
+
+    /// Where it is.
+    pub fn progress(&self) -> Progress {
+        Progress {
+            p: self.trail.lines.p(),
+            lead: self.lead.lines.p(),
+            proved: self.proved.iter().filter(|&&c| c != NONE).count(),
+            done: self.period.iter().filter(|&&k| k != NONE).count(),
+        }
+    }
+
+    /// Whether every line's least period is known.
+    pub fn finished(&self) -> bool {
+        self.period.iter().all(|&k| k != NONE)
+    }
+
+    /// The fates found so far.
+    pub fn outcome(&self) -> Outcome {
+        let lines = (0..self.order.len())
+            .map(|at| {
+                let (q, r) = self.order[at];
+                (self.period[at] != NONE).then(|| Fate {
+                    q,
+                    r,
+                    start: self.last_diff[at] + 1,
+                    period: self.period[at],
+                })
+            })
+            .collect();
+        Outcome {
+            lines,
+            swept: self.trail.lines.p(),
+        }
+    }
+
+    /// One chunk: the leading sweep alone until it is `L` ahead, then both
+    /// (in parallel), the comparison of their values and the proofs and
+    /// least periods that the chunk's end allows. `Err(x)`: a value
+    /// `G - p = x` fell below the window.
+    pub fn chunk(&mut self) -> Result<(), i32> {
+        let n = self.order.len();
+        let ahead = self.lead.lines.p() < self.lag;
+        let all_proved = self.proved.iter().all(|&c| c != NONE);
+        if ahead {
+            let k = CHUNK.min(self.lag - self.lead.lines.p()) as usize;
+            lead_steps(&mut self.lead, n, k);
+        } else if all_proved {
+            trail_steps(&mut self.trail, &self.divs, n, CHUNK as usize);
+        } else {
+            let (trail, lead, divs) = (&mut self.trail, &mut self.lead, &self.divs);
+            rayon::join(
+                || trail_steps(trail, divs, n, CHUNK as usize),
+                || lead_steps(lead, n, CHUNK as usize),
+            );
+        }
+        for l in [&self.trail.lines, &self.lead.lines] {
+            if let Some(x) = l.below_window() {
+                return Err(x);
+            }
+        }
+        if !ahead {
+            if !all_proved {
+                self.compare();
+                self.prove();
+            }
+            self.decide();
+        }
+        Ok(())
+    }
+
+    /// Keeps each line's last difference between the two sweeps.
+    fn compare(&mut self) {
+        let n = self.order.len();
+        let p0 = self.trail.lines.p() - CHUNK;
+        for (i, (a, b)) in self
+            .trail
+            .x
+            .chunks_exact(n)
+            .zip(self.lead.x.chunks_exact(n))
+            .enumerate()
+        {
+            for at in 0..n {
+                if a[at] != ABSENT && a[at] != b[at] {
+                    assert!(
+                        self.proved[at] == NONE,
+                        "line {:?} was proved, yet differs at p = {}",
+                        self.order[at],
+                        p0 + i as u32 + 1
+                    );
+                    self.last_diff[at] = p0 + i as u32 + 1;
+                }
+            }
+        }
+    }
+
+    /// Proves the lines whose dependencies are proved and whose states in the
+    /// two sweeps agree (see the module's comment).
+    fn prove(&mut self) {
+        let c = self.trail.lines.p();
+        let (bias, q_max) = (self.trail.lines.bias(), self.q_max);
+        for at in 0..self.order.len() {
+            let q = self.order[at].0;
+            if self.proved[at] != NONE || c < q.max(1) || !self.deps_proved(at) {
+                continue;
+            }
+            let (Some(a), Some(b)) = (self.trail.lines.used(at), self.lead.lines.used(at)) else {
+                unreachable!("every line is live")
+            };
+            if a.seen_from(c) != b.seen_from(c + self.lag) {
+                continue;
+            }
+            self.proved[at] = c;
+            let snap_at = (c + 1 + bias + 2 * q_max).max(3 * q_max + bias + 1);
+            self.trail.probes[at] = Probe::Look(Box::new(Look {
+                c,
+                snap_at,
+                snap: None,
+                win: Vec::with_capacity(WINDOW),
+                wlo: 0,
+                refuted: 0,
+                checked: 0,
+                equal: 0,
+                ring: None,
+            }));
+        }
+    }
+
+    /// Whether every dependency of line `at` is proved (moving its pointer).
+    fn deps_proved(&mut self, at: usize) -> bool {
+        let (q, r) = self.order[at];
+        while self.next_dep[at] < q + r {
+            let (dq, dr) = dependency(q, r, self.next_dep[at]);
+            if self.proved[line(dq, dr)] == NONE {
+                return false;
+            }
+            self.next_dep[at] += 1;
+        }
+        true
+    }
+
+    /// Takes each looked-at line as far towards its least period as the
+    /// trailing sweep's `p` allows.
+    fn decide(&mut self) {
+        let p = self.trail.lines.p();
+        'lines: for at in 0..self.order.len() {
+            if self.period[at] != NONE || self.proved[at] == NONE {
+                continue;
+            }
+            self.settle_ring(at, p);
+            let (q, r) = self.order[at];
+            let mut m = 1u64;
+            for i in 0..q + r {
+                let (dq, dr) = dependency(q, r, i);
+                match self.period[line(dq, dr)] {
+                    NONE => continue 'lines,
+                    k => m = lcm(m, k as u64),
+                }
+            }
+            if let Some(k) = self.least_period(at, m, p) {
+                self.period[at] = k;
+                self.trail.probes[at] = Probe::Idle;
+            }
+        }
+    }
+
+    /// Files a full test's verdict, and starts the full test of the least
+    /// divisor of `L` up to `WINDOW / 2` that the window leaves open, so that
+    /// a line of a small period is confirmed without waiting for its
+    /// dependencies (the families of period 2 would otherwise wait in a chain).
+    fn settle_ring(&mut self, at: usize, p: u32) {
+        let Probe::Look(look) = &mut self.trail.probes[at] else {
+            return;
+        };
+        if let Some(ring) = &look.ring {
+            match ring.verdict {
+                Some(v) => {
+                    self.full[at].push((ring.e, v));
+                    look.ring = None;
+                }
+                None => return,
+            }
+        }
+        if p < look.c + WINDOW as u32 {
+            return;
+        }
+        let open = self.divs.iter().enumerate().find(|&(i, &d)| {
+            d as usize <= WINDOW / 2
+                && look.refuted >> i & 1 == 0
+                && !self.full[at].iter().any(|&(e, _)| e == d)
+        });
+        if let Some((_, &e)) = open
+            && !self.full[at].iter().any(|&(_, ok)| ok)
+        {
+            look.ring = Some(Ring::new(p, e));
+        }
+    }
+
+    /// The least period of the proved line `at` whose dependencies' least
+    /// periods have the least common multiple `m`, if the trailing sweep's
+    /// `p` is far enough (else `None`, perhaps after starting a full test).
+    fn least_period(&mut self, at: usize, m: u64, p: u32) -> Option<u32> {
+        let name = self.order[at];
+        let divs = &self.divs;
+        let Probe::Look(look) = &mut self.trail.probes[at] else {
+            unreachable!("a proved line is looked at until its period is known")
+        };
+        // P_M: the least divisor that m divides with equal states.
+        let mut pm = None;
+        for (i, &d) in divs.iter().enumerate() {
+            if !(d as u64).is_multiple_of(m) {
+                continue;
+            }
+            if i >= look.checked {
+                return None;
+            }
+            if look.equal >> i & 1 == 1 {
+                pm = Some(d);
+                break;
+            }
+        }
+        let Some(pm) = pm else {
+            panic!("line {name:?}: no state repeats with a divisor of L that {m} divides");
+        };
+        if (p as u64) < look.c as u64 + pm as u64 + WINDOW as u64 {
+            return None;
+        }
+        // The proper divisors of P_M, and those known not to be periods: the
+        // multiples of m (P_M is the least), those refuted in the window or
+        // in full. A divisor of a non-period is none either.
+        let full = &self.full[at];
+        let smaller: Vec<(usize, u32)> = divs
+            .iter()
+            .copied()
+            .enumerate()
+            .filter(|&(_, d)| d < pm && pm.is_multiple_of(d))
+            .collect();
+        let not: Vec<u32> = smaller
+            .iter()
+            .filter(|&&(i, d)| {
+                (d as u64).is_multiple_of(m)
+                    || look.refuted >> i & 1 == 1
+                    || full.contains(&(d, false))
+            })
+            .map(|&(_, d)| d)
+            .collect();
+        // The least candidate left is the least period if it is one at all.
+        let Some((_, e)) = smaller
+            .into_iter()
+            .find(|&(_, d)| !not.iter().any(|&n| n.is_multiple_of(d)))
+        else {
+            return Some(pm);
+        };
+        if full.contains(&(e, true)) {
+            return Some(e);
+        }
+        if look.ring.is_none() {
+            if std::env::var_os("CHOMP3_DEBUG_RING").is_some() {
+                eprintln!("ring {name:?} e={e} pm={pm} m={m} p={p} c={}", look.c);
+            }
+            look.ring = Some(Ring::new(p, e));
+        }
+        None
+    }
+
+    /// Writes the census's state (between chunks).
+    pub fn save(&self, w: &mut dyn Write) -> io::Result<()> {
+        put32(w, self.q_max)?;
+        put32(w, self.lag)?;
+        self.trail.lines.save(w)?;
+        self.lead.lines.save(w)?;
+        put32s(w, self.last_diff.iter().copied())?;
+        put32s(w, self.proved.iter().copied())?;
+        put32s(w, self.period.iter().copied())?;
+        put32s(w, self.next_dep.iter().copied())?;
+        for (probe, full) in self.trail.probes.iter().zip(&self.full) {
+            put32(w, full.len() as u32)?;
+            put32s(w, full.iter().map(|&(e, ok)| e << 1 | ok as u32))?;
+            match probe {
+                Probe::Idle => put32(w, 0)?,
+                Probe::Look(look) => {
+                    put32(w, 1)?;
+                    look.save(w)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads a census written by [`Run::save`].
+    pub fn load(r: &mut dyn Read) -> io::Result<Run> {
+        let q_max = get32(r)?;
+        let lag = get32(r)?;
+        if q_max > 1000 {
+            return Err(damaged("more than 1000 rows"));
+        }
+        let trail = Lines::load(r)?;
+        let lead = Lines::load(r)?;
+        let mut run = Run::new(q_max, lag, trail.bias()).map_err(|e| damaged(&e))?;
+        let n = run.order.len();
+        let table = |r: &mut dyn Read| (0..n).map(|_| get32(r)).collect::<io::Result<Vec<_>>>();
+        run.last_diff = table(r)?;
+        run.proved = table(r)?;
+        run.period = table(r)?;
+        run.next_dep = table(r)?;
+        for at in 0..n {
+            let k = get32(r)? as usize;
+            if k > 64 {
+                return Err(damaged("more than 64 full tests"));
+            }
+            run.full[at] = (0..k)
+                .map(|_| get32(r).map(|v| (v >> 1, v & 1 == 1)))
+                .collect::<io::Result<_>>()?;
+            run.trail.probes[at] = match get32(r)? {
+                0 => Probe::Idle,
+                1 => Probe::Look(Box::new(Look::load(r)?)),
+                _ => return Err(damaged("an unknown probe")),
+            };
+        }
+        run.trail.lines = trail;
+        run.lead.lines = lead;
+        Ok(run)
+    }
+}
+
+/// `k` steps of the leading sweep, its values kept per step.
+fn lead_steps(lead: &mut Lead, n: usize, k: usize) {
+    lead.x.clear();
+    lead.x.resize(n * k, ABSENT);
+    for i in 0..k {
+        let row = &mut lead.x[i * n..(i + 1) * n];
+        lead.lines.step(|at, x, _| row[at] = x as i16);
+    }
+}
+
+/// `k` steps of the trailing sweep, its values kept per step and shown to
+/// the lines being looked at.
+fn trail_steps(trail: &mut Trail, divs: &[u32], n: usize, k: usize) {
+    trail.x.clear();
+    trail.x.resize(n * k, ABSENT);
+    let probes = &mut trail.probes;
+    for i in 0..k {
+        let p = trail.lines.p() + 1;
+        let row = &mut trail.x[i * n..(i + 1) * n];
+        trail.lines.step(|at, x, used| {
+            row[at] = x as i16;
+            if let Probe::Look(look) = &mut probes[at] {
+                look.observe(divs, p, x as i16, used);
+            }
+        });
+    }
+}
+
+impl Look {
+    /// Takes in `x(p)` and `S(p)`.
+    fn observe(&mut self, divs: &[u32], p: u32, x: i16, used: &Used) {
+        let t = (p - self.c) as usize;
+        if t <= WINDOW {
+            self.win.push(x);
+        }
+        // Windows: x(c + i) against x(c + i + d), i in 1..=WINDOW.
+        while self.wlo < divs.len() && (divs[self.wlo] as usize) + WINDOW < t {
+            self.wlo += 1;
+        }
+        let mut i = self.wlo;
+        while i < divs.len() && (divs[i] as usize) < t {
+            if self.win[t - divs[i] as usize - 1] != x {
+                self.refuted |= 1 << i;
+            }
+            i += 1;
+        }
+        if p == self.snap_at {
+            self.snap = Some(used.seen_from(p));
+        } else if p > self.snap_at
+            && self.checked < divs.len()
+            && p == self.snap_at + divs[self.checked]
+        {
+            if Some(used.seen_from(p)) == self.snap {
+                self.equal |= 1 << self.checked;
+            }
+            self.checked += 1;
+        }
+        if let Some(ring) = &mut self.ring {
+            ring.observe(p, x, divs[divs.len() - 1]);
+        }
+    }
+
+    fn save(&self, w: &mut dyn Write) -> io::Result<()> {
+        put32s(
+            w,
+            [self.c, self.snap_at, self.wlo as u32, self.checked as u32],
+        )?;
+        put64(w, self.refuted as u64)?;
+        put64(w, (self.refuted >> 64) as u64)?;
+        put64(w, self.equal as u64)?;
+        put64(w, (self.equal >> 64) as u64)?;
+        match &self.snap {
+            None => put32(w, 0)?,
+            Some(s) => {
+                put32(w, 1)?;
+                s.save(w)?;
+            }
+        }
+        put32(w, self.win.len() as u32)?;
+        put32s(w, self.win.iter().map(|&x| x as u16 as u32))?;
+        match &self.ring {
+            None => put32(w, 0),
+            Some(ring) => {
+                put32(w, 1)?;
+                let verdict = match ring.verdict {
+                    None => 0,
+                    Some(false) => 1,
+                    Some(true) => 2,
+                };
+                put32s(w, [ring.from, ring.e, verdict])?;
+                put32s(w, ring.x.iter().map(|&x| x as u16 as u32))
+            }
+        }
+    }
+
+    fn load(r: &mut dyn Read) -> io::Result<Look> {
+        let (c, snap_at, wlo, checked) = (get32(r)?, get32(r)?, get32(r)?, get32(r)?);
+        let wide = |r: &mut dyn Read| -> io::Result<u128> {
+            let lo = get64(r)? as u128;
+            Ok(lo | (get64(r)? as u128) << 64)
+        };
+        let refuted = wide(r)?;
+        let equal = wide(r)?;
+        let snap = match get32(r)? {
+            0 => None,
+            _ => Some(Seen::load(r)?),
+        };
+        let values = |r: &mut dyn Read, k: usize| -> io::Result<Vec<i16>> {
+            (0..k).map(|_| Ok(get32(r)? as u16 as i16)).collect()
+        };
+        let k = get32(r)? as usize;
+        if k > WINDOW || wlo > 128 || checked > 128 {
+            return Err(damaged("a probe out of range"));
+        }
+        let win = values(r, k)?;
+        let ring = match get32(r)? {
+            0 => None,
+            _ => {
+                let (from, e, v) = (get32(r)?, get32(r)?, get32(r)?);
+                if e > 1 << 28 {
+                    return Err(damaged("a test period out of range"));
+                }
+                Some(Ring {
+                    from,
+                    e,
+                    x: values(r, e as usize)?,
+                    verdict: [None, Some(false), Some(true)][v.min(2) as usize],
+                })
+            }
+        };
+        Ok(Look {
+            c,
+            snap_at,
+            snap,
+            win,
+            wlo: wlo as usize,
+            refuted,
+            checked: checked as usize,
+            equal,
+            ring,
+        })
+    }
+}
+
+impl Ring {
+    /// The test of `e` on the values after `from`.
+    fn new(from: u32, e: u32) -> Ring {
+        Ring {
+            from,
+            e,
+            x: vec![0; e as usize],
+            verdict: None,
+        }
+    }
+
+    /// Takes in `x(p)`; `lag` is `L`.
+    fn observe(&mut self, p: u32, x: i16, lag: u32) {
+        if self.verdict.is_some() || p <= self.from {
+            return;
+        }
+        let t = p - self.from;
+        let slot = ((t - 1) % self.e) as usize;
+        if t > self.e && self.x[slot] != x {
+            self.verdict = Some(false);
+            return;
+        }
+        self.x[slot] = x;
+        if t == lag {
+            self.verdict = Some(true);
+        }
+    }
+}
+
+/// Runs a census to its end, or until the trailing sweep passes `max_p` or
+/// `stop` is set; `progress` after every chunk; `checkpoint(run)` when it
+/// returns true is offered the state to save. Starts again with a wider
+/// window when a value falls below it.
+pub fn run(
+    q_max: u32,
+    lag: u32,
+    max_p: u32,
+    resume: Option<Run>,
+    stop: &Stop,
+    progress: &mut dyn FnMut(&Run),
+) -> Result<Run, String> {
+    let mut run = match resume {
+        Some(r) => r,
+        None => Run::new(q_max, lag, Layout::first_guess(q_max))?,
+    };
+    while !run.finished() && run.trail.lines.p() < max_p && !stop.requested() {
+        if let Err(x) = run.chunk() {
+            run = Run::new(q_max, lag, x.unsigned_abs() + 64)?;
+            continue;
+        }
+        progress(&run);
+    }
+    Ok(run)
+}
+
+/// The first bytes of a checkpoint of this census.
+const MAGIC: &[u8; 8] = b"C3GLAG01";
+
+/// Writes `run` to `path` whole (beside it, then renamed), with a CRC.
+pub fn save(run: &Run, path: &std::path::Path) -> io::Result<()> {
+    crate::atomic_write::write_atomically(path, |w| {
+        w.write_all(MAGIC)?;
+        let mut crc = crate::bytes::stream::CrcWriter::new(w);
+        run.save(&mut crc)?;
+        let sum = crc.crc.finalize();
+        put32(w, sum)
+    })
+}
+
+/// Reads a checkpoint written by [`save`]; an error says what is wrong.
+pub fn load(path: &std::path::Path) -> io::Result<Run> {
+    let mut r = io::BufReader::new(std::fs::File::open(path)?);
+    let mut magic = [0; 8];
+    r.read_exact(&mut magic)
+        .map_err(|_| damaged("too short for a checkpoint"))?;
+    if &magic != MAGIC {
+        return Err(damaged("not a checkpoint of grundy-periods"));
+    }
+    let mut crc = crate::bytes::stream::CrcReader::new(&mut r);
+    let run = Run::load(&mut crc).map_err(|e| match e.kind() {
+        io::ErrorKind::UnexpectedEof => damaged("cut short"),
+        _ => e,
+    })?;
+    let sum = crc.crc.finalize();
+    if get32(&mut r).map_err(|_| damaged("cut short"))? != sum {
+        return Err(damaged("its checksum does not match (damaged)"));
+    }
+    let mut rest = [0; 1];
+    if r.read(&mut rest)? != 0 {
+        return Err(damaged("bytes after its end"));
+    }
+    Ok(run)
+}
+
+impl Run {
+    /// `Q` and `L` of the census.
+    pub fn shape(&self) -> (u32, u32) {
+        (self.q_max, self.lag)
+    }
+}
