@@ -1,7 +1,7 @@
 //! The set of values a line has taken so far, kept as its first free value and
 //! a window of bits from there: every value below the window is taken.
 
-use std::collections::VecDeque;
+use smallvec::SmallVec;
 use std::io::{self, Read, Write};
 
 use crate::bytes::damaged;
@@ -11,11 +11,18 @@ use crate::bytes::stream::{get32, get64, put32, put64, put64s};
 /// word `k` of `words` says whether `base + 64 k + i` is. The front word is
 /// never full (it is dropped and `base` moved on), so the first value not in
 /// the set is in the front word or just past the last one.
+///
+/// The words sit inline up to [`INLINE`] (a line's window is a few words), so
+/// that a sweep's sets lie in one block of memory rather than one heap block
+/// each: the sweep reads every line's set at every step.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(super) struct Used {
     base: u32,
-    words: VecDeque<u64>,
+    words: SmallVec<[u64; INLINE]>,
 }
+
+/// Words of a used set held without a heap block.
+const INLINE: usize = 8;
 
 impl Used {
     /// Adds `v`.
@@ -28,9 +35,10 @@ impl Used {
             self.words.resize(k + 1, 0);
         }
         self.words[k] |= 1 << ((v - self.base) % 64);
-        while self.words.front() == Some(&u64::MAX) {
-            self.words.pop_front();
-            self.base += 64;
+        let full = self.words.iter().take_while(|&&w| w == u64::MAX).count();
+        if full > 0 {
+            self.words.drain(..full);
+            self.base += 64 * full as u32;
         }
     }
 
@@ -119,8 +127,7 @@ impl Used {
     pub(super) fn save(&self, w: &mut dyn Write) -> io::Result<()> {
         put32(w, self.base)?;
         put32(w, self.words.len() as u32)?;
-        let words: Vec<u64> = self.words.iter().copied().collect();
-        put64s(w, &words)
+        put64s(w, &self.words)
     }
 
     /// Reads a set written by [`Used::save`].
