@@ -479,3 +479,102 @@ fn a_damaged_stored_table_is_refused_and_left_alone() {
     let out = grundy_table(&path, 50);
     assert!(String::from_utf8_lossy(&out.stderr).contains("truncated"));
 }
+
+#[test]
+fn grundy_periods_resumes_to_the_same_bfiles_and_refuses_bad_checkpoints() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let (ck, once, twice) = (path("ck"), path("once"), path("twice"));
+    let args = |out: &str| -> Vec<String> {
+        ["grundy-periods", "--quiet", "--lines", "12", "--lag", "576"]
+            .iter()
+            .map(|s| s.to_string())
+            .chain(["--bfiles".into(), out.into()])
+            .collect()
+    };
+    let strs = |v: &[String]| v.iter().map(|s| s.clone()).collect::<Vec<_>>();
+    let run = |extra: &[&str], out: &str| {
+        let mut a = strs(&args(out));
+        a.extend(extra.iter().map(|s| s.to_string()));
+        let refs: Vec<&str> = a.iter().map(|s| s.as_str()).collect();
+        common::chomp3(&refs)
+    };
+    assert!(run(&[], &once).status.success());
+    // Cut short by --max-p: it says so, writes nothing, keeps the checkpoint.
+    let cut = run(&["--checkpoint", &ck, "--max-p", "2000"], &twice);
+    assert!(!cut.status.success());
+    assert!(String::from_utf8_lossy(&cut.stderr).contains("not done"));
+    assert!(!std::path::Path::new(&twice).exists());
+    let kept = std::fs::read(&ck).unwrap();
+    // A checkpoint of another command is refused and left alone.
+    let other = common::chomp3(&[
+        "grundy-periods",
+        "--quiet",
+        "--lines",
+        "11",
+        "--lag",
+        "576",
+        "--bfiles",
+        &twice,
+        "--checkpoint",
+        &ck,
+    ]);
+    assert!(!other.status.success());
+    assert!(String::from_utf8_lossy(&other.stderr).contains("not of this command"));
+    // A damaged one too.
+    let mut bad = kept.clone();
+    let mid = bad.len() / 2;
+    bad[mid] ^= 0x40;
+    std::fs::write(&ck, &bad).unwrap();
+    let damaged = run(&["--checkpoint", &ck], &twice);
+    assert!(!damaged.status.success());
+    let err = String::from_utf8_lossy(&damaged.stderr);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert_eq!(
+        std::fs::read(&ck).unwrap(),
+        bad,
+        "the damaged file is left as it was"
+    );
+    // The good one continues to the same b-files, and is then removed.
+    std::fs::write(&ck, &kept).unwrap();
+    assert!(run(&["--checkpoint", &ck], &twice).status.success());
+    assert!(!std::path::Path::new(&ck).exists());
+    for name in ["grundy-periods.txt", "grundy-starts.txt"] {
+        // The terms; the headers name the directory given.
+        let terms = |d: &str| {
+            let text = std::fs::read_to_string(dir.path().join(d).join(name)).unwrap();
+            text.lines()
+                .filter(|l| !l.starts_with('#'))
+                .map(String::from)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(terms("once").len(), 91);
+        assert_eq!(terms("once"), terms("twice"), "{name}");
+    }
+    // A lag below 2Q + 2, and one that a period does not divide.
+    let odd = common::chomp3(&[
+        "grundy-periods",
+        "--lines",
+        "12",
+        "--lag",
+        "20",
+        "--bfiles",
+        &twice,
+    ]);
+    assert!(!odd.status.success());
+    assert!(String::from_utf8_lossy(&odd.stderr).contains("below 2Q + 2"));
+    let short = common::chomp3(&[
+        "grundy-periods",
+        "--quiet",
+        "--lines",
+        "12",
+        "--lag",
+        "256",
+        "--max-p",
+        "20000",
+        "--bfiles",
+        &path("short"),
+    ]);
+    assert!(!short.status.success());
+    assert!(String::from_utf8_lossy(&short.stderr).contains("does not divide --lag 256"));
+}

@@ -18,8 +18,8 @@ pub struct Args {
     /// Prove every line (q,r) with r <= q <= Q
     #[arg(long, value_name = "Q")]
     lines: u32,
-    /// The lag L between the two sweeps: a multiple of 256 that every least
-    /// period must divide (a line whose period does not is never proved)
+    /// The lag L between the two sweeps, which every least period must divide
+    /// (a line whose period does not is never proved); at least 2Q + 2
     #[arg(long, value_name = "L")]
     lag: u32,
     /// Give up once the trailing sweep reaches this p

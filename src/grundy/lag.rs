@@ -34,15 +34,18 @@
 //!   of `x` on `[p - D, p]` once the first values of the lower lines (below
 //!   `3Q`) are below the window; and `a - D > c >= s - 1`. So the least such
 //!   `d` with `S(a) = S(a + d)`, met in ascending order, is `P_M`, the least
-//!   period that `M` divides (`L` is one). `P` divides `P_M`, and `P < P_M`
-//!   only if `P_M / 2` or `P_M / 3` is a period (every proper divisor of
-//!   `P_M = 2^i 3^j`, periods being `2^i 3^j` when `L` is, divides one of
-//!   them; for another `L` each prime of `P_M` is tried). Such `e` is not a
-//!   multiple of `M`; it is refuted by one `p > c` with `x(p) != x(p + e)`,
-//!   looked for in the first [`WINDOW`] values after `c`, and otherwise
-//!   tested in full: `x(p) = x(p + e)` for `L - e` consecutive `p > c` (with
-//!   period `L` that gives every `p > c`). A confirmed `e` replaces `P_M` and
-//!   its own divisors are tried the same way.
+//!   period that `M` divides (`L` is one). `P` divides `P_M`, and if smaller
+//!   it is not a multiple of `M`. A divisor `e` of `P_M` is refuted by one
+//!   `p > c` with `x(p) != x(p + e)`, looked for in the first [`WINDOW`]
+//!   values after `c`; a divisor of a refuted one is refuted with it. The
+//!   least divisor left, if any, is then the least period if it is a period
+//!   at all (every period divides `P_M`, and a period is never refuted);
+//!   it is tested in full: `x(p) = x(p + e)` for `L - e` consecutive
+//!   `p > c`, which with period `L` gives every `p > c`. A refuted one is
+//!   filed and the next least is tried. Small candidates (up to half the
+//!   window) are tested in full as soon as the window is seen, without
+//!   waiting for the dependencies: the families of period 2, whose
+//!   dependencies have long periods, would otherwise wait in a chain.
 //!
 //! Nothing is taken as proved that these steps do not show: a line whose
 //! period does not divide `L` is never proved, and the census says so.
@@ -183,10 +186,8 @@ impl Run {
     /// A census of the lines `q <= q_max` with lag `lag`, before its first
     /// step, with room for `G - p >= -below`.
     pub fn new(q_max: u32, lag: u32, below: u32) -> Result<Run, String> {
-        if lag < 2 * q_max + 2 || !lag.is_multiple_of(CHUNK) {
-            return Err(format!(
-                "the lag {lag} must be a multiple of {CHUNK} and at least 2Q + 2"
-            ));
+        if lag < 2 * q_max + 2 {
+            return Err(format!("the lag {lag} is below 2Q + 2 = {}", 2 * q_max + 2));
         }
         let divs: Vec<u32> = divisors(lag as u64).iter().map(|&d| d as u32).collect();
         if divs.len() > 128 {
