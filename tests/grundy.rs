@@ -492,9 +492,8 @@ fn grundy_periods_resumes_to_the_same_bfiles_and_refuses_bad_checkpoints() {
             .chain(["--bfiles".into(), out.into()])
             .collect()
     };
-    let strs = |v: &[String]| v.iter().map(|s| s.clone()).collect::<Vec<_>>();
     let run = |extra: &[&str], out: &str| {
-        let mut a = strs(&args(out));
+        let mut a = args(out);
         a.extend(extra.iter().map(|s| s.to_string()));
         let refs: Vec<&str> = a.iter().map(|s| s.as_str()).collect();
         common::chomp3(&refs)
