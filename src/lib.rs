@@ -26,8 +26,10 @@
 //!              the Grundy census's from its file)                    graph::summary, grundy
 //! graph        graph Chomp: nim-values of graphs (its own game),  -> bytes, stop
 //!              the --summary table (graph::summary)
-//! grundy       Sprague-Grundy values G(p,q,r): the sweep in p,     -> stop, table, proof, graph::summary
-//!              its census (retired lines, periodic tables), its
+//! grundy       Sprague-Grundy values G(p,q,r): the sweep in p,     -> stop, table, proof, graph::summary,
+//!                                                                    bytes, atomic_write
+//!              its census (retired lines, periodic tables), the
+//!              census of two sweeps (grundy::lag, no patterns), its
 //!              file, and the stored table (grundy::table)
 //! view         the browser viewer's server: page, tiles, JSON       -> lookup, table, census_file, proof, stop
 //! huge         the binary's allocator: huge pages for large blocks uses nothing

@@ -1,10 +1,11 @@
 //! Sprague-Grundy values `G(p,q,r)` of three-rowed Chomp (doc/grundy.md): an
 //! exact sweep in `p` over every line `(q,r)` with `q <= Q`, the certified
-//! census of the lines' periods ([`census`]), its file ([`file`](mod@file)) and the
-//! b-files read off them ([`sequences`]), and the stored table of every
-//! position up to a size ([`table`]). Uses `stop`, `table` (the file format),
-//! `proof` (least common multiples, divisors) and `graph::summary`'s line
-//! errors.
+//! census of the lines' periods ([`census`]; [`lag`] without patterns), its
+//! file ([`file`](mod@file)) and the b-files read off them ([`sequences`]),
+//! and the stored table of every position up to a size ([`table`]). Uses
+//! `stop`, `table` (the file format), `proof` (least common multiples,
+//! divisors), `graph::summary`'s line errors, and `bytes` and `atomic_write`
+//! for the checkpoint of [`lag`].
 //!
 //! # The rule, and why it is the definition
 //!
