@@ -263,8 +263,12 @@ impl Run {
         let ahead = self.lead.lines.p() < self.lag;
         let all_proved = self.proved.iter().all(|&c| c != NONE);
         if ahead {
-            let k = CHUNK.min(self.lag - self.lead.lines.p()) as usize;
-            lead_steps(&mut self.lead, n, k);
+            let left = self.lag - self.lead.lines.p();
+            if self.lead.lines.p() > self.q_max && left >= 2 * SUB {
+                head_start(&mut self.lead.lines, self.q_max, HEAD.min(left) / SUB);
+            } else {
+                lead_steps(&mut self.lead, n, CHUNK.min(left) as usize);
+            }
         } else if all_proved {
             trail_steps(&mut self.trail, &self.divs, n, CHUNK as usize);
         } else {
@@ -541,6 +545,48 @@ impl Run {
         run.lead.lines = lead;
         Ok(run)
     }
+}
+
+/// Steps of the leading sweep in a call while it gets `L` ahead alone.
+const HEAD: u32 = 8192;
+/// Steps the two halves of the leading sweep pass on at a time then.
+const SUB: u32 = 64;
+
+/// `rounds * SUB` steps of the leading sweep alone, on both cores: the rows
+/// below `q1` (about half the lines) as a sweep of their own one stretch of
+/// [`SUB`] steps ahead, their values passed on to the rows above
+/// ([`Lines::step_above`]), which it then takes back. The values are those
+/// of plain steps (the lower rows depend on nothing above them).
+fn head_start(lead: &mut Lines, q_max: u32, rounds: u32) {
+    let all = line(q_max, q_max) + 1;
+    // The lower rows take a little more than half: the upper ones also
+    // enter the lower rows' values into their column sets.
+    let q1 = (1..=q_max)
+        .find(|&q| line(q, 0) * 15 >= all * 8)
+        .unwrap_or(q_max);
+    let nlow = line(q1, 0);
+    let mut low = lead.low_part(q1);
+    let sub = SUB as usize;
+    let run_low = |low: &mut Lines, buf: &mut Vec<u32>| {
+        buf.clear();
+        for _ in 0..sub {
+            low.step(|_, _, _| {});
+            buf.extend_from_slice(&low.now()[..nlow]);
+        }
+    };
+    let run_high = |lead: &mut Lines, buf: &[u32]| {
+        for row in buf.chunks_exact(nlow) {
+            lead.step_above(q1, row, |_, _, _| {});
+        }
+    };
+    let (mut cur, mut next) = (Vec::new(), Vec::new());
+    run_low(&mut low, &mut cur);
+    for _ in 1..rounds {
+        rayon::join(|| run_low(&mut low, &mut next), || run_high(lead, &cur));
+        std::mem::swap(&mut cur, &mut next);
+    }
+    run_high(lead, &cur);
+    lead.absorb(&low);
 }
 
 /// `k` steps of the leading sweep, its values kept per step.
