@@ -50,28 +50,7 @@ pub fn run(args: &Args) -> Result<()> {
     }
     let started = Instant::now();
     let all = line(args.lines, args.lines) + 1;
-    let resume = match &args.checkpoint {
-        Some(path) if path.exists() => {
-            let run = lag::load(path).map_err(|e| anyhow!("{}: {e}", path.display()))?;
-            if run.shape() != (args.lines, args.lag) {
-                bail!(
-                    "{}: a checkpoint of --lines {} --lag {}, not of this command",
-                    path.display(),
-                    run.shape().0,
-                    run.shape().1
-                );
-            }
-            eprintln!(
-                "chomp3: continuing from {} (p = {})",
-                path.display(),
-                run.progress().p
-            );
-            Some(run)
-        }
-        _ => lag::Run::new(args.lines, args.lag, 0)
-            .map_err(|e| anyhow!(e))
-            .map(|_| None)?,
-    };
+    let resume = resume(args)?;
     let bar = bar(args.quiet.quiet, "{spinner} p = {pos}, {msg}  {elapsed}");
     let stop = super::ctrl_c();
     let lines_to_log = !args.quiet.quiet && bar.is_hidden();
@@ -98,16 +77,7 @@ pub fn run(args: &Args) -> Result<()> {
             && saved.elapsed() >= every
             && save_error.is_none()
         {
-            let t = Instant::now();
-            match lag::save(run, path) {
-                Ok(()) => eprintln!(
-                    "chomp3: checkpoint {} at p = {} in {:.1} s",
-                    path.display(),
-                    at.p,
-                    t.elapsed().as_secs_f64()
-                ),
-                Err(e) => save_error = Some(anyhow!("{}: {e}", path.display())),
-            }
+            save_error = save(run, path).err();
             saved = Instant::now();
         }
     };
@@ -132,6 +102,54 @@ pub fn run(args: &Args) -> Result<()> {
         };
         return Err(Interrupted(format!("interrupted at p = {}; {kept}", run.progress().p)).into());
     }
+    finish(args, &run, started)
+}
+
+/// Writes the checkpoint, and says so.
+fn save(run: &lag::Run, path: &std::path::Path) -> Result<()> {
+    let t = Instant::now();
+    lag::save(run, path).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+    eprintln!(
+        "chomp3: checkpoint {} at p = {} in {:.1} s",
+        path.display(),
+        run.progress().p,
+        t.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// The run kept in `--checkpoint`, if the file is there (it must be of this
+/// command); else checks that the arguments make a census.
+fn resume(args: &Args) -> Result<Option<lag::Run>> {
+    match &args.checkpoint {
+        Some(path) if path.exists() => {
+            let run = lag::load(path).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+            if run.shape() != (args.lines, args.lag) {
+                bail!(
+                    "{}: a checkpoint of --lines {} --lag {}, not of this command",
+                    path.display(),
+                    run.shape().0,
+                    run.shape().1
+                );
+            }
+            eprintln!(
+                "chomp3: continuing from {} (p = {})",
+                path.display(),
+                run.progress().p
+            );
+            Ok(Some(run))
+        }
+        _ => {
+            lag::Run::new(args.lines, args.lag, 0).map_err(|e| anyhow!(e))?;
+            Ok(None)
+        }
+    }
+}
+
+/// After the run: the outputs if every line is done (then the checkpoint
+/// goes), else an error saying how far it got.
+fn finish(args: &Args, run: &lag::Run, started: Instant) -> Result<()> {
+    let all = line(args.lines, args.lines) + 1;
     let outcome = run.outcome();
     let done: Vec<Fate> = outcome.lines.iter().map_while(|f| *f).collect();
     if done.len() < all {
