@@ -320,7 +320,9 @@ impl Lines {
     #[inline]
     fn bit_of(&mut self, x: i32) -> u32 {
         if self.layout.fits(x) {
-            self.layout.bit(x) as u32
+            // Above, `x <= 2Q - 1` (Layout::new) keeps it in the window; the
+            // sets it goes into grow if ever it were not.
+            (x + self.layout.bias()) as u32
         } else {
             self.below = Some(self.below.map_or(x, |l| l.min(x)));
             0
@@ -366,7 +368,7 @@ impl Lines {
     /// The least value not used by the live line `(q, r)` and not taken at
     /// this `p` by its middle and top row moves: tables, incremental sets and
     /// the used set or-ed a word at a time.
-    #[inline]
+    #[inline(always)]
     fn least_free(&self, q: u32, r: u32) -> u32 {
         let Mode::Live(used) = &self.mode[line(q, r)] else {
             unreachable!()
@@ -382,17 +384,24 @@ impl Lines {
         let mut below = (1u64 << (s % 64)) - 1;
         let (ri, qi) = (r as usize, q as usize);
         let own = if r < q { r } else { q.saturating_sub(1) };
-        let diag = (q > 0 && self.diag_front > 0)
-            .then(|| &self.diag_table[own.min(self.diag_front - 1) as usize]);
+        // With every line live the tables are empty: leave them out.
+        let tables = self.live < self.mode.len();
         loop {
             let mut w = used.bits_from(low + 64 * k as i64) | below;
             if q > 0 {
-                w |= self.diag_inc.word(k) | self.row_inc.word(k) | self.row_table[qi].word(k);
-                if let Some(d) = diag {
-                    w |= d.word(k);
-                }
+                w |= self.diag_inc.word(k) | self.row_inc.word(k);
                 if r < q {
-                    w |= self.col_table[ri].word(k) | self.col_inc[ri].word(k);
+                    w |= self.col_inc[ri].word(k);
+                }
+                if tables {
+                    w |= self.row_table[qi].word(k);
+                    if self.diag_front > 0 {
+                        let d = own.min(self.diag_front - 1);
+                        w |= self.diag_table[d as usize].word(k);
+                    }
+                    if r < q {
+                        w |= self.col_table[ri].word(k);
+                    }
                 }
             }
             if w != u64::MAX {

@@ -26,23 +26,40 @@ const INLINE: usize = 8;
 
 impl Used {
     /// Adds `v`.
+    #[inline]
     pub(super) fn insert(&mut self, v: u32) {
         if v < self.base {
             return;
         }
-        let k = ((v - self.base) / 64) as usize;
-        if k >= self.words.len() {
-            self.words.resize(k + 1, 0);
+        let off = v - self.base;
+        let k = (off / 64) as usize;
+        match self.words.get_mut(k) {
+            Some(w) => *w |= 1 << (off % 64),
+            None => self.insert_beyond(k, off),
         }
-        self.words[k] |= 1 << ((v - self.base) % 64);
-        let full = self.words.iter().take_while(|&&w| w == u64::MAX).count();
-        if full > 0 {
-            self.words.drain(..full);
-            self.base += 64 * full as u32;
+        // Only the front word can have become full, and only then can more.
+        if k == 0 && self.words[0] == u64::MAX {
+            self.drop_full_front();
         }
     }
 
+    /// [`Used::insert`] past the last word (kept out of its inlined body).
+    #[cold]
+    fn insert_beyond(&mut self, k: usize, off: u32) {
+        self.words.resize(k + 1, 0);
+        self.words[k] |= 1 << (off % 64);
+    }
+
+    /// Drops the full words at the front, moving `base` on.
+    #[cold]
+    fn drop_full_front(&mut self) {
+        let full = self.words.iter().take_while(|&&w| w == u64::MAX).count();
+        self.words.drain(..full);
+        self.base += 64 * full as u32;
+    }
+
     /// The least value at or above `from` that is not in the set.
+    #[inline]
     pub(super) fn next_free(&self, from: u32) -> u32 {
         let from = from.max(self.base);
         let mut k = ((from - self.base) / 64) as usize;
@@ -91,6 +108,7 @@ impl Used {
     }
 
     /// The least value not in the set.
+    #[inline]
     pub(super) fn first_free(&self) -> u32 {
         self.next_free(self.base)
     }
