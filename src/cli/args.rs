@@ -129,6 +129,16 @@ impl ThreadsArg {
     }
 }
 
+/// `--lines Q` of the Grundy censuses: a `u32` of at most 1000 (the relative
+/// sets hold 128 words).
+pub fn grundy_lines(s: &str) -> Result<u32, String> {
+    let q: u32 = s.parse().map_err(|e| format!("{e}"))?;
+    if q > 1000 {
+        return Err("more than the Grundy censuses handle (at most 1000)".into());
+    }
+    Ok(q)
+}
+
 /// `--quiet`.
 #[derive(clap::Args, Clone, Copy, Debug)]
 pub struct QuietArg {

@@ -14,7 +14,7 @@ use super::progress::{bar, peak_rss_kib};
 #[derive(clap::Args)]
 pub struct Args {
     /// Prove every line (q,r) with r <= q <= Q
-    #[arg(long, value_name = "Q")]
+    #[arg(long, value_name = "Q", value_parser = super::args::grundy_lines)]
     lines: u32,
     /// Give up on lines not proved once p reaches this
     #[arg(long, value_name = "P", default_value_t = 10_000_000)]
@@ -35,12 +35,6 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> Result<()> {
-    if args.lines > 1000 {
-        bail!(
-            "--lines {} is more than this command handles (at most 1000)",
-            args.lines
-        );
-    }
     let started = Instant::now();
     let all = line(args.lines, args.lines) + 1;
     let bar = bar(

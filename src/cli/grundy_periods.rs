@@ -16,7 +16,7 @@ use super::progress::{bar, peak_rss_kib};
 #[derive(clap::Args)]
 pub struct Args {
     /// Prove every line (q,r) with r <= q <= Q
-    #[arg(long, value_name = "Q")]
+    #[arg(long, value_name = "Q", value_parser = super::args::grundy_lines)]
     lines: u32,
     /// The lag L between the two sweeps, which every least period must divide
     /// (a line whose period does not is never proved); at least 2Q + 2
@@ -42,12 +42,6 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> Result<()> {
-    if args.lines > 1000 {
-        bail!(
-            "--lines {} is more than this command handles (at most 1000)",
-            args.lines
-        );
-    }
     let started = Instant::now();
     let all = line(args.lines, args.lines) + 1;
     let resume = resume(args)?;
