@@ -479,9 +479,6 @@ impl Run {
             return Some(e);
         }
         if look.ring.is_none() {
-            if std::env::var_os("CHOMP3_DEBUG_RING").is_some() {
-                eprintln!("ring {name:?} e={e} pm={pm} m={m} p={p} c={}", look.c);
-            }
             look.ring = Some(Ring::new(p, e));
         }
         None
