@@ -41,11 +41,12 @@
 //!   least divisor left, if any, is then the least period if it is a period
 //!   at all (every period divides `P_M`, and a period is never refuted);
 //!   it is tested in full: `x(p) = x(p + e)` for `L - e` consecutive
-//!   `p > c`, which with period `L` gives every `p > c`. A refuted one is
-//!   filed and the next least is tried. Small candidates (up to half the
-//!   window) are tested in full as soon as the window is seen, without
-//!   waiting for the dependencies: the families of period 2, whose
-//!   dependencies have long periods, would otherwise wait in a chain.
+//!   `p > c`, which with period `L` gives every `p > c`. For `e <= SMALL`
+//!   the leading sweep, past `c + L` and keeping each line's last difference
+//!   at each such lag ([`Lags`]), has that answer at once; larger ones are
+//!   tested on the trailing sweep, and a refuted one is filed and the next
+//!   least tried. For `M` a dependency whose least period is not known yet
+//!   gives its `P_M`, a period all the same, so no line waits for a test.
 //!
 //! Nothing is taken as proved that these steps do not show: a line whose
 //! period does not divide `L` is never proved, and the census says so.
@@ -160,6 +161,84 @@ struct Trail {
 struct Lead {
     lines: Lines,
     x: Vec<i16>,
+    lags: Lags,
+}
+
+/// Lags up to which the leading sweep keeps each line's last difference.
+const SMALL: usize = 64;
+
+/// For every line and every divisor `e <= SMALL` of `L`, the last `p` of the
+/// leading sweep with `x(p) != x(p - e)`: when a line is proved at `c`, the
+/// leading sweep has passed `c + L`, so `e` is a period of the line iff this
+/// is at most `c + e` (no difference among `L - e` consecutive values after
+/// `c`, which with period `L` is every `p > c`; a later difference refutes).
+struct Lags {
+    lags: Vec<u32>,
+    first: Vec<u32>,
+    /// Each line's last `SMALL` values, at `p % SMALL`.
+    hist: Vec<[i16; SMALL]>,
+    /// `last[at * lags.len() + j]`.
+    last: Vec<u32>,
+}
+
+impl Lags {
+    fn new(divs: &[u32], order: &[(u32, u32)]) -> Lags {
+        let lags: Vec<u32> = divs
+            .iter()
+            .copied()
+            .filter(|&d| d as usize <= SMALL)
+            .collect();
+        let first: Vec<u32> = order.iter().map(|&(q, _)| q.max(1)).collect();
+        let last = first
+            .iter()
+            .flat_map(|&f| lags.iter().map(move |&e| f + e - 1))
+            .collect();
+        Lags {
+            hist: vec![[0; SMALL]; first.len()],
+            lags,
+            first,
+            last,
+        }
+    }
+
+    /// Takes in `x(p)` of line `at`.
+    #[inline]
+    fn observe(&mut self, at: usize, p: u32, x: i16) {
+        let h = &mut self.hist[at];
+        let k = self.lags.len();
+        for (j, &e) in self.lags.iter().enumerate() {
+            if p >= self.first[at] + e && h[(p - e) as usize % SMALL] != x {
+                self.last[at * k + j] = p;
+            }
+        }
+        h[p as usize % SMALL] = x;
+    }
+
+    /// Whether `e` (one of the lags) is a period of the line `at` proved at
+    /// `c` (the leading sweep being past `c + L`).
+    fn period(&self, at: usize, e: u32, c: u32) -> Option<bool> {
+        let j = self.lags.iter().position(|&l| l == e)?;
+        Some(self.last[at * self.lags.len() + j] <= c + e)
+    }
+
+    fn save(&self, w: &mut dyn Write) -> io::Result<()> {
+        for h in &self.hist {
+            put32s(w, h.iter().map(|&x| x as u16 as u32))?;
+        }
+        put32s(w, self.last.iter().copied())
+    }
+
+    fn load(&mut self, r: &mut dyn Read) -> io::Result<()> {
+        for h in &mut self.hist {
+            for x in h.iter_mut() {
+                *x = get32(r)? as u16 as i16;
+            }
+        }
+        for l in &mut self.last {
+            *l = get32(r)?;
+        }
+        Ok(())
+    }
 }
 
 /// The census's state between chunks (what a checkpoint holds).
@@ -180,6 +259,9 @@ pub struct Run {
     next_dep: Vec<u32>,
     /// Per line: the full tests done, `(e, whether e is a period)`.
     full: Vec<Vec<(u32, bool)>>,
+    /// Per line: `P_M` once found, a period if not the least (not kept in a
+    /// checkpoint: found again from the states compared).
+    pm: Vec<u32>,
 }
 
 impl Run {
@@ -198,6 +280,7 @@ impl Run {
             .flat_map(|q| (0..=q).map(move |r| (q, r)))
             .collect();
         let last_diff = order.iter().map(|&(q, _)| q.max(1) - 1).collect();
+        let lags = Lags::new(&divs, &order);
         Ok(Run {
             q_max,
             lag,
@@ -211,12 +294,14 @@ impl Run {
             lead: Lead {
                 lines: Lines::new(q_max, below),
                 x: Vec::new(),
+                lags,
             },
             last_diff,
             proved: vec![NONE; n],
             period: vec![NONE; n],
             next_dep: vec![0; n],
             full: vec![Vec::new(); n],
+            pm: vec![NONE; n],
         })
     }
 
@@ -265,7 +350,7 @@ impl Run {
         if ahead {
             let left = self.lag - self.lead.lines.p();
             if self.lead.lines.p() > self.q_max && left >= 2 * SUB {
-                head_start(&mut self.lead.lines, self.q_max, HEAD.min(left) / SUB);
+                head_start(&mut self.lead, self.q_max, HEAD.min(left) / SUB);
             } else {
                 lead_steps(&mut self.lead, n, CHUNK.min(left) as usize);
             }
@@ -371,14 +456,17 @@ impl Run {
             if self.period[at] != NONE || self.proved[at] == NONE {
                 continue;
             }
-            self.settle_ring(at, p);
+            self.settle_ring(at);
             let (q, r) = self.order[at];
+            // M from a period of each dependency: its least, or its P_M
+            // while that is being looked for (any period of the inputs will
+            // do for the rule), so that no line waits for a full test below.
             let mut m = 1u64;
             for i in 0..q + r {
-                let (dq, dr) = dependency(q, r, i);
-                match self.period[line(dq, dr)] {
-                    NONE => continue 'lines,
-                    k => m = lcm(m, k as u64),
+                let d = line(dependency(q, r, i).0, dependency(q, r, i).1);
+                match (self.period[d], self.pm[d]) {
+                    (NONE, NONE) => continue 'lines,
+                    (NONE, k) | (k, _) => m = lcm(m, k as u64),
                 }
             }
             if let Some(k) = self.least_period(at, m, p) {
@@ -388,35 +476,19 @@ impl Run {
         }
     }
 
-    /// Files a full test's verdict, and starts the full test of the least
-    /// divisor of `L` up to `WINDOW / 2` that the window leaves open, so that
-    /// a line of a small period is confirmed without waiting for its
-    /// dependencies (the families of period 2 would otherwise wait in a chain).
-    fn settle_ring(&mut self, at: usize, p: u32) {
+    /// Files a full test's verdict.
+    fn settle_ring(&mut self, at: usize) {
         let Probe::Look(look) = &mut self.trail.probes[at] else {
             return;
         };
-        if let Some(ring) = &look.ring {
-            match ring.verdict {
-                Some(v) => {
-                    self.full[at].push((ring.e, v));
-                    look.ring = None;
-                }
-                None => return,
-            }
-        }
-        if p < look.c + WINDOW as u32 {
-            return;
-        }
-        let open = self.divs.iter().enumerate().find(|&(i, &d)| {
-            d as usize <= WINDOW / 2
-                && look.refuted >> i & 1 == 0
-                && !self.full[at].iter().any(|&(e, _)| e == d)
-        });
-        if let Some((_, &e)) = open
-            && !self.full[at].iter().any(|&(_, ok)| ok)
+        if let Some(Ring {
+            e,
+            verdict: Some(v),
+            ..
+        }) = look.ring
         {
-            look.ring = Some(Ring::new(p, e));
+            self.full[at].push((e, v));
+            look.ring = None;
         }
     }
 
@@ -446,6 +518,7 @@ impl Run {
         let Some(pm) = pm else {
             panic!("line {name:?}: no state repeats with a divisor of L that {m} divides");
         };
+        self.pm[at] = pm;
         if (p as u64) < look.c as u64 + pm as u64 + WINDOW as u64 {
             return None;
         }
@@ -478,6 +551,15 @@ impl Run {
         if full.contains(&(e, true)) {
             return Some(e);
         }
+        // A small lag: the leading sweep has the answer already.
+        match self.lead.lags.period(at, e, look.c) {
+            Some(true) => return Some(e),
+            Some(false) => {
+                self.full[at].push((e, false));
+                return None;
+            }
+            None => {}
+        }
         if look.ring.is_none() {
             look.ring = Some(Ring::new(p, e));
         }
@@ -490,6 +572,7 @@ impl Run {
         put32(w, self.lag)?;
         self.trail.lines.save(w)?;
         self.lead.lines.save(w)?;
+        self.lead.lags.save(w)?;
         put32s(w, self.last_diff.iter().copied())?;
         put32s(w, self.proved.iter().copied())?;
         put32s(w, self.period.iter().copied())?;
@@ -518,6 +601,7 @@ impl Run {
         let trail = Lines::load(r)?;
         let lead = Lines::load(r)?;
         let mut run = Run::new(q_max, lag, trail.bias()).map_err(|e| damaged(&e))?;
+        run.lead.lags.load(r)?;
         let n = run.order.len();
         let table = |r: &mut dyn Read| (0..n).map(|_| get32(r)).collect::<io::Result<Vec<_>>>();
         run.last_diff = table(r)?;
@@ -554,7 +638,7 @@ const SUB: u32 = 64;
 /// [`SUB`] steps ahead, their values passed on to the rows above
 /// ([`Lines::step_above`]), which it then takes back. The values are those
 /// of plain steps (the lower rows depend on nothing above them).
-fn head_start(lead: &mut Lines, q_max: u32, rounds: u32) {
+fn head_start(lead: &mut Lead, q_max: u32, rounds: u32) {
     let all = line(q_max, q_max) + 1;
     // The lower rows take a little more than half: the upper ones also
     // enter the lower rows' values into their column sets.
@@ -562,7 +646,7 @@ fn head_start(lead: &mut Lines, q_max: u32, rounds: u32) {
         .find(|&q| line(q, 0) * 15 >= all * 8)
         .unwrap_or(q_max);
     let nlow = line(q1, 0);
-    let mut low = lead.low_part(q1);
+    let mut low = lead.lines.low_part(q1);
     let sub = SUB as usize;
     let run_low = |low: &mut Lines, buf: &mut Vec<u32>| {
         buf.clear();
@@ -571,9 +655,18 @@ fn head_start(lead: &mut Lines, q_max: u32, rounds: u32) {
             buf.extend_from_slice(&low.now()[..nlow]);
         }
     };
-    let run_high = |lead: &mut Lines, buf: &[u32]| {
+    // The upper half also keeps every line's small-lag differences.
+    let run_high = |lead: &mut Lead, buf: &[u32]| {
         for row in buf.chunks_exact(nlow) {
-            lead.step_above(q1, row, |_, _, _| {});
+            let p = lead.lines.p() + 1;
+            let lags = &mut lead.lags;
+            lead.lines
+                .step_above(q1, row, |at, x, _| lags.observe(at, p, x as i16));
+            for (at, &g) in row.iter().enumerate() {
+                if p >= lags.first[at] {
+                    lags.observe(at, p, (g as i64 - p as i64) as i16);
+                }
+            }
         }
     };
     let (mut cur, mut next) = (Vec::new(), Vec::new());
@@ -583,7 +676,7 @@ fn head_start(lead: &mut Lines, q_max: u32, rounds: u32) {
         std::mem::swap(&mut cur, &mut next);
     }
     run_high(lead, &cur);
-    lead.absorb(&low);
+    lead.lines.absorb(&low);
 }
 
 /// `k` steps of the leading sweep, its values kept per step.
@@ -592,7 +685,12 @@ fn lead_steps(lead: &mut Lead, n: usize, k: usize) {
     lead.x.resize(n * k, ABSENT);
     for i in 0..k {
         let row = &mut lead.x[i * n..(i + 1) * n];
-        lead.lines.step(|at, x, _| row[at] = x as i16);
+        let p = lead.lines.p() + 1;
+        let lags = &mut lead.lags;
+        lead.lines.step(|at, x, _| {
+            row[at] = x as i16;
+            lags.observe(at, p, x as i16);
+        });
     }
 }
 
@@ -786,7 +884,7 @@ pub fn run(
 }
 
 /// The first bytes of a checkpoint of this census.
-const MAGIC: &[u8; 8] = b"C3GLAG01";
+const MAGIC: &[u8; 8] = b"C3GLAG02";
 
 /// Writes `run` to `path` whole (beside it, then renamed), with a CRC.
 pub fn save(run: &Run, path: &std::path::Path) -> io::Result<()> {
@@ -805,6 +903,11 @@ pub fn load(path: &std::path::Path) -> io::Result<Run> {
     let mut magic = [0; 8];
     r.read_exact(&mut magic)
         .map_err(|_| damaged("too short for a checkpoint"))?;
+    if &magic == b"C3GLAG01" {
+        return Err(damaged(
+            "a checkpoint of an earlier build (format 1): continue it with that build",
+        ));
+    }
     if &magic != MAGIC {
         return Err(damaged("not a checkpoint of grundy-periods"));
     }
