@@ -165,7 +165,7 @@ struct Lead {
 }
 
 /// Lags up to which the leading sweep keeps each line's last difference.
-const SMALL: usize = 64;
+const SMALL: usize = 8;
 
 /// For every line and every divisor `e <= SMALL` of `L`, the last `p` of the
 /// leading sweep with `x(p) != x(p - e)`: when a line is proved at `c`, the
@@ -179,6 +179,31 @@ struct Lags {
     hist: Vec<[i16; SMALL]>,
     /// `last[at * lags.len() + j]`.
     last: Vec<u32>,
+}
+
+/// Some lines of a [`Lags`], from line `from` on.
+struct LagsPart<'a> {
+    lags: &'a [u32],
+    first: &'a [u32],
+    hist: &'a mut [[i16; SMALL]],
+    last: &'a mut [u32],
+    from: usize,
+}
+
+impl LagsPart<'_> {
+    /// Takes in `x(p)` of line `at` (counted from line 0).
+    #[inline]
+    fn observe(&mut self, at: usize, p: u32, x: i16) {
+        let i = at - self.from;
+        let h = &mut self.hist[i];
+        let k = self.lags.len();
+        for (j, &e) in self.lags.iter().enumerate() {
+            if p >= self.first[i] + e && h[(p - e) as usize % SMALL] != x {
+                self.last[i * k + j] = p;
+            }
+        }
+        h[p as usize % SMALL] = x;
+    }
 }
 
 impl Lags {
@@ -204,14 +229,44 @@ impl Lags {
     /// Takes in `x(p)` of line `at`.
     #[inline]
     fn observe(&mut self, at: usize, p: u32, x: i16) {
-        let h = &mut self.hist[at];
+        self.part(0).observe(at, p, x);
+    }
+
+    /// The lines from `from` on, to be fed on their own.
+    fn part(&mut self, from: usize) -> LagsPart<'_> {
         let k = self.lags.len();
-        for (j, &e) in self.lags.iter().enumerate() {
-            if p >= self.first[at] + e && h[(p - e) as usize % SMALL] != x {
-                self.last[at * k + j] = p;
-            }
+        LagsPart {
+            lags: &self.lags,
+            first: &self.first[from..],
+            hist: &mut self.hist[from..],
+            last: &mut self.last[from * k..],
+            from,
         }
-        h[p as usize % SMALL] = x;
+    }
+
+    /// The lines below `at` and those from `at` on, to be fed apart.
+    fn split(&mut self, at: usize) -> (LagsPart<'_>, LagsPart<'_>) {
+        let k = self.lags.len();
+        let (h0, h1) = self.hist.split_at_mut(at);
+        let (l0, l1) = self.last.split_at_mut(at * k);
+        let (f0, f1) = self.first.split_at(at);
+        let lags = &self.lags;
+        (
+            LagsPart {
+                lags,
+                first: f0,
+                hist: h0,
+                last: l0,
+                from: 0,
+            },
+            LagsPart {
+                lags,
+                first: f1,
+                hist: h1,
+                last: l1,
+                from: at,
+            },
+        )
     }
 
     /// Whether `e` (one of the lags) is a period of the line `at` proved at
@@ -648,34 +703,33 @@ fn head_start(lead: &mut Lead, q_max: u32, rounds: u32) {
     let nlow = line(q1, 0);
     let mut low = lead.lines.low_part(q1);
     let sub = SUB as usize;
-    let run_low = |low: &mut Lines, buf: &mut Vec<u32>| {
+    // Each half also keeps its lines' small-lag differences.
+    let run_low = |low: &mut Lines, buf: &mut Vec<u32>, lags: &mut LagsPart| {
         buf.clear();
         for _ in 0..sub {
-            low.step(|_, _, _| {});
+            let p = low.p() + 1;
+            low.step(|at, x, _| lags.observe(at, p, x as i16));
             buf.extend_from_slice(&low.now()[..nlow]);
         }
     };
-    // The upper half also keeps every line's small-lag differences.
-    let run_high = |lead: &mut Lead, buf: &[u32]| {
+    let run_high = |lines: &mut Lines, buf: &[u32], lags: &mut LagsPart| {
         for row in buf.chunks_exact(nlow) {
-            let p = lead.lines.p() + 1;
-            let lags = &mut lead.lags;
-            lead.lines
-                .step_above(q1, row, |at, x, _| lags.observe(at, p, x as i16));
-            for (at, &g) in row.iter().enumerate() {
-                if p >= lags.first[at] {
-                    lags.observe(at, p, (g as i64 - p as i64) as i16);
-                }
-            }
+            let p = lines.p() + 1;
+            lines.step_above(q1, row, |at, x, _| lags.observe(at, p, x as i16));
         }
     };
+    let Lead { lines, lags, .. } = lead;
     let (mut cur, mut next) = (Vec::new(), Vec::new());
-    run_low(&mut low, &mut cur);
+    run_low(&mut low, &mut cur, &mut lags.split(nlow).0);
     for _ in 1..rounds {
-        rayon::join(|| run_low(&mut low, &mut next), || run_high(lead, &cur));
+        let (mut lo, mut hi) = lags.split(nlow);
+        rayon::join(
+            || run_low(&mut low, &mut next, &mut lo),
+            || run_high(lines, &cur, &mut hi),
+        );
         std::mem::swap(&mut cur, &mut next);
     }
-    run_high(lead, &cur);
+    run_high(lines, &cur, &mut lags.split(nlow).1);
     lead.lines.absorb(&low);
 }
 
