@@ -226,22 +226,9 @@ impl Lags {
         }
     }
 
-    /// Takes in `x(p)` of line `at`.
-    #[inline]
-    fn observe(&mut self, at: usize, p: u32, x: i16) {
-        self.part(0).observe(at, p, x);
-    }
-
-    /// The lines from `from` on, to be fed on their own.
-    fn part(&mut self, from: usize) -> LagsPart<'_> {
-        let k = self.lags.len();
-        LagsPart {
-            lags: &self.lags,
-            first: &self.first[from..],
-            hist: &mut self.hist[from..],
-            last: &mut self.last[from * k..],
-            from,
-        }
+    /// Every line, to be fed.
+    fn whole(&mut self) -> LagsPart<'_> {
+        self.split(0).1
     }
 
     /// The lines below `at` and those from `at` on, to be fed apart.
@@ -518,7 +505,8 @@ impl Run {
             // do for the rule), so that no line waits for a full test below.
             let mut m = 1u64;
             for i in 0..q + r {
-                let d = line(dependency(q, r, i).0, dependency(q, r, i).1);
+                let (dq, dr) = dependency(q, r, i);
+                let d = line(dq, dr);
                 match (self.period[d], self.pm[d]) {
                     (NONE, NONE) => continue 'lines,
                     (NONE, k) | (k, _) => m = lcm(m, k as u64),
@@ -740,7 +728,7 @@ fn lead_steps(lead: &mut Lead, n: usize, k: usize) {
     for i in 0..k {
         let row = &mut lead.x[i * n..(i + 1) * n];
         let p = lead.lines.p() + 1;
-        let lags = &mut lead.lags;
+        let mut lags = lead.lags.whole();
         lead.lines.step(|at, x, _| {
             row[at] = x as i16;
             lags.observe(at, p, x as i16);
