@@ -2,9 +2,9 @@
 //! 5): two sweeps of every line `q <= Q`, one `L` steps ahead of the other.
 //! Nothing of a line's values is kept beyond a few states, so its memory does
 //! not grow with the periods, as the census of [`super::census`] (which keeps
-//! every proved line's pattern) does. Uses the census's sweep
-//! ([`super::lines`], every line live) and its dependency order; checkpoints
-//! go through `bytes`.
+//! every proved line's pattern) does. Uses the sweep of [`super::live`]
+//! (every line live), the census's dependency order, and `bytes` for
+//! checkpoints.
 //!
 //! # The rule
 //!
@@ -56,8 +56,8 @@ use std::io::{self, Read, Write};
 use super::census::dependency;
 use super::frozen::Layout;
 use super::line;
-use super::lines::Lines;
-use super::used::{Seen, Used};
+use super::live::{Live, View};
+use super::used::Seen;
 use crate::bytes::damaged;
 use crate::bytes::stream::{get32, get64, put32, put32s, put64};
 use crate::proof::{divisors, lcm};
@@ -152,14 +152,14 @@ struct Ring {
 
 /// The trailing sweep and what runs beside it.
 struct Trail {
-    lines: Lines,
+    lines: Live,
     probes: Vec<Probe>,
     x: Vec<i16>,
 }
 
 /// The leading sweep.
 struct Lead {
-    lines: Lines,
+    lines: Live,
     x: Vec<i16>,
     lags: Lags,
 }
@@ -329,12 +329,12 @@ impl Run {
             divs,
             order,
             trail: Trail {
-                lines: Lines::new(q_max, below),
+                lines: Live::new(q_max, below),
                 probes: vec![Probe::Idle; n],
                 x: Vec::new(),
             },
             lead: Lead {
-                lines: Lines::new(q_max, below),
+                lines: Live::new(q_max, below),
                 x: Vec::new(),
                 lags,
             },
@@ -455,9 +455,7 @@ impl Run {
             if self.proved[at] != NONE || c < q.max(1) || !self.deps_proved(at) {
                 continue;
             }
-            let (Some(a), Some(b)) = (self.trail.lines.used(at), self.lead.lines.used(at)) else {
-                unreachable!("every line is live")
-            };
+            let (a, b) = (self.trail.lines.view(at), self.lead.lines.view(at));
             if a.seen_from(c) != b.seen_from(c + self.lag) {
                 continue;
             }
@@ -641,8 +639,8 @@ impl Run {
         if q_max > 1000 {
             return Err(damaged("more than 1000 rows"));
         }
-        let trail = Lines::load(r)?;
-        let lead = Lines::load(r)?;
+        let trail = Live::load(r)?;
+        let lead = Live::load(r)?;
         let mut run = Run::new(q_max, lag, trail.bias()).map_err(|e| damaged(&e))?;
         run.lead.lags.load(r)?;
         let n = run.order.len();
@@ -679,7 +677,7 @@ const SUB: u32 = 64;
 /// `rounds * SUB` steps of the leading sweep alone, on both cores: the rows
 /// below `q1` (about half the lines) as a sweep of their own one stretch of
 /// [`SUB`] steps ahead, their values passed on to the rows above
-/// ([`Lines::step_above`]), which it then takes back. The values are those
+/// ([`Live::step_above`]), which it then takes back. The values are those
 /// of plain steps (the lower rows depend on nothing above them).
 fn head_start(lead: &mut Lead, q_max: u32, rounds: u32) {
     let all = line(q_max, q_max) + 1;
@@ -692,7 +690,7 @@ fn head_start(lead: &mut Lead, q_max: u32, rounds: u32) {
     let mut low = lead.lines.low_part(q1);
     let sub = SUB as usize;
     // Each half also keeps its lines' small-lag differences.
-    let run_low = |low: &mut Lines, buf: &mut Vec<u32>, lags: &mut LagsPart| {
+    let run_low = |low: &mut Live, buf: &mut Vec<u32>, lags: &mut LagsPart| {
         buf.clear();
         for _ in 0..sub {
             let p = low.p() + 1;
@@ -700,7 +698,7 @@ fn head_start(lead: &mut Lead, q_max: u32, rounds: u32) {
             buf.extend_from_slice(&low.now()[..nlow]);
         }
     };
-    let run_high = |lines: &mut Lines, buf: &[u32], lags: &mut LagsPart| {
+    let run_high = |lines: &mut Live, buf: &[u32], lags: &mut LagsPart| {
         for row in buf.chunks_exact(nlow) {
             let p = lines.p() + 1;
             lines.step_above(q1, row, |at, x, _| lags.observe(at, p, x as i16));
@@ -756,7 +754,7 @@ fn trail_steps(trail: &mut Trail, divs: &[u32], n: usize, k: usize) {
 
 impl Look {
     /// Takes in `x(p)` and `S(p)`.
-    fn observe(&mut self, divs: &[u32], p: u32, x: i16, used: &Used) {
+    fn observe(&mut self, divs: &[u32], p: u32, x: i16, used: View) {
         let t = (p - self.c) as usize;
         if t <= WINDOW {
             self.win.push(x);

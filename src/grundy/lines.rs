@@ -30,15 +30,12 @@
 //! one of the incremental sets needs it; every other line is in every table
 //! that reads it.
 
-use std::io::{self, Read, Write};
 use std::sync::Arc;
 
 use super::frozen::{Layout, Table};
 use super::index::Taken;
 use super::line;
 use super::used::Used;
-use crate::bytes::damaged;
-use crate::bytes::stream::{get32, put32};
 
 /// A line's values from `from` on: `G(p,q,r) - p = x[(p - from) % x.len()]`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -148,122 +145,10 @@ impl Lines {
         self.live
     }
 
-    /// The used set of line `at`, if it is live.
-    pub(super) fn used(&self, at: usize) -> Option<&Used> {
-        match &self.mode[at] {
-            Mode::Live(u) => Some(u),
-            Mode::Retired(_) => None,
-        }
-    }
-
-    /// Each line's value at the last `p` (lines not started: 0).
-    pub(super) fn now(&self) -> &[u32] {
-        &self.now
-    }
-
-    /// The bias of the relative sets: values down to `G - p = -bias` fit.
-    pub(super) fn bias(&self) -> u32 {
-        self.layout.bias() as u32
-    }
-
-    /// Writes a sweep whose lines are all live, between steps (for a
-    /// checkpoint): `p`, the bias and each line's used set, first and
-    /// present value.
-    pub(super) fn save(&self, w: &mut dyn Write) -> io::Result<()> {
-        assert!(self.live == self.mode.len() && self.below.is_none());
-        put32(w, self.q_max)?;
-        put32(w, self.p)?;
-        put32(w, self.bias())?;
-        for (at, m) in self.mode.iter().enumerate() {
-            let Mode::Live(used) = m else { unreachable!() };
-            used.save(w)?;
-            put32(w, self.first[at])?;
-            put32(w, self.now[at])?;
-        }
-        Ok(())
-    }
-
-    /// Reads a sweep written by [`Lines::save`].
-    pub(super) fn load(r: &mut dyn Read) -> io::Result<Lines> {
-        let q_max = get32(r)?;
-        if q_max > 1000 {
-            return Err(damaged("a sweep of more than 1000 rows"));
-        }
-        let p = get32(r)?;
-        let bias = get32(r)?;
-        let mut lines = Lines::new(q_max, bias);
-        if lines.bias() != bias {
-            return Err(damaged("a sweep's bias that is not a multiple of 64"));
-        }
-        lines.p = p;
-        for at in 0..lines.mode.len() {
-            lines.mode[at] = Mode::Live(Used::load(r)?);
-            lines.first[at] = get32(r)?;
-            lines.now[at] = get32(r)?;
-        }
-        Ok(lines)
-    }
-
-    /// Retires line `at`: from the next step on its value is `pattern`'s,
-    /// which must hold from `pattern.from <= p + 1` on.
-    pub(super) fn retire(&mut self, at: usize, pattern: Arc<Pattern>) {
-        assert!(
-            pattern.from <= self.p + 1,
-            "a pattern retired before it holds"
-        );
-        if let Mode::Live(_) = std::mem::replace(&mut self.mode[at], Mode::Retired(pattern)) {
-            self.live -= 1;
-        }
-        self.retired_since = true;
-    }
-
     /// Computes every started line at the next `p`; `seen(line, x, used)` is
     /// called for each live line with `x = G - p` and its used set after
     /// the step.
-    pub(super) fn step(&mut self, seen: impl FnMut(usize, i32, &Used)) {
-        self.step_rows(0, &[], seen);
-    }
-
-    /// A step of the rows `q >= q1` only, with every line live: `low` holds
-    /// the values at the new `p` of the lines of the rows below (the first
-    /// `line(q1, 0)`), computed elsewhere (by [`Lines::low_part`] of this
-    /// sweep, stepped alike). Everything else is as [`Lines::step`]: the
-    /// lower rows' values enter the column and diagonal sets as they would
-    /// have had the rows been computed here.
-    pub(super) fn step_above(&mut self, q1: u32, low: &[u32], seen: impl FnMut(usize, i32, &Used)) {
-        assert!(self.live == self.mode.len() && low.len() == line(q1, 0));
-        assert!(self.p >= self.q_max, "every line has started");
-        self.step_rows(q1, low, seen);
-    }
-
-    /// The rows below `q1` as a sweep of their own, at the same `p` (every
-    /// line live): it steps exactly as these rows do here.
-    pub(super) fn low_part(&self, q1: u32) -> Lines {
-        assert!(self.live == self.mode.len() && q1 >= 1 && q1 <= self.q_max);
-        let mut low = Lines::new(q1 - 1, self.bias());
-        let n = line(q1, 0);
-        low.p = self.p;
-        low.mode.clone_from_slice(&self.mode[..n]);
-        low.first.copy_from_slice(&self.first[..n]);
-        low.now.copy_from_slice(&self.now[..n]);
-        low
-    }
-
-    /// Takes back the rows of `low` (from [`Lines::low_part`], stepped to the
-    /// same `p`), after steps of [`Lines::step_above`].
-    pub(super) fn absorb(&mut self, low: &Lines) {
-        assert_eq!(low.p, self.p);
-        let n = low.mode.len();
-        self.mode[..n].clone_from_slice(&low.mode);
-        self.now[..n].copy_from_slice(&low.now);
-        self.below = match (self.below, low.below) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
-    }
-
-    /// The rows from `q1` on, the values of those below being `low`.
-    fn step_rows(&mut self, q1: u32, low: &[u32], mut seen: impl FnMut(usize, i32, &Used)) {
+    pub(super) fn step(&mut self, mut seen: impl FnMut(usize, i32, &Used)) {
         if std::mem::take(&mut self.retired_since) {
             self.move_fronts();
         }
@@ -280,17 +165,8 @@ impl Lines {
         for c in &mut self.col_inc {
             c.clear();
         }
-        self.now[..low.len()].copy_from_slice(low);
-        // Every line live: the lower rows' lines (j, r), r < j < q1, are in
-        // the column sets of the rows above.
-        for j in 1..q1 {
-            for r in 0..j {
-                let b = self.bit_of((self.now[line(j, r)] as i64 - p as i64) as i32);
-                self.col_inc[r as usize].insert(b);
-            }
-        }
         let eval = std::mem::take(&mut self.eval);
-        for q in q1..=self.q_max.min(p) {
+        for q in 0..=self.q_max.min(p) {
             self.row_inc.clear();
             self.diag_inc.clear();
             let mut next_diag = self.diag_front;
@@ -313,6 +189,19 @@ impl Lines {
             }
         }
         self.eval = eval;
+    }
+
+    /// Retires line `at`: from the next step on its value is `pattern`'s,
+    /// which must hold from `pattern.from <= p + 1` on.
+    pub(super) fn retire(&mut self, at: usize, pattern: Arc<Pattern>) {
+        assert!(
+            pattern.from <= self.p + 1,
+            "a pattern retired before it holds"
+        );
+        if let Mode::Live(_) = std::mem::replace(&mut self.mode[at], Mode::Retired(pattern)) {
+            self.live -= 1;
+        }
+        self.retired_since = true;
     }
 
     /// The bit of `x` in the relative sets; a value below the window is noted
@@ -485,39 +374,6 @@ impl Lines {
 mod tests {
     use super::super::Sweep;
     use super::*;
-
-    /// Stepping the rows below `q1` as a sweep of their own and the rest with
-    /// their values passed on gives the plain sweep's values.
-    #[test]
-    fn a_sweep_split_in_two_steps_as_one() {
-        let q_max = 12;
-        let mut plain = Sweep::new(q_max);
-        let mut whole = Lines::new(q_max, Layout::first_guess(q_max));
-        while whole.p() <= q_max {
-            plain.step();
-            whole.step(|_, _, _| {});
-        }
-        for q1 in [1, 5, 12] {
-            let mut low = whole.low_part(q1);
-            let n = line(q1, 0);
-            for _ in 0..500 {
-                plain.step();
-                low.step(|_, _, _| {});
-                let values = low.now()[..n].to_vec();
-                whole.step_above(q1, &values, |_, _, _| {});
-            }
-            whole.absorb(&low);
-            let p = plain.p();
-            assert_eq!(whole.p(), p);
-            assert_eq!(whole.now(), plain.slab(), "q1 = {q1}, p = {p}");
-            // And on as one sweep.
-            for _ in 0..100 {
-                plain.step();
-                whole.step(|_, _, _| {});
-            }
-            assert_eq!(whole.now(), plain.slab());
-        }
-    }
 
     /// Retiring lines with their true patterns (read off a plain sweep) leaves
     /// every value of every live line as the plain sweep has it.

@@ -45,6 +45,7 @@ mod frozen;
 mod index;
 pub mod lag;
 mod lines;
+mod live;
 pub mod sequences;
 pub mod table;
 mod used;

@@ -140,26 +140,6 @@ impl Used {
     }
 }
 
-impl Used {
-    /// Writes the set (for a checkpoint).
-    pub(super) fn save(&self, w: &mut dyn Write) -> io::Result<()> {
-        put32(w, self.base)?;
-        put32(w, self.words.len() as u32)?;
-        put64s(w, &self.words)
-    }
-
-    /// Reads a set written by [`Used::save`].
-    pub(super) fn load(r: &mut dyn Read) -> io::Result<Used> {
-        let base = get32(r)?;
-        let n = get32(r)? as usize;
-        if n > 1 << 20 {
-            return Err(damaged("a used set of more than 2^20 words"));
-        }
-        let words = (0..n).map(|_| get64(r)).collect::<io::Result<_>>()?;
-        Ok(Used { base, words })
-    }
-}
-
 /// A line's set of used values relative to a `p` (see `Used::seen_from`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(super) struct Seen {
@@ -168,6 +148,15 @@ pub(super) struct Seen {
 }
 
 impl Seen {
+    /// The state whose first free value is `free` (relative to its `p`) and
+    /// whose bits from there on are `bits` (trailing zero words dropped).
+    pub(super) fn new(free: i64, mut bits: Vec<u64>) -> Seen {
+        while bits.last() == Some(&0) {
+            bits.pop();
+        }
+        Seen { free, bits }
+    }
+
     /// Writes the state (for a checkpoint).
     pub(super) fn save(&self, w: &mut dyn Write) -> io::Result<()> {
         put64(w, self.free as u64)?;

@@ -1,0 +1,448 @@
+//! The sweep of the census without patterns ([`super::lag`]): every line
+//! `(q, r)`, `q <= Q`, live (computed by the mex at every step) by the rule
+//! of the module [`super`], with every set held in one layout so that the mex
+//! is a few word loads and ors. Uses `used` (the states it shows) and `bytes`.
+//!
+//! # Layout, and why the values are the rule's
+//!
+//! All sets are over absolute values (no shift by `p`), each in a ring of
+//! `R` words (a power of two): the word of the values `64 k .. 64 k + 63` sits
+//! in slot `k % R`. At step `p` every value that matters lies in the window
+//! `[p - bias, p + 2Q)`: above, `G(p,q,r) <= p + q + r - 1` (the mex of at
+//! most `p - 1 + q + r` values); below, the sweep refuses a value under
+//! `p - bias` (it is reported, [`Live::below_window`], and the census starts
+//! again with a wider window). The window's words are at most
+//! `bias / 64 + (2Q + 63) / 64 + 1 <= R` consecutive ones, so they have
+//! different slots. The sets:
+//!
+//! * a line's own used values (`Used` of the module [`super`]): `base` is the
+//!   word below which every value is used; slots hold words
+//!   `base .. base + R`. Its front word is never full (it is dropped and the
+//!   slot zeroed), so the first free value is in it; while that value is at
+//!   least `p - bias` every used value above it is in the window and so in
+//!   the ring;
+//! * per column `r`, the values at this `p` of the lines `(j, r)`,
+//!   `r < j < q` (filled as `q` rises, zeroed at each step);
+//! * per `j`, the values at this `p` of the diagonal lines `(i, i)`,
+//!   `i <= j` (prefix ors, made as each diagonal line is computed; the
+//!   lines `(j, j)`, `j <= r`, of a line `(q, r)`, `r < q`, are `diag[r]`,
+//!   those of `(q, q)` are `diag[q - 1]`);
+//! * the values at this `p` of the lines `(q, j)`, `j < r` (filled as `r`
+//!   rises, zeroed at each `q`).
+//!
+//! A line's value is the first zero of the or of its four sets from its
+//! first free value on, found in the window (it is at most `p + 2Q - 1`), so
+//! only slots of the window's words are read, and each holds exactly the
+//! values of its word. That is the least value not used and not taken at this
+//! `p` by a middle or top row move: the rule.
+//!
+//! Hand-made rather than a bitset crate: this is the inner loop of the
+//! census, where each ring must be read by slot without bounds or shifts.
+
+use std::io::{self, Read, Write};
+
+use super::line;
+use super::used::Seen;
+use crate::bytes::damaged;
+use crate::bytes::stream::{get32, get64, put32, put64s};
+
+/// Every line `(q, r)`, `q <= Q`, swept in `p`; see the module's comment.
+#[derive(Clone)]
+pub(super) struct Live {
+    q_max: u32,
+    p: u32,
+    bias: u32,
+    /// `R - 1`.
+    mask: usize,
+    /// Line `at`'s used set: slots `at * R ..`.
+    used: Vec<u64>,
+    /// Per line, the word below which every value is used.
+    base: Vec<u32>,
+    /// Each line's value at its first `p`.
+    first: Vec<u32>,
+    /// Each line's value at the last `p`.
+    now: Vec<u32>,
+    /// Column `r`: slots `r * R ..`.
+    col: Vec<u64>,
+    /// `diag[(j + 1) * R ..]`: the diagonal lines `(i, i)`, `i <= j`; the
+    /// first ring is empty (for the line `(0, 0)`).
+    diag: Vec<u64>,
+    /// The row being computed.
+    row: Vec<u64>,
+    /// The least `G - p` met below the window, if any.
+    below: Option<i32>,
+}
+
+/// A line's used set after a step, to be seen from some `p`.
+#[derive(Clone, Copy)]
+pub(super) struct View<'a> {
+    ring: &'a [u64],
+    base: u32,
+}
+
+impl View<'_> {
+    /// The set seen from `origin` (`Used::seen_from` of the same set).
+    pub(super) fn seen_from(&self, origin: u32) -> Seen {
+        let mask = self.ring.len() - 1;
+        let word = |k: u32| match k - self.base {
+            i if (i as usize) < self.ring.len() => self.ring[k as usize & mask],
+            _ => 0,
+        };
+        let front = word(self.base);
+        let free = 64 * self.base + front.trailing_ones();
+        let s = free % 64;
+        let bits = (0..self.ring.len() as u32)
+            .map(|i| {
+                let k = free / 64 + i;
+                match s {
+                    0 => word(k),
+                    s => word(k) >> s | word(k + 1) << (64 - s),
+                }
+            })
+            .collect();
+        Seen::new(free as i64 - origin as i64, bits)
+    }
+}
+
+impl Live {
+    /// The lines `q <= q_max` before the first step, with room for
+    /// `G - p >= -below` (rounded up to a multiple of 64).
+    pub(super) fn new(q_max: u32, below: u32) -> Live {
+        let bias = 64 * below.div_ceil(64);
+        let ring = ((bias + 2 * q_max + 64).div_ceil(64) as usize).next_power_of_two();
+        let n = line(q_max, q_max) + 1;
+        let rows = q_max as usize + 1;
+        Live {
+            q_max,
+            p: 0,
+            bias,
+            mask: ring - 1,
+            used: vec![0; n * ring],
+            base: vec![0; n],
+            first: vec![0; n],
+            now: vec![0; n],
+            col: vec![0; rows * ring],
+            diag: vec![0; (rows + 1) * ring],
+            row: vec![0; ring],
+            below: None,
+        }
+    }
+
+    /// The last `p` computed (0 before the first step).
+    pub(super) fn p(&self) -> u32 {
+        self.p
+    }
+
+    /// Values down to `G - p = -bias` fit.
+    pub(super) fn bias(&self) -> u32 {
+        self.bias
+    }
+
+    /// The least `G - p` met below the window, if any: the last steps'
+    /// values may then be wrong, and the sweep must start again wider.
+    pub(super) fn below_window(&self) -> Option<i32> {
+        self.below
+    }
+
+    /// Each line's value at the last `p` (lines not started: 0).
+    pub(super) fn now(&self) -> &[u32] {
+        &self.now
+    }
+
+    /// Line `at`'s used set.
+    pub(super) fn view(&self, at: usize) -> View<'_> {
+        let r = self.mask + 1;
+        View {
+            ring: &self.used[at * r..(at + 1) * r],
+            base: self.base[at],
+        }
+    }
+
+    /// Computes every started line at the next `p`; `seen(line, x, used)` is
+    /// called for each with `x = G - p` and its used set after the step.
+    pub(super) fn step(&mut self, seen: impl FnMut(usize, i32, View)) {
+        self.step_rows(0, &[], seen);
+    }
+
+    /// A step of the rows `q >= q1` only: `low` holds the values at the new
+    /// `p` of the lines of the rows below (the first `line(q1, 0)`), computed
+    /// by [`Live::low_part`] of this sweep, stepped alike. They enter the
+    /// column and diagonal sets as they would have had the rows been
+    /// computed here.
+    pub(super) fn step_above(&mut self, q1: u32, low: &[u32], seen: impl FnMut(usize, i32, View)) {
+        assert!(low.len() == line(q1, 0) && self.p >= self.q_max);
+        self.step_rows(q1, low, seen);
+    }
+
+    /// The rows below `q1` as a sweep of their own at the same `p`: it steps
+    /// exactly as these rows do here.
+    pub(super) fn low_part(&self, q1: u32) -> Live {
+        assert!(q1 >= 1 && q1 <= self.q_max);
+        let n = line(q1, 0);
+        let r = self.mask + 1;
+        let mut low = Live::new(q1 - 1, self.bias);
+        // The same bias and ring size, so that the slots are the same.
+        low.mask = self.mask;
+        low.used = self.used[..n * r].to_vec();
+        low.col.resize(q1 as usize * r, 0);
+        low.diag.resize((q1 as usize + 1) * r, 0);
+        low.row.resize(r, 0);
+        low.p = self.p;
+        low.base.copy_from_slice(&self.base[..n]);
+        low.first.copy_from_slice(&self.first[..n]);
+        low.now.copy_from_slice(&self.now[..n]);
+        low
+    }
+
+    /// Takes back the rows of `low` (from [`Live::low_part`], stepped to the
+    /// same `p`), after steps of [`Live::step_above`].
+    pub(super) fn absorb(&mut self, low: &Live) {
+        assert_eq!(low.p, self.p);
+        let n = low.base.len();
+        self.used[..low.used.len()].copy_from_slice(&low.used);
+        self.base[..n].copy_from_slice(&low.base);
+        self.now[..n].copy_from_slice(&low.now);
+        self.below = match (self.below, low.below) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+    }
+
+    /// The rows from `q1` on, the values of those below being `low`.
+    fn step_rows(&mut self, q1: u32, low: &[u32], mut seen: impl FnMut(usize, i32, View)) {
+        self.p = self.p.checked_add(1).expect("p beyond u32");
+        let p = self.p;
+        let r_len = self.mask + 1;
+        self.col.fill(0);
+        self.now[..low.len()].copy_from_slice(low);
+        for j in 1..q1 {
+            for r in 0..j {
+                self.put(Set::Col(r), self.now[line(j, r)]);
+            }
+        }
+        for j in 0..q1 {
+            self.diag_from(j, self.now[line(j, j)]);
+        }
+        for q in q1..=self.q_max.min(p) {
+            self.row.fill(0);
+            for r in 0..=q {
+                let at = line(q, r);
+                if p == q.max(1) {
+                    for j in 1..q {
+                        let v = self.first[line(j, r.min(j))];
+                        self.use_value(at, v);
+                    }
+                }
+                let d = if r < q { r + 1 } else { q } as usize;
+                let g = self.mex(at, r as usize, d);
+                self.use_value(at, g);
+                let view = View {
+                    ring: &self.used[at * r_len..(at + 1) * r_len],
+                    base: self.base[at],
+                };
+                seen(at, (g as i64 - p as i64) as i32, view);
+                if p == q.max(1) {
+                    self.first[at] = g;
+                }
+                self.now[at] = g;
+                if r < q {
+                    self.put(Set::Col(r), g);
+                    self.put(Set::Row, g);
+                } else {
+                    self.diag_from(q, g);
+                }
+            }
+        }
+    }
+
+    /// Makes `diag[j + 1]`: `diag[j]` and the value `g` of `(j, j)`.
+    fn diag_from(&mut self, j: u32, g: u32) {
+        let r = self.mask + 1;
+        let j = j as usize;
+        self.diag.copy_within(j * r..(j + 1) * r, (j + 1) * r);
+        self.put(Set::Diag(j + 1), g);
+    }
+
+    /// Adds the value `g` of the current step to a set of this step (a value
+    /// below the window is noted instead: see [`Live::below_window`]).
+    #[inline]
+    fn put(&mut self, set: Set, g: u32) {
+        let x = g as i64 - self.p as i64;
+        if x < -(self.bias as i64) {
+            self.below = Some(self.below.map_or(x as i32, |b| b.min(x as i32)));
+            return;
+        }
+        let r = self.mask + 1;
+        let slot = (g / 64) as usize & self.mask;
+        let w = match set {
+            Set::Col(c) => &mut self.col[c as usize * r + slot],
+            Set::Diag(j) => &mut self.diag[j * r + slot],
+            Set::Row => &mut self.row[slot],
+        };
+        *w |= 1 << (g % 64);
+    }
+
+    /// Adds `v` to line `at`'s used set.
+    #[inline]
+    fn use_value(&mut self, at: usize, v: u32) {
+        let r = self.mask + 1;
+        let base = self.base[at];
+        let k = v / 64;
+        if k < base {
+            return;
+        }
+        if (k - base) as usize > self.mask {
+            // Only after a value below the window (see the module's comment).
+            assert!(self.below.is_some(), "a used value beyond the ring");
+            return;
+        }
+        let ring = &mut self.used[at * r..(at + 1) * r];
+        ring[k as usize & self.mask] |= 1 << (v % 64);
+        let mut b = base;
+        while ring[b as usize & self.mask] == u64::MAX {
+            ring[b as usize & self.mask] = 0;
+            b += 1;
+        }
+        self.base[at] = b;
+    }
+
+    /// The least value not used by line `at` (of column `r`, diagonal prefix
+    /// `d`) and not taken at this `p` by its middle and top row moves.
+    #[inline(always)]
+    fn mex(&self, at: usize, r: usize, d: usize) -> u32 {
+        let len = self.mask + 1;
+        let used = &self.used[at * len..(at + 1) * len];
+        let col = &self.col[r * len..(r + 1) * len];
+        let diag = &self.diag[d * len..(d + 1) * len];
+        let row = &self.row[..len];
+        let mut k = self.base[at];
+        let free = 64 * k + used[k as usize & self.mask].trailing_ones();
+        // Nothing else is taken below the window, so a free value there wins
+        // (and is reported by `put`).
+        if (free as i64) < self.p as i64 - self.bias as i64 {
+            return free;
+        }
+        loop {
+            let s = k as usize & self.mask;
+            let w = used[s] | col[s] | diag[s] | row[s];
+            if w != u64::MAX {
+                return 64 * k + w.trailing_ones();
+            }
+            k += 1;
+        }
+    }
+
+    /// Writes the sweep (for a checkpoint): `p`, the bias and each line's
+    /// used set (as `Used::save`), first and present value.
+    pub(super) fn save(&self, w: &mut dyn Write) -> io::Result<()> {
+        assert!(self.below.is_none());
+        put32(w, self.q_max)?;
+        put32(w, self.p)?;
+        put32(w, self.bias)?;
+        let r = self.mask + 1;
+        for at in 0..self.base.len() {
+            let base = self.base[at];
+            put32(w, 64 * base)?;
+            put32(w, r as u32)?;
+            let ring = &self.used[at * r..(at + 1) * r];
+            put64s(
+                w,
+                &(base..base + r as u32)
+                    .map(|k| ring[k as usize & self.mask])
+                    .collect::<Vec<_>>(),
+            )?;
+            put32(w, self.first[at])?;
+            put32(w, self.now[at])?;
+        }
+        Ok(())
+    }
+
+    /// Reads a sweep written by [`Live::save`] (or by the census's sweep
+    /// before it, whose format this is).
+    pub(super) fn load(r: &mut dyn Read) -> io::Result<Live> {
+        let q_max = get32(r)?;
+        if q_max > 1000 {
+            return Err(damaged("a sweep of more than 1000 rows"));
+        }
+        let p = get32(r)?;
+        let bias = get32(r)?;
+        if bias % 64 != 0 || bias > 1 << 20 {
+            return Err(damaged("a sweep's bias that is not a multiple of 64"));
+        }
+        let mut live = Live::new(q_max, bias);
+        live.p = p;
+        let len = live.mask + 1;
+        for at in 0..live.base.len() {
+            let base = get32(r)?;
+            let n = get32(r)? as usize;
+            if base % 64 != 0 || n > 1 << 20 {
+                return Err(damaged("a used set out of shape"));
+            }
+            live.base[at] = base / 64;
+            for i in 0..n {
+                let word = get64(r)?;
+                let k = (base / 64) as usize + i;
+                match word {
+                    0 => {}
+                    _ if i < len && !(i == 0 && word == u64::MAX) => {
+                        live.used[at * len + (k & live.mask)] = word
+                    }
+                    _ => return Err(damaged("a used set wider than the window")),
+                }
+            }
+            live.first[at] = get32(r)?;
+            live.now[at] = get32(r)?;
+        }
+        Ok(live)
+    }
+}
+
+/// One of the sets of a step.
+#[derive(Clone, Copy)]
+enum Set {
+    Col(u32),
+    Diag(usize),
+    Row,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Sweep;
+    use super::*;
+
+    /// The same values as the plain sweep, whole and split in two as the
+    /// census's head start splits it, and after a save and load.
+    #[test]
+    fn it_steps_as_the_plain_sweep() {
+        let q_max = 12;
+        let mut plain = Sweep::new(q_max);
+        let mut live = Live::new(q_max, 2 * q_max + 64);
+        for _ in 0..700 {
+            plain.step();
+            live.step(|_, _, _| {});
+            let slab = plain.slab();
+            assert_eq!(&live.now()[..slab.len()], slab, "p = {}", plain.p());
+        }
+        for q1 in [1, 5, 12] {
+            let mut low = live.low_part(q1);
+            let n = line(q1, 0);
+            for _ in 0..300 {
+                plain.step();
+                low.step(|_, _, _| {});
+                let values = low.now()[..n].to_vec();
+                live.step_above(q1, &values, |_, _, _| {});
+                assert_eq!(live.now(), plain.slab(), "q1 = {q1}, p = {}", plain.p());
+            }
+            live.absorb(&low);
+            let mut bytes = Vec::new();
+            live.save(&mut bytes).unwrap();
+            live = Live::load(&mut &bytes[..]).unwrap();
+            for _ in 0..100 {
+                plain.step();
+                live.step(|_, _, _| {});
+            }
+            assert_eq!(live.now(), plain.slab());
+        }
+        assert!(live.below_window().is_none());
+    }
+}
