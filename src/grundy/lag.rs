@@ -167,26 +167,28 @@ struct Lead {
 /// Lags up to which the leading sweep keeps each line's last difference.
 const SMALL: usize = 8;
 
-/// For every line and every divisor `e <= SMALL` of `L`, the last `p` of the
-/// leading sweep with `x(p) != x(p - e)`: when a line is proved at `c`, the
-/// leading sweep has passed `c + L`, so `e` is a period of the line iff this
-/// is at most `c + e` (no difference among `L - e` consecutive values after
-/// `c`, which with period `L` is every `p > c`; a later difference refutes).
+/// For every line and every lag `e <= SMALL`, the last `p` of the leading
+/// sweep with `x(p) != x(p - e)` (or a `p < first + e`, before there were
+/// two values): when a line is proved at `c`, the leading sweep has passed
+/// `c + L`, so a divisor `e` of `L` is a period of the line iff this is at
+/// most `c + e` (no difference among `L - e` consecutive values after `c`,
+/// which with period `L` is every `p > c`; a later difference refutes).
+///
+/// Each line's last values are a shift register (`hist[i]` is `x(p - i)`
+/// after step `p`, [`ABSENT`] before its first `p`), so that a step compares
+/// and updates all lags at once, in a few vector instructions: this runs
+/// once per line and step, and a loop over the lags cost a fifth of the
+/// sweep.
 struct Lags {
     lags: Vec<u32>,
-    first: Vec<u32>,
-    /// Each line's last `SMALL` values, at `p % SMALL`.
     hist: Vec<[i16; SMALL]>,
-    /// `last[at * lags.len() + j]`.
-    last: Vec<u32>,
+    last: Vec<[u32; SMALL]>,
 }
 
 /// Some lines of a [`Lags`], from line `from` on.
 struct LagsPart<'a> {
-    lags: &'a [u32],
-    first: &'a [u32],
     hist: &'a mut [[i16; SMALL]],
-    last: &'a mut [u32],
+    last: &'a mut [[u32; SMALL]],
     from: usize,
 }
 
@@ -195,34 +197,25 @@ impl LagsPart<'_> {
     #[inline]
     fn observe(&mut self, at: usize, p: u32, x: i16) {
         let i = at - self.from;
-        let h = &mut self.hist[i];
-        let k = self.lags.len();
-        for (j, &e) in self.lags.iter().enumerate() {
-            if p >= self.first[i] + e && h[(p - e) as usize % SMALL] != x {
-                self.last[i * k + j] = p;
-            }
+        let (h, last) = (&mut self.hist[i], &mut self.last[i]);
+        for e in 0..SMALL {
+            last[e] = if h[e] != x { p } else { last[e] };
         }
-        h[p as usize % SMALL] = x;
+        h.copy_within(0..SMALL - 1, 1);
+        h[0] = x;
     }
 }
 
 impl Lags {
-    fn new(divs: &[u32], order: &[(u32, u32)]) -> Lags {
-        let lags: Vec<u32> = divs
-            .iter()
-            .copied()
-            .filter(|&d| d as usize <= SMALL)
-            .collect();
-        let first: Vec<u32> = order.iter().map(|&(q, _)| q.max(1)).collect();
-        let last = first
-            .iter()
-            .flat_map(|&f| lags.iter().map(move |&e| f + e - 1))
-            .collect();
+    fn new(divs: &[u32], n: usize) -> Lags {
         Lags {
-            hist: vec![[0; SMALL]; first.len()],
-            lags,
-            first,
-            last,
+            lags: divs
+                .iter()
+                .copied()
+                .filter(|&d| d as usize <= SMALL)
+                .collect(),
+            hist: vec![[ABSENT; SMALL]; n],
+            last: vec![[0; SMALL]; n],
         }
     }
 
@@ -233,22 +226,15 @@ impl Lags {
 
     /// The lines below `at` and those from `at` on, to be fed apart.
     fn split(&mut self, at: usize) -> (LagsPart<'_>, LagsPart<'_>) {
-        let k = self.lags.len();
         let (h0, h1) = self.hist.split_at_mut(at);
-        let (l0, l1) = self.last.split_at_mut(at * k);
-        let (f0, f1) = self.first.split_at(at);
-        let lags = &self.lags;
+        let (l0, l1) = self.last.split_at_mut(at);
         (
             LagsPart {
-                lags,
-                first: f0,
                 hist: h0,
                 last: l0,
                 from: 0,
             },
             LagsPart {
-                lags,
-                first: f1,
                 hist: h1,
                 last: l1,
                 from: at,
@@ -259,25 +245,52 @@ impl Lags {
     /// Whether `e` (one of the lags) is a period of the line `at` proved at
     /// `c` (the leading sweep being past `c + L`).
     fn period(&self, at: usize, e: u32, c: u32) -> Option<bool> {
-        let j = self.lags.iter().position(|&l| l == e)?;
-        Some(self.last[at * self.lags.len() + j] <= c + e)
+        self.lags
+            .contains(&e)
+            .then(|| self.last[at][e as usize - 1] <= c + e)
     }
 
-    fn save(&self, w: &mut dyn Write) -> io::Result<()> {
+    /// Writes the record after step `p` (format 2: each line's last values
+    /// at `p % SMALL`, then its last differences at the divisors of `L` up
+    /// to `SMALL`; a value before the line's first `p` as 0).
+    fn save(&self, w: &mut dyn Write, p: u32) -> io::Result<()> {
         for h in &self.hist {
-            put32s(w, h.iter().map(|&x| x as u16 as u32))?;
+            let mut ring = [0i16; SMALL];
+            for (i, &x) in h.iter().enumerate() {
+                if x != ABSENT {
+                    ring[(p as usize + SMALL - i) % SMALL] = x;
+                }
+            }
+            put32s(w, ring.iter().map(|&x| x as u16 as u32))?;
         }
-        put32s(w, self.last.iter().copied())
+        for last in &self.last {
+            put32s(w, self.lags.iter().map(|&e| last[e as usize - 1]))?;
+        }
+        Ok(())
     }
 
-    fn load(&mut self, r: &mut dyn Read) -> io::Result<()> {
-        for h in &mut self.hist {
-            for x in h.iter_mut() {
+    /// Reads a record written by [`Lags::save`] after step `p`, the lines'
+    /// first `p` being `first`.
+    fn load(&mut self, r: &mut dyn Read, p: u32, first: &[u32]) -> io::Result<()> {
+        for (h, &f) in self.hist.iter_mut().zip(first) {
+            let mut ring = [0i16; SMALL];
+            for x in ring.iter_mut() {
                 *x = get32(r)? as u16 as i16;
             }
+            for (i, x) in h.iter_mut().enumerate() {
+                let at = p as i64 - i as i64;
+                *x = match at >= f as i64 {
+                    true => ring[at as usize % SMALL],
+                    false => ABSENT,
+                };
+            }
         }
-        for l in &mut self.last {
-            *l = get32(r)?;
+        for last in &mut self.last {
+            // Lags not kept: as if every step differed (never asked for).
+            *last = [p; SMALL];
+            for &e in &self.lags {
+                last[e as usize - 1] = get32(r)?;
+            }
         }
         Ok(())
     }
@@ -322,7 +335,7 @@ impl Run {
             .flat_map(|q| (0..=q).map(move |r| (q, r)))
             .collect();
         let last_diff = order.iter().map(|&(q, _)| q.max(1) - 1).collect();
-        let lags = Lags::new(&divs, &order);
+        let lags = Lags::new(&divs, n);
         Ok(Run {
             q_max,
             lag,
@@ -613,7 +626,7 @@ impl Run {
         put32(w, self.lag)?;
         self.trail.lines.save(w)?;
         self.lead.lines.save(w)?;
-        self.lead.lags.save(w)?;
+        self.lead.lags.save(w, self.lead.lines.p())?;
         put32s(w, self.last_diff.iter().copied())?;
         put32s(w, self.proved.iter().copied())?;
         put32s(w, self.period.iter().copied())?;
@@ -642,7 +655,8 @@ impl Run {
         let trail = Live::load(r)?;
         let lead = Live::load(r)?;
         let mut run = Run::new(q_max, lag, trail.bias()).map_err(|e| damaged(&e))?;
-        run.lead.lags.load(r)?;
+        let first: Vec<u32> = run.order.iter().map(|&(q, _)| q.max(1)).collect();
+        run.lead.lags.load(r, lead.p(), &first)?;
         let n = run.order.len();
         let table = |r: &mut dyn Read| (0..n).map(|_| get32(r)).collect::<io::Result<Vec<_>>>();
         run.last_diff = table(r)?;

@@ -297,13 +297,17 @@ impl Live {
             return;
         }
         let ring = &mut self.used[at * r..(at + 1) * r];
-        ring[k as usize & self.mask] |= 1 << (v % 64);
-        let mut b = base;
-        while ring[b as usize & self.mask] == u64::MAX {
-            ring[b as usize & self.mask] = 0;
-            b += 1;
+        let w = &mut ring[k as usize & self.mask];
+        *w |= 1 << (v % 64);
+        // Only the front word can have become full, and only then can more.
+        if k == base && *w == u64::MAX {
+            let mut b = base;
+            while ring[b as usize & self.mask] == u64::MAX {
+                ring[b as usize & self.mask] = 0;
+                b += 1;
+            }
+            self.base[at] = b;
         }
-        self.base[at] = b;
     }
 
     /// The least value not used by line `at` (of column `r`, diagonal prefix
