@@ -292,6 +292,19 @@ fn the_bfiles_hold_the_rectangles_and_the_census_in_order() {
     assert_eq!(periods.len(), 66);
     assert_eq!(terms("grundy-periods.txt"), periods);
     assert_eq!(terms("grundy-starts.txt"), starts);
+    // The figure drawn from the b-files is the one drawn from the census.
+    let (a, b) = (d.join("from-census"), d.join("from-bfiles"));
+    let o = out.to_str().unwrap();
+    common::chomp3_ok(&["plot", "--grundy", o, "--out", a.to_str().unwrap()]);
+    let bf = d.to_str().unwrap();
+    common::chomp3_ok(&["plot", "--grundy-bfiles", bf, "--out", b.to_str().unwrap()]);
+    let png = |dir: &std::path::Path| std::fs::read(dir.join("grundy-periods.png")).unwrap();
+    assert_eq!(png(&a), png(&b));
+    std::fs::write(d.join("grundy-starts.txt"), "0 1\n2 5\n").unwrap();
+    let bad = common::chomp3(&["plot", "--grundy-bfiles", bf, "--out", b.to_str().unwrap()]);
+    assert!(!bad.status.success());
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(err.contains("grundy-starts.txt line 2"), "{err}");
 }
 
 #[test]

@@ -39,6 +39,11 @@ pub struct Args {
     /// (`chomp3 grundy-census --out FILE`)
     #[arg(long, value_name = "FILE", conflicts_with_all = ["table", "census_only", "graphs"])]
     grundy: Option<PathBuf>,
+    /// Draw the same figure from the b-files grundy-periods.txt and
+    /// grundy-starts.txt in DIR (`chomp3 grundy-periods --bfiles DIR`, or
+    /// `grundy-census`'s)
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["table", "census_only", "graphs", "grundy"])]
+    grundy_bfiles: Option<PathBuf>,
     #[command(flatten)]
     threads: ThreadsArg,
 }
@@ -49,12 +54,27 @@ pub fn run(args: &Args) -> Result<()> {
     if let Some(dir) = &args.graphs {
         return graph_figures(dir, &args.out, format);
     }
-    if let Some(file) = &args.grundy {
-        let reader = std::fs::File::open(file)
+    let open = |file: &Path| {
+        std::fs::File::open(file)
             .map(std::io::BufReader::new)
-            .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
-        let (_, lines) = chomp3::grundy::file::summaries(reader)
-            .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+            .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))
+    };
+    let grundy = match (&args.grundy, &args.grundy_bfiles) {
+        (Some(file), _) => Some(
+            chomp3::grundy::file::summaries(open(file)?)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?
+                .1,
+        ),
+        (_, Some(dir)) => Some(
+            chomp3::grundy::sequences::read_lines(
+                open(&dir.join("grundy-periods.txt"))?,
+                open(&dir.join("grundy-starts.txt"))?,
+            )
+            .map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?,
+        ),
+        _ => None,
+    };
+    if let Some(lines) = grundy {
         let written = chomp3::plot::grundy::plot_grundy(&lines, &args.out, format)
             .map_err(|e| anyhow::anyhow!("drawing into {}: {e}", args.out.display()))?;
         println!("{}", written.display());

@@ -1,10 +1,12 @@
 //! The Grundy sequences as OEIS b-files (`n a(n)` per line after `#` lines):
 //! the 3 x n rectangle's value `G(n,n,n)`, and each line's period and start in
-//! the sweep's order. Uses the sweep and the census of this module.
+//! the sweep's order, written and read back. Uses the sweep of this module
+//! and `file`'s line summaries.
 
-use std::io::{self, Write};
+use std::io::{self, BufRead, Write};
 
 use super::Sweep;
+use super::file::LineSummary;
 use crate::stop::Stop;
 
 /// A note for every header: where the sequence was looked for.
@@ -79,4 +81,90 @@ pub fn write_lines(
         writeln!(out, "{i} {v}")?;
     }
     Ok(())
+}
+
+/// Each line's start and least period read back from the b-files that
+/// [`write_lines`] wrote (`periods`, `starts`): both must number the same
+/// lines `0, 1, 2, ..` in order. An error names the file's line at fault.
+pub fn read_lines(periods: impl BufRead, starts: impl BufRead) -> Result<Vec<LineSummary>, String> {
+    let periods = read_terms(periods, "grundy-periods.txt")?;
+    let starts = read_terms(starts, "grundy-starts.txt")?;
+    if periods.len() != starts.len() {
+        return Err(format!(
+            "grundy-periods.txt has {} terms and grundy-starts.txt {}",
+            periods.len(),
+            starts.len()
+        ));
+    }
+    let mut out = Vec::with_capacity(periods.len());
+    let (mut q, mut r) = (0, 0);
+    for (&period, &start) in periods.iter().zip(&starts) {
+        out.push(LineSummary {
+            q,
+            r,
+            start,
+            period,
+        });
+        (q, r) = if r == q { (q + 1, 0) } else { (q, r + 1) };
+    }
+    Ok(out)
+}
+
+/// The terms `a(0), a(1), ..` of a b-file with offset 0, in order.
+fn read_terms(reader: impl BufRead, name: &str) -> Result<Vec<u32>, String> {
+    let mut terms = Vec::new();
+    for (i, text) in reader.lines().enumerate() {
+        let text = text.map_err(|e| format!("{name}: {e}"))?;
+        let text = text.trim();
+        if text.is_empty() || text.starts_with('#') {
+            continue;
+        }
+        let bad = || {
+            format!(
+                "{name} line {}: not `n a(n)` with n = {}",
+                i + 1,
+                terms.len()
+            )
+        };
+        let mut words = text.split_whitespace();
+        let n: usize = words.next().and_then(|w| w.parse().ok()).ok_or_else(bad)?;
+        let v: u32 = words.next().and_then(|w| w.parse().ok()).ok_or_else(bad)?;
+        if n != terms.len() || words.next().is_some() {
+            return Err(bad());
+        }
+        terms.push(v);
+    }
+    if terms.is_empty() {
+        return Err(format!("{name}: no terms"));
+    }
+    Ok(terms)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What `write_lines` writes, `read_lines` reads back; a gap is refused.
+    #[test]
+    fn the_line_b_files_read_back() {
+        let lines: Vec<(u32, u32, u32, u32)> = (0..6u32)
+            .flat_map(|q| (0..=q).map(move |r| (q, r, 7 * q + r + 1, 2 + q * r)))
+            .collect();
+        let mut files = [Vec::new(), Vec::new()];
+        for (i, f) in files.iter_mut().enumerate() {
+            write_lines(&lines, i == 0, "test", f).unwrap();
+        }
+        let back = read_lines(&files[0][..], &files[1][..]).unwrap();
+        let want: Vec<_> = lines
+            .iter()
+            .map(|&(q, r, start, period)| (q, r, start, period))
+            .collect();
+        let got: Vec<_> = back.iter().map(|l| (l.q, l.r, l.start, l.period)).collect();
+        assert_eq!(got, want);
+        let text = String::from_utf8(files[1].clone())
+            .unwrap()
+            .replace("\n3 ", "\n4 ");
+        let err = read_lines(&files[0][..], text.as_bytes()).unwrap_err();
+        assert!(err.contains("grundy-starts.txt line"), "{err}");
+    }
 }
