@@ -47,7 +47,6 @@ use crate::bytes::damaged;
 use crate::bytes::stream::{get32, get64, put32, put64s};
 
 /// Every line `(q, r)`, `q <= Q`, swept in `p`; see the module's comment.
-#[derive(Clone)]
 pub(super) struct Live {
     q_max: u32,
     p: u32,
