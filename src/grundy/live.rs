@@ -211,7 +211,6 @@ impl Live {
     fn step_rows(&mut self, q1: u32, low: &[u32], mut seen: impl FnMut(usize, i32, View)) {
         self.p = self.p.checked_add(1).expect("p beyond u32");
         let p = self.p;
-        let r_len = self.mask + 1;
         self.col.fill(0);
         self.now[..low.len()].copy_from_slice(low);
         for j in 1..q1 {
@@ -223,33 +222,82 @@ impl Live {
             self.diag_from(j, self.now[line(j, j)]);
         }
         for q in q1..=self.q_max.min(p) {
-            self.row.fill(0);
-            for r in 0..=q {
-                let at = line(q, r);
-                if p == q.max(1) {
-                    for j in 1..q {
-                        let v = self.first[line(j, r.min(j))];
-                        self.use_value(at, v);
-                    }
-                }
-                let d = if r < q { r + 1 } else { q } as usize;
-                let g = self.mex(at, r as usize, d);
-                self.use_value(at, g);
-                let view = View {
-                    ring: &self.used[at * r_len..(at + 1) * r_len],
-                    base: self.base[at],
-                };
-                seen(at, (g as i64 - p as i64) as i32, view);
-                if p == q.max(1) {
-                    self.first[at] = g;
-                }
-                self.now[at] = g;
-                if r < q {
-                    self.put(Set::Col(r), g);
-                    self.put(Set::Row, g);
-                } else {
-                    self.diag_from(q, g);
-                }
+            let starting = p == q.max(1);
+            if starting {
+                self.first_values(q);
+            }
+            self.step_row(q, &mut seen);
+            let (a0, a1) = (line(q, 0), line(q, q));
+            if starting {
+                self.first[a0..=a1].copy_from_slice(&self.now[a0..=a1]);
+            }
+            self.diag_from(q, self.now[a1]);
+        }
+    }
+
+    /// The lines `(q, r)`, `r <= q`, at this `p` (the diagonal line's value
+    /// is left for [`Live::diag_from`]).
+    #[inline(always)]
+    fn step_row(&mut self, q: u32, seen: &mut impl FnMut(usize, i32, View)) {
+        let (mask, len, q) = (self.mask, self.mask + 1, q as usize);
+        let p = self.p;
+        // Below this a value is outside the window (see `put`).
+        let floor = p as i64 - self.bias as i64;
+        let a0 = line(q as u32, 0);
+        let Live {
+            used,
+            base,
+            now,
+            col,
+            diag,
+            row,
+            below,
+            ..
+        } = self;
+        row.fill(0);
+        for r in 0..=q {
+            let at = a0 + r;
+            let ring = &mut used[at * len..(at + 1) * len];
+            let d = if r < q { r + 1 } else { q };
+            let g = mex(
+                [
+                    ring,
+                    &col[r * len..(r + 1) * len],
+                    &diag[d * len..(d + 1) * len],
+                    row,
+                ],
+                base[at],
+                mask,
+                floor,
+            );
+            if (g as i64) < floor {
+                note_below(below, g, p);
+            }
+            use_value(ring, &mut base[at], g, mask, below.is_some());
+            let view = View {
+                ring,
+                base: base[at],
+            };
+            seen(at, (g as i64 - p as i64) as i32, view);
+            now[at] = g;
+            if r < q {
+                set_bit(&mut col[r * len..], g, mask);
+                set_bit(row, g, mask);
+            }
+        }
+    }
+
+    /// At the first `p` of the row `q`: the values of the bottom row moves
+    /// (the first values of the lines `(j, min(r, j))`, `j < q`) enter each
+    /// line's used set.
+    fn first_values(&mut self, q: u32) {
+        let (mask, len) = (self.mask, self.mask + 1);
+        for r in 0..=q {
+            let at = line(q, r);
+            for j in 1..q {
+                let v = self.first[line(j, r.min(j))];
+                let ring = &mut self.used[at * len..(at + 1) * len];
+                use_value(ring, &mut self.base[at], v, mask, self.below.is_some());
             }
         }
     }
@@ -266,75 +314,17 @@ impl Live {
     /// below the window is noted instead: see [`Live::below_window`]).
     #[inline]
     fn put(&mut self, set: Set, g: u32) {
-        let x = g as i64 - self.p as i64;
-        if x < -(self.bias as i64) {
-            self.below = Some(self.below.map_or(x as i32, |b| b.min(x as i32)));
+        if (g as i64) < self.p as i64 - self.bias as i64 {
+            note_below(&mut self.below, g, self.p);
             return;
         }
         let r = self.mask + 1;
-        let slot = (g / 64) as usize & self.mask;
-        let w = match set {
-            Set::Col(c) => &mut self.col[c as usize * r + slot],
-            Set::Diag(j) => &mut self.diag[j * r + slot],
-            Set::Row => &mut self.row[slot],
+        let ring = match set {
+            Set::Col(c) => &mut self.col[c as usize * r..],
+            Set::Diag(j) => &mut self.diag[j * r..],
         };
-        *w |= 1 << (g % 64);
+        set_bit(ring, g, self.mask);
     }
-
-    /// Adds `v` to line `at`'s used set.
-    #[inline]
-    fn use_value(&mut self, at: usize, v: u32) {
-        let r = self.mask + 1;
-        let base = self.base[at];
-        let k = v / 64;
-        if k < base {
-            return;
-        }
-        if (k - base) as usize > self.mask {
-            // Only after a value below the window (see the module's comment).
-            assert!(self.below.is_some(), "a used value beyond the ring");
-            return;
-        }
-        let ring = &mut self.used[at * r..(at + 1) * r];
-        let w = &mut ring[k as usize & self.mask];
-        *w |= 1 << (v % 64);
-        // Only the front word can have become full, and only then can more.
-        if k == base && *w == u64::MAX {
-            let mut b = base;
-            while ring[b as usize & self.mask] == u64::MAX {
-                ring[b as usize & self.mask] = 0;
-                b += 1;
-            }
-            self.base[at] = b;
-        }
-    }
-
-    /// The least value not used by line `at` (of column `r`, diagonal prefix
-    /// `d`) and not taken at this `p` by its middle and top row moves.
-    #[inline(always)]
-    fn mex(&self, at: usize, r: usize, d: usize) -> u32 {
-        let len = self.mask + 1;
-        let used = &self.used[at * len..(at + 1) * len];
-        let col = &self.col[r * len..(r + 1) * len];
-        let diag = &self.diag[d * len..(d + 1) * len];
-        let row = &self.row[..len];
-        let mut k = self.base[at];
-        let free = 64 * k + used[k as usize & self.mask].trailing_ones();
-        // Nothing else is taken below the window, so a free value there wins
-        // (and is reported by `put`).
-        if (free as i64) < self.p as i64 - self.bias as i64 {
-            return free;
-        }
-        loop {
-            let s = k as usize & self.mask;
-            let w = used[s] | col[s] | diag[s] | row[s];
-            if w != u64::MAX {
-                return 64 * k + w.trailing_ones();
-            }
-            k += 1;
-        }
-    }
-
     /// Writes the sweep (for a checkpoint): `p`, the bias and each line's
     /// used set (as `Used::save`), first and present value.
     pub(super) fn save(&self, w: &mut dyn Write) -> io::Result<()> {
@@ -400,12 +390,85 @@ impl Live {
     }
 }
 
+/// Notes the value `g` at `p`, below the window (see
+/// [`Live::below_window`]).
+#[cold]
+fn note_below(below: &mut Option<i32>, g: u32, p: u32) {
+    let x = (g as i64 - p as i64) as i32;
+    *below = Some(below.map_or(x, |b| b.min(x)));
+}
+
+/// Adds `g` to the ring starting at `ring[0]` (of `mask + 1` words) without
+/// looking at the window: the caller has noted `g` if it is below it (the
+/// sweep's later values then do not count, so a bit in a wrong slot does
+/// no harm).
+#[inline(always)]
+fn set_bit(ring: &mut [u64], g: u32, mask: usize) {
+    ring[(g / 64) as usize & mask] |= 1 << (g % 64);
+}
+
+/// Adds `v` to a line's used set (`ring`, `base`); `below`: a value below
+/// the window has been met.
+#[inline(always)]
+fn use_value(ring: &mut [u64], base: &mut u32, v: u32, mask: usize, below: bool) {
+    let k = v / 64;
+    if k < *base {
+        return;
+    }
+    if (k - *base) as usize > mask {
+        // Only after a value below the window (see the module's comment).
+        assert!(below, "a used value beyond the ring");
+        return;
+    }
+    let w = &mut ring[k as usize & mask];
+    *w |= 1 << (v % 64);
+    // Only the front word can have become full, and only then can more.
+    if k == *base && *w == u64::MAX {
+        let mut b = *base;
+        while ring[b as usize & mask] == u64::MAX {
+            ring[b as usize & mask] = 0;
+            b += 1;
+        }
+        *base = b;
+    }
+}
+
+/// The least value not in the line's used set (`sets[0]`, whose words
+/// below `base` are full) and not taken at this `p` by its middle and top
+/// row moves (its column, diagonal prefix and row: `sets[1..]`). Each set
+/// is a ring starting at its slice's first word, of `mask + 1` words.
+#[inline(always)]
+fn mex(sets: [&[u64]; 4], base: u32, mask: usize, floor: i64) -> u32 {
+    for s in sets {
+        assert!(s.len() > mask);
+    }
+    let word = |ring: &[u64], k: u32| {
+        // SAFETY: every ring has more than `mask` words (asserted above),
+        // so `k & mask` is in bounds. Unchecked because this is the
+        // census's innermost loop.
+        unsafe { *ring.get_unchecked(k as usize & mask) }
+    };
+    let mut k = base;
+    let free = 64 * k + word(sets[0], k).trailing_ones();
+    // Nothing else is taken below the window, so a free value there wins
+    // (and is reported by the caller).
+    if (free as i64) < floor {
+        return free;
+    }
+    loop {
+        let w = word(sets[0], k) | word(sets[1], k) | word(sets[2], k) | word(sets[3], k);
+        if w != u64::MAX {
+            return 64 * k + w.trailing_ones();
+        }
+        k += 1;
+    }
+}
+
 /// One of the sets of a step.
 #[derive(Clone, Copy)]
 enum Set {
     Col(u32),
     Diag(usize),
-    Row,
 }
 
 #[cfg(test)]
