@@ -439,9 +439,11 @@ impl Run {
 
     /// One chunk: the leading sweep alone until it is `L` ahead, then both
     /// (in parallel), the comparison of their values and the proofs and
-    /// least periods that the chunk's end allows. `Err(x)`: a value
-    /// `G - p = x` fell below the window.
-    pub fn chunk(&mut self) -> Result<(), i32> {
+    /// least periods that the chunk's end allows. Once every line is
+    /// proved, the trailing sweep goes on alone in stretches of up to
+    /// [`ALONE`] steps, cut at `max_p` (rounded up to a multiple of [`SUB`]).
+    /// `Err(x)`: a value `G - p = x` fell below the window.
+    pub fn chunk(&mut self, max_p: u32) -> Result<(), i32> {
         let n = self.order.len();
         let ahead = self.lead.lines.p() < self.lag;
         let all_proved = self.proved.iter().all(|&c| c != NONE);
@@ -452,6 +454,16 @@ impl Run {
             } else {
                 lead_steps(&mut self.lead, n, CHUNK.min(left) as usize);
             }
+        } else if all_proved && self.trail.lines.p() >= self.q_max {
+            // Stretches longer than a chunk keep both cores busy (the
+            // least periods are then found up to `ALONE` steps later).
+            let steps = ALONE.min(max_p.saturating_sub(self.trail.lines.p()));
+            trail_alone(
+                &mut self.trail,
+                &self.divs,
+                self.q_max,
+                steps.div_ceil(SUB).max(1),
+            );
         } else if all_proved {
             trail_steps(&mut self.trail, &self.divs, n, CHUNK as usize);
         } else {
@@ -728,52 +740,96 @@ impl Run {
 
 /// Steps of the leading sweep in a call while it gets `L` ahead alone.
 const HEAD: u32 = 8192;
-/// Steps the two halves of the leading sweep pass on at a time then.
+/// Steps the two halves of a sweep split in two pass on at a time.
 const SUB: u32 = 64;
+/// Steps of the trailing sweep in a call once every line is proved.
+const ALONE: u32 = 2048;
 
-/// `rounds * SUB` steps of the leading sweep alone, on both cores: the rows
-/// below `q1` (about half the lines) as a sweep of their own one stretch of
-/// [`SUB`] steps ahead, their values passed on to the rows above
-/// ([`Live::step_above`]), which it then takes back. The values are those
-/// of plain steps (the lower rows depend on nothing above them).
+/// `rounds * SUB` steps of the leading sweep alone, on both cores
+/// ([`split_steps`]), each half keeping its lines' small-lag differences.
 fn head_start(lead: &mut Lead, q_max: u32, rounds: u32) {
-    let all = line(q_max, q_max) + 1;
-    // The lower rows take a little more than half: the upper ones also
-    // enter the lower rows' values into their column sets.
-    let q1 = (1..=q_max)
-        .find(|&q| line(q, 0) * 15 >= all * 8)
-        .unwrap_or(q_max);
+    let q1 = split_row(q_max);
+    let (mut lo, mut hi) = lead.lags.split(line(q1, 0));
+    split_steps(
+        &mut lead.lines,
+        q1,
+        rounds,
+        |at, p, x, _| lo.observe(at, p, x as i16),
+        |at, p, x, _| hi.observe(at, p, x as i16),
+    );
+}
+
+/// `rounds * SUB` steps of the trailing sweep alone once every line is
+/// proved (only least periods are still looked for), on both cores
+/// ([`split_steps`]); its values are not kept (nothing compares them now).
+fn trail_alone(trail: &mut Trail, divs: &[u32], q_max: u32, rounds: u32) {
+    let q1 = split_row(q_max);
     let nlow = line(q1, 0);
-    let mut low = lead.lines.low_part(q1);
-    let sub = SUB as usize;
-    // Each half also keeps its lines' small-lag differences.
-    let run_low = |low: &mut Live, buf: &mut Vec<u32>, lags: &mut LagsPart| {
+    let (lo, hi) = trail.probes.split_at_mut(nlow);
+    split_steps(
+        &mut trail.lines,
+        q1,
+        rounds,
+        |at, p, x, used| show(&mut lo[at], divs, p, x, used),
+        |at, p, x, used| show(&mut hi[at - nlow], divs, p, x, used),
+    );
+}
+
+/// Shows a line's `x(p)` and `S(p)` to its probe, if it is looking.
+fn show(probe: &mut Probe, divs: &[u32], p: u32, x: i32, used: View) {
+    if let Probe::Look(look) = probe {
+        look.observe(divs, p, x as i16, used);
+    }
+}
+
+/// The row from which [`split_steps`] splits a sweep of the rows `q <= q_max`:
+/// the lower rows take a little more than half of the lines, as the upper
+/// ones also enter the lower rows' values into their column sets.
+fn split_row(q_max: u32) -> u32 {
+    let all = line(q_max, q_max) + 1;
+    (1..=q_max)
+        .find(|&q| line(q, 0) * 15 >= all * 8)
+        .unwrap_or(q_max)
+}
+
+/// `rounds * SUB` steps of a sweep (all of whose rows have started) on
+/// both cores: the rows below `q1` as a sweep of their own one stretch of
+/// [`SUB`] steps ahead, their values passed on to the rows above
+/// ([`Live::step_above`]), which then takes them back. The values are those
+/// of plain steps (the lower rows depend on nothing above them). `low` and
+/// `high` are shown each line of their part as `(line, p, x, used set)`.
+fn split_steps<L, H>(lines: &mut Live, q1: u32, rounds: u32, mut low: L, mut high: H)
+where
+    L: FnMut(usize, u32, i32, View) + Send,
+    H: FnMut(usize, u32, i32, View) + Send,
+{
+    let nlow = line(q1, 0);
+    let mut part = lines.low_part(q1);
+    let run_low = |part: &mut Live, buf: &mut Vec<u32>, seen: &mut L| {
         buf.clear();
-        for _ in 0..sub {
-            let p = low.p() + 1;
-            low.step(|at, x, _| lags.observe(at, p, x as i16));
-            buf.extend_from_slice(&low.now()[..nlow]);
+        for _ in 0..SUB {
+            let p = part.p() + 1;
+            part.step(|at, x, used| seen(at, p, x, used));
+            buf.extend_from_slice(&part.now()[..nlow]);
         }
     };
-    let run_high = |lines: &mut Live, buf: &[u32], lags: &mut LagsPart| {
+    let run_high = |lines: &mut Live, buf: &[u32], seen: &mut H| {
         for row in buf.chunks_exact(nlow) {
             let p = lines.p() + 1;
-            lines.step_above(q1, row, |at, x, _| lags.observe(at, p, x as i16));
+            lines.step_above(q1, row, |at, x, used| seen(at, p, x, used));
         }
     };
-    let Lead { lines, lags, .. } = lead;
     let (mut cur, mut next) = (Vec::new(), Vec::new());
-    run_low(&mut low, &mut cur, &mut lags.split(nlow).0);
+    run_low(&mut part, &mut cur, &mut low);
     for _ in 1..rounds {
-        let (mut lo, mut hi) = lags.split(nlow);
         rayon::join(
-            || run_low(&mut low, &mut next, &mut lo),
-            || run_high(lines, &cur, &mut hi),
+            || run_low(&mut part, &mut next, &mut low),
+            || run_high(lines, &cur, &mut high),
         );
         std::mem::swap(&mut cur, &mut next);
     }
-    run_high(lines, &cur, &mut lags.split(nlow).1);
-    lead.lines.absorb(&low);
+    run_high(lines, &cur, &mut high);
+    lines.absorb(&part);
 }
 
 /// `k` steps of the leading sweep, its values kept per step.
@@ -802,9 +858,7 @@ fn trail_steps(trail: &mut Trail, divs: &[u32], n: usize, k: usize) {
         let row = &mut trail.x[i * n..(i + 1) * n];
         trail.lines.step(|at, x, used| {
             row[at] = x as i16;
-            if let Probe::Look(look) = &mut probes[at] {
-                look.observe(divs, p, x as i16, used);
-            }
+            show(&mut probes[at], divs, p, x, used);
         });
     }
 }
@@ -971,7 +1025,7 @@ pub fn run(
         None => Run::new(q_max, lag, Layout::first_guess(q_max))?,
     };
     while !run.finished() && run.trail.lines.p() < max_p && !stop.requested() {
-        if let Err(x) = run.chunk() {
+        if let Err(x) = run.chunk(max_p) {
             run = Run::new(q_max, lag, x.unsigned_abs() + 64)?;
             continue;
         }
