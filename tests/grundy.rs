@@ -520,6 +520,14 @@ fn grundy_periods_resumes_to_the_same_bfiles_and_refuses_bad_checkpoints() {
     assert!(String::from_utf8_lossy(&cut.stderr).contains("not done"));
     assert!(!std::path::Path::new(&twice).exists());
     let kept = std::fs::read(&ck).unwrap();
+    // --partial: the b-files of the lines done so far (checked below), from
+    // the checkpoint without sweeping; the run still fails, and is kept.
+    let part = path("part");
+    let partial = run(&["--checkpoint", &ck, "--max-p", "1", "--partial"], &part);
+    assert!(!partial.status.success());
+    let err = String::from_utf8_lossy(&partial.stderr);
+    assert!(err.contains("hold the first"), "{err}");
+    assert!(std::path::Path::new(&ck).exists());
     // A checkpoint of another command is refused and left alone.
     let other = common::chomp3(&[
         "grundy-periods",
@@ -564,6 +572,9 @@ fn grundy_periods_resumes_to_the_same_bfiles_and_refuses_bad_checkpoints() {
         };
         assert_eq!(terms("once").len(), 91);
         assert_eq!(terms("once"), terms("twice"), "{name}");
+        let part = terms("part");
+        assert!(!part.is_empty() && part.len() < 91, "{}", part.len());
+        assert_eq!(part[..], terms("once")[..part.len()], "{name}");
     }
     // A lag below 2Q + 2, and one that a period does not divide.
     let odd = common::chomp3(&[

@@ -37,6 +37,12 @@ pub struct Args {
     /// Seconds of work between checkpoints
     #[arg(long, value_name = "S", default_value_t = 600.0)]
     checkpoint_secs: f64,
+    /// If the run stops at --max-p before every line is done, still write
+    /// the b-files of the lines done so far in order (a prefix, every term
+    /// proved); the command still fails, saying how many (--max-p 1 with
+    /// --checkpoint writes those of a checkpoint without sweeping)
+    #[arg(long)]
+    partial: bool,
     #[command(flatten)]
     quiet: QuietArg,
 }
@@ -146,22 +152,38 @@ fn finish(args: &Args, run: &lag::Run, started: Instant) -> Result<()> {
     let all = line(args.lines, args.lines) + 1;
     let outcome = run.outcome();
     let done: Vec<Fate> = outcome.lines.iter().map_while(|f| *f).collect();
-    if done.len() < all {
-        bail!(
-            "{} of {all} lines not done by p = {} (a period that does not divide --lag {}, \
-             or --max-p too small); nothing written",
-            all - done.len(),
-            outcome.swept,
-            args.lag
-        );
-    }
     let command = format!(
         "chomp3 grundy-periods --lines {} --lag {} --bfiles {}",
         args.lines,
         args.lag,
         args.bfiles.display()
     );
-    write_outputs(args, &done, &command)?;
+    if done.len() < all {
+        let written = match args.partial && !done.is_empty() {
+            true => {
+                let note = format!(
+                    "{command}, a run not finished: its first {} lines, those done by p = {}",
+                    done.len(),
+                    outcome.swept
+                );
+                write_outputs(args, &done, &note, false)?;
+                let dir = args.bfiles.display();
+                format!(
+                    "the b-files in {dir} hold the first {} (--partial; no --out)",
+                    done.len()
+                )
+            }
+            false => "nothing written".to_string(),
+        };
+        bail!(
+            "{} of {all} lines not done by p = {} (a period that does not divide --lag {}, \
+             or --max-p too small); {written}",
+            all - done.len(),
+            outcome.swept,
+            args.lag
+        );
+    }
+    write_outputs(args, &done, &command, true)?;
     if let Some(path) = &args.checkpoint {
         let _ = std::fs::remove_file(path);
     }
@@ -174,8 +196,8 @@ fn finish(args: &Args, run: &lag::Run, started: Instant) -> Result<()> {
     Ok(())
 }
 
-/// The b-files and the table of `--out`.
-fn write_outputs(args: &Args, done: &[Fate], command: &str) -> Result<()> {
+/// The b-files, and the table of `--out` if `table` (every line done).
+fn write_outputs(args: &Args, done: &[Fate], command: &str, table: bool) -> Result<()> {
     let dir = &args.bfiles;
     std::fs::create_dir_all(dir).map_err(|e| anyhow!("{}: {e}", dir.display()))?;
     let rows: Vec<(u32, u32, u32, u32)> =
@@ -187,7 +209,7 @@ fn write_outputs(args: &Args, done: &[Fate], command: &str) -> Result<()> {
         })
         .map_err(|e| anyhow!("{}: {e}", path.display()))?;
     }
-    if let Some(path) = &args.out {
+    if let Some(path) = args.out.as_ref().filter(|_| table) {
         chomp3::atomic_write::write_atomically(path, |w| {
             use std::io::Write;
             writeln!(w, "# Grundy census of three-rowed Chomp (periods and starts): every line (q,r), r <= q <= {}", args.lines)?;
