@@ -364,8 +364,9 @@ pub struct Run {
 
 impl Run {
     /// A census of the lines `q <= q_max` with lag `lag`, before its first
-    /// step, with room for `G - p >= -below`.
+    /// step, with room for `G - p >= -below` (or more: [`Live::room`]).
     pub fn new(q_max: u32, lag: u32, below: u32) -> Result<Run, String> {
+        let below = Live::room(q_max, below);
         if lag < 2 * q_max + 2 {
             return Err(format!("the lag {lag} is below 2Q + 2 = {}", 2 * q_max + 2));
         }

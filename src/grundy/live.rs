@@ -127,6 +127,16 @@ impl Live {
         }
     }
 
+    /// The deepest room below, at least `below`, that needs no more ring
+    /// words than `below` does (the ring is a power of two, so there is
+    /// often room to spare): a wider window makes a restart less likely and
+    /// costs nothing.
+    pub(super) fn room(q_max: u32, below: u32) -> u32 {
+        let bias = 64 * below.div_ceil(64);
+        let ring = ((bias + 2 * q_max + 64).div_ceil(64)).next_power_of_two();
+        (64 * ring - 2 * q_max - 64) / 64 * 64
+    }
+
     /// The last `p` computed (0 before the first step).
     pub(super) fn p(&self) -> u32 {
         self.p
