@@ -455,7 +455,8 @@ impl Run {
             } else {
                 lead_steps(&mut self.lead, n, CHUNK.min(left) as usize);
             }
-        } else if all_proved && self.trail.lines.p() >= self.q_max {
+        } else if all_proved {
+            // Every row has started: the line (Q, Q) is proved at a `p >= Q`.
             // Stretches longer than a chunk keep both cores busy (the
             // least periods are then found up to `ALONE` steps later).
             let steps = ALONE.min(max_p.saturating_sub(self.trail.lines.p()));
@@ -465,8 +466,6 @@ impl Run {
                 self.q_max,
                 steps.div_ceil(SUB).max(1),
             );
-        } else if all_proved {
-            trail_steps(&mut self.trail, &self.divs, n, CHUNK as usize);
         } else {
             let (trail, lead, divs) = (&mut self.trail, &mut self.lead, &self.divs);
             rayon::join(
