@@ -557,7 +557,13 @@ fn grundy_periods_resumes_to_the_same_bfiles_and_refuses_bad_checkpoints() {
         bad,
         "the damaged file is left as it was"
     );
-    // The good one continues to the same b-files, and is then removed.
+    // The good one continues to the same b-files, and is then removed; so
+    // does one marked as format 2 (of earlier builds, read as well).
+    assert_eq!(&kept[..8], b"C3GLAG03");
+    let mut two = kept.clone();
+    two[..8].copy_from_slice(b"C3GLAG02");
+    std::fs::write(&ck, &two).unwrap();
+    assert!(run(&["--checkpoint", &ck], &path("thrice")).status.success());
     std::fs::write(&ck, &kept).unwrap();
     assert!(run(&["--checkpoint", &ck], &twice).status.success());
     assert!(!std::path::Path::new(&ck).exists());
@@ -572,6 +578,7 @@ fn grundy_periods_resumes_to_the_same_bfiles_and_refuses_bad_checkpoints() {
         };
         assert_eq!(terms("once").len(), 91);
         assert_eq!(terms("once"), terms("twice"), "{name}");
+        assert_eq!(terms("once"), terms("thrice"), "{name}");
         let part = terms("part");
         assert!(!part.is_empty() && part.len() < 91, "{}", part.len());
         assert_eq!(part[..], terms("once")[..part.len()], "{name}");

@@ -56,7 +56,7 @@ use std::io::{self, Read, Write};
 use super::census::dependency;
 use super::frozen::Layout;
 use super::line;
-use super::live::{Live, View};
+use super::live::{Given, Live, View};
 use super::used::Seen;
 use crate::bytes::damaged;
 use crate::bytes::stream::{get32, get64, put32, put32s, put64};
@@ -360,6 +360,9 @@ pub struct Run {
     /// Per line: `P_M` once found, a period if not the least (not kept in a
     /// checkpoint: found again from the states compared).
     pm: Vec<u32>,
+    /// The lines proved from which the leading sweep copies them: a
+    /// [`COPY_FROM`]-th of the lines (other counts in tests).
+    copy_from: usize,
 }
 
 impl Run {
@@ -401,6 +404,7 @@ impl Run {
             next_dep: vec![0; n],
             full: vec![Vec::new(); n],
             pm: vec![NONE; n],
+            copy_from: n.div_ceil(COPY_FROM),
         })
     }
 
@@ -448,6 +452,7 @@ impl Run {
         let n = self.order.len();
         let ahead = self.lead.lines.p() < self.lag;
         let all_proved = self.proved.iter().all(|&c| c != NONE);
+        let mut copied = false;
         if ahead {
             let left = self.lag - self.lead.lines.p();
             if self.lead.lines.p() > self.q_max && left >= 2 * SUB {
@@ -467,11 +472,19 @@ impl Run {
                 steps.div_ceil(SUB).max(1),
             );
         } else {
-            let (trail, lead, divs) = (&mut self.trail, &mut self.lead, &self.divs);
-            rayon::join(
-                || trail_steps(trail, divs, n, CHUNK as usize),
-                || lead_steps(lead, n, CHUNK as usize),
-            );
+            let copy: Vec<bool> = self.proved.iter().map(|&c| c != NONE).collect();
+            let proved = copy.iter().filter(|&&c| c).count();
+            copied = self.trail.lines.p() >= self.q_max && proved >= self.copy_from;
+            if copied {
+                trail_split(&mut self.trail, &self.divs, self.q_max);
+                lead_copying(&mut self.lead, self.q_max, &copy, &self.trail.x);
+            } else {
+                let (trail, lead, divs) = (&mut self.trail, &mut self.lead, &self.divs);
+                rayon::join(
+                    || trail_steps(trail, divs, n, CHUNK as usize),
+                    || lead_steps(lead, n, CHUNK as usize),
+                );
+            }
         }
         for l in [&self.trail.lines, &self.lead.lines] {
             if let Some(x) = l.below_window() {
@@ -480,7 +493,7 @@ impl Run {
         }
         if !ahead {
             if !all_proved {
-                self.compare();
+                self.compare(copied);
                 self.prove();
             }
             self.decide();
@@ -488,8 +501,9 @@ impl Run {
         Ok(())
     }
 
-    /// Keeps each line's last difference between the two sweeps.
-    fn compare(&mut self) {
+    /// Keeps each line's last difference between the two sweeps; `copied`:
+    /// the leading sweep copied the lines proved before the chunk.
+    fn compare(&mut self, copied: bool) {
         let n = self.order.len();
         let p0 = self.trail.lines.p() - CHUNK;
         for (i, (a, b)) in self
@@ -500,6 +514,12 @@ impl Run {
             .enumerate()
         {
             for at in 0..n {
+                // A line proved before the chunk repeats with `L`; the
+                // leading sweep copies it from the trailing one (and may
+                // not show it).
+                if copied && self.proved[at] != NONE {
+                    continue;
+                }
                 if a[at] != ABSENT && a[at] != b[at] {
                     assert!(
                         self.proved[at] == NONE,
@@ -742,6 +762,16 @@ impl Run {
 const HEAD: u32 = 8192;
 /// Steps the two halves of a sweep split in two pass on at a time.
 const SUB: u32 = 64;
+/// The same within a chunk ([`CHUNK`] is a multiple), so that the two
+/// stretches run alone (at its start and end) are short.
+const SUB_CHUNK: u32 = 16;
+/// Once at least `1 / COPY_FROM` of the lines are proved, a chunk runs the
+/// trailing sweep first and then the leading one, each on both cores, the
+/// leading one copying the proved lines' values from the trailing one
+/// rather than computing them; before, the two run side by side, one core
+/// each, every line computed in both.
+const COPY_FROM: usize = 4;
+
 /// Steps of the trailing sweep in a call once every line is proved.
 const ALONE: u32 = 2048;
 
@@ -753,10 +783,119 @@ fn head_start(lead: &mut Lead, q_max: u32, rounds: u32) {
     split_steps(
         &mut lead.lines,
         q1,
-        rounds,
+        (rounds, SUB),
+        None,
         |at, p, x, _| lo.observe(at, p, x as i16),
         |at, p, x, _| hi.observe(at, p, x as i16),
     );
+}
+
+/// A chunk of the trailing sweep on both cores ([`split_steps`]), its
+/// values kept per step and shown to the lines being looked at.
+fn trail_split(trail: &mut Trail, divs: &[u32], q_max: u32) {
+    let q1 = split_row(q_max);
+    let Trail { lines, probes, x } = trail;
+    let (n, nlow, p0) = (lines.now().len(), line(q1, 0), lines.p());
+    x.clear();
+    x.resize(n * CHUNK as usize, ABSENT);
+    let (mut xlo, mut xhi): (Vec<_>, Vec<_>) = x
+        .chunks_exact_mut(n)
+        .map(|row| row.split_at_mut(nlow))
+        .unzip();
+    let (lo, hi) = probes.split_at_mut(nlow);
+    split_steps(
+        lines,
+        q1,
+        (CHUNK / SUB_CHUNK, SUB_CHUNK),
+        None,
+        |at, p, x, used| {
+            xlo[(p - p0 - 1) as usize][at] = x as i16;
+            show(&mut lo[at], divs, p, x, used);
+        },
+        |at, p, x, used| {
+            xhi[(p - p0 - 1) as usize][at - nlow] = x as i16;
+            show(&mut hi[at - nlow], divs, p, x, used);
+        },
+    );
+}
+
+/// A chunk of the leading sweep, its values kept per step: the lines of
+/// `copy` (proved at or before the trailing sweep's `p` before this chunk,
+/// `c`) take theirs from `trail`, the trailing sweep's values of the same
+/// chunk, `L` steps back. They are the values the mex would give: a line
+/// proved at `c` has `x(p + L) = x(p)` for every `p > c` (the module's
+/// comment, "Proof"). Nothing reads what they skip: their used sets (not
+/// asked for once proved), their small-lag records (settled by `c + L`,
+/// which the leading sweep had passed at the proof) and their values here
+/// (not compared: they cannot differ). On both cores ([`split_steps`]) or
+/// on one, whichever [`lead_split`] finds the faster.
+fn lead_copying(lead: &mut Lead, q_max: u32, copy: &[bool], trail: &[i16]) {
+    let (n, p0) = (copy.len(), lead.lines.p());
+    let Lead { lines, x, lags } = lead;
+    x.clear();
+    x.resize(n * CHUNK as usize, ABSENT);
+    let Some(q1) = lead_split(q_max, copy) else {
+        for (i, row) in x.chunks_exact_mut(n).enumerate() {
+            let p = lines.p() + 1;
+            let given = Given {
+                copy,
+                x: &trail[i * n..(i + 1) * n],
+            };
+            let mut lags = lags.whole();
+            lines.step_given(Some(given), |at, x, _| {
+                row[at] = x as i16;
+                lags.observe(at, p, x as i16);
+            });
+        }
+        return;
+    };
+    let nlow = line(q1, 0);
+    let (mut xlo, mut xhi): (Vec<_>, Vec<_>) = x
+        .chunks_exact_mut(n)
+        .map(|row| row.split_at_mut(nlow))
+        .unzip();
+    let (mut lo, mut hi) = lags.split(nlow);
+    split_steps(
+        lines,
+        q1,
+        (CHUNK / SUB_CHUNK, SUB_CHUNK),
+        Some((copy, trail)),
+        |at, p, x, _| {
+            xlo[(p - p0 - 1) as usize][at] = x as i16;
+            lo.observe(at, p, x as i16);
+        },
+        |at, p, x, _| {
+            xhi[(p - p0 - 1) as usize][at - nlow] = x as i16;
+            hi.observe(at, p, x as i16);
+        },
+    );
+}
+
+/// Work of a step of a line computed ...
+const COMPUTED: u64 = 16;
+/// ... copied ...
+const COPIED: u64 = 3;
+/// ... and of a lower row's value entered into the upper rows' sets when a
+/// step is split, in the same unit (measured by `perf` on the `Q = 200`
+/// census, doc/grundy.md section 4a).
+const ENTERED: u64 = 3;
+
+/// The row at which to split a step of the leading sweep whose lines of
+/// `copy` are copied so that the two halves have about the same work, if
+/// that beats one core ([`COMPUTED`] and the rest give the work).
+fn lead_split(q_max: u32, copy: &[bool]) -> Option<u32> {
+    let weight = |at: usize| if copy[at] { COPIED } else { COMPUTED };
+    let total: u64 = (0..copy.len()).map(weight).sum();
+    let mut below = 0;
+    let mut best = (total, None);
+    for q1 in 1..=q_max {
+        below += (line(q1 - 1, 0)..line(q1, 0)).map(weight).sum::<u64>();
+        let above = total - below + ENTERED * line(q1, 0) as u64;
+        // Splitting costs a little more than its halves' work.
+        let split = below.max(above) * 9 / 8;
+        best = best.min((split, Some(q1)));
+    }
+    best.1
 }
 
 /// `rounds * SUB` steps of the trailing sweep alone once every line is
@@ -769,7 +908,8 @@ fn trail_alone(trail: &mut Trail, divs: &[u32], q_max: u32, rounds: u32) {
     split_steps(
         &mut trail.lines,
         q1,
-        rounds,
+        (rounds, SUB),
+        None,
         |at, p, x, used| show(&mut lo[at], divs, p, x, used),
         |at, p, x, used| show(&mut hi[at - nlow], divs, p, x, used),
     );
@@ -792,31 +932,50 @@ fn split_row(q_max: u32) -> u32 {
         .unwrap_or(q_max)
 }
 
-/// `rounds * SUB` steps of a sweep (all of whose rows have started) on
+/// `rounds * sub` steps of a sweep (all of whose rows have started) on
 /// both cores: the rows below `q1` as a sweep of their own one stretch of
-/// [`SUB`] steps ahead, their values passed on to the rows above
+/// `sub` steps ahead, their values passed on to the rows above
 /// ([`Live::step_above`]), which then takes them back. The values are those
 /// of plain steps (the lower rows depend on nothing above them). `low` and
 /// `high` are shown each line of their part as `(line, p, x, used set)`.
-fn split_steps<L, H>(lines: &mut Live, q1: u32, rounds: u32, mut low: L, mut high: H)
-where
+/// With `copy`, the lines it marks take their `x` at the `i`-th step from
+/// row `i` of `given` (rows of every line's `x`), as [`Live::step_given`].
+fn split_steps<L, H>(
+    lines: &mut Live,
+    q1: u32,
+    (rounds, sub): (u32, u32),
+    copy: Option<(&[bool], &[i16])>,
+    mut low: L,
+    mut high: H,
+) where
     L: FnMut(usize, u32, i32, View) + Send,
     H: FnMut(usize, u32, i32, View) + Send,
 {
     let nlow = line(q1, 0);
+    let n = lines.now().len();
+    let p0 = lines.p();
+    let given = |p: u32| {
+        copy.map(|(copy, x)| {
+            let i = (p - p0 - 1) as usize;
+            Given {
+                copy,
+                x: &x[i * n..(i + 1) * n],
+            }
+        })
+    };
     let mut part = lines.low_part(q1);
     let run_low = |part: &mut Live, buf: &mut Vec<u32>, seen: &mut L| {
         buf.clear();
-        for _ in 0..SUB {
+        for _ in 0..sub {
             let p = part.p() + 1;
-            part.step(|at, x, used| seen(at, p, x, used));
+            part.step_given(given(p), |at, x, used| seen(at, p, x, used));
             buf.extend_from_slice(&part.now()[..nlow]);
         }
     };
     let run_high = |lines: &mut Live, buf: &[u32], seen: &mut H| {
         for row in buf.chunks_exact(nlow) {
             let p = lines.p() + 1;
-            lines.step_above(q1, row, |at, x, used| seen(at, p, x, used));
+            lines.step_above(q1, row, given(p), |at, x, used| seen(at, p, x, used));
         }
     };
     let (mut cur, mut next) = (Vec::new(), Vec::new());
@@ -1034,8 +1193,11 @@ pub fn run(
     Ok(run)
 }
 
-/// The first bytes of a checkpoint of this census.
-const MAGIC: &[u8; 8] = b"C3GLAG02";
+/// The first bytes of a checkpoint of this census. Format 3 is format 2
+/// but for the leading sweep's used sets of proved lines, stale since that
+/// sweep copies their values ([`lead_copying`]): a build that computed them
+/// must not continue it, while this one reads either.
+const MAGIC: &[u8; 8] = b"C3GLAG03";
 
 /// Writes `run` to `path` whole (beside it, then renamed), with a CRC.
 pub fn save(run: &Run, path: &std::path::Path) -> io::Result<()> {
@@ -1059,7 +1221,7 @@ pub fn load(path: &std::path::Path) -> io::Result<Run> {
             "a checkpoint of an earlier build (format 1): continue it with that build",
         ));
     }
-    if &magic != MAGIC {
+    if &magic != MAGIC && &magic != b"C3GLAG02" {
         return Err(damaged("not a checkpoint of grundy-periods"));
     }
     let mut crc = crate::bytes::stream::CrcReader::new(&mut r);
@@ -1088,6 +1250,48 @@ impl Run {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The same fates as the census that keeps patterns (its own code),
+    /// whether the leading sweep copies the proved lines as soon as one is
+    /// proved, from a quarter on (as in a run) or never.
+    #[test]
+    fn copying_the_proved_lines_changes_no_fate() {
+        let (q_max, lag) = (20, 2304);
+        let stop = Stop::new();
+        let want: Vec<(u32, u32, u32, u32)> =
+            super::super::census::census(q_max, 1 << 20, &stop, &mut |_| {})
+                .lines
+                .iter()
+                .map(|f| (f.q, f.r, f.start, f.period))
+                .collect();
+        assert_eq!(want.len(), 231);
+        for copy_from in [Some(1), None, Some(usize::MAX)] {
+            let mut run = Run::new(q_max, lag, Layout::first_guess(q_max)).unwrap();
+            run.copy_from = copy_from.unwrap_or(run.copy_from);
+            let (mut copies, mut chunks) = (0, 0);
+            // (A wrong copy would leave lines unproved for ever.)
+            while !run.finished() && run.trail.lines.p() < 1 << 17 {
+                let proved = run.proved.iter().filter(|&&c| c != NONE).count();
+                let lead = run.lead.lines.p();
+                run.chunk(u32::MAX).unwrap();
+                if lead >= lag && proved < run.order.len() {
+                    chunks += 1;
+                    copies += (proved >= run.copy_from) as u32;
+                }
+            }
+            let got: Vec<_> = run
+                .outcome()
+                .lines
+                .iter()
+                .map(|f| f.map(|f| (f.q, f.r, f.start, f.period)).unwrap())
+                .collect();
+            assert_eq!(got, want, "copying from {copy_from:?} lines proved");
+            match copy_from {
+                Some(usize::MAX) => assert_eq!(copies, 0),
+                _ => assert!(copies > chunks / 2, "{copies} of {chunks} chunks copied"),
+            }
+        }
+    }
 
     /// The vector record steps as the plain loop, on values that repeat
     /// with several periods, differ and are absent.

@@ -72,6 +72,16 @@ pub(super) struct Live {
     below: Option<i32>,
 }
 
+/// Values a step takes rather than computes: `G - p = x[at]` for each line
+/// `at` with `copy[at]` (values known to repeat, see [`super::lag`]).
+#[derive(Clone, Copy)]
+pub(super) struct Given<'a> {
+    /// Per line, whether its value is given.
+    pub copy: &'a [bool],
+    /// Per line, its `G - p` if given.
+    pub x: &'a [i16],
+}
+
 /// A line's used set after a step, to be seen from some `p`.
 #[derive(Clone, Copy)]
 pub(super) struct View<'a> {
@@ -170,17 +180,30 @@ impl Live {
     /// Computes every started line at the next `p`; `seen(line, x, used)` is
     /// called for each with `x = G - p` and its used set after the step.
     pub(super) fn step(&mut self, seen: impl FnMut(usize, i32, View)) {
-        self.step_rows(0, &[], seen);
+        self.step_rows(0, &[], None, seen);
     }
 
-    /// A step of the rows `q >= q1` only: `low` holds the values at the new
-    /// `p` of the lines of the rows below (the first `line(q1, 0)`), computed
-    /// by [`Live::low_part`] of this sweep, stepped alike. They enter the
-    /// column and diagonal sets as they would have had the rows been
-    /// computed here.
-    pub(super) fn step_above(&mut self, q1: u32, low: &[u32], seen: impl FnMut(usize, i32, View)) {
+    /// [`Live::step`], the lines that `given` copies taking its values
+    /// rather than the mex: they are not shown, and their used sets are left
+    /// as they were (they must not be asked for again).
+    pub(super) fn step_given(&mut self, given: Option<Given>, seen: impl FnMut(usize, i32, View)) {
+        self.step_rows(0, &[], given, seen);
+    }
+
+    /// A step of the rows `q >= q1` only (as [`Live::step_given`]): `low`
+    /// holds the values at the new `p` of the lines of the rows below (the
+    /// first `line(q1, 0)`), computed by [`Live::low_part`] of this sweep,
+    /// stepped alike. They enter the column and diagonal sets as they would
+    /// have had the rows been computed here.
+    pub(super) fn step_above(
+        &mut self,
+        q1: u32,
+        low: &[u32],
+        given: Option<Given>,
+        seen: impl FnMut(usize, i32, View),
+    ) {
         assert!(low.len() == line(q1, 0) && self.p >= self.q_max);
-        self.step_rows(q1, low, seen);
+        self.step_rows(q1, low, given, seen);
     }
 
     /// The rows below `q1` as a sweep of their own at the same `p`: it steps
@@ -218,7 +241,13 @@ impl Live {
     }
 
     /// The rows from `q1` on, the values of those below being `low`.
-    fn step_rows(&mut self, q1: u32, low: &[u32], mut seen: impl FnMut(usize, i32, View)) {
+    fn step_rows(
+        &mut self,
+        q1: u32,
+        low: &[u32],
+        given: Option<Given>,
+        mut seen: impl FnMut(usize, i32, View),
+    ) {
         self.p = self.p.checked_add(1).expect("p beyond u32");
         let p = self.p;
         self.col.fill(0);
@@ -236,7 +265,7 @@ impl Live {
             if starting {
                 self.first_values(q);
             }
-            self.step_row(q, &mut seen);
+            self.step_row(q, given, &mut seen);
             let (a0, a1) = (line(q, 0), line(q, q));
             if starting {
                 self.first[a0..=a1].copy_from_slice(&self.now[a0..=a1]);
@@ -248,7 +277,7 @@ impl Live {
     /// The lines `(q, r)`, `r <= q`, at this `p` (the diagonal line's value
     /// is left for [`Live::diag_from`]).
     #[inline(always)]
-    fn step_row(&mut self, q: u32, seen: &mut impl FnMut(usize, i32, View)) {
+    fn step_row(&mut self, q: u32, given: Option<Given>, seen: &mut impl FnMut(usize, i32, View)) {
         let (mask, len, q) = (self.mask, self.mask + 1, q as usize);
         let p = self.p;
         // Below this a value is outside the window (see `put`).
@@ -268,22 +297,36 @@ impl Live {
         for r in 0..=q {
             let at = a0 + r;
             let ring = &mut used[at * len..(at + 1) * len];
-            let d = if r < q { r + 1 } else { q };
-            let g = mex(
-                [
-                    ring,
-                    &col[r * len..(r + 1) * len],
-                    &diag[d * len..(d + 1) * len],
-                    row,
-                ],
-                base[at],
-                mask,
-                floor,
-            );
-            if (g as i64) < floor {
-                note_below(below, g, p);
-            }
-            use_value(ring, &mut base[at], g, mask, below.is_some());
+            let g = match given {
+                Some(given) if given.copy[at] => {
+                    let g = (p as i64 + given.x[at] as i64) as u32;
+                    now[at] = g;
+                    if r < q {
+                        set_bit(&mut col[r * len..], g, mask);
+                        set_bit(row, g, mask);
+                    }
+                    continue;
+                }
+                _ => {
+                    let d = if r < q { r + 1 } else { q };
+                    let g = mex(
+                        [
+                            ring,
+                            &col[r * len..(r + 1) * len],
+                            &diag[d * len..(d + 1) * len],
+                            row,
+                        ],
+                        base[at],
+                        mask,
+                        floor,
+                    );
+                    if (g as i64) < floor {
+                        note_below(below, g, p);
+                    }
+                    use_value(ring, &mut base[at], g, mask, below.is_some());
+                    g
+                }
+            };
             let view = View {
                 ring,
                 base: base[at],
@@ -506,7 +549,7 @@ mod tests {
                 plain.step();
                 low.step(|_, _, _| {});
                 let values = low.now()[..n].to_vec();
-                live.step_above(q1, &values, |_, _, _| {});
+                live.step_above(q1, &values, None, |_, _, _| {});
                 assert_eq!(live.now(), plain.slab(), "q1 = {q1}, p = {}", plain.p());
             }
             live.absorb(&low);
@@ -518,6 +561,46 @@ mod tests {
                 live.step(|_, _, _| {});
             }
             assert_eq!(live.now(), plain.slab());
+        }
+        assert!(live.below_window().is_none());
+    }
+
+    /// Lines given their values (here the plain sweep's, every third line
+    /// and the whole row 4) pass them on as computed ones would: every other
+    /// line's value is the plain sweep's, whole and split.
+    #[test]
+    fn given_values_enter_the_sets_as_computed_ones() {
+        let q_max = 12;
+        let n = line(q_max, q_max) + 1;
+        let copy: Vec<bool> = (0..n)
+            .map(|at| at % 3 == 1 || (line(4, 0)..=line(4, 4)).contains(&at))
+            .collect();
+        let mut plain = Sweep::new(q_max);
+        let mut live = Live::new(q_max, 2 * q_max + 64);
+        for _ in 0..q_max {
+            plain.step();
+            live.step(|_, _, _| {});
+        }
+        let q1 = 6;
+        for k in 0..600 {
+            plain.step();
+            let p = plain.p() as i64;
+            let x: Vec<i16> = plain
+                .slab()
+                .iter()
+                .map(|&g| (g as i64 - p) as i16)
+                .collect();
+            let given = Some(Given { copy: &copy, x: &x });
+            if k < 300 {
+                live.step_given(given, |_, _, _| {});
+            } else {
+                let mut low = live.low_part(q1);
+                low.step_given(given, |_, _, _| {});
+                let values = low.now()[..line(q1, 0)].to_vec();
+                live.step_above(q1, &values, given, |_, _, _| {});
+                live.absorb(&low);
+            }
+            assert_eq!(live.now(), plain.slab(), "p = {p}");
         }
         assert!(live.below_window().is_none());
     }
