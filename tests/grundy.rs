@@ -563,7 +563,11 @@ fn grundy_periods_resumes_to_the_same_bfiles_and_refuses_bad_checkpoints() {
     let mut two = kept.clone();
     two[..8].copy_from_slice(b"C3GLAG02");
     std::fs::write(&ck, &two).unwrap();
-    assert!(run(&["--checkpoint", &ck], &path("thrice")).status.success());
+    assert!(
+        run(&["--checkpoint", &ck], &path("thrice"))
+            .status
+            .success()
+    );
     std::fs::write(&ck, &kept).unwrap();
     assert!(run(&["--checkpoint", &ck], &twice).status.success());
     assert!(!std::path::Path::new(&ck).exists());

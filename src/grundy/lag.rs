@@ -40,8 +40,10 @@
 //!   values after `c`; a divisor of a refuted one is refuted with it. The
 //!   least divisor left, if any, is then the least period if it is a period
 //!   at all (every period divides `P_M`, and a period is never refuted);
-//!   it is tested in full: `x(p) = x(p + e)` for `L - e` consecutive
-//!   `p > c`, which with period `L` gives every `p > c`. For `e <= SMALL`
+//!   it is tested in full: `x(p) = x(p + e)` for `P_M - e` consecutive
+//!   `p > c`, which with period `P_M` (a period from `c + 1` on: for
+//!   `c < p <= a`, `x(p) = x(p + nL) = x(p + nL + P_M) = x(p + P_M)`) gives
+//!   every `p > c`. For `e <= SMALL`
 //!   the leading sweep, past `c + L` and keeping each line's last difference
 //!   at each such lag ([`Lags`]), has that answer at once; larger ones are
 //!   tested on the trailing sweep, and a refuted one is filed and the next
@@ -140,11 +142,14 @@ struct Look {
     ring: Option<Ring>,
 }
 
-/// The full test of `x(p) = x(p + e)` for `L - e` consecutive `p > from`.
+/// The full test of `x(p) = x(p + e)` for `span - e` consecutive `p > from`
+/// (`from > c`), `span` a multiple of `e` that is a period of the line from
+/// `c + 1` on (`L`, or `P_M` once known): then `e` is one too.
 #[derive(Clone, Debug)]
 struct Ring {
     from: u32,
     e: u32,
+    span: u32,
     x: Vec<i16>,
     /// `Some(true)`: confirmed; `Some(false)`: refuted.
     verdict: Option<bool>,
@@ -689,8 +694,9 @@ impl Run {
             }
             None => {}
         }
-        if look.ring.is_none() {
-            look.ring = Some(Ring::new(p, e));
+        match &mut look.ring {
+            None => look.ring = Some(Ring::new(p, e, pm)),
+            Some(ring) => ring.narrow(pm, p),
         }
         None
     }
@@ -748,7 +754,7 @@ impl Run {
                 .collect::<io::Result<_>>()?;
             run.trail.probes[at] = match get32(r)? {
                 0 => Probe::Idle,
-                1 => Probe::Look(Box::new(Look::load(r)?)),
+                1 => Probe::Look(Box::new(Look::load(r, lag)?)),
                 _ => return Err(damaged("an unknown probe")),
             };
         }
@@ -1052,7 +1058,7 @@ impl Look {
             self.checked += 1;
         }
         if let Some(ring) = &mut self.ring {
-            ring.observe(p, x, divs[divs.len() - 1]);
+            ring.observe(p, x);
         }
     }
 
@@ -1089,7 +1095,8 @@ impl Look {
         }
     }
 
-    fn load(r: &mut dyn Read) -> io::Result<Look> {
+    /// Reads a probe of a census with lag `lag`.
+    fn load(r: &mut dyn Read, lag: u32) -> io::Result<Look> {
         let (c, snap_at, wlo, checked) = (get32(r)?, get32(r)?, get32(r)?, get32(r)?);
         let wide = |r: &mut dyn Read| -> io::Result<u128> {
             let lo = get64(r)? as u128;
@@ -1116,9 +1123,11 @@ impl Look {
                 if e > 1 << 28 {
                     return Err(damaged("a test period out of range"));
                 }
+                // The span is not kept: `L` until the next look narrows it.
                 Some(Ring {
                     from,
                     e,
+                    span: lag,
                     x: values(r, e as usize)?,
                     verdict: [None, Some(false), Some(true)][v.min(2) as usize],
                 })
@@ -1139,18 +1148,31 @@ impl Look {
 }
 
 impl Ring {
-    /// The test of `e` on the values after `from`.
-    fn new(from: u32, e: u32) -> Ring {
+    /// The test of `e` on the values after `from` within the period `span`.
+    fn new(from: u32, e: u32, span: u32) -> Ring {
         Ring {
             from,
             e,
+            span,
             x: vec![0; e as usize],
             verdict: None,
         }
     }
 
-    /// Takes in `x(p)`; `lag` is `L`.
-    fn observe(&mut self, p: u32, x: i16, lag: u32) {
+    /// The test within `span` (a period from `c + 1` on that `e` divides),
+    /// if shorter, the values up to `p` having been taken in: `span - e`
+    /// equal pairs may already be there.
+    fn narrow(&mut self, span: u32, p: u32) {
+        if span < self.span {
+            self.span = span;
+            if self.verdict.is_none() && p >= self.from + span {
+                self.verdict = Some(true);
+            }
+        }
+    }
+
+    /// Takes in `x(p)`.
+    fn observe(&mut self, p: u32, x: i16) {
         if self.verdict.is_some() || p <= self.from {
             return;
         }
@@ -1161,7 +1183,7 @@ impl Ring {
             return;
         }
         self.x[slot] = x;
-        if t == lag {
+        if t >= self.span {
             self.verdict = Some(true);
         }
     }
