@@ -159,14 +159,44 @@ struct Ring {
 struct Trail {
     lines: Live,
     probes: Vec<Probe>,
-    x: Vec<i16>,
+    x: Values,
 }
 
 /// The leading sweep.
 struct Lead {
     lines: Live,
-    x: Vec<i16>,
+    x: Values,
     lags: Lags,
+}
+
+/// A sweep's `x` over the steps of a chunk, in stretches of `sub` steps,
+/// the lines below `nlow` and from `nlow` on apart (the two halves of a
+/// split sweep make them at the same time, see [`both_split`]).
+#[derive(Default)]
+struct Values {
+    n: usize,
+    nlow: usize,
+    sub: usize,
+    /// Per stretch, per step, the lines below `nlow`.
+    low: Vec<Vec<i16>>,
+    /// Per stretch, per step, the lines from `nlow` on.
+    high: Vec<Vec<i16>>,
+}
+
+impl Values {
+    /// Line `at`'s value at the `i`-th step of the chunk.
+    fn get(&self, i: usize, at: usize) -> i16 {
+        let (s, j) = (i / self.sub, i % self.sub);
+        match at < self.nlow {
+            true => self.low[s][j * self.nlow + at],
+            false => self.high[s][j * (self.n - self.nlow) + at - self.nlow],
+        }
+    }
+
+    /// The steps of the chunk.
+    fn steps(&self) -> usize {
+        self.high.len() * self.sub
+    }
 }
 
 /// Lags up to which the leading sweep keeps each line's last difference.
@@ -396,11 +426,11 @@ impl Run {
             trail: Trail {
                 lines: Live::new(q_max, below),
                 probes: vec![Probe::Idle; n],
-                x: Vec::new(),
+                x: Values::default(),
             },
             lead: Lead {
                 lines: Live::new(q_max, below),
-                x: Vec::new(),
+                x: Values::default(),
                 lags,
             },
             last_diff,
@@ -448,8 +478,9 @@ impl Run {
     }
 
     /// One chunk: the leading sweep alone until it is `L` ahead, then both
-    /// (in parallel), the comparison of their values and the proofs and
-    /// least periods that the chunk's end allows. Once every line is
+    /// (in parallel; [`LONG`] steps once [`both_split`] runs them), the
+    /// comparison of their values and the proofs and least periods that the
+    /// chunk's end allows. Once every line is
     /// proved, the trailing sweep goes on alone in stretches of up to
     /// [`ALONE`] steps, cut at `max_p` (rounded up to a multiple of [`SUB`]).
     /// `Err(x)`: a value `G - p = x` fell below the window.
@@ -481,8 +512,13 @@ impl Run {
             let proved = copy.iter().filter(|&&c| c).count();
             copied = self.trail.lines.p() >= self.q_max && proved >= self.copy_from;
             if copied {
-                trail_split(&mut self.trail, &self.divs, self.q_max);
-                lead_copying(&mut self.lead, self.q_max, &copy, &self.trail.x);
+                both_split(
+                    &mut self.trail,
+                    &mut self.lead,
+                    &self.divs,
+                    self.q_max,
+                    &copy,
+                );
             } else {
                 let (trail, lead, divs) = (&mut self.trail, &mut self.lead, &self.divs);
                 rayon::join(
@@ -510,22 +546,19 @@ impl Run {
     /// the leading sweep copied the lines proved before the chunk.
     fn compare(&mut self, copied: bool) {
         let n = self.order.len();
-        let p0 = self.trail.lines.p() - CHUNK;
-        for (i, (a, b)) in self
-            .trail
-            .x
-            .chunks_exact(n)
-            .zip(self.lead.x.chunks_exact(n))
-            .enumerate()
-        {
-            for at in 0..n {
-                // A line proved before the chunk repeats with `L`; the
-                // leading sweep copies it from the trailing one (and may
-                // not show it).
-                if copied && self.proved[at] != NONE {
-                    continue;
-                }
-                if a[at] != ABSENT && a[at] != b[at] {
+        let (a, b) = (&self.trail.x, &self.lead.x);
+        let k = a.steps();
+        assert_eq!(k, b.steps());
+        let p0 = self.trail.lines.p() - k as u32;
+        for at in 0..n {
+            // A line proved before the chunk repeats with `L`; the leading
+            // sweep copies it from the trailing one (and does not show it).
+            if copied && self.proved[at] != NONE {
+                continue;
+            }
+            for i in 0..k {
+                let x = a.get(i, at);
+                if x != ABSENT && x != b.get(i, at) {
                     assert!(
                         self.proved[at] == NONE,
                         "line {:?} was proved, yet differs at p = {}",
@@ -768,14 +801,16 @@ impl Run {
 const HEAD: u32 = 8192;
 /// Steps the two halves of a sweep split in two pass on at a time.
 const SUB: u32 = 64;
-/// The same within a chunk ([`CHUNK`] is a multiple), so that the two
-/// stretches run alone (at its start and end) are short.
-const SUB_CHUNK: u32 = 16;
-/// Once at least `1 / COPY_FROM` of the lines are proved, a chunk runs the
-/// trailing sweep first and then the leading one, each on both cores, the
-/// leading one copying the proved lines' values from the trailing one
-/// rather than computing them; before, the two run side by side, one core
-/// each, every line computed in both.
+/// Steps of a chunk of [`both_split`], a multiple of [`CHUNK`] (so that
+/// proofs stay at multiples of it) long enough that its pipeline's first
+/// and last rounds, with fewer stretches than cores can take, are few.
+const LONG: u32 = 1024;
+/// The least stretch of a chunk of [`both_split`] (a power of two).
+const SUB_CHUNK: usize = 16;
+/// Once at least `1 / COPY_FROM` of the lines are proved, a chunk is one of
+/// [`both_split`] (the leading sweep copying the proved lines, each sweep
+/// split in two, the four parts shared between the cores); before, the two
+/// sweeps run side by side, one core each, every line computed in both.
 const COPY_FROM: usize = 4;
 
 /// Steps of the trailing sweep in a call once every line is proved.
@@ -789,119 +824,186 @@ fn head_start(lead: &mut Lead, q_max: u32, rounds: u32) {
     split_steps(
         &mut lead.lines,
         q1,
-        (rounds, SUB),
-        None,
+        rounds,
         |at, p, x, _| lo.observe(at, p, x as i16),
         |at, p, x, _| hi.observe(at, p, x as i16),
     );
 }
 
-/// A chunk of the trailing sweep on both cores ([`split_steps`]), its
-/// values kept per step and shown to the lines being looked at.
-fn trail_split(trail: &mut Trail, divs: &[u32], q_max: u32) {
+/// A chunk of both sweeps on both cores, once enough lines are proved: each
+/// split in two at the same row ([`split_row`]), its lower rows a stretch
+/// of steps ahead of its upper ones (as [`split_steps`]), and
+/// the leading sweep a stretch behind the trailing one, from which it
+/// copies the lines of `copy` (proved at or before the trailing sweep's `p`
+/// before this chunk, `c`) instead of taking the mex. Those are the values
+/// the mex would give: a line proved at `c` has `x(p + L) = x(p)` for every
+/// `p > c` (the module's comment, "Proof"). Nothing reads what a copy skips:
+/// the line's used set (not asked for once proved), its small-lag record
+/// (settled by `c + L`, which the leading sweep had passed at the proof) and
+/// its value here (not compared: it cannot differ). Round `j` runs four
+/// stretches at once: the trailing sweep's lower rows at stretch `j`, its
+/// upper rows at `j - 1`, the leading sweep's lower rows at `j - 1` and its
+/// upper rows at `j - 2`; each has what it needs from the rounds before, and
+/// rayon shares them between the cores.
+fn both_split(trail: &mut Trail, lead: &mut Lead, divs: &[u32], q_max: u32, copy: &[bool]) {
     let q1 = split_row(q_max);
-    let Trail { lines, probes, x } = trail;
-    let (n, nlow, p0) = (lines.now().len(), line(q1, 0), lines.p());
-    x.clear();
-    x.resize(n * CHUNK as usize, ABSENT);
-    let (mut xlo, mut xhi): (Vec<_>, Vec<_>) = x
-        .chunks_exact_mut(n)
-        .map(|row| row.split_at_mut(nlow))
-        .unzip();
-    let (lo, hi) = probes.split_at_mut(nlow);
-    split_steps(
-        lines,
-        q1,
-        (CHUNK / SUB_CHUNK, SUB_CHUNK),
-        None,
-        |at, p, x, used| {
-            xlo[(p - p0 - 1) as usize][at] = x as i16;
-            show(&mut lo[at], divs, p, x, used);
-        },
-        |at, p, x, used| {
-            xhi[(p - p0 - 1) as usize][at - nlow] = x as i16;
-            show(&mut hi[at - nlow], divs, p, x, used);
-        },
-    );
-}
-
-/// A chunk of the leading sweep, its values kept per step: the lines of
-/// `copy` (proved at or before the trailing sweep's `p` before this chunk,
-/// `c`) take theirs from `trail`, the trailing sweep's values of the same
-/// chunk, `L` steps back. They are the values the mex would give: a line
-/// proved at `c` has `x(p + L) = x(p)` for every `p > c` (the module's
-/// comment, "Proof"). Nothing reads what they skip: their used sets (not
-/// asked for once proved), their small-lag records (settled by `c + L`,
-/// which the leading sweep had passed at the proof) and their values here
-/// (not compared: they cannot differ). On both cores ([`split_steps`]) or
-/// on one, whichever [`lead_split`] finds the faster.
-fn lead_copying(lead: &mut Lead, q_max: u32, copy: &[bool], trail: &[i16]) {
-    let (n, p0) = (copy.len(), lead.lines.p());
-    let Lead { lines, x, lags } = lead;
-    x.clear();
-    x.resize(n * CHUNK as usize, ABSENT);
-    let Some(q1) = lead_split(q_max, copy) else {
-        for (i, row) in x.chunks_exact_mut(n).enumerate() {
-            let p = lines.p() + 1;
-            let given = Given {
-                copy,
-                x: &trail[i * n..(i + 1) * n],
+    let (n, nlow) = (copy.len(), line(q1, 0));
+    // Stretches of some 2^18 line steps a half (a millisecond or so), so
+    // that passing them between the cores costs little beside them.
+    let sub = ((1 << 18) / n)
+        .clamp(SUB_CHUNK, LONG as usize / 8)
+        .next_power_of_two();
+    let (nhigh, rounds) = (n - nlow, LONG as usize / sub);
+    let mut t_part = trail.lines.low_part(q1);
+    let mut l_part = lead.lines.low_part(q1);
+    // Per stretch: the lower rows' values passed up, and each half's `x`.
+    let (mut t_up, mut l_up) = (vec![Vec::new(); rounds], vec![Vec::new(); rounds]);
+    let (mut t_low, mut t_high) = (vec![Vec::new(); rounds], vec![Vec::new(); rounds]);
+    let (mut l_low, mut l_high) = (vec![Vec::new(); rounds], vec![Vec::new(); rounds]);
+    {
+        let (t_lines, l_lines) = (&mut trail.lines, &mut lead.lines);
+        let (t_lo, t_hi) = trail.probes.split_at_mut(nlow);
+        let (mut l_lo, mut l_hi) = lead.lags.split(nlow);
+        for j in 0..rounds + 2 {
+            // Paired so that each core starts on a half of the trailing
+            // sweep, and a core that is done takes the other's second task.
+            let tl = || {
+                (j < rounds).then(|| {
+                    low_steps(
+                        &mut t_part,
+                        sub,
+                        true,
+                        |_| None,
+                        |at, p, x, used| show(&mut t_lo[at], divs, p, x, used),
+                    )
+                })
             };
-            let mut lags = lags.whole();
-            lines.step_given(Some(given), |at, x, _| {
-                row[at] = x as i16;
-                lags.observe(at, p, x as i16);
-            });
+            let th = || {
+                (1..=rounds).contains(&j).then(|| {
+                    let up = &t_up[j - 1];
+                    high_steps(
+                        t_lines,
+                        q1,
+                        up,
+                        true,
+                        |_| None,
+                        |at, p, x, used| show(&mut t_hi[at - nlow], divs, p, x, used),
+                    )
+                })
+            };
+            let ll = || {
+                (1..=rounds).contains(&j).then(|| {
+                    let from: &[i16] = &t_low[j - 1];
+                    let given = |i: usize| {
+                        Some(Given {
+                            copy,
+                            x: &from[i * nlow..(i + 1) * nlow],
+                            from: 0,
+                        })
+                    };
+                    low_steps(&mut l_part, sub, true, given, |at, p, x, _| {
+                        l_lo.observe(at, p, x as i16)
+                    })
+                })
+            };
+            let lh = || {
+                (2..=rounds + 1).contains(&j).then(|| {
+                    let from: &[i16] = &t_high[j - 2];
+                    let given = |i: usize| {
+                        Some(Given {
+                            copy,
+                            x: &from[i * nhigh..(i + 1) * nhigh],
+                            from: nlow,
+                        })
+                    };
+                    let up = &l_up[j - 2];
+                    high_steps(l_lines, q1, up, true, given, |at, p, x, _| {
+                        l_hi.observe(at, p, x as i16)
+                    })
+                })
+            };
+            let ((tl, ll), (th, lh)) = rayon::join(|| rayon::join(tl, ll), || rayon::join(th, lh));
+            if let Some((up, x)) = tl {
+                (t_up[j], t_low[j]) = (up, x);
+            }
+            if let Some(x) = th {
+                t_high[j - 1] = x;
+            }
+            if let Some((up, x)) = ll {
+                (l_up[j - 1], l_low[j - 1]) = (up, x);
+            }
+            if let Some(x) = lh {
+                l_high[j - 2] = x;
+            }
         }
-        return;
+    }
+    trail.lines.absorb(&t_part);
+    lead.lines.absorb(&l_part);
+    let values = |low, high| Values {
+        n,
+        nlow,
+        sub,
+        low,
+        high,
     };
-    let nlow = line(q1, 0);
-    let (mut xlo, mut xhi): (Vec<_>, Vec<_>) = x
-        .chunks_exact_mut(n)
-        .map(|row| row.split_at_mut(nlow))
-        .unzip();
-    let (mut lo, mut hi) = lags.split(nlow);
-    split_steps(
-        lines,
-        q1,
-        (CHUNK / SUB_CHUNK, SUB_CHUNK),
-        Some((copy, trail)),
-        |at, p, x, _| {
-            xlo[(p - p0 - 1) as usize][at] = x as i16;
-            lo.observe(at, p, x as i16);
-        },
-        |at, p, x, _| {
-            xhi[(p - p0 - 1) as usize][at - nlow] = x as i16;
-            hi.observe(at, p, x as i16);
-        },
-    );
+    trail.x = values(t_low, t_high);
+    lead.x = values(l_low, l_high);
 }
 
-/// Work of a step of a line computed ...
-const COMPUTED: u64 = 16;
-/// ... copied ...
-const COPIED: u64 = 3;
-/// ... and of a lower row's value entered into the upper rows' sets when a
-/// step is split, in the same unit (measured by `perf` on the `Q = 200`
-/// census, doc/grundy.md section 4a).
-const ENTERED: u64 = 3;
-
-/// The row at which to split a step of the leading sweep whose lines of
-/// `copy` are copied so that the two halves have about the same work, if
-/// that beats one core ([`COMPUTED`] and the rest give the work).
-fn lead_split(q_max: u32, copy: &[bool]) -> Option<u32> {
-    let weight = |at: usize| if copy[at] { COPIED } else { COMPUTED };
-    let total: u64 = (0..copy.len()).map(weight).sum();
-    let mut below = 0;
-    let mut best = (total, None);
-    for q1 in 1..=q_max {
-        below += (line(q1 - 1, 0)..line(q1, 0)).map(weight).sum::<u64>();
-        let above = total - below + ENTERED * line(q1, 0) as u64;
-        // Splitting costs a little more than its halves' work.
-        let split = below.max(above) * 9 / 8;
-        best = best.min((split, Some(q1)));
+/// `sub` steps of a split sweep's lower rows (`part`, [`Live::low_part`]),
+/// `given(i)` at the `i`-th, each line shown with `seen(line, p, x, used)`:
+/// their values to pass up, and (if `keep`) their `x`, per step.
+fn low_steps<'a>(
+    part: &mut Live,
+    sub: usize,
+    keep: bool,
+    given: impl Fn(usize) -> Option<Given<'a>>,
+    mut seen: impl FnMut(usize, u32, i32, View),
+) -> (Vec<u32>, Vec<i16>) {
+    let nlow = part.now().len();
+    let mut up = Vec::with_capacity(sub * nlow);
+    let mut x = vec![ABSENT; if keep { sub * nlow } else { 0 }];
+    for i in 0..sub {
+        let p = part.p() + 1;
+        let row = x.get_mut(i * nlow..(i + 1) * nlow);
+        match row {
+            Some(row) => part.step_given(given(i), |at, v, used| {
+                row[at] = v as i16;
+                seen(at, p, v, used)
+            }),
+            None => part.step_given(given(i), |at, v, used| seen(at, p, v, used)),
+        }
+        up.extend_from_slice(part.now());
     }
-    best.1
+    (up, x)
+}
+
+/// The steps of a split sweep's rows from `q1` on that follow its lower
+/// rows' values `up` (from [`low_steps`]), as there: (if `keep`) their `x`,
+/// per step.
+fn high_steps<'a>(
+    lines: &mut Live,
+    q1: u32,
+    up: &[u32],
+    keep: bool,
+    given: impl Fn(usize) -> Option<Given<'a>>,
+    mut seen: impl FnMut(usize, u32, i32, View),
+) -> Vec<i16> {
+    let nlow = line(q1, 0);
+    let nhigh = lines.now().len() - nlow;
+    let steps = up.len() / nlow;
+    let mut x = vec![ABSENT; if keep { steps * nhigh } else { 0 }];
+    for (i, low) in up.chunks_exact(nlow).enumerate() {
+        let p = lines.p() + 1;
+        match x.get_mut(i * nhigh..(i + 1) * nhigh) {
+            Some(row) => lines.step_above(q1, low, given(i), |at, v, used| {
+                row[at - nlow] = v as i16;
+                seen(at, p, v, used)
+            }),
+            None => lines.step_above(q1, low, given(i), |at, v, used| seen(at, p, v, used)),
+        }
+    }
+    x
 }
 
 /// `rounds * SUB` steps of the trailing sweep alone once every line is
@@ -914,14 +1016,16 @@ fn trail_alone(trail: &mut Trail, divs: &[u32], q_max: u32, rounds: u32) {
     split_steps(
         &mut trail.lines,
         q1,
-        (rounds, SUB),
-        None,
+        rounds,
         |at, p, x, used| show(&mut lo[at], divs, p, x, used),
         |at, p, x, used| show(&mut hi[at - nlow], divs, p, x, used),
     );
 }
 
-/// Shows a line's `x(p)` and `S(p)` to its probe, if it is looking.
+/// Shows a line's `x(p)` and `S(p)` to its probe, if it is looking (inline:
+/// it runs once per line and step of the trailing sweep, and most probes
+/// are idle).
+#[inline(always)]
 fn show(probe: &mut Probe, divs: &[u32], p: u32, x: i32, used: View) {
     if let Probe::Look(look) = probe {
         look.observe(divs, p, x as i16, used);
@@ -938,71 +1042,35 @@ fn split_row(q_max: u32) -> u32 {
         .unwrap_or(q_max)
 }
 
-/// `rounds * sub` steps of a sweep (all of whose rows have started) on
+/// `rounds * SUB` steps of a sweep (all of whose rows have started) on
 /// both cores: the rows below `q1` as a sweep of their own one stretch of
-/// `sub` steps ahead, their values passed on to the rows above
+/// [`SUB`] steps ahead, their values passed on to the rows above
 /// ([`Live::step_above`]), which then takes them back. The values are those
 /// of plain steps (the lower rows depend on nothing above them). `low` and
 /// `high` are shown each line of their part as `(line, p, x, used set)`.
-/// With `copy`, the lines it marks take their `x` at the `i`-th step from
-/// row `i` of `given` (rows of every line's `x`), as [`Live::step_given`].
-fn split_steps<L, H>(
-    lines: &mut Live,
-    q1: u32,
-    (rounds, sub): (u32, u32),
-    copy: Option<(&[bool], &[i16])>,
-    mut low: L,
-    mut high: H,
-) where
+fn split_steps<L, H>(lines: &mut Live, q1: u32, rounds: u32, mut low: L, mut high: H)
+where
     L: FnMut(usize, u32, i32, View) + Send,
     H: FnMut(usize, u32, i32, View) + Send,
 {
-    let nlow = line(q1, 0);
-    let n = lines.now().len();
-    let p0 = lines.p();
-    let given = |p: u32| {
-        copy.map(|(copy, x)| {
-            let i = (p - p0 - 1) as usize;
-            Given {
-                copy,
-                x: &x[i * n..(i + 1) * n],
-            }
-        })
-    };
     let mut part = lines.low_part(q1);
-    let run_low = |part: &mut Live, buf: &mut Vec<u32>, seen: &mut L| {
-        buf.clear();
-        for _ in 0..sub {
-            let p = part.p() + 1;
-            part.step_given(given(p), |at, x, used| seen(at, p, x, used));
-            buf.extend_from_slice(&part.now()[..nlow]);
-        }
-    };
-    let run_high = |lines: &mut Live, buf: &[u32], seen: &mut H| {
-        for row in buf.chunks_exact(nlow) {
-            let p = lines.p() + 1;
-            lines.step_above(q1, row, given(p), |at, x, used| seen(at, p, x, used));
-        }
-    };
-    let (mut cur, mut next) = (Vec::new(), Vec::new());
-    run_low(&mut part, &mut cur, &mut low);
+    let sub = SUB as usize;
+    let (mut cur, _) = low_steps(&mut part, sub, false, |_| None, &mut low);
     for _ in 1..rounds {
-        rayon::join(
-            || run_low(&mut part, &mut next, &mut low),
-            || run_high(lines, &cur, &mut high),
+        let ((next, _), _) = rayon::join(
+            || low_steps(&mut part, sub, false, |_| None, &mut low),
+            || high_steps(lines, q1, &cur, false, |_| None, &mut high),
         );
-        std::mem::swap(&mut cur, &mut next);
+        cur = next;
     }
-    run_high(lines, &cur, &mut high);
+    high_steps(lines, q1, &cur, false, |_| None, &mut high);
     lines.absorb(&part);
 }
 
 /// `k` steps of the leading sweep, its values kept per step.
 fn lead_steps(lead: &mut Lead, n: usize, k: usize) {
-    lead.x.clear();
-    lead.x.resize(n * k, ABSENT);
-    for i in 0..k {
-        let row = &mut lead.x[i * n..(i + 1) * n];
+    let mut x = vec![ABSENT; n * k];
+    for row in x.chunks_exact_mut(n) {
         let p = lead.lines.p() + 1;
         let mut lags = lead.lags.whole();
         lead.lines.step(|at, x, _| {
@@ -1010,21 +1078,32 @@ fn lead_steps(lead: &mut Lead, n: usize, k: usize) {
             lags.observe(at, p, x as i16);
         });
     }
+    lead.x = whole(n, k, x);
 }
 
 /// `k` steps of the trailing sweep, its values kept per step and shown to
 /// the lines being looked at.
 fn trail_steps(trail: &mut Trail, divs: &[u32], n: usize, k: usize) {
-    trail.x.clear();
-    trail.x.resize(n * k, ABSENT);
+    let mut x = vec![ABSENT; n * k];
     let probes = &mut trail.probes;
-    for i in 0..k {
+    for row in x.chunks_exact_mut(n) {
         let p = trail.lines.p() + 1;
-        let row = &mut trail.x[i * n..(i + 1) * n];
         trail.lines.step(|at, x, used| {
             row[at] = x as i16;
             show(&mut probes[at], divs, p, x, used);
         });
+    }
+    trail.x = whole(n, k, x);
+}
+
+/// `k` steps' values `x` of `n` lines as [`Values`] of one stretch.
+fn whole(n: usize, k: usize, x: Vec<i16>) -> Values {
+    Values {
+        n,
+        nlow: 0,
+        sub: k,
+        low: vec![Vec::new()],
+        high: vec![x],
     }
 }
 

@@ -72,14 +72,17 @@ pub(super) struct Live {
     below: Option<i32>,
 }
 
-/// Values a step takes rather than computes: `G - p = x[at]` for each line
-/// `at` with `copy[at]` (values known to repeat, see [`super::lag`]).
+/// Values a step takes rather than computes: `G - p = x[at - from]` for
+/// each line `at` with `copy[at]` (values known to repeat, see
+/// [`super::lag`]).
 #[derive(Clone, Copy)]
 pub(super) struct Given<'a> {
     /// Per line, whether its value is given.
     pub copy: &'a [bool],
-    /// Per line, its `G - p` if given.
+    /// Per line from `from` on, its `G - p` if given.
     pub x: &'a [i16],
+    /// The line of `x[0]`.
+    pub from: usize,
 }
 
 /// A line's used set after a step, to be seen from some `p`.
@@ -299,7 +302,7 @@ impl Live {
             let ring = &mut used[at * len..(at + 1) * len];
             let g = match given {
                 Some(given) if given.copy[at] => {
-                    let g = (p as i64 + given.x[at] as i64) as u32;
+                    let g = (p as i64 + given.x[at - given.from] as i64) as u32;
                     now[at] = g;
                     if r < q {
                         set_bit(&mut col[r * len..], g, mask);
@@ -590,14 +593,24 @@ mod tests {
                 .iter()
                 .map(|&g| (g as i64 - p) as i16)
                 .collect();
-            let given = Some(Given { copy: &copy, x: &x });
+            let given = Some(Given {
+                copy: &copy,
+                x: &x,
+                from: 0,
+            });
             if k < 300 {
                 live.step_given(given, |_, _, _| {});
             } else {
                 let mut low = live.low_part(q1);
                 low.step_given(given, |_, _, _| {});
-                let values = low.now()[..line(q1, 0)].to_vec();
-                live.step_above(q1, &values, given, |_, _, _| {});
+                let n1 = line(q1, 0);
+                let values = low.now()[..n1].to_vec();
+                let above = Some(Given {
+                    copy: &copy,
+                    x: &x[n1..],
+                    from: n1,
+                });
+                live.step_above(q1, &values, above, |_, _, _| {});
                 live.absorb(&low);
             }
             assert_eq!(live.now(), plain.slab(), "p = {p}");
