@@ -523,7 +523,7 @@ fn grundy_periods_resumes_to_the_same_bfiles_and_refuses_bad_checkpoints() {
     // --partial: the b-files of the lines done so far (checked below), from
     // the checkpoint without sweeping; the run still fails, and is kept.
     let part = path("part");
-    let partial = run(&["--checkpoint", &ck, "--max-p", "1", "--partial"], &part);
+    let partial = run(&["--checkpoint", &ck, "--max-p", "0", "--partial"], &part);
     assert!(!partial.status.success());
     let err = String::from_utf8_lossy(&partial.stderr);
     assert!(err.contains("hold the first"), "{err}");

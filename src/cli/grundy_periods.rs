@@ -39,7 +39,7 @@ pub struct Args {
     checkpoint_secs: f64,
     /// If the run stops at --max-p before every line is done, still write
     /// the b-files of the lines done so far in order (a prefix, every term
-    /// proved); the command still fails, saying how many (--max-p 1 with
+    /// proved); the command still fails, saying how many (--max-p 0 with
     /// --checkpoint writes those of a checkpoint without sweeping)
     #[arg(long)]
     partial: bool,

@@ -1352,6 +1352,18 @@ impl Run {
 mod tests {
     use super::*;
 
+    /// `max_p = 0` sweeps nothing, even in the head start (the trailing
+    /// sweep is at 0 then): what `--max-p 0 --partial` relies on.
+    #[test]
+    fn max_p_zero_sweeps_nothing() {
+        let mut run = Run::new(12, 576, Layout::first_guess(12)).unwrap();
+        run.chunk(u32::MAX).unwrap();
+        let at = run.progress();
+        assert!(at.lead > 0 && at.p == 0);
+        let run = super::run(12, 576, 0, Some(run), &Stop::new(), &mut |_| {}).unwrap();
+        assert_eq!((run.progress().lead, run.progress().p), (at.lead, 0));
+    }
+
     /// The same fates as the census that keeps patterns (its own code),
     /// whether the leading sweep copies the proved lines as soon as one is
     /// proved, from a quarter on (as in a run) or never.
