@@ -297,8 +297,21 @@ impl Live {
             ..
         } = self;
         row.fill(0);
+        let n = base.len();
         for r in 0..=q {
             let at = a0 + r;
+            // Ask for the used-set words that the line AHEAD on will read:
+            // its first free value's and its next value's if it goes on as
+            // before. The rings do not fit the cores' own caches at
+            // `Q = 300`; this took 11% off the head start there (RESULTS.md).
+            let ahead = at + AHEAD;
+            if ahead < n {
+                prefetch(used, ahead * len + (base[ahead] as usize & mask));
+                prefetch(
+                    used,
+                    ahead * len + (((now[ahead] as usize + 1) / 64) & mask),
+                );
+            }
             let ring = &mut used[at * len..(at + 1) * len];
             let g = match given {
                 Some(given) if given.copy[at] => {
@@ -443,6 +456,24 @@ impl Live {
             live.now[at] = get32(r)?;
         }
         Ok(live)
+    }
+}
+
+/// Lines ahead whose used-set words a step asks for (8 beat 4 and none).
+const AHEAD: usize = 8;
+
+/// Asks for the cache line of `words[i]` (a hint; nothing if out of range).
+#[inline(always)]
+fn prefetch(words: &[u64], i: usize) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(w) = words.get(i) {
+        // SAFETY: a prefetch reads nothing the program sees; the address is
+        // that of an element of the slice.
+        unsafe {
+            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                w as *const u64 as *const i8,
+            )
+        }
     }
 }
 
