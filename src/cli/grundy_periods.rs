@@ -57,8 +57,18 @@ pub fn run(args: &Args) -> Result<()> {
     let (mut logged, mut saved) = (Instant::now(), Instant::now());
     let every = Duration::from_secs_f64(args.checkpoint_secs.max(0.0));
     let mut save_error = None;
+    let mut restart_said = None;
     let mut show = |run: &lag::Run| {
         let at = run.progress();
+        if let Some((x, room)) = run.restarted()
+            && restart_said != Some(room)
+        {
+            restart_said = Some(room);
+            eprintln!(
+                "chomp3: a value G - p = {x} fell below the window; started again from p = 1 \
+                 with room down to G - p = -{room}"
+            );
+        }
         let msg = format!(
             "lead p = {}, {} of {all} lines proved, {} with least period",
             at.lead, at.proved, at.done

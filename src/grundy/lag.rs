@@ -398,6 +398,9 @@ pub struct Run {
     /// The lines proved from which the leading sweep copies them: a
     /// [`COPY_FROM`]-th of the lines (other counts in tests).
     copy_from: usize,
+    /// The value `G - p` that fell below the window of the run this one
+    /// started again from, if it did (not kept in a checkpoint).
+    restarted: Option<i32>,
 }
 
 impl Run {
@@ -440,6 +443,7 @@ impl Run {
             full: vec![Vec::new(); n],
             pm: vec![NONE; n],
             copy_from: n.div_ceil(COPY_FROM),
+            restarted: None,
         })
     }
 
@@ -1287,6 +1291,7 @@ pub fn run(
     while !run.finished() && run.trail.lines.p() < max_p && !stop.requested() {
         if let Err(x) = run.chunk(max_p) {
             run = Run::new(q_max, lag, x.unsigned_abs() + 64)?;
+            run.restarted = Some(x);
             continue;
         }
         progress(&run);
@@ -1342,6 +1347,12 @@ pub fn load(path: &std::path::Path) -> io::Result<Run> {
 }
 
 impl Run {
+    /// If this run started again from `p = 1` because a value fell below
+    /// the window: that value `G - p`, and how far down the new window goes.
+    pub fn restarted(&self) -> Option<(i32, u32)> {
+        self.restarted.map(|x| (x, self.trail.lines.bias()))
+    }
+
     /// `Q` and `L` of the census.
     pub fn shape(&self) -> (u32, u32) {
         (self.q_max, self.lag)
@@ -1351,6 +1362,33 @@ impl Run {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A window too shallow (none at all below `p`) is met by a value
+    /// below it; the run says so, starts again wider, and ends with the
+    /// fates of a run that was wide enough from the start.
+    #[test]
+    fn a_value_below_the_window_starts_the_run_again() {
+        let (q_max, lag) = (12, 576);
+        let fates = |run: &Run| run.outcome().lines;
+        let wide = super::run(q_max, lag, u32::MAX, None, &Stop::new(), &mut |_| {}).unwrap();
+        assert_eq!(wide.restarted(), None);
+        let shallow = Run::new(q_max, lag, 0).unwrap();
+        assert_eq!(shallow.trail.lines.bias(), 0);
+        let mut said = None;
+        let run = super::run(
+            q_max,
+            lag,
+            u32::MAX,
+            Some(shallow),
+            &Stop::new(),
+            &mut |r| said = said.or(r.restarted()),
+        )
+        .unwrap();
+        let (x, room) = said.expect("the restart is reported");
+        assert!(x < 0 && room as i32 >= -x, "{x} {room}");
+        assert_eq!(fates(&run), fates(&wide));
+        assert!(run.finished());
+    }
 
     /// `max_p = 0` sweeps nothing, even in the head start (the trailing
     /// sweep is at 0 then): what `--max-p 0 --partial` relies on.
