@@ -184,13 +184,16 @@ struct Values {
 }
 
 impl Values {
-    /// Line `at`'s value at the `i`-th step of the chunk.
-    fn get(&self, i: usize, at: usize) -> i16 {
+    /// The `i`-th step of the chunk: the values of the lines below `nlow`
+    /// and of those from `nlow` on.
+    fn row(&self, i: usize) -> (&[i16], &[i16]) {
         let (s, j) = (i / self.sub, i % self.sub);
-        match at < self.nlow {
-            true => self.low[s][j * self.nlow + at],
-            false => self.high[s][j * (self.n - self.nlow) + at - self.nlow],
-        }
+        let nhigh = self.n - self.nlow;
+        let low = self.low[s].get(j * self.nlow..(j + 1) * self.nlow);
+        (
+            low.unwrap_or_default(),
+            &self.high[s][j * nhigh..(j + 1) * nhigh],
+        )
     }
 
     /// The steps of the chunk.
@@ -549,20 +552,24 @@ impl Run {
     /// Keeps each line's last difference between the two sweeps; `copied`:
     /// the leading sweep copied the lines proved before the chunk.
     fn compare(&mut self, copied: bool) {
-        let n = self.order.len();
+        // A line proved before the chunk repeats with `L`; the leading sweep
+        // copied it from the trailing one (and did not show it).
+        let lines: Vec<usize> = (0..self.order.len())
+            .filter(|&at| !copied || self.proved[at] == NONE)
+            .collect();
         let (a, b) = (&self.trail.x, &self.lead.x);
         let k = a.steps();
         assert_eq!(k, b.steps());
         let p0 = self.trail.lines.p() - k as u32;
-        for at in 0..n {
-            // A line proved before the chunk repeats with `L`; the leading
-            // sweep copies it from the trailing one (and does not show it).
-            if copied && self.proved[at] != NONE {
-                continue;
-            }
-            for i in 0..k {
-                let x = a.get(i, at);
-                if x != ABSENT && x != b.get(i, at) {
+        let pick = |(low, high): (&[i16], &[i16]), at: usize| match at.checked_sub(low.len()) {
+            None => low[at],
+            Some(i) => high[i],
+        };
+        for i in 0..k {
+            let (ra, rb) = (a.row(i), b.row(i));
+            for &at in &lines {
+                let x = pick(ra, at);
+                if x != ABSENT && x != pick(rb, at) {
                     assert!(
                         self.proved[at] == NONE,
                         "line {:?} was proved, yet differs at p = {}",
