@@ -429,6 +429,36 @@ fn the_stored_table_holds_the_definitions_values_and_resumes_to_the_same_bytes()
         "{text}"
     );
     assert!(text.contains("the Grundy table"), "{text}");
+    // Past its N it is passed over, said on stderr; a missing one is named
+    // as a Grundy table, with the command that makes it.
+    let out = common::chomp3_ok(&[
+        "nim",
+        "70",
+        "20",
+        "7",
+        "--grundy-table",
+        direct.to_str().unwrap(),
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with(&format!("{}\nsource: computed", brute.value(70, 20, 7))),
+        "{text}"
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("holds p <= 60 only"));
+    let none = dir.path().join("none.g3t");
+    let out = common::chomp3(&[
+        "nim",
+        "9",
+        "5",
+        "1",
+        "--grundy-table",
+        none.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("chomp3 grundy-table --n N"),
+        "{err}"
+    );
     let out = common::chomp3(&["get", "5", "1", "--table", direct.to_str().unwrap()]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("Grundy table"));

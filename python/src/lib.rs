@@ -267,7 +267,9 @@ impl Census {
             for r in 0..n {
                 let (c, s, p) = match self.inner.status(r).map(|s| s.fate) {
                     Some(Fate::Constant { start }) => (0u8, u64::from(start), 1u64),
-                    Some(Fate::Periodic { start, pattern }) => (1, u64::from(start), pattern.len() as u64),
+                    Some(Fate::Periodic { start, pattern }) => {
+                        (1, u64::from(start), pattern.len() as u64)
+                    }
                     None => (2, 0, 0),
                 };
                 class.push(c);
@@ -392,6 +394,40 @@ fn grundy(py: Python<'_>, p: u32, q: u32, r: u32) -> PyResult<(u32, Vec<((u32, u
             .map(|([a, b, c], v)| ((a, b, c), v))
             .collect();
         Ok((value, options))
+    })
+}
+
+/// G(p, q, r) by `chomp3 nim`'s source rule: (value, source kind, the
+/// `source:` line, the named files passed over).
+#[pyfunction]
+#[pyo3(signature = (p, q, r, table=None, census=None))]
+fn grundy_lookup(
+    py: Python<'_>,
+    p: u64,
+    q: u64,
+    r: u64,
+    table: Option<PathBuf>,
+    census: Option<PathBuf>,
+) -> PyResult<(u64, &'static str, String, Vec<String>)> {
+    use chomp3::grundy::nim::{NimError, nim};
+    guard(|| {
+        let stop = Stop::new();
+        let answer =
+            py.allow_threads(|| nim([p, q, r], table.as_deref(), census.as_deref(), &stop));
+        match answer {
+            Ok(a) => Ok((a.value, a.source.kind(), a.source.to_string(), a.passed)),
+            Err(e) => {
+                let missing = match &e {
+                    NimError::Table { error, .. } => matches!(error, TableError::NotFound(_)),
+                    NimError::Census { error, .. } => error.not_found(),
+                    _ => false,
+                };
+                Err(match missing {
+                    true => PyFileNotFoundError::new_err(e.to_string()),
+                    false => error(e),
+                })
+            }
+        }
     })
 }
 
@@ -723,6 +759,7 @@ fn _chomp3(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(lookup, m)?)?;
     m.add_function(wrap_pyfunction!(position, m)?)?;
     m.add_function(wrap_pyfunction!(grundy, m)?)?;
+    m.add_function(wrap_pyfunction!(grundy_lookup, m)?)?;
     m.add_function(wrap_pyfunction!(compute, m)?)?;
     m.add_function(wrap_pyfunction!(census, m)?)?;
     m.add_function(wrap_pyfunction!(parse_graph6, m)?)?;

@@ -105,6 +105,37 @@ def test_nim_values_of_three_rowed_chomp_are_the_brute_force():
             assert v == grundy(*after)
 
 
+def test_nim_follows_the_source_rule_of_the_command(tmp_path):
+    census = ROOT / "data/grundy/grundy-census.tsv"
+    # Line (4,2) starts at p = 17 with period 2: every p from 17 to 60 against
+    # the brute force, from the census file.
+    for p in range(17, 61):
+        value, source = chomp3.nim(p, 4, 2, grundy_census=census, explain=True)
+        assert value == grundy(p, 4, 2) and "line (4,2)" in source
+    # Far beyond any sweep: the pattern repeats with the period.
+    far = chomp3.nim(10**15 + 20, 4, 2, grundy_census=census)
+    assert far - (10**15 + 20) == grundy(20, 4, 2) - 20
+    # Before the line's start the census is passed over, with a warning.
+    with pytest.warns(UserWarning, match="does not cover"):
+        value, source = chomp3.nim(12, 4, 2, grundy_census=census, explain=True)
+    assert value == grundy(12, 4, 2) and "computed" in source
+    # A Grundy table made by the command answers within its N, and says so.
+    g = tmp_path / "g.g3t"
+    subprocess.run([chomp3_binary(), "grundy-table", "--n", "30", "--table", str(g)], check=True)
+    value, source = chomp3.nim(29, 7, 3, grundy_table=g, explain=True)
+    assert value == grundy(29, 7, 3) and "Grundy table" in source
+    with pytest.warns(UserWarning, match="holds p <= 30 only"):
+        assert chomp3.nim(40, 7, 3, grundy_table=g) == grundy(40, 7, 3)
+    with pytest.raises(FileNotFoundError, match="no such Grundy table"):
+        chomp3.nim(9, 5, 1, grundy_table=tmp_path / "none.g3t")
+    with pytest.raises(FileNotFoundError):
+        chomp3.nim(9, 5, 1, grundy_census=tmp_path / "none.tsv")
+    with pytest.raises(chomp3.Error, match="too large to compute"):
+        chomp3.nim(10**12, 50, 3)
+    with pytest.raises(chomp3.Error, match="options=True"):
+        chomp3.nim(9, 5, 1, options=True, grundy_census=census)
+
+
 def test_f_follows_the_source_rule_of_get(table, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # no census at the default path data/census.c3d
     assert chomp3.f(10, 5, table=table) == reference()[5][10]

@@ -2,7 +2,8 @@
 //! exact sweep in `p` over every line `(q,r)` with `q <= Q`, the certified
 //! census of the lines' periods ([`census`]; [`lag`] without patterns), its
 //! file ([`file`](mod@file)) and the b-files read off them ([`sequences`]),
-//! and the stored table of every position up to a size ([`table`]). Uses
+//! the stored table of every position up to a size ([`table`]), and one
+//! value with its source ([`nim`]). Uses
 //! `stop`, `table` (the file format), `proof` (least common multiples,
 //! divisors), `graph::summary`'s line errors, and `bytes` and `atomic_write`
 //! for the checkpoint of [`lag`].
@@ -46,6 +47,7 @@ mod index;
 pub mod lag;
 mod lines;
 mod live;
+pub mod nim;
 pub mod sequences;
 pub mod table;
 mod used;

@@ -17,6 +17,7 @@ with the command line's one-line message.
 from __future__ import annotations
 
 import sys
+import warnings
 from typing import Any, Iterable, Optional, Union
 
 import numpy as np
@@ -117,12 +118,38 @@ def position(p: int, q: int, r: int, table: Any = None) -> dict:
     return {"lost": lost, "won": not lost, "winning_moves": winning}
 
 
-def nim(p: int, q: int, r: int, options: bool = False):
-    """The Sprague-Grundy value G(p,q,r) of three-rowed Chomp, computed by the
-    Grundy sweep (about q**2 * p / 2 steps). With ``options=True`` returns
-    ``(value, [((p', q', r'), value), ...])`` for every move."""
-    value, opts = _chomp3.grundy(p, q, r)
-    return (value, opts) if options else value
+def nim(
+    p: int,
+    q: int,
+    r: int,
+    options: bool = False,
+    grundy_table: Any = None,
+    grundy_census: Any = None,
+    explain: bool = False,
+):
+    """The Sprague-Grundy value G(p,q,r) of three-rowed Chomp by the source
+    rule of ``chomp3 nim``: a Grundy table (``chomp3 grundy-table``) or a
+    Grundy census file (``chomp3 grundy-census --out``) where named and where
+    it covers the position, else computed by the Grundy sweep (about
+    q**2 * p / 2 steps); a named file that does not cover it is passed over
+    with a warning. With ``explain=True`` returns ``(value, source)``, source
+    being the ``source:`` line. With ``options=True`` (computed only, no file
+    named) returns ``(value, [((p', q', r'), value), ...])`` for every move."""
+    if options:
+        if grundy_table is not None or grundy_census is not None or explain:
+            raise Error("nim: options=True computes every move; it names no file and explains nothing")
+        value, opts = _chomp3.grundy(p, q, r)
+        return value, opts
+    value, _kind, source, passed = _chomp3.grundy_lookup(
+        p,
+        q,
+        r,
+        None if grundy_table is None else str(grundy_table),
+        None if grundy_census is None else str(grundy_census),
+    )
+    for note in passed:
+        warnings.warn(note, stacklevel=2)
+    return (value, source) if explain else value
 
 
 def _progress_bar(total_label: str, enabled: bool):

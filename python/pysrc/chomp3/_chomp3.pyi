@@ -58,6 +58,9 @@ def position(
     p: int, q: int, r: int, table: Optional[str] = None
 ) -> Tuple[bool, List[Tuple[str, int, Tuple[int, int, int]]]]: ...
 def grundy(p: int, q: int, r: int) -> Tuple[int, List[Tuple[Tuple[int, int, int], int]]]: ...
+def grundy_lookup(
+    p: int, q: int, r: int, table: Optional[str] = None, census: Optional[str] = None
+) -> Tuple[int, str, str, List[str]]: ...
 def compute(
     n: int,
     path: str,

@@ -1,0 +1,255 @@
+//! One value `G(p,q,r)` and where it came from: a Grundy table or a Grundy
+//! census that the caller named, where it covers the position, else the
+//! sweep; never silently. Uses the module's [`table`](super::table),
+//! [`file`](super::file) and sweep, and `table`'s errors.
+//!
+//! The rules: the table is asked first, then the census; a named file that
+//! cannot be read is an error, one that does not cover the position is
+//! passed over and [`Answer::passed`] says so; the sweep computes what no
+//! named file covers (`p < 2^32`).
+
+use std::fmt;
+use std::fs::File;
+use std::io::BufReader;
+use std::path::{Path, PathBuf};
+
+use super::file::{self, ReadError};
+use super::table::GrundyTable;
+use crate::stop::Stop;
+use crate::table::TableError;
+
+/// Where a value came from.
+#[derive(Clone, Debug)]
+pub enum Source {
+    /// A Grundy table holding every position with `p <= n`.
+    Table {
+        /// The table file.
+        path: PathBuf,
+        /// Its `N`.
+        n: u64,
+    },
+    /// A Grundy census that proved the line periodic.
+    Census {
+        /// The census file.
+        path: PathBuf,
+        /// The line.
+        q: u64,
+        /// The line.
+        r: u64,
+        /// The least `p` from which `G - p` repeats.
+        start: u64,
+        /// Its least period.
+        period: u64,
+    },
+    /// The sweep of every line `q' <= q` up to `p`.
+    Computed {
+        /// The position's `q`.
+        q: u64,
+        /// The position's `p`.
+        p: u64,
+    },
+}
+
+impl Source {
+    /// `"table"`, `"census"` or `"computed"`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Source::Table { .. } => "table",
+            Source::Census { .. } => "census",
+            Source::Computed { .. } => "computed",
+        }
+    }
+}
+
+impl fmt::Display for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Source::Table { path, n } => {
+                write!(f, "the Grundy table {} (every p <= {n})", path.display())
+            }
+            Source::Census {
+                path,
+                q,
+                r,
+                start,
+                period,
+            } => write!(
+                f,
+                "{}, line ({q},{r}): G - p repeats from p = {start} with period {period}",
+                path.display()
+            ),
+            Source::Computed { q, p } => {
+                write!(
+                    f,
+                    "computed by the Grundy sweep (every line q' <= {q} to p = {p})"
+                )
+            }
+        }
+    }
+}
+
+/// A value and its source.
+#[derive(Clone, Debug)]
+pub struct Answer {
+    /// `G(p,q,r)`.
+    pub value: u64,
+    /// Where it came from.
+    pub source: Source,
+    /// The named files that did not cover the position, a sentence each.
+    pub passed: Vec<String>,
+}
+
+/// Why there is no value.
+#[derive(Debug, thiserror::Error)]
+pub enum NimError {
+    /// Not `p >= q >= r >= 0`, `p >= 1`.
+    #[error("[{p},{q},{r}] is not a position: it needs P >= Q >= R >= 0 and P >= 1")]
+    NotAPosition {
+        /// The position asked about.
+        p: u64,
+        /// The position asked about.
+        q: u64,
+        /// The position asked about.
+        r: u64,
+    },
+    /// The named table could not be read.
+    #[error("{}", table_message(path, error))]
+    Table {
+        /// The table file.
+        path: PathBuf,
+        /// What went wrong.
+        error: TableError,
+    },
+    /// The named census could not be read.
+    #[error("{}: {error}", .path.display())]
+    Census {
+        /// The census file.
+        path: PathBuf,
+        /// What went wrong.
+        error: CensusError,
+    },
+    /// No named file covers the position, and it is too large for the sweep.
+    #[error(
+        "[{p},{q},{r}] is too large to compute (P < 2^32) and no file named covers it; name a Grundy census that does"
+    )]
+    TooLarge {
+        /// The position asked about.
+        p: u64,
+        /// The position asked about.
+        q: u64,
+        /// The position asked about.
+        r: u64,
+    },
+    /// The sweep was stopped.
+    #[error("interrupted; nothing computed")]
+    Stopped,
+}
+
+/// A census file that could not be opened or read.
+#[derive(Debug, thiserror::Error)]
+pub enum CensusError {
+    /// Opening it failed.
+    #[error("{0}")]
+    Open(#[from] std::io::Error),
+    /// Its text is not a Grundy census.
+    #[error("{0}")]
+    Read(#[from] ReadError),
+}
+
+/// A table error as one sentence that names the file once (the table
+/// errors that name it speak of `f` tables).
+fn table_message(path: &Path, error: &TableError) -> String {
+    let path = path.display();
+    match error {
+        TableError::NotFound(_) => format!(
+            "{path}: no such Grundy table; create it with `chomp3 grundy-table --n N --table {path}`"
+        ),
+        TableError::IsDirectory(_) => {
+            format!("{path} is a directory, not a Grundy table file (.g3t)")
+        }
+        e if e.names_path() => e.to_string(),
+        e => format!("{path}: {e}"),
+    }
+}
+
+impl CensusError {
+    /// Whether the file is not there.
+    pub fn not_found(&self) -> bool {
+        matches!(self, CensusError::Open(e) if e.kind() == std::io::ErrorKind::NotFound)
+    }
+}
+
+/// `G(p,q,r)` by the rules of the module's comment.
+pub fn nim(
+    [p, q, r]: [u64; 3],
+    table: Option<&Path>,
+    census: Option<&Path>,
+    stop: &Stop,
+) -> Result<Answer, NimError> {
+    if !(p >= q && q >= r && p >= 1) {
+        return Err(NimError::NotAPosition { p, q, r });
+    }
+    let mut passed = Vec::new();
+    let answer = |value, source, passed| {
+        Ok(Answer {
+            value,
+            source,
+            passed,
+        })
+    };
+    if let Some(path) = table {
+        let bad = |error| NimError::Table {
+            path: path.to_path_buf(),
+            error,
+        };
+        let t = GrundyTable::open(path).map_err(bad)?;
+        let n = t.n().unwrap_or(0);
+        match t.get(p, q, r) {
+            Ok(value) => {
+                let source = Source::Table {
+                    path: path.to_path_buf(),
+                    n,
+                };
+                return answer(value as u64, source, passed);
+            }
+            Err(TableError::OutOfRange { .. }) => passed.push(format!(
+                "{} holds p <= {n} only (extend it with `chomp3 grundy-table --n {p} --table {}`)",
+                path.display(),
+                path.display()
+            )),
+            Err(e) => return Err(bad(e)),
+        }
+    }
+    if let Some(path) = census {
+        let bad = |error: CensusError| NimError::Census {
+            path: path.to_path_buf(),
+            error,
+        };
+        let reader = BufReader::new(File::open(path).map_err(|e| bad(e.into()))?);
+        // Streamed: a census of a large Q is gigabytes, and one line is wanted.
+        let fate = match (u32::try_from(q), u32::try_from(r)) {
+            (Ok(q), Ok(r)) => file::find(reader, q, r).map(|(_, fate)| fate),
+            _ => file::summaries(reader).map(|_| None),
+        }
+        .map_err(|e| bad(e.into()))?;
+        if let Some((f, value)) = fate.and_then(|f| f.value(p).map(|v| (f, v))) {
+            let source = Source::Census {
+                path: path.to_path_buf(),
+                q,
+                r,
+                start: f.start as u64,
+                period: f.period as u64,
+            };
+            return answer(value, source, passed);
+        }
+        passed.push(format!(
+            "{} does not cover [{p},{q},{r}] (line not proved, or p before its start)",
+            path.display()
+        ));
+    }
+    let (Ok(p32), Ok(q32), Ok(r32)) = (u32::try_from(p), u32::try_from(q), u32::try_from(r)) else {
+        return Err(NimError::TooLarge { p, q, r });
+    };
+    let value = super::value(p32, q32, r32, stop).ok_or(NimError::Stopped)?;
+    answer(value as u64, Source::Computed { q, p }, passed)
+}
