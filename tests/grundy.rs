@@ -415,14 +415,11 @@ fn the_stored_table_holds_the_definitions_values_and_resumes_to_the_same_bytes()
         "{text}"
     );
     // nim answers from it and says so; get refuses it as an f table.
-    let out = common::chomp3_ok(&[
-        "nim",
-        "50",
-        "20",
-        "7",
-        "--grundy-table",
-        direct.to_str().unwrap(),
-    ]);
+    let nim = |p: &str| {
+        let table = direct.to_str().unwrap();
+        common::chomp3_ok(&["nim", p, "20", "7", "--grundy-table", table])
+    };
+    let out = nim("50");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         text.starts_with(&format!("{}\n", brute.value(50, 20, 7))),
@@ -431,14 +428,7 @@ fn the_stored_table_holds_the_definitions_values_and_resumes_to_the_same_bytes()
     assert!(text.contains("the Grundy table"), "{text}");
     // Past its N it is passed over, said on stderr; a missing one is named
     // as a Grundy table, with the command that makes it.
-    let out = common::chomp3_ok(&[
-        "nim",
-        "70",
-        "20",
-        "7",
-        "--grundy-table",
-        direct.to_str().unwrap(),
-    ]);
+    let out = nim("70");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         text.starts_with(&format!("{}\nsource: computed", brute.value(70, 20, 7))),
