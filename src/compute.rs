@@ -43,18 +43,6 @@ pub enum ComputeError {
     /// A table-file problem.
     #[error(transparent)]
     Table(#[from] TableError),
-    /// `--n` beyond what the table's value width can hold.
-    #[error(
-        "--n {n} is beyond the table's capacity {capacity} ({bits} bits per value); recreate it with a larger --capacity"
-    )]
-    BeyondCapacity {
-        /// Requested N.
-        n: u64,
-        /// The table's capacity.
-        capacity: u64,
-        /// Its bits per value.
-        bits: u32,
-    },
     /// A capacity this format cannot hold.
     #[error("--capacity {0} is not possible: give at least --n and at most {MAX_CAPACITY}")]
     BadCapacity(u64),
@@ -135,11 +123,12 @@ pub fn compute(req: &Request, progress: Progress) -> Result<Option<Outcome>, Com
     };
     let (bits, capacity, from_columns) = shape(req, existing.as_ref())?;
     if req.n > capacity {
-        return Err(ComputeError::BeyondCapacity {
+        return Err(TableError::BeyondCapacity {
             n: req.n,
             capacity,
             bits,
-        });
+        }
+        .into());
     }
     let target = req.n + 1;
     if target <= from_columns {

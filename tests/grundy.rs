@@ -495,6 +495,55 @@ fn the_stored_table_survives_sigkill_between_commits() {
 }
 
 #[test]
+fn the_stored_tables_errors_name_a_grundy_table_and_its_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("small.g3t");
+    let table = path.to_str().unwrap();
+    let make = |n: &str, table: &str| {
+        common::chomp3(&[
+            "grundy-table",
+            "--quiet",
+            "--n",
+            n,
+            "--capacity",
+            "30",
+            "--table",
+            table,
+        ])
+    };
+    assert!(make("10", table).status.success());
+    let before = std::fs::read(&path).unwrap();
+    // Past its capacity: said so, with the fix, and the file is untouched.
+    let out = common::chomp3(&["grundy-table", "--quiet", "--n", "50", "--table", table]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("--n 50 is beyond the table's capacity 30"),
+        "{err}"
+    );
+    assert!(
+        err.contains("larger --capacity") && !err.contains("compute"),
+        "{err}"
+    );
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(std::fs::read(&path).unwrap() == before, "nothing written");
+    // A directory, to either command that reads one, is not a Grundy table.
+    let d = dir.path().to_str().unwrap();
+    for out in [
+        make("10", d),
+        common::chomp3(&["nim", "9", "5", "1", "--grundy-table", d]),
+    ] {
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert!(
+            err.contains("is a directory, not a Grundy table file"),
+            "{err}"
+        );
+        assert!(err.contains(".g3t") && !err.contains(".c3t"), "{err}");
+    }
+}
+
+#[test]
 fn a_damaged_stored_table_is_refused_and_left_alone() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("g.g3t");

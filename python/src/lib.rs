@@ -64,7 +64,7 @@ fn table_error(path: &Path, e: TableError) -> PyErr {
         format!("{}: {e}", path.display())
     };
     match e {
-        TableError::NotFound(_) => PyFileNotFoundError::new_err(message),
+        TableError::NotFound(..) => PyFileNotFoundError::new_err(message),
         _ => error(message),
     }
 }
@@ -322,7 +322,7 @@ fn lookup(
                 let missing = matches!(
                     &e,
                     LookupError::Table {
-                        error: TableError::NotFound(_),
+                        error: TableError::NotFound(..),
                         ..
                     } | LookupError::Census {
                         error: DescriptorError::NotFound(_),
@@ -418,7 +418,7 @@ fn grundy_lookup(
             Ok(a) => Ok((a.value, a.source.kind(), a.source.to_string(), a.passed)),
             Err(e) => {
                 let missing = match &e {
-                    NimError::Table { error, .. } => matches!(error, TableError::NotFound(_)),
+                    NimError::Table { error, .. } => matches!(error, TableError::NotFound(..)),
                     NimError::Census { error, .. } => error.not_found(),
                     _ => false,
                 };

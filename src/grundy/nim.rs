@@ -156,19 +156,11 @@ pub enum CensusError {
     Read(#[from] ReadError),
 }
 
-/// A table error as one sentence that names the file once (the table
-/// errors that name it speak of `f` tables).
+/// A table error as one sentence that names the file once.
 fn table_message(path: &Path, error: &TableError) -> String {
-    let path = path.display();
     match error {
-        TableError::NotFound(_) => format!(
-            "{path}: no such Grundy table; create it with `chomp3 grundy-table --n N --table {path}`"
-        ),
-        TableError::IsDirectory(_) => {
-            format!("{path} is a directory, not a Grundy table file (.g3t)")
-        }
         e if e.names_path() => e.to_string(),
-        e => format!("{path}: {e}"),
+        e => format!("{}: {e}", path.display()),
     }
 }
 

@@ -46,6 +46,7 @@ impl GrundyTable {
                 what: "p",
                 value: p,
                 n: self.n(),
+                shape: Shape::Tetrahedron,
             });
         }
         Ok(self.0.cell(cell(p as u32, q as u32, r as u32)))
@@ -87,10 +88,10 @@ pub fn extend(
     w.trim()?;
     let cap = w.capacity();
     if n as u64 > cap {
-        return Err(TableError::OutOfRange {
-            what: "--n",
-            value: n as u64,
-            n: Some(cap),
+        return Err(TableError::BeyondCapacity {
+            n: n as u64,
+            capacity: cap,
+            bits: w.bits(),
         });
     }
     if w.columns() == 0 {

@@ -25,12 +25,18 @@ pub use writer::{TableWriter, parent_dir};
 /// to do; those that do not name the file are shown after its path.
 #[derive(Debug, thiserror::Error)]
 pub enum TableError {
-    /// No file at the path.
-    #[error("{0}: no such table; create it with `chomp3 compute --n N --table {0}`")]
-    NotFound(PathBuf),
-    /// The path is a directory.
-    #[error("{0} is a directory, not a table file; give --table the path of a .c3t file")]
-    IsDirectory(PathBuf),
+    /// No file at the path, where a table of this shape was wanted.
+    #[error(
+        "{path}: no such {noun}; create it with `{command} --n N --table {path}`",
+        path = .0.display(), noun = .1.noun(), command = .1.command()
+    )]
+    NotFound(PathBuf, Shape),
+    /// The path is a directory, where a table of this shape was wanted.
+    #[error(
+        "{} is a directory, not {} file; give the path of a {} file",
+        .0.display(), .1.article_noun(), .1.extension()
+    )]
+    IsDirectory(PathBuf, Shape),
     /// The file does not start with the table magic: it is some other file.
     #[error(
         "not a chomp3 table (no CHOMP3TB or CHOMP3GT header); give the path of a .c3t (or, for Grundy values, .g3t) file"
@@ -76,8 +82,8 @@ pub enum TableError {
     ChecksumMismatch(String),
     /// A question about a cell the table does not hold yet.
     #[error(
-        "{what} {value} is beyond the table, which holds {}; extend it with `chomp3 compute --n {value}`",
-        holds(*n)
+        "{what} {value} is beyond the table, which holds {}; extend it with `{} --n {value}`",
+        holds(*n), .shape.command()
     )]
     OutOfRange {
         /// Which coordinate.
@@ -86,6 +92,20 @@ pub enum TableError {
         value: u64,
         /// The table's N (`None`: no column yet).
         n: Option<u64>,
+        /// The table's shape (which command extends it).
+        shape: Shape,
+    },
+    /// An `N` asked of a table whose value width cannot hold it.
+    #[error(
+        "--n {n} is beyond the table's capacity {capacity} ({bits} bits per value); recreate it with a larger --capacity"
+    )]
+    BeyondCapacity {
+        /// Requested N.
+        n: u64,
+        /// The table's capacity.
+        capacity: u64,
+        /// Its bits per value.
+        bits: u32,
     },
     /// An operating-system error on the file.
     #[error("{path}: {error}")]
@@ -109,7 +129,7 @@ impl TableError {
     pub fn names_path(&self) -> bool {
         matches!(
             self,
-            TableError::NotFound(_) | TableError::IsDirectory(_) | TableError::Io { .. }
+            TableError::NotFound(..) | TableError::IsDirectory(..) | TableError::Io { .. }
         )
     }
 }
@@ -141,10 +161,10 @@ impl Table {
     /// [`Shape::Tetrahedron`]), as [`Table::open`] does.
     pub fn open_shape(path: &Path, shape: Shape) -> Result<Table, TableError> {
         if path.is_dir() {
-            return Err(TableError::IsDirectory(path.to_path_buf()));
+            return Err(TableError::IsDirectory(path.to_path_buf(), shape));
         }
         let file = File::open(path).map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => TableError::NotFound(path.to_path_buf()),
+            std::io::ErrorKind::NotFound => TableError::NotFound(path.to_path_buf(), shape),
             _ => TableError::io(path)(e),
         })?;
         let len = file.metadata().map_err(TableError::io(path))?.len();
@@ -231,6 +251,7 @@ impl Table {
                     what,
                     value,
                     n: self.n(),
+                    shape: self.header.shape,
                 });
             }
         }

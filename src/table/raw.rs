@@ -61,6 +61,38 @@ impl Shape {
             Shape::Tetrahedron => "a Grundy table G(p,q,r) (.g3t)",
         }
     }
+
+    /// The file's usual extension, for messages.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Shape::Triangle => ".c3t",
+            Shape::Tetrahedron => ".g3t",
+        }
+    }
+
+    /// What such a file is called, for messages.
+    pub fn noun(self) -> &'static str {
+        match self {
+            Shape::Triangle => "table",
+            Shape::Tetrahedron => "Grundy table",
+        }
+    }
+
+    /// [`Shape::noun`] with its article.
+    pub fn article_noun(self) -> &'static str {
+        match self {
+            Shape::Triangle => "a table",
+            Shape::Tetrahedron => "a Grundy table",
+        }
+    }
+
+    /// The command that creates and extends such a file, for messages.
+    pub fn command(self) -> &'static str {
+        match self {
+            Shape::Triangle => "chomp3 compute",
+            Shape::Tetrahedron => "chomp3 grundy-table",
+        }
+    }
 }
 /// The format version this build writes and reads.
 pub const VERSION: u32 = 1;

@@ -80,11 +80,17 @@ impl TableWriter {
 
     /// [`TableWriter::open`] for a table of the given shape.
     pub fn open_shape(path: &Path, shape: Shape) -> Result<TableWriter, TableError> {
+        if path.is_dir() {
+            return Err(TableError::IsDirectory(path.to_path_buf(), shape));
+        }
         let file = OpenOptions::new()
             .read(true)
             .write(true)
             .open(path)
-            .map_err(TableError::io(path))?;
+            .map_err(|e| match e.kind() {
+                std::io::ErrorKind::NotFound => TableError::NotFound(path.to_path_buf(), shape),
+                _ => TableError::io(path)(e),
+            })?;
         file.try_lock().map_err(|_| TableError::Io {
             path: path.to_path_buf(),
             error: std::io::Error::other("the table is being written by another process"),
