@@ -244,6 +244,81 @@ fn nim_answers_from_a_census_as_it_computes_and_refuses_bad_input() {
 }
 
 #[test]
+fn nim_reduces_p_by_a_census_of_periods_and_starts() {
+    use chomp3::grundy::file;
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("p.tsv");
+    let b = dir.path().join("b");
+    common::chomp3_ok(&[
+        "grundy-periods",
+        "--quiet",
+        "--lines",
+        "10",
+        "--lag",
+        "2304",
+        "--bfiles",
+        b.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let reader = std::io::BufReader::new(std::fs::File::open(&out).unwrap());
+    let (q_max, lines) = file::summaries(reader).unwrap();
+    assert_eq!((q_max, lines.len()), (10, 66));
+    let nim = |p: u64, l: &file::LineSummary, census: &std::path::Path| {
+        let (p, q, r) = (p.to_string(), l.q.to_string(), l.r.to_string());
+        let census = census.to_str().unwrap();
+        let o = common::chomp3_ok(&["nim", &p, &q, &r, "--grundy-census", census]);
+        let text = String::from_utf8_lossy(&o.stdout).to_string();
+        let (value, source) = text.split_once('\n').unwrap();
+        (value.parse::<u64>().unwrap(), source.to_string(), o.stderr)
+    };
+    // Past the first period, against the definition.
+    let mut brute = Brute {
+        memo: HashMap::new(),
+    };
+    let mut checked = 0;
+    for l in &lines {
+        let past = (l.start + l.period) as u64;
+        for p in [past, (past + 60) / 2, 60]
+            .into_iter()
+            .filter(|&p| p >= past && p <= 60)
+        {
+            let (value, source, _) = nim(p, l, &out);
+            assert_eq!(
+                value,
+                brute.value(p as u32, l.q, l.r) as u64,
+                "{l:?} at {p}"
+            );
+            assert!(source.contains("so G - p is that at p ="), "{source}");
+            checked += 1;
+        }
+    }
+    assert!(
+        checked >= 40,
+        "only {checked} positions past a first period"
+    );
+    // Far beyond any sweep, against the census with patterns (a census of
+    // another kind, made by another method).
+    let patterns =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/grundy/grundy-census.tsv");
+    for (i, l) in lines.iter().enumerate() {
+        let p = 1_000_000_000_000_000 + i as u64;
+        let (value, source, _) = nim(p, l, &out);
+        assert_eq!(value, nim(p, l, &patterns).0, "{l:?} at {p}");
+        assert!(
+            source.contains(&format!("line ({},{})", l.q, l.r)),
+            "{source}"
+        );
+    }
+    // Within the first period there is nothing to reduce: computed, said so.
+    let l = lines.iter().find(|l| l.period > 1 && l.start >= 4).unwrap();
+    let (value, source, err) = nim(l.start as u64, l, &out);
+    assert_eq!(value, brute.value(l.start, l.q, l.r) as u64);
+    assert!(source.starts_with("source: computed"), "{source}");
+    assert!(String::from_utf8_lossy(&err).contains("nothing to reduce"));
+}
+
+#[test]
 fn the_bfiles_hold_the_rectangles_and_the_census_in_order() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();

@@ -412,8 +412,15 @@ fn grundy_lookup(
     use chomp3::grundy::nim::{NimError, nim};
     guard(|| {
         let stop = Stop::new();
-        let answer =
-            py.allow_threads(|| nim([p, q, r], table.as_deref(), census.as_deref(), &stop));
+        let answer = py.allow_threads(|| {
+            nim(
+                [p, q, r],
+                table.as_deref(),
+                census.as_deref(),
+                &stop,
+                &mut |_, _| {},
+            )
+        });
         match answer {
             Ok(a) => Ok((a.value, a.source.kind(), a.source.to_string(), a.passed)),
             Err(e) => {

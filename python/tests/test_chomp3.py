@@ -115,6 +115,12 @@ def test_nim_follows_the_source_rule_of_the_command(tmp_path):
     # Far beyond any sweep: the pattern repeats with the period.
     far = chomp3.nim(10**15 + 20, 4, 2, grundy_census=census)
     assert far - (10**15 + 20) == grundy(20, 4, 2) - 20
+    # A census of periods and starts reduces p by the line's period.
+    periods = ROOT / "data/grundy200/grundy-periods-census.tsv"
+    value, source = chomp3.nim(10**15 + 20, 4, 2, grundy_census=periods, explain=True)
+    assert value == far and "so G - p is that at p =" in source
+    for p in range(21, 61):  # line (4,2): start 17, period 2
+        assert chomp3.nim(p, 4, 2, grundy_census=periods) == grundy(p, 4, 2)
     # Before the line's start the census is passed over, with a warning.
     with pytest.warns(UserWarning, match="does not cover"):
         value, source = chomp3.nim(12, 4, 2, grundy_census=census, explain=True)

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::{Result, anyhow, bail};
+use chomp3::grundy::file::{self, LineSummary};
 use chomp3::grundy::lag::{self, Fate};
 use chomp3::grundy::{line, sequences};
 
@@ -28,7 +29,8 @@ pub struct Args {
     /// Write the b-files grundy-periods.txt and grundy-starts.txt into DIR
     #[arg(long, value_name = "DIR")]
     bfiles: PathBuf,
-    /// Also write every line's q, r, start and period as a table (TSV)
+    /// Also write every line's q, r, start and period (a census of periods
+    /// and starts, FORMAT.md; `chomp3 nim --grundy-census` reads it)
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
     /// Keep the run's state in FILE, and continue from it if it is there
@@ -220,15 +222,17 @@ fn write_outputs(args: &Args, done: &[Fate], command: &str, table: bool) -> Resu
         .map_err(|e| anyhow!("{}: {e}", path.display()))?;
     }
     if let Some(path) = args.out.as_ref().filter(|_| table) {
+        let lines: Vec<LineSummary> = done
+            .iter()
+            .map(|f| LineSummary {
+                q: f.q,
+                r: f.r,
+                start: f.start,
+                period: f.period,
+            })
+            .collect();
         chomp3::atomic_write::write_atomically(path, |w| {
-            use std::io::Write;
-            writeln!(w, "# Grundy census of three-rowed Chomp (periods and starts): every line (q,r), r <= q <= {}", args.lines)?;
-            writeln!(w, "# G(p,q,r) - p repeats from p = start with the least period (CERTIFICATE.md); {command}")?;
-            writeln!(w, "q\tr\tstart\tperiod")?;
-            for f in done {
-                writeln!(w, "{}\t{}\t{}\t{}", f.q, f.r, f.start, f.period)?;
-            }
-            Ok(())
+            file::write_periods(args.lines, &lines, command, w)
         })
         .map_err(|e| anyhow!("{}: {e}", path.display()))?;
     }

@@ -17,7 +17,9 @@ pub struct Args {
     q: u64,
     /// Top row length
     r: u64,
-    /// A Grundy census (`chomp3 grundy-census --out FILE`) to answer from
+    /// A Grundy census to answer from (`chomp3 grundy-census --out FILE`, or
+    /// `chomp3 grundy-periods --out FILE`: p reduced by the line's period,
+    /// then computed)
     #[arg(long, value_name = "FILE")]
     grundy_census: Option<PathBuf>,
     /// A Grundy table (`chomp3 grundy-table --table FILE`) to answer from
@@ -28,7 +30,24 @@ pub struct Args {
 pub fn run(args: &Args) -> Result<()> {
     let stop = super::ctrl_c();
     let (table, census) = (args.grundy_table.as_deref(), args.grundy_census.as_deref());
-    let answer = match nim([args.p, args.q, args.r], table, census, &stop) {
+    // Shown on a terminal only, from the sweep's 4,096th step on.
+    let bar = super::progress::bar(
+        false,
+        "computing G by the sweep {bar:40} p = {pos}/{len} {eta}",
+    );
+    let mut progress = |at: u64, target: u64| {
+        bar.set_length(target);
+        bar.set_position(at);
+    };
+    let answer = nim(
+        [args.p, args.q, args.r],
+        table,
+        census,
+        &stop,
+        &mut progress,
+    );
+    bar.finish_and_clear();
+    let answer = match answer {
         Ok(a) => a,
         Err(NimError::Stopped) => return Err(Interrupted(NimError::Stopped.to_string()).into()),
         Err(e) => return Err(e.into()),

@@ -1,9 +1,12 @@
-//! The Grundy census on disk: `grundy-census.tsv` (layout in FORMAT.md), one
-//! line per line `(q, r)` with its start, least period and pattern. One writer
-//! and one streaming parser, read three ways: every line with its pattern
-//! ([`read`]), every line without ([`summaries`], for files of gigabytes), or
-//! one line ([`find`], reading stops there). Uses the census's [`LineFate`]
-//! and `graph::summary`'s [`BadLine`].
+//! The Grundy census on disk (layouts in FORMAT.md), one line per line
+//! `(q, r)` with its start and least period: `grundy-census.tsv` with each
+//! line's pattern too ([`write`](fn@write), `chomp3 grundy-census`), or the
+//! census of periods and starts without patterns ([`write_periods`],
+//! `chomp3 grundy-periods --out`). One streaming parser takes either, read
+//! three ways: every line with its pattern ([`read`], patterns only), every
+//! line without ([`summaries`], for files of gigabytes), or one line
+//! ([`find`], reading stops there). Uses the census's [`LineFate`] and
+//! `graph::summary`'s [`BadLine`].
 
 use std::io::{self, BufRead, Write};
 
@@ -14,6 +17,11 @@ use crate::graph::summary::BadLine;
 const TITLE: &str = "# Certified Grundy census of three-rowed Chomp: every line (q,r), r <= q <= ";
 /// The column header.
 const HEADER: &str = "q\tr\tstart\tperiod\tpattern";
+/// The first line of a census of periods and starts, up to `Q`.
+const PERIODS_TITLE: &str =
+    "# Grundy census of three-rowed Chomp (periods and starts): every line (q,r), r <= q <= ";
+/// Its column header.
+const PERIODS_HEADER: &str = "q\tr\tstart\tperiod";
 
 /// Writes `census` after comment lines that say what the columns mean and the
 /// command that made it.
@@ -51,15 +59,52 @@ pub fn write(census: &Census, command: &str, out: &mut dyn Write) -> io::Result<
     Ok(())
 }
 
+/// Writes a census of periods and starts of the lines `q <= q_max`: `lines`
+/// (every line, in the sweep's order) after comment lines that say what the
+/// columns mean and the command that made it.
+pub fn write_periods(
+    q_max: u32,
+    lines: &[LineSummary],
+    command: &str,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    writeln!(out, "{PERIODS_TITLE}{q_max}")?;
+    writeln!(
+        out,
+        "# G(p,q,r) - p repeats from p = start with the least period (CERTIFICATE.md); {command}"
+    )?;
+    writeln!(out, "{PERIODS_HEADER}")?;
+    for f in lines {
+        writeln!(out, "{}\t{}\t{}\t{}", f.q, f.r, f.start, f.period)?;
+    }
+    Ok(())
+}
+
 /// Reads a file written by [`write`](fn@write): its `Q` and its lines, with
-/// their patterns.
+/// their patterns (a census of periods and starts is refused: it has none).
 pub fn read(reader: impl BufRead) -> Result<(u32, Vec<LineFate>), ReadError> {
-    let mut lines = Vec::new();
+    let (mut lines, mut bare) = (Vec::new(), false);
     let q_max = stream(reader, |line, text, at| {
+        let Some(text) = text else {
+            bare = true;
+            return Ok(false);
+        };
         lines.push(with_pattern(line, text, at)?);
         Ok(true)
     })?;
-    Ok((q_max, lines))
+    match bare {
+        true => Err(ReadError::NoPatterns),
+        false => Ok((q_max, lines)),
+    }
+}
+
+/// A line of a census file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Found {
+    /// From a census with patterns: its value at every `p` from the start.
+    Pattern(LineFate),
+    /// From a census of periods and starts: the start and least period only.
+    Period(LineSummary),
 }
 
 /// A line of the census without its pattern.
@@ -95,25 +140,39 @@ pub enum ReadError {
     /// It is not a Grundy census, or is damaged.
     #[error("{0}")]
     Bad(#[from] BadLine),
+    /// A census of periods and starts where patterns were wanted.
+    #[error(
+        "a census of periods and starts (chomp3 grundy-periods --out) has no patterns; give a grundy-census.tsv"
+    )]
+    NoPatterns,
 }
 
-/// Streams a census file: its `Q`, then each line's summary with its pattern
-/// text, handed to `each` (which stops the reading by returning false).
+/// What a file that is no census is said not to be.
+const EITHER: &str = "a Grundy census (grundy-census.tsv, or chomp3 grundy-periods --out)";
+
+/// Streams a census file of either kind: its `Q`, then each line's summary
+/// with its pattern text (`None` in a census of periods and starts), handed
+/// to `each` (which stops the reading by returning false).
 fn stream(
     reader: impl BufRead,
-    mut each: impl FnMut(LineSummary, &str, usize) -> Result<bool, BadLine>,
+    mut each: impl FnMut(LineSummary, Option<&str>, usize) -> Result<bool, BadLine>,
 ) -> Result<u32, ReadError> {
-    let what = "a Grundy census (grundy-census.tsv)";
-    let mut q_max = None;
+    let what = EITHER;
+    // `Q`, and whether the lines have patterns.
+    let mut kind = None;
     for (i, l) in reader.lines().enumerate() {
         let l = l?;
         if i == 0 {
-            q_max = l.strip_prefix(TITLE).and_then(|q| q.parse().ok());
+            let title = |t: &str| l.strip_prefix(t).and_then(|q| q.parse::<u32>().ok());
+            kind = title(TITLE)
+                .map(|q| (q, true))
+                .or_else(|| title(PERIODS_TITLE).map(|q| (q, false)));
         }
-        let Some(q_max) = q_max else {
+        let Some((q_max, patterns)) = kind else {
             return Err(BadLine { line: 1, what }.into());
         };
-        if l.starts_with('#') || l == HEADER || l.is_empty() {
+        let header = if patterns { HEADER } else { PERIODS_HEADER };
+        if l.starts_with('#') || l == header || l.is_empty() {
             continue;
         }
         let bad = || BadLine { line: i + 1, what };
@@ -124,7 +183,11 @@ fn stream(
                 .ok_or_else(bad)
         };
         let (q, r, start, period) = (num()?, num()?, num()?, num()?);
-        let pattern = cols.next().ok_or_else(bad)?;
+        let pattern = match patterns {
+            true => Some(cols.next().ok_or_else(bad)?),
+            false if cols.next().is_some() => return Err(bad().into()),
+            false => None,
+        };
         let fits = r <= q && q <= q_max && start >= q.max(1) && period >= 1;
         if !fits {
             return Err(bad().into());
@@ -139,7 +202,8 @@ fn stream(
             break;
         }
     }
-    q_max.ok_or_else(|| BadLine { line: 1, what }.into())
+    kind.map(|(q, _)| q)
+        .ok_or_else(|| BadLine { line: 1, what }.into())
 }
 
 /// Every line's summary, without parsing the patterns.
@@ -153,13 +217,16 @@ pub fn summaries(reader: impl BufRead) -> Result<(u32, Vec<LineSummary>), ReadEr
 }
 
 /// The line `(q, r)`, if the census holds it; reading stops there.
-pub fn find(reader: impl BufRead, q: u32, r: u32) -> Result<(u32, Option<LineFate>), ReadError> {
+pub fn find(reader: impl BufRead, q: u32, r: u32) -> Result<(u32, Option<Found>), ReadError> {
     let mut found = None;
     let q_max = stream(reader, |line, text, at| {
         if (line.q, line.r) != (q, r) {
             return Ok(true);
         }
-        found = Some(with_pattern(line, text, at)?);
+        found = Some(match text {
+            Some(text) => Found::Pattern(with_pattern(line, text, at)?),
+            None => Found::Period(line),
+        });
         Ok(false)
     })?;
     Ok((q_max, found))
@@ -207,7 +274,8 @@ mod tests {
             whole.iter().map(LineSummary::from).collect::<Vec<_>>()
         );
         for f in &whole {
-            assert_eq!(find(&text[..], f.q, f.r).unwrap().1.as_ref(), Some(f));
+            let found = find(&text[..], f.q, f.r).unwrap().1;
+            assert_eq!(found, Some(Found::Pattern(f.clone())));
         }
         assert_eq!(find(&text[..], 10, 0).unwrap().1, None);
         let damaged = String::from_utf8(text).unwrap().replace("\t2\t", "\tx\t");
@@ -219,5 +287,31 @@ mod tests {
             summaries(&b"# not a census\n"[..]),
             Err(ReadError::Bad(_))
         ));
+    }
+
+    #[test]
+    fn a_census_of_periods_and_starts_reads_back_without_patterns() {
+        let c = census(9, 100_000, &Stop::new(), &mut |_| {});
+        let sums: Vec<LineSummary> = c.lines.iter().map(LineSummary::from).collect();
+        let mut text = Vec::new();
+        write_periods(9, &sums, "test", &mut text).unwrap();
+        assert_eq!(summaries(&text[..]).unwrap(), (9, sums.clone()));
+        for s in &sums {
+            assert_eq!(
+                find(&text[..], s.q, s.r).unwrap().1,
+                Some(Found::Period(*s))
+            );
+        }
+        assert!(matches!(read(&text[..]), Err(ReadError::NoPatterns)));
+        // A pattern column is not part of this kind; a line past Q is refused.
+        let text = String::from_utf8(text).unwrap();
+        let patterned = text.replace("\n2\t1\t10\t4\n", "\n2\t1\t10\t4\t2,0,-2,-4\n");
+        assert_ne!(patterned, text);
+        for damaged in [patterned, text + "10\t0\t10\t2\n"] {
+            assert!(matches!(
+                summaries(damaged.as_bytes()),
+                Err(ReadError::Bad(_))
+            ));
+        }
     }
 }

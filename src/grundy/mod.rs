@@ -64,8 +64,8 @@ pub fn line(q: u32, r: u32) -> usize {
 
 /// `G(p,q,r)`, `p >= q >= r`, `p >= 1`, by sweeping every line of `q' <= q`
 /// up to `p` (about `q^2 p / 2` line steps); `None` if `stop` was requested
-/// first.
-pub fn value(p: u32, q: u32, r: u32, stop: &Stop) -> Option<u32> {
+/// first. `progress` hears the `p` reached every 4,096 steps.
+pub fn value(p: u32, q: u32, r: u32, stop: &Stop, progress: &mut dyn FnMut(u32)) -> Option<u32> {
     assert!(p >= q && q >= r && p >= 1, "not a position");
     let mut sweep = Sweep::new(q);
     while sweep.p() < p {
@@ -73,6 +73,9 @@ pub fn value(p: u32, q: u32, r: u32, stop: &Stop) -> Option<u32> {
             return None;
         }
         sweep.step();
+        if sweep.p().is_multiple_of(4096) {
+            progress(sweep.p());
+        }
     }
     sweep.value(q, r)
 }

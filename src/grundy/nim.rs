@@ -7,13 +7,19 @@
 //! cannot be read is an error, one that does not cover the position is
 //! passed over and [`Answer::passed`] says so; the sweep computes what no
 //! named file covers (`p < 2^32`).
+//!
+//! A census of periods and starts (no patterns) covers `p` past the first
+//! period of a line it proved: `G(p) - p = G(p') - p'` for
+//! `p' = s + (p - s) mod P` (start `s`, least period `P`), and the sweep
+//! computes `G(p')`. Within the first period there is nothing to reduce: it
+//! is passed over and the sweep computes `G(p)` itself.
 
 use std::fmt;
 use std::fs::File;
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
-use super::file::{self, ReadError};
+use super::file::{self, Found, ReadError};
 use super::table::GrundyTable;
 use crate::stop::Stop;
 use crate::table::TableError;
@@ -41,6 +47,22 @@ pub enum Source {
         /// Its least period.
         period: u64,
     },
+    /// A census of periods and starts that proved the line periodic, and
+    /// the sweep at the `p` it reduces to.
+    Reduced {
+        /// The census file.
+        path: PathBuf,
+        /// The line.
+        q: u64,
+        /// The line.
+        r: u64,
+        /// The least `p` from which `G - p` repeats.
+        start: u64,
+        /// Its least period.
+        period: u64,
+        /// The `p` in `start .. start + period` computed.
+        at: u64,
+    },
     /// The sweep of every line `q' <= q` up to `p`.
     Computed {
         /// The position's `q`.
@@ -55,7 +77,7 @@ impl Source {
     pub fn kind(&self) -> &'static str {
         match self {
             Source::Table { .. } => "table",
-            Source::Census { .. } => "census",
+            Source::Census { .. } | Source::Reduced { .. } => "census",
             Source::Computed { .. } => "computed",
         }
     }
@@ -76,6 +98,18 @@ impl fmt::Display for Source {
             } => write!(
                 f,
                 "{}, line ({q},{r}): G - p repeats from p = {start} with period {period}",
+                path.display()
+            ),
+            Source::Reduced {
+                path,
+                q,
+                r,
+                start,
+                period,
+                at,
+            } => write!(
+                f,
+                "{}, line ({q},{r}): G - p repeats from p = {start} with period {period}, so G - p is that at p = {at}, computed by the Grundy sweep (every line q' <= {q})",
                 path.display()
             ),
             Source::Computed { q, p } => {
@@ -171,12 +205,14 @@ impl CensusError {
     }
 }
 
-/// `G(p,q,r)` by the rules of the module's comment.
+/// `G(p,q,r)` by the rules of the module's comment. If the sweep runs,
+/// `progress(reached, target)` hears how far it is every 4,096 steps.
 pub fn nim(
     [p, q, r]: [u64; 3],
     table: Option<&Path>,
     census: Option<&Path>,
     stop: &Stop,
+    progress: &mut dyn FnMut(u64, u64),
 ) -> Result<Answer, NimError> {
     if !(p >= q && q >= r && p >= 1) {
         return Err(NimError::NotAPosition { p, q, r });
@@ -224,24 +260,60 @@ pub fn nim(
             _ => file::summaries(reader).map(|_| None),
         }
         .map_err(|e| bad(e.into()))?;
-        if let Some((f, value)) = fate.and_then(|f| f.value(p).map(|v| (f, v))) {
-            let source = Source::Census {
-                path: path.to_path_buf(),
-                q,
-                r,
-                start: f.start as u64,
-                period: f.period as u64,
-            };
-            return answer(value, source, passed);
+        match fate {
+            Some(Found::Pattern(f)) if p >= f.start as u64 => {
+                let value = f.value(p).expect("p from the start on");
+                let source = Source::Census {
+                    path: path.to_path_buf(),
+                    q,
+                    r,
+                    start: f.start as u64,
+                    period: f.period as u64,
+                };
+                return answer(value, source, passed);
+            }
+            Some(Found::Period(f)) if p >= f.start as u64 + f.period as u64 => {
+                let (start, period) = (f.start as u64, f.period as u64);
+                let at = start + (p - start) % period;
+                let g = sweep(at, q, r, stop, progress)?;
+                let source = Source::Reduced {
+                    path: path.to_path_buf(),
+                    q,
+                    r,
+                    start,
+                    period,
+                    at,
+                };
+                return answer(p - at + g, source, passed);
+            }
+            Some(Found::Period(f)) if p >= f.start as u64 => passed.push(format!(
+                "{}: p is within the first period of line ({q},{r}) (from {} with period {}), nothing to reduce",
+                path.display(),
+                f.start,
+                f.period
+            )),
+            _ => passed.push(format!(
+                "{} does not cover [{p},{q},{r}] (line not proved, or p before its start)",
+                path.display()
+            )),
         }
-        passed.push(format!(
-            "{} does not cover [{p},{q},{r}] (line not proved, or p before its start)",
-            path.display()
-        ));
     }
+    let value = sweep(p, q, r, stop, progress)?;
+    answer(value, Source::Computed { q, p }, passed)
+}
+
+/// `G(p,q,r)` by the sweep, if `p` fits it.
+fn sweep(
+    p: u64,
+    q: u64,
+    r: u64,
+    stop: &Stop,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<u64, NimError> {
     let (Ok(p32), Ok(q32), Ok(r32)) = (u32::try_from(p), u32::try_from(q), u32::try_from(r)) else {
         return Err(NimError::TooLarge { p, q, r });
     };
-    let value = super::value(p32, q32, r32, stop).ok_or(NimError::Stopped)?;
-    answer(value as u64, Source::Computed { q, p }, passed)
+    let value = super::value(p32, q32, r32, stop, &mut |at| progress(at as u64, p))
+        .ok_or(NimError::Stopped)?;
+    Ok(value as u64)
 }

@@ -129,8 +129,10 @@ def nim(
 ):
     """The Sprague-Grundy value G(p,q,r) of three-rowed Chomp by the source
     rule of ``chomp3 nim``: a Grundy table (``chomp3 grundy-table``) or a
-    Grundy census file (``chomp3 grundy-census --out``) where named and where
-    it covers the position, else computed by the Grundy sweep (about
+    Grundy census file (``chomp3 grundy-census --out``; or a census of
+    periods and starts, ``chomp3 grundy-periods --out``, by which p is reduced
+    by the line's period and the rest computed) where named and where it
+    covers the position, else computed by the Grundy sweep (about
     q**2 * p / 2 steps); a named file that does not cover it is passed over
     with a warning. With ``explain=True`` returns ``(value, source)``, source
     being the ``source:`` line. With ``options=True`` (computed only, no file
