@@ -411,16 +411,20 @@ fn grundy_lookup(
 ) -> PyResult<(u64, &'static str, String, Vec<String>)> {
     use chomp3::grundy::nim::{NimError, nim};
     guard(|| {
-        let stop = Stop::new();
+        // Ctrl-C stops a long sweep (checked every 4,096 steps).
+        let watch = Watcher::new(None);
         let answer = py.allow_threads(|| {
             nim(
                 [p, q, r],
                 table.as_deref(),
                 census.as_deref(),
-                &stop,
-                &mut |_, _| {},
+                &watch.stop,
+                &mut |done, total| watch.tick(done, total),
             )
         });
+        if let Some(e) = watch.raised() {
+            return Err(e);
+        }
         match answer {
             Ok(a) => Ok((a.value, a.source.kind(), a.source.to_string(), a.passed)),
             Err(e) => {

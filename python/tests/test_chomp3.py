@@ -9,6 +9,7 @@ import random
 import shutil
 import signal
 import subprocess
+import time
 
 import networkx as nx
 import numpy as np
@@ -276,6 +277,13 @@ def interrupted(seconds, call):
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
         signal.signal(signal.SIGINT, old_int)
+
+
+def test_keyboard_interrupt_stops_a_long_grundy_sweep():
+    # Line (150, 3) to p = 10**8: hours of sweeping; Ctrl-C ends it at once.
+    started = time.monotonic()
+    interrupted(0.5, lambda: chomp3.nim(10**8, 150, 3))
+    assert time.monotonic() - started < 30
 
 
 def test_keyboard_interrupt_commits_the_columns_done(tmp_path):
