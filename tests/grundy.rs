@@ -666,12 +666,44 @@ fn grundy_periods_resumes_to_the_same_bfiles_and_refuses_bad_checkpoints() {
     let kept = std::fs::read(&ck).unwrap();
     // --partial: the b-files of the lines done so far (checked below), from
     // the checkpoint without sweeping; the run still fails, and is kept.
-    let part = path("part");
-    let partial = run(&["--checkpoint", &ck, "--max-p", "0", "--partial"], &part);
+    // With --out, every line done so far, each as the whole run has it.
+    let (part, census) = (path("part"), path("part.tsv"));
+    let partial = run(
+        &[
+            "--checkpoint",
+            &ck,
+            "--max-p",
+            "0",
+            "--partial",
+            "--out",
+            &census,
+        ],
+        &part,
+    );
     assert!(!partial.status.success());
     let err = String::from_utf8_lossy(&partial.stderr);
     assert!(err.contains("hold the first"), "{err}");
     assert!(std::path::Path::new(&ck).exists());
+    let text = std::fs::read_to_string(&census).unwrap();
+    assert!(text.contains("a run not finished"), "{text}");
+    let (_, found) = chomp3::grundy::file::summaries(text.as_bytes()).unwrap();
+    let terms = |name: &str| -> HashMap<usize, u32> {
+        std::fs::read_to_string(std::path::Path::new(&once).join(name))
+            .unwrap()
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(|l| {
+                let (n, v) = l.split_once(' ').unwrap();
+                (n.parse().unwrap(), v.parse().unwrap())
+            })
+            .collect()
+    };
+    let (periods, starts) = (terms("grundy-periods.txt"), terms("grundy-starts.txt"));
+    assert!(found.len() > 1 && found.len() < 91, "{} lines", found.len());
+    for l in &found {
+        let n = chomp3::grundy::line(l.q, l.r);
+        assert_eq!((l.start, l.period), (starts[&n], periods[&n]), "{l:?}");
+    }
     // A checkpoint of another command is refused and left alone.
     let other = common::chomp3(&[
         "grundy-periods",

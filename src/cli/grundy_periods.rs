@@ -2,7 +2,7 @@
 //! `(q,r)`, `q <= Q`, proved by two sweeps `L` apart without keeping any
 //! pattern (`grundy::lag`); resumable from a checkpoint.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{Result, anyhow, bail};
@@ -41,7 +41,8 @@ pub struct Args {
     checkpoint_secs: f64,
     /// If the run stops at --max-p before every line is done, still write
     /// the b-files of the lines done so far in order (a prefix, every term
-    /// proved); the command still fails, saying how many (--max-p 0 with
+    /// proved) and, with --out, every line done so far (its second line says
+    /// how many); the command still fails, saying how many (--max-p 0 with
     /// --checkpoint writes those of a checkpoint without sweeping)
     #[arg(long)]
     partial: bool,
@@ -164,6 +165,8 @@ fn finish(args: &Args, run: &lag::Run, started: Instant) -> Result<()> {
     let all = line(args.lines, args.lines) + 1;
     let outcome = run.outcome();
     let done: Vec<Fate> = outcome.lines.iter().map_while(|f| *f).collect();
+    // Every line done, in order but not a prefix: for a partial --out.
+    let found: Vec<Fate> = outcome.lines.iter().flatten().copied().collect();
     let command = format!(
         "chomp3 grundy-periods --lines {} --lag {} --bfiles {}",
         args.lines,
@@ -178,12 +181,19 @@ fn finish(args: &Args, run: &lag::Run, started: Instant) -> Result<()> {
                     done.len(),
                     outcome.swept
                 );
-                write_outputs(args, &done, &note, false)?;
+                write_outputs(args, &done, &note)?;
                 let dir = args.bfiles.display();
-                format!(
-                    "the b-files in {dir} hold the first {} (--partial; no --out)",
-                    done.len()
-                )
+                let mut said = format!("the b-files in {dir} hold the first {}", done.len());
+                if let Some(out) = &args.out {
+                    let note = format!(
+                        "{command}, a run not finished: the {} of {all} lines done by p = {} only",
+                        found.len(),
+                        outcome.swept
+                    );
+                    write_census(out, args.lines, &found, &note)?;
+                    said += &format!(", {} the {} lines done", out.display(), found.len());
+                }
+                said + " (--partial)"
             }
             false => "nothing written".to_string(),
         };
@@ -195,7 +205,10 @@ fn finish(args: &Args, run: &lag::Run, started: Instant) -> Result<()> {
             args.lag
         );
     }
-    write_outputs(args, &done, &command, true)?;
+    write_outputs(args, &done, &command)?;
+    if let Some(out) = &args.out {
+        write_census(out, args.lines, &done, &command)?;
+    }
     if let Some(path) = &args.checkpoint {
         let _ = std::fs::remove_file(path);
     }
@@ -208,8 +221,8 @@ fn finish(args: &Args, run: &lag::Run, started: Instant) -> Result<()> {
     Ok(())
 }
 
-/// The b-files, and the table of `--out` if `table` (every line done).
-fn write_outputs(args: &Args, done: &[Fate], command: &str, table: bool) -> Result<()> {
+/// The b-files of `done` (the lines done, a prefix in order).
+fn write_outputs(args: &Args, done: &[Fate], command: &str) -> Result<()> {
     let dir = &args.bfiles;
     std::fs::create_dir_all(dir).map_err(|e| anyhow!("{}: {e}", dir.display()))?;
     let rows: Vec<(u32, u32, u32, u32)> =
@@ -221,20 +234,20 @@ fn write_outputs(args: &Args, done: &[Fate], command: &str, table: bool) -> Resu
         })
         .map_err(|e| anyhow!("{}: {e}", path.display()))?;
     }
-    if let Some(path) = args.out.as_ref().filter(|_| table) {
-        let lines: Vec<LineSummary> = done
-            .iter()
-            .map(|f| LineSummary {
-                q: f.q,
-                r: f.r,
-                start: f.start,
-                period: f.period,
-            })
-            .collect();
-        chomp3::atomic_write::write_atomically(path, |w| {
-            file::write_periods(args.lines, &lines, command, w)
-        })
-        .map_err(|e| anyhow!("{}: {e}", path.display()))?;
-    }
     Ok(())
+}
+
+/// The census of periods and starts of `lines` (in order) at `path`.
+fn write_census(path: &Path, q_max: u32, lines: &[Fate], command: &str) -> Result<()> {
+    let lines: Vec<LineSummary> = lines
+        .iter()
+        .map(|f| LineSummary {
+            q: f.q,
+            r: f.r,
+            start: f.start,
+            period: f.period,
+        })
+        .collect();
+    chomp3::atomic_write::write_atomically(path, |w| file::write_periods(q_max, &lines, command, w))
+        .map_err(|e| anyhow!("{}: {e}", path.display()))
 }
