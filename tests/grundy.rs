@@ -192,6 +192,19 @@ fn check_fates(q_max: u32, fates: &[Fate]) -> HashMap<(u32, u32), Vec<i64>> {
     history
 }
 
+/// The terms `(n, value)` of a b-file.
+fn bfile(path: &std::path::Path) -> Vec<(u32, u32)> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| {
+            let (n, v) = l.split_once(' ').unwrap();
+            (n.parse().unwrap(), v.parse().unwrap())
+        })
+        .collect()
+}
+
 #[test]
 fn nim_answers_from_a_census_as_it_computes_and_refuses_bad_input() {
     let dir = tempfile::tempdir().unwrap();
@@ -336,17 +349,7 @@ fn the_bfiles_hold_the_rectangles_and_the_census_in_order() {
         "45",
     ];
     common::chomp3_ok(&args);
-    let terms = |name: &str| -> Vec<(u32, u32)> {
-        std::fs::read_to_string(d.join(name))
-            .unwrap()
-            .lines()
-            .filter(|l| !l.starts_with('#'))
-            .map(|l| {
-                let (n, v) = l.split_once(' ').unwrap();
-                (n.parse().unwrap(), v.parse().unwrap())
-            })
-            .collect()
-    };
+    let terms = |name: &str| bfile(&d.join(name));
     let mut brute = Brute {
         memo: HashMap::new(),
     };
@@ -687,21 +690,15 @@ fn grundy_periods_resumes_to_the_same_bfiles_and_refuses_bad_checkpoints() {
     let text = std::fs::read_to_string(&census).unwrap();
     assert!(text.contains("a run not finished"), "{text}");
     let (_, found) = chomp3::grundy::file::summaries(text.as_bytes()).unwrap();
-    let terms = |name: &str| -> HashMap<usize, u32> {
-        std::fs::read_to_string(std::path::Path::new(&once).join(name))
-            .unwrap()
-            .lines()
-            .filter(|l| !l.starts_with('#'))
-            .map(|l| {
-                let (n, v) = l.split_once(' ').unwrap();
-                (n.parse().unwrap(), v.parse().unwrap())
-            })
+    let terms = |name: &str| -> HashMap<u32, u32> {
+        bfile(&std::path::Path::new(&once).join(name))
+            .into_iter()
             .collect()
     };
     let (periods, starts) = (terms("grundy-periods.txt"), terms("grundy-starts.txt"));
     assert!(found.len() > 1 && found.len() < 91, "{} lines", found.len());
     for l in &found {
-        let n = chomp3::grundy::line(l.q, l.r);
+        let n = chomp3::grundy::line(l.q, l.r) as u32;
         assert_eq!((l.start, l.period), (starts[&n], periods[&n]), "{l:?}");
     }
     // A checkpoint of another command is refused and left alone.
