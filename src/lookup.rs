@@ -62,7 +62,7 @@ pub struct Answer {
 #[derive(Debug, thiserror::Error)]
 pub enum LookupError {
     /// The table exists (or was named) and fails to open.
-    #[error("{}", with_path(.path, .error.to_string(), .error.names_path()))]
+    #[error("{}", .error.with_path(.path))]
     Table {
         /// The table file.
         path: PathBuf,

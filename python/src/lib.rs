@@ -58,11 +58,7 @@ fn guard<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
 }
 
 fn table_error(path: &Path, e: TableError) -> PyErr {
-    let message = if e.names_path() {
-        e.to_string()
-    } else {
-        format!("{}: {e}", path.display())
-    };
+    let message = e.with_path(path);
     match e {
         TableError::NotFound(..) => PyFileNotFoundError::new_err(message),
         _ => error(message),

@@ -50,11 +50,7 @@ pub fn open_table(path: &Path) -> Result<Table> {
 
 /// A table error as one sentence that names the file once.
 pub fn table_error(path: &Path, e: TableError) -> anyhow::Error {
-    if e.names_path() {
-        e.into()
-    } else {
-        anyhow::anyhow!("{}: {e}", path.display())
-    }
+    anyhow::anyhow!(e.with_path(path))
 }
 
 /// A descriptor error as one sentence that names the file once.

@@ -147,7 +147,7 @@ pub enum NimError {
         r: u64,
     },
     /// The named table could not be read.
-    #[error("{}", table_message(path, error))]
+    #[error("{}", error.with_path(path))]
     Table {
         /// The table file.
         path: PathBuf,
@@ -188,14 +188,6 @@ pub enum CensusError {
     /// Its text is not a Grundy census.
     #[error("{0}")]
     Read(#[from] ReadError),
-}
-
-/// A table error as one sentence that names the file once.
-fn table_message(path: &Path, error: &TableError) -> String {
-    match error {
-        e if e.names_path() => e.to_string(),
-        e => format!("{}: {e}", path.display()),
-    }
 }
 
 impl CensusError {

@@ -33,8 +33,8 @@ pub enum TableError {
     NotFound(PathBuf, Shape),
     /// The path is a directory, where a table of this shape was wanted.
     #[error(
-        "{} is a directory, not {} file; give the path of a {} file",
-        .0.display(), .1.article_noun(), .1.extension()
+        "{} is a directory, not a {} file; give the path of a {} file",
+        .0.display(), .1.noun(), .1.extension()
     )]
     IsDirectory(PathBuf, Shape),
     /// The file does not start with the table magic: it is some other file.
@@ -131,6 +131,14 @@ impl TableError {
             self,
             TableError::NotFound(..) | TableError::IsDirectory(..) | TableError::Io { .. }
         )
+    }
+
+    /// The message as one sentence that names the file `path` once.
+    pub fn with_path(&self, path: &Path) -> String {
+        match self.names_path() {
+            true => self.to_string(),
+            false => format!("{}: {self}", path.display()),
+        }
     }
 }
 

@@ -78,14 +78,6 @@ impl Shape {
         }
     }
 
-    /// [`Shape::noun`] with its article.
-    pub fn article_noun(self) -> &'static str {
-        match self {
-            Shape::Triangle => "a table",
-            Shape::Tetrahedron => "a Grundy table",
-        }
-    }
-
     /// The command that creates and extends such a file, for messages.
     pub fn command(self) -> &'static str {
         match self {
