@@ -701,6 +701,29 @@ fn grundy_periods_resumes_to_the_same_bfiles_and_refuses_bad_checkpoints() {
         let n = chomp3::grundy::line(l.q, l.r) as u32;
         assert_eq!((l.start, l.period), (starts[&n], periods[&n]), "{l:?}");
     }
+    // And by the game's definition where p <= 60 reaches: G - p repeats with
+    // the period from the start, and not from the p before it.
+    let mut brute = Brute {
+        memo: HashMap::new(),
+    };
+    let mut x =
+        |p: u32, l: &chomp3::grundy::file::LineSummary| brute.value(p, l.q, l.r) as i64 - p as i64;
+    let mut seen = 0;
+    for l in found.iter().filter(|l| l.start + l.period < 60) {
+        for p in l.start..=60 - l.period {
+            assert_eq!(x(p, l), x(p + l.period, l), "{l:?} at {p}");
+        }
+        let before = l.start - 1;
+        if before >= l.q.max(1) {
+            assert_ne!(
+                x(before, l),
+                x(before + l.period, l),
+                "{l:?} starts earlier"
+            );
+        }
+        seen += 1;
+    }
+    assert!(seen >= 10, "only {seen} lines within p <= 60");
     // A checkpoint of another command is refused and left alone.
     let other = common::chomp3(&[
         "grundy-periods",
