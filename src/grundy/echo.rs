@@ -1,0 +1,202 @@
+//! Lines whose least period is known, taken by the trailing sweep of
+//! [`super::lag`] from their last period instead of by the mex ("echoes").
+//! Owns those values, within a memory budget; uses [`super::live`] (a
+//! taken line's used set is not kept, and is rebuilt for a checkpoint).
+//!
+//! # Why the values are the same
+//!
+//! A line done with start `s` and least period `P` has `x(p) = x(p - P)`
+//! for every `p >= s + P`. Its ring holds `x(j)` at slot `j % P` for `P`
+//! consecutive `j >= s` (every residue once), so slot `p % P` is `x(p)` for
+//! every `p >= s`. The trailing sweep takes it at a step as [`super::live`]
+//! takes a given value: it enters the line's column and row as the mex's
+//! would, and the line's own used set, read only by its mex and by a
+//! checkpoint, is left. For a checkpoint it is made again from the ring
+//! ([`super::live::Live::rebuild`], which needs the values of the last
+//! `bias + 2Q` steps, all at or after `s`: a line is taken only from
+//! `p >= s + bias + 2Q` on), so a checkpoint is the one the mex would have
+//! written, and a run continued from it refills the rings.
+//!
+//! Not every done line fits: at `Q = 200` most least periods are 589,824,
+//! 1.2 MB a line. Lines are given rings in the order they are done while
+//! the budget lasts.
+
+use super::live::Live;
+
+/// `x` of a line not started, or not taken, at a `p`.
+const ABSENT: i16 = i16::MIN;
+
+/// The done lines' rings and which of them the trailing sweep takes.
+pub(super) struct Echoes {
+    /// Bytes left for more rings.
+    left: u64,
+    /// Per line: its ring, once it has one.
+    rings: Vec<Option<Ring>>,
+    /// Per line: whether it was offered a ring (a line is offered once).
+    offered: Vec<bool>,
+    /// Per line: whether the trailing sweep takes it from its ring.
+    taken: Vec<bool>,
+    /// The lines taken, ascending.
+    list: Vec<usize>,
+}
+
+/// One line's last period.
+struct Ring {
+    /// `x(j)` at slot `j % period`, for `j` in `from ..= last`.
+    x: Vec<i16>,
+    start: u32,
+    from: u32,
+    /// The last `p` kept (`from - 1` before the first).
+    last: u32,
+}
+
+impl Echoes {
+    /// No rings yet for `n` lines, with `bytes` to spend on them.
+    pub(super) fn new(n: usize, bytes: u64) -> Echoes {
+        Echoes {
+            left: bytes,
+            rings: (0..n).map(|_| None).collect(),
+            offered: vec![false; n],
+            taken: vec![false; n],
+            list: Vec::new(),
+        }
+    }
+
+    /// Per line, whether the trailing sweep takes it.
+    pub(super) fn taken(&self) -> &[bool] {
+        &self.taken
+    }
+
+    /// How many lines the trailing sweep takes.
+    pub(super) fn count(&self) -> usize {
+        self.list.len()
+    }
+
+    /// Offers line `at`, done with `start` and least `period`, a ring,
+    /// filled from the trailing sweep's next `p` (`next`) on, if the budget
+    /// has room (once per line).
+    pub(super) fn offer(&mut self, at: usize, start: u32, period: u32, next: u32) {
+        let bytes = 2 * period as u64;
+        if self.offered[at] || bytes > self.left {
+            self.offered[at] = true;
+            return;
+        }
+        self.offered[at] = true;
+        self.left -= bytes;
+        let from = next.max(start);
+        self.rings[at] = Some(Ring {
+            x: vec![ABSENT; period as usize],
+            start,
+            from,
+            last: from - 1,
+        });
+    }
+
+    /// Whether line `at` was offered a ring.
+    pub(super) fn offered(&self, at: usize) -> bool {
+        self.offered[at]
+    }
+
+    /// Keeps the trailing sweep's `x` of the `k` steps after `p0`
+    /// (`x(i, at)` at step `p0 + 1 + i`) in the rings being filled. A ring
+    /// that missed steps (the sweep kept no values there) starts again.
+    pub(super) fn keep(&mut self, p0: u32, k: usize, x: impl Fn(usize, usize) -> i16) {
+        for (at, ring) in self.rings.iter_mut().enumerate() {
+            let Some(ring) = ring else { continue };
+            let period = ring.x.len() as u32;
+            if ring.full() {
+                continue;
+            }
+            if ring.last < p0 {
+                ring.from = (p0 + 1).max(ring.start);
+                ring.last = ring.from - 1;
+            }
+            for i in 0..k {
+                let p = p0 + 1 + i as u32;
+                if p == ring.last + 1 && !ring.full() {
+                    ring.x[(p % period) as usize] = x(i, at);
+                    ring.last = p;
+                }
+            }
+        }
+    }
+
+    /// Takes, from the trailing sweep's next step on, the lines whose rings
+    /// are full once that sweep is at `p` with its window `bias` below `p`
+    /// and rows up to `q_max` (see the module's comment).
+    pub(super) fn take(&mut self, p: u32, bias: u32, q_max: u32) {
+        for (at, ring) in self.rings.iter().enumerate() {
+            let Some(ring) = ring else { continue };
+            let late = p >= ring.start + bias + 2 * q_max && p > 3 * q_max + bias;
+            if !self.taken[at] && ring.full() && late {
+                self.taken[at] = true;
+                self.list.push(at);
+            }
+        }
+        self.list.sort_unstable();
+    }
+
+    /// The values of the lines taken among `lo .. hi` at the `steps` steps
+    /// from `p1` on: step `i`, line `at` at `[i * (hi - lo) + at - lo]`, the
+    /// other lines [`ABSENT`]. Empty if no line there is taken.
+    pub(super) fn given(&self, lo: usize, hi: usize, p1: u32, steps: usize) -> Vec<i16> {
+        let lines = self.lines(lo, hi);
+        if lines.is_empty() {
+            return Vec::new();
+        }
+        let w = hi - lo;
+        let mut out = vec![ABSENT; steps * w];
+        for &at in lines {
+            let ring = &self.rings[at].as_ref().expect("a taken line has a ring").x;
+            let mut slot = (p1 % ring.len() as u32) as usize;
+            for i in 0..steps {
+                out[i * w + at - lo] = ring[slot];
+                slot += 1;
+                if slot == ring.len() {
+                    slot = 0;
+                }
+            }
+        }
+        out
+    }
+
+    /// Copies the taken lines' values of `given` (from [`Echoes::given`]
+    /// with the same `lo` and `hi`) into `x`, laid out alike.
+    pub(super) fn fill(&self, x: &mut [i16], given: &[i16], lo: usize, hi: usize) {
+        if given.is_empty() {
+            return;
+        }
+        let w = hi - lo;
+        for (row, from) in x.chunks_exact_mut(w).zip(given.chunks_exact(w)) {
+            for &at in self.lines(lo, hi) {
+                row[at - lo] = from[at - lo];
+            }
+        }
+    }
+
+    /// Makes the used sets of the lines taken in `live` (the trailing
+    /// sweep) again, as the mex would have left them.
+    pub(super) fn rebuild(&self, live: &mut Live) {
+        for &at in &self.list {
+            let ring = self.rings[at].as_ref().expect("a taken line has a ring");
+            live.rebuild(at, |j| {
+                assert!(j >= ring.start, "a value before the line's start");
+                ring.x[(j % ring.x.len() as u32) as usize] as i32
+            });
+        }
+    }
+
+    /// The lines taken among `lo .. hi`.
+    fn lines(&self, lo: usize, hi: usize) -> &[usize] {
+        let a = self.list.partition_point(|&at| at < lo);
+        let b = self.list.partition_point(|&at| at < hi);
+        &self.list[a..b]
+    }
+}
+
+impl Ring {
+    /// Whether it holds a whole period.
+    fn full(&self) -> bool {
+        self.last + 1 - self.from == self.x.len() as u32
+    }
+}
