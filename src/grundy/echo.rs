@@ -97,13 +97,20 @@ impl Echoes {
         self.offered[at]
     }
 
-    /// Keeps the trailing sweep's `x` of the `k` steps after `p0`
-    /// (`x(i, at)` at step `p0 + 1 + i`) in the rings being filled. A ring
+    /// Keeps the trailing sweep's `x` of the `k` steps after `p0` (step
+    /// `p0 + 1 + i` is `row(i)`, by line) in the rings being filled, step by
+    /// step (each step's row is read in order; a ring at a time would read
+    /// the chunk's values a line at a time, a cache line for each). A ring
     /// that missed steps (the sweep kept no values there) starts again.
-    pub(super) fn keep(&mut self, p0: u32, k: usize, x: impl Fn(usize, usize) -> i16) {
+    pub(super) fn keep<'a>(
+        &mut self,
+        p0: u32,
+        k: usize,
+        row: impl Fn(usize) -> (&'a [i16], &'a [i16]),
+    ) {
+        let mut filling: Vec<(usize, &mut Ring)> = Vec::new();
         for (at, ring) in self.rings.iter_mut().enumerate() {
             let Some(ring) = ring else { continue };
-            let period = ring.x.len() as u32;
             if ring.full() {
                 continue;
             }
@@ -111,10 +118,22 @@ impl Echoes {
                 ring.from = (p0 + 1).max(ring.start);
                 ring.last = ring.from - 1;
             }
-            for i in 0..k {
-                let p = p0 + 1 + i as u32;
+            filling.push((at, ring));
+        }
+        if filling.is_empty() {
+            return;
+        }
+        for i in 0..k {
+            let p = p0 + 1 + i as u32;
+            let (low, high) = row(i);
+            for (at, ring) in filling.iter_mut() {
                 if p == ring.last + 1 && !ring.full() {
-                    ring.x[(p % period) as usize] = x(i, at);
+                    let x = match at.checked_sub(low.len()) {
+                        None => low[*at],
+                        Some(j) => high[j],
+                    };
+                    let period = ring.x.len() as u32;
+                    ring.x[(p % period) as usize] = x;
                     ring.last = p;
                 }
             }

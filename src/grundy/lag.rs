@@ -576,13 +576,7 @@ impl Run {
         let (a, echo) = (&self.trail.x, &mut self.trail.echo);
         let k = a.steps();
         let p = self.trail.lines.p();
-        echo.keep(p - k as u32, k, |i, at| {
-            let (low, high) = a.row(i);
-            match at.checked_sub(low.len()) {
-                None => low[at],
-                Some(j) => high[j],
-            }
-        });
+        echo.keep(p - k as u32, k, |i| a.row(i));
         for at in 0..self.order.len() {
             if self.period[at] != NONE && !echo.offered(at) {
                 echo.offer(at, self.last_diff[at] + 1, self.period[at], p + 1);
