@@ -36,11 +36,6 @@ pub struct Args {
     /// Keep the run's state in FILE, and continue from it if it is there
     #[arg(long, value_name = "FILE")]
     checkpoint: Option<PathBuf>,
-    /// Memory (GiB) for the last period of lines already done, which the
-    /// trailing sweep then takes rather than computing them again (faster;
-    /// the rings are not in the checkpoint, and fill again after a resume)
-    #[arg(long, value_name = "GIB", default_value_t = 2.0, value_parser = gib)]
-    echo_gib: f64,
     /// Seconds of work between checkpoints
     #[arg(long, value_name = "S", default_value_t = 600.0)]
     checkpoint_secs: f64,
@@ -78,8 +73,8 @@ pub fn run(args: &Args) -> Result<()> {
             );
         }
         let msg = format!(
-            "lead p = {}, {} of {all} lines proved, {} with least period, {} echoed",
-            at.lead, at.proved, at.done, at.echoed
+            "lead p = {}, {} of {all} lines proved, {} with least period",
+            at.lead, at.proved, at.done
         );
         if lines_to_log && logged.elapsed().as_secs() >= 60 {
             logged = Instant::now();
@@ -99,11 +94,8 @@ pub fn run(args: &Args) -> Result<()> {
             saved = Instant::now();
         }
     };
-    let echo = (args.echo_gib * (1u64 << 30) as f64) as u64;
-    let run = lag::run(
-        args.lines, args.lag, args.max_p, echo, resume, &stop, &mut show,
-    )
-    .map_err(|e| anyhow!(e))?;
+    let run = lag::run(args.lines, args.lag, args.max_p, resume, &stop, &mut show)
+        .map_err(|e| anyhow!(e))?;
     bar.finish_and_clear();
     if let Some(e) = save_error {
         return Err(e);
@@ -258,12 +250,4 @@ fn write_census(path: &Path, q_max: u32, lines: &[Fate], command: &str) -> Resul
         .collect();
     chomp3::atomic_write::write_atomically(path, |w| file::write_periods(q_max, &lines, command, w))
         .map_err(|e| anyhow!("{}: {e}", path.display()))
-}
-
-/// A memory size in GiB: a number, at least 0.
-fn gib(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
-        _ => Err(format!("{s} is not a size in GiB (a number, at least 0)")),
-    }
 }

@@ -56,7 +56,6 @@
 use std::io::{self, Read, Write};
 
 use super::census::dependency;
-use super::echo::Echoes;
 use super::frozen::Layout;
 use super::line;
 use super::live::{Given, Live, View};
@@ -99,9 +98,6 @@ pub struct Progress {
     pub proved: usize,
     /// Lines whose least period is known.
     pub done: usize,
-    /// Lines the trailing sweep takes from their last period
-    /// ([`Run::set_echoes`]).
-    pub echoed: usize,
 }
 
 /// The outcome: every line's fate (`None`: not done by `max_p`), and how
@@ -164,7 +160,6 @@ struct Trail {
     lines: Live,
     probes: Vec<Probe>,
     x: Values,
-    echo: Echoes,
 }
 
 /// The leading sweep.
@@ -438,7 +433,6 @@ impl Run {
                 lines: Live::new(q_max, below),
                 probes: vec![Probe::Idle; n],
                 x: Values::default(),
-                echo: Echoes::new(n, 0),
             },
             lead: Lead {
                 lines: Live::new(q_max, below),
@@ -463,20 +457,7 @@ impl Run {
             lead: self.lead.lines.p(),
             proved: self.proved.iter().filter(|&&c| c != NONE).count(),
             done: self.period.iter().filter(|&&k| k != NONE).count(),
-            echoed: self.trail.echo.count(),
         }
-    }
-
-    /// Lets the trailing sweep take done lines from their last period,
-    /// kept in up to `bytes` of memory ([`super::echo`]), from now on;
-    /// before the first chunk of a run or of a run loaded.
-    pub fn set_echoes(&mut self, bytes: u64) {
-        assert_eq!(
-            self.trail.echo.count(),
-            0,
-            "echoes set once a run is under way"
-        );
-        self.trail.echo = Echoes::new(self.order.len(), bytes);
     }
 
     /// Whether every line's least period is known.
@@ -527,7 +508,6 @@ impl Run {
             // Stretches longer than a chunk keep both cores busy (the
             // least periods are then found up to `ALONE` steps later).
             let steps = ALONE.min(max_p.saturating_sub(self.trail.lines.p()));
-            self.trail.x = Values::default();
             trail_alone(
                 &mut self.trail,
                 &self.divs,
@@ -565,24 +545,8 @@ impl Run {
                 self.prove();
             }
             self.decide();
-            self.echo();
         }
         Ok(())
-    }
-
-    /// Keeps the chunk's values of the trailing sweep in the rings being
-    /// filled, offers rings to the lines done, and takes those full.
-    fn echo(&mut self) {
-        let (a, echo) = (&self.trail.x, &mut self.trail.echo);
-        let k = a.steps();
-        let p = self.trail.lines.p();
-        echo.keep(p - k as u32, k, |i| a.row(i));
-        for at in 0..self.order.len() {
-            if self.period[at] != NONE && !echo.offered(at) {
-                echo.offer(at, self.last_diff[at] + 1, self.period[at], p + 1);
-            }
-        }
-        echo.take(p, self.trail.lines.bias(), self.q_max);
     }
 
     /// Keeps each line's last difference between the two sweeps; `copied`:
@@ -785,13 +749,7 @@ impl Run {
     pub fn save(&self, w: &mut dyn Write) -> io::Result<()> {
         put32(w, self.q_max)?;
         put32(w, self.lag)?;
-        if self.trail.echo.count() > 0 {
-            let mut trail = self.trail.lines.clone();
-            self.trail.echo.rebuild(&mut trail);
-            trail.save(w)?;
-        } else {
-            self.trail.lines.save(w)?;
-        }
+        self.trail.lines.save(w)?;
         self.lead.lines.save(w)?;
         self.lead.lags.save(w, self.lead.lines.p())?;
         put32s(w, self.last_diff.iter().copied())?;
@@ -878,7 +836,6 @@ fn head_start(lead: &mut Lead, q_max: u32, rounds: u32) {
         &mut lead.lines,
         q1,
         rounds,
-        None,
         |at, p, x, _| lo.observe(at, p, x as i16),
         |at, p, x, _| hi.observe(at, p, x as i16),
     );
@@ -917,39 +874,32 @@ fn both_split(trail: &mut Trail, lead: &mut Lead, divs: &[u32], q_max: u32, copy
     {
         let (t_lines, l_lines) = (&mut trail.lines, &mut lead.lines);
         let (t_lo, t_hi) = trail.probes.split_at_mut(nlow);
-        let echo = &trail.echo;
         let (mut l_lo, mut l_hi) = lead.lags.split(nlow);
         for j in 0..rounds + 2 {
             // Paired so that each core starts on a half of the trailing
             // sweep, and a core that is done takes the other's second task.
             let tl = || {
                 (j < rounds).then(|| {
-                    let given = echo.given(0, nlow, t_part.p() + 1, sub);
-                    let (up, mut x) = low_steps(
+                    low_steps(
                         &mut t_part,
                         sub,
                         true,
-                        |i| echoes(echo, &given, 0, nlow, i),
+                        |_| None,
                         |at, p, x, used| show(&mut t_lo[at], divs, p, x, used),
-                    );
-                    echo.fill(&mut x, &given, 0, nlow);
-                    (up, x)
+                    )
                 })
             };
             let th = || {
                 (1..=rounds).contains(&j).then(|| {
                     let up = &t_up[j - 1];
-                    let given = echo.given(nlow, n, t_lines.p() + 1, sub);
-                    let mut x = high_steps(
+                    high_steps(
                         t_lines,
                         q1,
                         up,
                         true,
-                        |i| echoes(echo, &given, nlow, n, i),
+                        |_| None,
                         |at, p, x, used| show(&mut t_hi[at - nlow], divs, p, x, used),
-                    );
-                    echo.fill(&mut x, &given, nlow, n);
-                    x
+                    )
                 })
             };
             let ll = || {
@@ -1078,7 +1028,6 @@ fn trail_alone(trail: &mut Trail, divs: &[u32], q_max: u32, rounds: u32) {
         &mut trail.lines,
         q1,
         rounds,
-        Some(&trail.echo),
         |at, p, x, used| show(&mut lo[at], divs, p, x, used),
         |at, p, x, used| show(&mut hi[at - nlow], divs, p, x, used),
     );
@@ -1110,80 +1059,23 @@ fn split_row(q_max: u32) -> u32 {
 /// ([`Live::step_above`]), which then takes them back. The values are those
 /// of plain steps (the lower rows depend on nothing above them). `low` and
 /// `high` are shown each line of their part as `(line, p, x, used set)`.
-fn split_steps<L, H>(
-    lines: &mut Live,
-    q1: u32,
-    rounds: u32,
-    echo: Option<&Echoes>,
-    mut low: L,
-    mut high: H,
-) where
+fn split_steps<L, H>(lines: &mut Live, q1: u32, rounds: u32, mut low: L, mut high: H)
+where
     L: FnMut(usize, u32, i32, View) + Send,
     H: FnMut(usize, u32, i32, View) + Send,
 {
     let mut part = lines.low_part(q1);
-    let (sub, nlow, n) = (SUB as usize, line(q1, 0), lines.now().len());
-    let given = |lo: usize, hi: usize, p: u32| match echo {
-        Some(echo) => echo.given(lo, hi, p + 1, sub),
-        None => Vec::new(),
-    };
-    let mut low_part = |part: &mut Live| {
-        let g = given(0, nlow, part.p());
-        low_steps(
-            part,
-            sub,
-            false,
-            |i| echoes_in(echo, &g, 0, nlow, i),
-            &mut low,
-        )
-        .0
-    };
-    let mut high_part = |lines: &mut Live, cur: &[u32]| {
-        let g = given(nlow, n, lines.p());
-        high_steps(
-            lines,
-            q1,
-            cur,
-            false,
-            |i| echoes_in(echo, &g, nlow, n, i),
-            &mut high,
-        );
-    };
-    let mut cur = low_part(&mut part);
+    let sub = SUB as usize;
+    let (mut cur, _) = low_steps(&mut part, sub, false, |_| None, &mut low);
     for _ in 1..rounds {
-        let (next, _) = rayon::join(|| low_part(&mut part), || high_part(lines, &cur));
+        let ((next, _), _) = rayon::join(
+            || low_steps(&mut part, sub, false, |_| None, &mut low),
+            || high_steps(lines, q1, &cur, false, |_| None, &mut high),
+        );
         cur = next;
     }
-    high_part(lines, &cur);
+    high_steps(lines, q1, &cur, false, |_| None, &mut high);
     lines.absorb(&part);
-}
-
-/// The `i`-th step's values given to the lines `lo .. hi` of the trailing
-/// sweep from `given` (of [`Echoes::given`]), if any.
-fn echoes<'a>(
-    echo: &'a Echoes,
-    given: &'a [i16],
-    lo: usize,
-    hi: usize,
-    i: usize,
-) -> Option<Given<'a>> {
-    let w = hi - lo;
-    given.get(i * w..(i + 1) * w).map(|x| Given {
-        copy: echo.taken(),
-        x,
-        from: lo,
-    })
-}
-
-/// [`echoes`], if there are echoes.
-fn echoes_in<'a>(
-    echo: Option<&'a Echoes>,
-    given: &'a [i16],
-    lo: usize,
-    hi: usize,
-    i: usize,
-) -> Option<Given<'a>> {
-    echo.and_then(|echo| echoes(echo, given, lo, hi, i))
 }
 
 /// `k` steps of the leading sweep, its values kept per step.
@@ -1201,21 +1093,17 @@ fn lead_steps(lead: &mut Lead, n: usize, k: usize) {
 }
 
 /// `k` steps of the trailing sweep, its values kept per step and shown to
-/// the lines being looked at (the lines echoed taken from their rings).
+/// the lines being looked at.
 fn trail_steps(trail: &mut Trail, divs: &[u32], n: usize, k: usize) {
     let mut x = vec![ABSENT; n * k];
-    let (probes, echo) = (&mut trail.probes, &trail.echo);
-    let given = echo.given(0, n, trail.lines.p() + 1, k);
-    for (i, row) in x.chunks_exact_mut(n).enumerate() {
+    let probes = &mut trail.probes;
+    for row in x.chunks_exact_mut(n) {
         let p = trail.lines.p() + 1;
-        trail
-            .lines
-            .step_given(echoes(echo, &given, 0, n, i), |at, x, used| {
-                row[at] = x as i16;
-                show(&mut probes[at], divs, p, x, used);
-            });
+        trail.lines.step(|at, x, used| {
+            row[at] = x as i16;
+            show(&mut probes[at], divs, p, x, used);
+        });
     }
-    echo.fill(&mut x, &given, 0, n);
     trail.x = whole(n, k, x);
 }
 
@@ -1392,14 +1280,13 @@ impl Ring {
 }
 
 /// Runs a census to its end, or until the trailing sweep passes `max_p` or
-/// `stop` is set, with `echo_bytes` for echoes ([`Run::set_echoes`]);
-/// `progress` after every chunk (which may save the state). Starts again
-/// with a wider window when a value falls below it.
+/// `stop` is set; `progress` after every chunk; `checkpoint(run)` when it
+/// returns true is offered the state to save. Starts again with a wider
+/// window when a value falls below it.
 pub fn run(
     q_max: u32,
     lag: u32,
     max_p: u32,
-    echo_bytes: u64,
     resume: Option<Run>,
     stop: &Stop,
     progress: &mut dyn FnMut(&Run),
@@ -1408,11 +1295,9 @@ pub fn run(
         Some(r) => r,
         None => Run::new(q_max, lag, Layout::first_guess(q_max))?,
     };
-    run.set_echoes(echo_bytes);
     while !run.finished() && run.trail.lines.p() < max_p && !stop.requested() {
         if let Err(x) = run.chunk(max_p) {
             run = Run::new(q_max, lag, x.unsigned_abs() + 64)?;
-            run.set_echoes(echo_bytes);
             run.restarted = Some(x);
             continue;
         }
@@ -1492,7 +1377,7 @@ mod tests {
     fn a_value_below_the_window_starts_the_run_again() {
         let (q_max, lag) = (12, 576);
         let fates = |run: &Run| run.outcome().lines;
-        let wide = super::run(q_max, lag, u32::MAX, 0, None, &Stop::new(), &mut |_| {}).unwrap();
+        let wide = super::run(q_max, lag, u32::MAX, None, &Stop::new(), &mut |_| {}).unwrap();
         assert_eq!(wide.restarted(), None);
         let shallow = Run::new(q_max, lag, 0).unwrap();
         assert_eq!(shallow.trail.lines.bias(), 0);
@@ -1501,7 +1386,6 @@ mod tests {
             q_max,
             lag,
             u32::MAX,
-            0,
             Some(shallow),
             &Stop::new(),
             &mut |r| said = said.or(r.restarted()),
@@ -1521,62 +1405,8 @@ mod tests {
         run.chunk(u32::MAX).unwrap();
         let at = run.progress();
         assert!(at.lead > 0 && at.p == 0);
-        let run = super::run(12, 576, 0, 0, Some(run), &Stop::new(), &mut |_| {}).unwrap();
+        let run = super::run(12, 576, 0, Some(run), &Stop::new(), &mut |_| {}).unwrap();
         assert_eq!((run.progress().lead, run.progress().p), (at.lead, 0));
-    }
-
-    /// A run whose trailing sweep takes done lines from their rings writes,
-    /// after every chunk, the checkpoint of a run that computes them all:
-    /// the rebuilt used sets are those of the mex, and every other part of
-    /// the state is the same. Through the two sweeps side by side, the four
-    /// parts and the trailing sweep alone, some rings too small for the
-    /// budget.
-    #[test]
-    fn echoes_leave_every_checkpoint_as_it_was() {
-        let (q_max, lag) = (20, 2304);
-        let bytes = |run: &Run| {
-            let mut v = Vec::new();
-            run.save(&mut v).unwrap();
-            v
-        };
-        let mut plain = Run::new(q_max, lag, Layout::first_guess(q_max)).unwrap();
-        let mut echo = Run::new(q_max, lag, Layout::first_guess(q_max)).unwrap();
-        // Room for a few hundred of the 231 lines' periods (most are 2,304
-        // or less at q <= 20), so that some are left out.
-        echo.set_echoes(300_000);
-        plain.copy_from = plain.order.len() * 7 / 8;
-        echo.copy_from = plain.copy_from;
-        let (mut kinds, mut most) = ([0; 3], 0);
-        while !plain.finished() {
-            let kind = match (plain.lead.lines.p() >= lag, plain.progress().proved) {
-                (false, _) => None,
-                (_, k) if k == plain.order.len() => Some(2),
-                (_, k) if k >= plain.copy_from => Some(1),
-                _ => Some(0),
-            };
-            let taken = echo.trail.echo.count();
-            plain.chunk(u32::MAX).unwrap();
-            echo.chunk(u32::MAX).unwrap();
-            if let (Some(kind), true) = (kind, taken > 0) {
-                kinds[kind] += 1;
-            }
-            most = most.max(taken);
-            assert!(
-                bytes(&plain) == bytes(&echo),
-                "at p = {}",
-                plain.progress().p
-            );
-        }
-        assert!(echo.finished());
-        assert!(
-            kinds.iter().all(|&k| k > 0),
-            "chunks with echoes: {kinds:?}"
-        );
-        let done = plain.order.len();
-        assert!(
-            most > done / 4 && most < done,
-            "{most} of {done} lines echoed"
-        );
     }
 
     /// The same fates as the census that keeps patterns (its own code),

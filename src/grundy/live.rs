@@ -47,7 +47,6 @@ use crate::bytes::damaged;
 use crate::bytes::stream::{get32, get64, put32, put64s};
 
 /// Every line `(q, r)`, `q <= Q`, swept in `p`; see the module's comment.
-#[derive(Clone)]
 pub(super) struct Live {
     q_max: u32,
     p: u32,
@@ -242,42 +241,6 @@ impl Live {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
-    }
-
-    /// Sets line `at`'s used set to the one its steps would have left at
-    /// this `p`, from its values `G(j) = j + x(j)` for `p + 2 - bias - 2Q
-    /// <= j <= p` (for the trailing sweep's lines taken from their period,
-    /// [`super::echo`]). That set is every value below `p + 1 - bias` (a
-    /// free one there would be the line's value at `p + 1`, below the
-    /// window, and the line's values there are in it: they repeat ones that
-    /// were) and, above, those of the line's own values that are: a value
-    /// `G(j) >= p + 1 - bias` has `j >= p + 2 - bias - 2Q`, as
-    /// `G(j) <= j + 2Q - 1`. The first values of the lower lines (below
-    /// `3Q`) are under `p + 1 - bias` (asserted).
-    pub(super) fn rebuild(&mut self, at: usize, x: impl Fn(u32) -> i32) {
-        let (p, len) = (self.p, self.mask + 1);
-        let floor = p + 1 - self.bias;
-        assert!(floor > 3 * self.q_max, "a used set rebuilt too early");
-        let mut above: Vec<u32> = (floor + 1 - 2 * self.q_max..=p)
-            .map(|j| (j as i64 + x(j) as i64) as u32)
-            .filter(|&g| g >= floor)
-            .collect();
-        above.sort_unstable();
-        let mut free = floor;
-        for &g in &above {
-            if g == free {
-                free += 1;
-            }
-        }
-        let base = free / 64;
-        let ring = &mut self.used[at * len..(at + 1) * len];
-        ring.fill(0);
-        for g in (64 * base..floor).chain(above) {
-            if g >= 64 * base {
-                set_bit(ring, g, self.mask);
-            }
-        }
-        self.base[at] = base;
     }
 
     /// The rows from `q1` on, the values of those below being `low`.

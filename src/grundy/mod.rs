@@ -41,7 +41,6 @@
 //! line's set gains one value per step and its first free value rises with `p`.
 
 pub mod census;
-mod echo;
 pub mod file;
 mod frozen;
 mod index;
