@@ -1,12 +1,14 @@
 //! Creating or extending a table file: checks the request, runs the [`Engine`] and
 //! streams its blocks into a [`TableWriter`], committing as it goes. This is the one
-//! place where engine and table meet (uses `engine` and `table`).
+//! place where engine and table meet (uses `engine`, `table`, `stop`, and
+//! `path_message` for its errors).
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::engine::{BLOCK_COLS, Engine, StoredColumns};
+use crate::path_message::NamesPath;
 use crate::stop::Stop;
 use crate::table::raw::{self, MAX_CAPACITY};
 use crate::table::{Table, TableError, TableWriter, parent_dir};
@@ -80,9 +82,8 @@ pub enum ComputeError {
     },
 }
 
-impl ComputeError {
-    /// Whether the message already names the file or directory concerned.
-    pub fn names_path(&self) -> bool {
+impl NamesPath for ComputeError {
+    fn names_path(&self) -> bool {
         match self {
             ComputeError::Table(e) => e.names_path(),
             ComputeError::NoDirectory(_)

@@ -8,26 +8,28 @@
 //! bytes        little-endian helpers of the two file formats      uses nothing
 //! atomic_write files written aside, synced and renamed into place  uses nothing
 //! stop         the stop token long runs look at (Ctrl-C)           uses nothing
+//! path_message errors that name their file once (NamesPath)         uses nothing
 //! proof        row fates, how they are known, the certificate     uses nothing
 //! facts        what columns 0..=N say (diagonal, counts, minima)  uses nothing
 //! engine       the recurrence for f(q,r), column blocks, its state -> bytes
 //!              (engine::ranks: rows shared among processes)
-//! table        the .c3t file: format, reader, crash-safe writer   -> bytes, atomic_write
-//! compute      create or extend a table (engine meets table)      -> engine, table, stop
+//! table        the .c3t file: format, reader, crash-safe writer   -> bytes, atomic_write, path_message
+//! compute      create or extend a table (engine meets table)      -> engine, table, stop, path_message
 //! census       prove each row's fate without a table, checkpoints, -> engine, proof, facts, bytes, census_file,
 //!              the driver that runs one to its end (census::driver)   stop, atomic_write, huge
 //! cluster      the census's ranks over MPI (feature `mpi`)         -> engine
-//! census_file  census.tsv and the .c3d descriptor file            -> bytes, proof, facts, atomic_write
+//! census_file  census.tsv and the .c3d descriptor file            -> bytes, proof, facts, atomic_write,
+//!                                                                    path_message
 //! analysis     sequences, rows, checks from a table or a census   -> table, proof, facts, census_file,
 //!                                                                    atomic_write
-//! lookup       one f(q,r) and its source (table or census)        -> table, census_file, proof
+//! lookup       one f(q,r) and its source (table or census)        -> table, census_file, proof, path_message
 //! position     single positions: won or lost, winning moves       -> table
 //! plot         the figures (graph Chomp's from `chomp3 graph` files, -> table, analysis, proof,
 //!              the Grundy census's from its file)                    graph::summary, grundy
 //! graph        graph Chomp: nim-values of graphs (its own game),  -> bytes, stop
 //!              the --summary table (graph::summary)
 //! grundy       Sprague-Grundy values G(p,q,r): the sweep in p,     -> stop, table, proof, graph::summary,
-//!                                                                    bytes, atomic_write
+//!                                                                    bytes, atomic_write, path_message
 //!              its census (retired lines, periodic tables), the
 //!              census of two sweeps (grundy::lag, no patterns), its
 //!              file, and the stored table (grundy::table)
@@ -63,6 +65,7 @@ pub mod graph;
 pub mod grundy;
 pub mod huge;
 pub mod lookup;
+pub mod path_message;
 pub mod plot;
 pub mod position;
 pub mod proof;

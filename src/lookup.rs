@@ -1,5 +1,6 @@
 //! One value `f(q,r)` and where it comes from: the table where it reaches, else a
-//! census descriptor file, never silently. Uses `table`, `census_file`, `proof`.
+//! census descriptor file, never silently. Uses `table`, `census_file`, `proof`,
+//! `path_message`.
 //!
 //! The rules: a table that exists is always opened, and if it fails its checks the
 //! answer is that error. The census answers only where the table does not reach
@@ -11,6 +12,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use crate::census_file::{DescriptorError, Descriptors};
+use crate::path_message::NamesPath;
 use crate::proof::{Fate, RowStatus};
 use crate::table::{Table, TableError};
 
@@ -70,7 +72,7 @@ pub enum LookupError {
         error: TableError,
     },
     /// The census is needed and fails to open.
-    #[error("{}", with_path(.path, .error.to_string(), .error.names_path()))]
+    #[error("{}", .error.with_path(.path))]
     Census {
         /// The descriptor file.
         path: PathBuf,
@@ -97,14 +99,6 @@ pub enum LookupError {
         /// The default census path.
         census: PathBuf,
     },
-}
-
-fn with_path(path: &Path, message: String, names_path: bool) -> String {
-    if names_path {
-        message
-    } else {
-        format!("{}: {message}", path.display())
-    }
 }
 
 /// `f(q, r)` (for `r > q`, `f(q,q)`) from `table`, or from `census` where the rules
@@ -173,7 +167,7 @@ impl Sources {
             None => None,
         };
         let no_table = || match &beyond {
-            Some((e, _)) => format!("{}: {e}", table.path.display()),
+            Some((e, _)) => e.with_path(&table.path),
             None => format!("no table at {}", table.path.display()),
         };
         let Some(d) = &self.census else {

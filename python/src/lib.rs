@@ -18,6 +18,7 @@ use chomp3::census::driver::Checkpoints;
 use chomp3::census_file::{DescriptorError, Descriptors};
 use chomp3::graph::{Graph, MAX_VERTICES, MemoError, Move, Multigraph, Solver};
 use chomp3::lookup::{LookupError, Named, Source};
+use chomp3::path_message::NamesPath;
 use chomp3::proof::{Fate, Known};
 use chomp3::stop::Stop;
 use chomp3::table::TableError;
@@ -66,11 +67,7 @@ fn table_error(path: &Path, e: TableError) -> PyErr {
 }
 
 fn census_error(path: &Path, e: DescriptorError) -> PyErr {
-    let message = if e.names_path() {
-        e.to_string()
-    } else {
-        format!("{}: {e}", path.display())
-    };
+    let message = e.with_path(path);
     match e {
         DescriptorError::NotFound(_) => PyFileNotFoundError::new_err(message),
         _ => error(message),
@@ -526,8 +523,7 @@ fn compute(
         match result {
             Ok(o) => Ok(o.map(|o| (o.from_n, o.n, o.cells, o.elapsed.as_secs_f64(), o.file_len))),
             Err(ComputeError::Table(e)) => Err(table_error(&path, e)),
-            Err(e) if e.names_path() => Err(error(e)),
-            Err(e) => Err(error(format!("{}: {e}", path.display()))),
+            Err(e) => Err(error(e.with_path(&path))),
         }
     })
 }

@@ -1,6 +1,6 @@
 //! The census on disk: `census.tsv` for people and a compact binary descriptor
 //! file (`.c3d`, layout in FORMAT.md, bytes in [`raw`]) that `get` and `analyze`
-//! read. Uses `proof`, `facts` and `atomic_write`; reads and writes these files,
+//! read. Uses `proof`, `facts`, `atomic_write` and `path_message`; reads and writes these files,
 //! each written aside, synced and renamed into place.
 
 pub mod raw;
@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 
 use crate::atomic_write::write_atomically;
 use crate::facts::ColumnFacts;
+use crate::path_message::NamesPath;
 use crate::proof::{Fate, RowStatus};
 
 /// What can go wrong with a descriptor file.
@@ -45,9 +46,8 @@ pub enum DescriptorError {
     },
 }
 
-impl DescriptorError {
-    /// Whether the message already names the file (else show it after the path).
-    pub fn names_path(&self) -> bool {
+impl NamesPath for DescriptorError {
+    fn names_path(&self) -> bool {
         matches!(
             self,
             DescriptorError::NotFound(_) | DescriptorError::Io { .. }

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 use chomp3::census_file::{DescriptorError, Descriptors};
 use chomp3::lookup::Named;
+use chomp3::path_message::NamesPath;
 use chomp3::table::{Table, TableError};
 
 /// Where a table is read or written when `--table` is not given.
@@ -55,11 +56,7 @@ pub fn table_error(path: &Path, e: TableError) -> anyhow::Error {
 
 /// A descriptor error as one sentence that names the file once.
 pub fn census_error(path: &Path, e: DescriptorError) -> anyhow::Error {
-    if e.names_path() {
-        e.into()
-    } else {
-        anyhow::anyhow!("{}: {e}", path.display())
-    }
+    anyhow::anyhow!(e.with_path(path))
 }
 
 /// What a census is used for beside a table.

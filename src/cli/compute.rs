@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use anyhow::Result;
 use chomp3::compute::{self, ComputeError, DEFAULT_COMMIT_EVERY, Outcome, Request};
+use chomp3::path_message::NamesPath;
 
 use super::Interrupted;
 use super::args::{QuietArg, TableArg, ThreadsArg};
@@ -95,11 +96,7 @@ pub fn with_bar(req: &Request, quiet: bool, mut hold: bool) -> Result<Option<Out
 /// A compute error as one sentence that names the file once; an interruption
 /// stays recognisable for its exit code.
 fn compute_error(path: &Path, e: ComputeError) -> anyhow::Error {
-    let message = if e.names_path() {
-        e.to_string()
-    } else {
-        format!("{}: {e}", path.display())
-    };
+    let message = e.with_path(path);
     if matches!(e, ComputeError::Interrupted { .. }) {
         Interrupted(message).into()
     } else {

@@ -6,7 +6,7 @@
 //! value with its source ([`nim`]). Uses
 //! `stop`, `table` (the file format), `proof` (least common multiples,
 //! divisors), `graph::summary`'s line errors, and `bytes` and `atomic_write`
-//! for the checkpoint of [`lag`].
+//! for the checkpoint of [`lag`], and `path_message` for [`nim`]'s errors.
 //!
 //! # The rule, and why it is the definition
 //!

@@ -21,6 +21,7 @@ use std::path::{Path, PathBuf};
 
 use super::file::{self, Found, ReadError};
 use super::table::GrundyTable;
+use crate::path_message::NamesPath;
 use crate::stop::Stop;
 use crate::table::TableError;
 

@@ -1,6 +1,7 @@
 //! The table file: owns its format (see `FORMAT.md` and [`raw`]), reading through a
 //! read-only memory map ([`Table`]) and crash-safe appending ([`TableWriter`]).
-//! It never computes values; uses only the byte helpers of `bytes`.
+//! It never computes values; uses the byte helpers of `bytes`, `atomic_write`'s
+//! `parent_dir`, and `path_message` so its errors name the file once.
 //!
 //! # Memory use
 //!
@@ -16,6 +17,8 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use memmap2::Mmap;
+
+use crate::path_message::NamesPath;
 
 pub use raw::Shape;
 use raw::{Commit, DATA_OFFSET, Header};
@@ -124,21 +127,14 @@ impl TableError {
             error,
         }
     }
+}
 
-    /// Whether the message already names the file (else show it after the path).
-    pub fn names_path(&self) -> bool {
+impl NamesPath for TableError {
+    fn names_path(&self) -> bool {
         matches!(
             self,
             TableError::NotFound(..) | TableError::IsDirectory(..) | TableError::Io { .. }
         )
-    }
-
-    /// The message as one sentence that names the file `path` once.
-    pub fn with_path(&self, path: &Path) -> String {
-        match self.names_path() {
-            true => self.to_string(),
-            false => format!("{}: {self}", path.display()),
-        }
     }
 }
 
