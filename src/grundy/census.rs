@@ -1,7 +1,7 @@
 //! The certified Grundy census: for every line `(q, r)`, `q <= Q`, the exact
 //! start and least period from which `G(p,q,r) - p` repeats, each proved by the
 //! rule below (doc/grundy.md section 3). Uses the census's sweep
-//! ([`super::lines`]).
+//! (`grundy::lines`).
 //!
 //! # The rule
 //!

@@ -2,7 +2,7 @@
 //! 5): two sweeps of every line `q <= Q`, one `L` steps ahead of the other.
 //! Nothing of a line's values is kept beyond a few states, so its memory does
 //! not grow with the periods, as the census of [`super::census`] (which keeps
-//! every proved line's pattern) does. Uses the sweep of [`super::live`]
+//! every proved line's pattern) does. Uses the sweep of `grundy::live`
 //! (every line live), the census's dependency order, and `bytes` for
 //! checkpoints.
 //!
@@ -36,7 +36,7 @@
 //!   `d` with `S(a) = S(a + d)`, met in ascending order, is `P_M`, the least
 //!   period that `M` divides (`L` is one). `P` divides `P_M`, and if smaller
 //!   it is not a multiple of `M`. A divisor `e` of `P_M` is refuted by one
-//!   `p > c` with `x(p) != x(p + e)`, looked for in the first [`WINDOW`]
+//!   `p > c` with `x(p) != x(p + e)`, looked for in the first `WINDOW`
 //!   values after `c`; a divisor of a refuted one is refuted with it. The
 //!   least divisor left, if any, is then the least period if it is a period
 //!   at all (every period divides `P_M`, and a period is never refuted);
@@ -45,7 +45,7 @@
 //!   `c < p <= a`, `x(p) = x(p + nL) = x(p + nL + P_M) = x(p + P_M)`) gives
 //!   every `p > c`. For `e <= SMALL`
 //!   the leading sweep, past `c + L` and keeping each line's last difference
-//!   at each such lag ([`Lags`]), has that answer at once; larger ones are
+//!   at each such lag (`Lags`), has that answer at once; larger ones are
 //!   tested on the trailing sweep, and a refuted one is filed and the next
 //!   least tried. For `M` a dependency whose least period is not known yet
 //!   gives its `P_M`, a period all the same, so no line waits for a test.
@@ -408,7 +408,7 @@ pub struct Run {
 
 impl Run {
     /// A census of the lines `q <= q_max` with lag `lag`, before its first
-    /// step, with room for `G - p >= -below` (or more: [`Live::room`]).
+    /// step, with room for `G - p >= -below` (or more: `Live::room`).
     pub fn new(q_max: u32, lag: u32, below: u32) -> Result<Run, String> {
         let below = Live::room(q_max, below);
         if lag < 2 * q_max + 2 {
@@ -485,11 +485,11 @@ impl Run {
     }
 
     /// One chunk: the leading sweep alone until it is `L` ahead, then both
-    /// (in parallel; [`LONG`] steps once [`both_split`] runs them), the
+    /// (in parallel; `LONG` steps once `both_split` runs them), the
     /// comparison of their values and the proofs and least periods that the
     /// chunk's end allows. Once every line is
     /// proved, the trailing sweep goes on alone in stretches of up to
-    /// [`ALONE`] steps, cut at `max_p` (rounded up to a multiple of [`SUB`]).
+    /// `ALONE` steps, cut at `max_p` (rounded up to a multiple of `SUB`).
     /// `Err(x)`: a value `G - p = x` fell below the window.
     pub fn chunk(&mut self, max_p: u32) -> Result<(), i32> {
         let n = self.order.len();

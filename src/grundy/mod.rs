@@ -164,7 +164,7 @@ impl Sweep {
     }
 
     /// The values at the last `p` of every started line (`q <= min(p, Q)`),
-    /// in [`line`] order.
+    /// in [`line()`] order.
     pub fn slab(&self) -> &[u32] {
         let q = self.q_max.min(self.p);
         &self.now[..line(q, q) + 1]

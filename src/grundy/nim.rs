@@ -1,7 +1,7 @@
 //! One value `G(p,q,r)` and where it came from: a Grundy table or a Grundy
 //! census that the caller named, where it covers the position, else the
 //! sweep; never silently. Uses the module's [`table`](super::table),
-//! [`file`](super::file) and sweep, and `table`'s errors.
+//! [`super::file`] and sweep, and `table`'s errors.
 //!
 //! The rules: the table is asked first, then the census; a named file that
 //! cannot be read is an error, one that does not cover the position is

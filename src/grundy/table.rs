@@ -1,7 +1,7 @@
 //! The stored Grundy table: `G(p,q,r)` for every position with `p <= N`, in a
 //! `.g3t` file. It is the `f` table's format (FORMAT.md) with
 //! [`Shape::Tetrahedron`]: slab `p` holds the lines `(q, r)`, `r <= q <= p`, in
-//! the order of [`line`], so `G(p,q,r)` is cell `p(p+1)(p+2)/6 + line(q,r)`;
+//! the order of [`line()`], so `G(p,q,r)` is cell `p(p+1)(p+2)/6 + line(q,r)`;
 //! slab 0 holds one placeholder 0 (`[0,0,0]` is not a position).
 //!
 //! The values come from [`Sweep`] with `Q = N`: after step `p` its lines with
