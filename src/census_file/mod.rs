@@ -1,7 +1,7 @@
 //! The census on disk: `census.tsv` for people and a compact binary descriptor
 //! file (`.c3d`, layout in FORMAT.md, bytes in [`raw`]) that `get` and `analyze`
-//! read. Uses `proof`, `facts`, `atomic_write` and `path_message`; reads and writes these files,
-//! each written aside, synced and renamed into place.
+//! read. Uses `proof`, `facts`, `atomic_write` and `path_message`; reads and
+//! writes these files, each written aside, synced and renamed into place.
 
 pub mod raw;
 

@@ -4,10 +4,10 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
-use chomp3::census_file::{DescriptorError, Descriptors};
+use chomp3::census_file::Descriptors;
 use chomp3::lookup::Named;
 use chomp3::path_message::NamesPath;
-use chomp3::table::{Table, TableError};
+use chomp3::table::Table;
 
 /// Where a table is read or written when `--table` is not given.
 pub const DEFAULT_TABLE: &str = "data/table.c3t";
@@ -46,16 +46,11 @@ impl TableArg {
 
 /// Opens a table; the error names the file once.
 pub fn open_table(path: &Path) -> Result<Table> {
-    Table::open(path).map_err(|e| table_error(path, e))
+    Table::open(path).map_err(|e| file_error(path, e))
 }
 
-/// A table error as one sentence that names the file once.
-pub fn table_error(path: &Path, e: TableError) -> anyhow::Error {
-    anyhow::anyhow!(e.with_path(path))
-}
-
-/// A descriptor error as one sentence that names the file once.
-pub fn census_error(path: &Path, e: DescriptorError) -> anyhow::Error {
+/// A table's or a census file's error as one sentence that names the file once.
+pub fn file_error(path: &Path, e: impl NamesPath) -> anyhow::Error {
     anyhow::anyhow!(e.with_path(path))
 }
 
@@ -90,7 +85,7 @@ impl CensusArg {
         if !named && !path.exists() {
             return Ok(None);
         }
-        let d = Descriptors::open(&path).map_err(|e| census_error(&path, e))?;
+        let d = Descriptors::open(&path).map_err(|e| file_error(&path, e))?;
         eprintln!(
             "chomp3: using the census {} (rows 0..{}) {what}",
             path.display(),

@@ -9,7 +9,7 @@ use chomp3::grundy::table::{Extended, GrundyTable, extend, zeros_match};
 use chomp3::table::{Shape, Table};
 
 use super::Interrupted;
-use super::args::{QuietArg, table_error};
+use super::args::{QuietArg, file_error};
 use super::progress::{bar, peak_rss_kib};
 
 /// Where the Grundy table is read or written when `--table` is not given.
@@ -61,9 +61,9 @@ pub fn run(args: &Args) -> Result<()> {
             super::hold_until_ctrl_c();
         }
     })
-    .map_err(|e| table_error(&path, e))?;
+    .map_err(|e| file_error(&path, e))?;
     bar.finish_and_clear();
-    let t = GrundyTable::open(&path).map_err(|e| table_error(&path, e))?;
+    let t = GrundyTable::open(&path).map_err(|e| file_error(&path, e))?;
     let bytes = std::fs::metadata(&path)?.len();
     match outcome {
         Extended::Stopped(p) => Err(Interrupted(format!(
@@ -82,7 +82,7 @@ pub fn run(args: &Args) -> Result<()> {
                 peak_rss_kib().unwrap_or(0) / 1024
             );
             if let Some(f_path) = &args.check_f {
-                let f = Table::open(f_path).map_err(|e| table_error(f_path, e))?;
+                let f = Table::open(f_path).map_err(|e| file_error(f_path, e))?;
                 match zeros_match(&t, &f) {
                     Ok(n) => println!(
                         "G = 0 exactly at f(q,r) of {} on all {n} positions compared",

@@ -2,7 +2,7 @@
 
 use anyhow::Result;
 
-use super::args::{TableArg, table_error};
+use super::args::{TableArg, file_error};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -31,7 +31,7 @@ pub fn run(args: &Args) -> Result<()> {
         t.used_len()
     );
     if args.verify {
-        t.verify().map_err(|e| table_error(&path, e))?;
+        t.verify().map_err(|e| file_error(&path, e))?;
         println!(
             "status       complete and consistent (header, length and data checksum verified)"
         );

@@ -3,7 +3,7 @@
 use anyhow::Result;
 use chomp3::position::{PositionError, is_p, winning_moves};
 
-use super::args::{TableArg, table_error};
+use super::args::{TableArg, file_error};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -29,7 +29,7 @@ pub fn run(args: &Args) -> Result<()> {
     }
     let t = args.table.open()?;
     let named = |e: PositionError| match e {
-        PositionError::Table(e) => table_error(&args.table.path(), e),
+        PositionError::Table(e) => file_error(&args.table.path(), e),
         e => e.into(),
     };
     if is_p(&t, p, q, r).map_err(named)? {

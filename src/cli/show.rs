@@ -32,7 +32,7 @@ pub fn row(args: &RowArgs) -> Result<()> {
     let to = args.to.unwrap_or(t.n().unwrap_or(0));
     // Checks both ends before printing anything.
     t.get(to, args.r)
-        .map_err(|e| super::args::table_error(&args.table.path(), e))?;
+        .map_err(|e| super::args::file_error(&args.table.path(), e))?;
     let mut out = BufWriter::new(io::stdout().lock());
     for q in args.from..=to {
         writeln!(out, "{q} {}", t.get(q, args.r)?)?;
