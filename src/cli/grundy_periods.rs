@@ -200,7 +200,7 @@ fn finish(args: &Args, run: &lag::Run, started: Instant) -> Result<()> {
         bail!(
             "{} of {all} lines not done by p = {} (a period that does not divide --lag {}, \
              or --max-p too small); {written}",
-            all - done.len(),
+            all - found.len(),
             outcome.swept,
             args.lag
         );
