@@ -55,7 +55,7 @@ pub enum Source {
 #[derive(Clone, Debug)]
 pub struct Answer {
     /// `f(q, r)`.
-    pub value: u64,
+    pub value: u128,
     /// Where it came from.
     pub source: Source,
 }
@@ -149,7 +149,7 @@ impl Sources {
             Some(t) => match t.get(q, r) {
                 Ok(v) => {
                     return Ok(Answer {
-                        value: v as u64,
+                        value: u128::from(v),
                         source: Source::Table {
                             path: table.path.clone(),
                             n: t.columns() - 1,

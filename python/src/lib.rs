@@ -220,7 +220,7 @@ impl Census {
     }
 
     /// f(q, r) from row min(q, r)'s proved fate (any q up to 2^63).
-    fn f(&self, q: u64, r: u64) -> PyResult<u64> {
+    fn f(&self, q: u64, r: u64) -> PyResult<u128> {
         guard(|| {
             let row = r.min(q);
             let status = u32::try_from(row)
@@ -299,7 +299,7 @@ fn lookup(
     r: u64,
     table: Option<PathBuf>,
     census: Option<PathBuf>,
-) -> PyResult<(u64, &'static str, String)> {
+) -> PyResult<(u128, &'static str, String)> {
     guard(|| {
         let table = named(table, DEFAULT_TABLE);
         let census = named(census, DEFAULT_CENSUS);
@@ -401,7 +401,7 @@ fn grundy_lookup(
     r: u64,
     table: Option<PathBuf>,
     census: Option<PathBuf>,
-) -> PyResult<(u64, &'static str, String, Vec<String>)> {
+) -> PyResult<(u128, &'static str, String, Vec<String>)> {
     use chomp3::grundy::nim::{NimError, nim};
     guard(|| {
         // Ctrl-C stops a long sweep (checked every 4,096 steps).

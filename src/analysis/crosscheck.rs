@@ -35,7 +35,7 @@ pub fn check_against(rows: &[Option<RowStatus>], t: &Table) -> CheckReport {
             let wrong = match s.fate.value(q) {
                 Some(expect) => {
                     report.values += 1;
-                    expect != v as u64
+                    expect != u128::from(v)
                 }
                 None => false,
             };

@@ -435,7 +435,7 @@ mod tests {
         );
         assert_eq!(
             got.status.fate.value(5000),
-            Some(5000 + pat[(5000 - r as usize) % 4] as u64)
+            Some(5000 + pat[(5000 - r as usize) % 4] as u128)
         );
     }
 

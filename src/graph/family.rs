@@ -178,11 +178,25 @@ fn split(spec: &str) -> Result<(&str, &str), FamilyError> {
     Ok((name, args))
 }
 
-/// A whole number in `spec`, or the error that names it.
+/// A whole number in `spec`, or the error that names it. Every argument of a
+/// family counts vertices, so one beyond [`super::MAX_VERTICES`] is refused
+/// here, before any sum of arguments could pass `usize`.
 fn whole(spec: &str, a: &str) -> Result<usize, FamilyError> {
-    a.trim()
-        .parse()
-        .map_err(|_| arguments(spec, "the arguments must be whole numbers or ranges a..b"))
+    let a = a.trim();
+    match a.parse::<usize>() {
+        Ok(n) => fits(spec, n),
+        Err(_) if !a.is_empty() && a.bytes().all(|b| b.is_ascii_digit()) => Err(arguments(
+            spec,
+            format!(
+                "{a} is more vertices than a graph holds (at most {})",
+                super::MAX_VERTICES
+            ),
+        )),
+        Err(_) => Err(arguments(
+            spec,
+            "the arguments must be whole numbers or ranges a..b",
+        )),
+    }
 }
 
 /// `F'_n` less the spokes at rim vertices `i < j`, for every pair, labelled
@@ -208,9 +222,8 @@ pub fn build(spec: &str) -> Result<Graph, FamilyError> {
     let (name, args) = split(spec)?;
     let nums: Vec<usize> = args
         .split(',')
-        .map(|a| a.trim().parse::<usize>())
-        .collect::<Result<_, _>>()
-        .map_err(|_| arguments(spec, "the arguments must be whole numbers"))?;
+        .map(|a| whole(spec, a))
+        .collect::<Result<_, _>>()?;
     let one = || match nums[..] {
         [n] => Ok(n),
         _ => Err(arguments(spec, format!("{name} takes one number"))),

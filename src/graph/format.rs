@@ -19,6 +19,9 @@ pub enum FormatError {
     /// Too many vertices for this solver.
     #[error("{0} vertices; at most {MAX_VERTICES} are supported")]
     TooBig(usize),
+    /// An edge-list vertex number beyond what a graph holds.
+    #[error("vertex {0} is beyond the largest, {last}", last = MAX_VERTICES - 1)]
+    VertexTooLarge(String),
     /// An edge-list line that is not two vertex numbers.
     #[error("{0:?} is not an edge `u v` (two vertex numbers)")]
     NotAnEdge(String),
@@ -138,11 +141,20 @@ pub fn parse_edge_list(text: &str) -> Result<Multigraph, (usize, FormatError)> {
             continue;
         }
         let bad = || (i + 1, FormatError::NotAnEdge(line.to_string()));
-        let mut it = line.split_whitespace().map(str::parse::<usize>);
-        match (it.next(), it.next(), it.next()) {
-            (Some(Ok(u)), Some(Ok(v)), None) => edges.push((u, v)),
-            _ => return Err(bad()),
-        }
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let [u, v] = words[..] else {
+            return Err(bad());
+        };
+        // Digits only (no sign): a number too large for `usize` is still a
+        // vertex number, named as too large rather than as not a number.
+        let vertex = |w: &str| match w.parse::<usize>() {
+            Ok(x) if x < MAX_VERTICES => Ok(x),
+            _ if !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit()) => {
+                Err((i + 1, FormatError::VertexTooLarge(w.to_string())))
+            }
+            _ => Err(bad()),
+        };
+        edges.push((vertex(u)?, vertex(v)?));
     }
     let n = edges.iter().map(|&(u, v)| u.max(v) + 1).max().unwrap_or(0);
     if n > MAX_VERTICES {

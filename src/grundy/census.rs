@@ -72,11 +72,13 @@ pub struct LineFate {
 }
 
 impl LineFate {
-    /// `G(p,q,r)` for `p >= start`.
-    pub fn value(&self, p: u64) -> Option<u64> {
-        let start = self.start as u64;
-        let i = (p.checked_sub(start)? % self.period as u64) as usize;
-        Some((p as i64 + self.pattern[i] as i64) as u64)
+    /// `G(p,q,r)` for `p >= start`, exactly: `p + (G - p)` passes `2^64` for
+    /// `p` near it, so the value is a `u128` (never negative: `G >= 0`).
+    pub fn value(&self, p: u64) -> Option<u128> {
+        let i: usize = (p.checked_sub(u64::from(self.start))? % u64::from(self.period))
+            .try_into()
+            .expect("an index below the period");
+        u128::from(p).checked_add_signed(i128::from(self.pattern[i]))
     }
 }
 

@@ -126,8 +126,8 @@ impl fmt::Display for Source {
 /// A value and its source.
 #[derive(Clone, Debug)]
 pub struct Answer {
-    /// `G(p,q,r)`.
-    pub value: u64,
+    /// `G(p,q,r)`: a `u128`, as it passes `2^64` for `p` near it.
+    pub value: u128,
     /// Where it came from.
     pub source: Source,
     /// The named files that did not cover the position, a sentence each.
@@ -231,7 +231,7 @@ pub fn nim(
                     path: path.to_path_buf(),
                     n,
                 };
-                return answer(value as u64, source, passed);
+                return answer(u128::from(value), source, passed);
             }
             Err(TableError::OutOfRange { .. }) => passed.push(format!(
                 "{} holds p <= {n} only (extend it with `chomp3 grundy-table --n {p} --table {}`)",
@@ -277,7 +277,8 @@ pub fn nim(
                     period,
                     at,
                 };
-                return answer(p - at + g, source, passed);
+                // `p - at` is a multiple of the period; `G(p) = G(at) + (p - at)`.
+                return answer(u128::from(p - at) + g, source, passed);
             }
             Some(Found::Period(f)) if p >= f.start as u64 => passed.push(format!(
                 "{}: p is within the first period of line ({q},{r}) (from {} with period {}), nothing to reduce",
@@ -302,11 +303,11 @@ fn sweep(
     r: u64,
     stop: &Stop,
     progress: &mut dyn FnMut(u64, u64),
-) -> Result<u64, NimError> {
+) -> Result<u128, NimError> {
     let (Ok(p32), Ok(q32), Ok(r32)) = (u32::try_from(p), u32::try_from(q), u32::try_from(r)) else {
         return Err(NimError::TooLarge { p, q, r });
     };
     let value = super::value(p32, q32, r32, stop, &mut |at| progress(at as u64, p))
         .ok_or(NimError::Stopped)?;
-    Ok(value as u64)
+    Ok(u128::from(value))
 }

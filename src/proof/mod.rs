@@ -54,14 +54,18 @@ impl Fate {
         }
     }
 
-    /// `f(q, r)` from the fate, when it determines it (`q >= start`).
-    pub fn value(&self, q: u64) -> Option<u64> {
+    /// `f(q, r)` from the fate, when it determines it (`q >= start`). The
+    /// value is `u128`: `q + f(q,r) - q` passes `2^64` for `q` near it, and is
+    /// given exactly (a start `>= r >= 0` and `f(q,r) > q` in a live row keep
+    /// it non-negative).
+    pub fn value(&self, q: u64) -> Option<u128> {
         match self {
-            Fate::Constant { start } if q >= u64::from(*start) => Some(u64::from(*start)),
+            Fate::Constant { start } if q >= u64::from(*start) => Some(u128::from(*start)),
             Fate::Periodic { start, pattern } if q >= u64::from(*start) => {
-                let p = pattern.len() as u64;
-                let offset = pattern[((q - u64::from(*start)) % p) as usize];
-                q.checked_add_signed(i64::from(offset))
+                let period = u64::try_from(pattern.len()).expect("a period fits u64");
+                let i = usize::try_from((q - u64::from(*start)) % period)
+                    .expect("an index below the period");
+                u128::from(q).checked_add_signed(i128::from(pattern[i]))
             }
             _ => None,
         }
@@ -130,7 +134,7 @@ impl RowStatus {
     }
 
     /// `f(q, r)` when the fate is *proved* and determines it.
-    pub fn proved_value(&self, q: u64) -> Option<u64> {
+    pub fn proved_value(&self, q: u64) -> Option<u128> {
         self.fate.value(q).filter(|_| self.is_proved())
     }
 }

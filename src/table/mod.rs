@@ -85,8 +85,8 @@ pub enum TableError {
     ChecksumMismatch(String),
     /// A question about a cell the table does not hold yet.
     #[error(
-        "{what} {value} is beyond the table, which holds {}; extend it with `{} --n {value}`",
-        holds(*n), .shape.command()
+        "{what} {value} is beyond the table, which holds {}; {}",
+        holds(*n), extend_to(*value, *shape)
     )]
     OutOfRange {
         /// Which coordinate.
@@ -144,6 +144,17 @@ pub fn holds(n: Option<u64>) -> String {
     match n {
         Some(n) => format!("N = {n}"),
         None => "no column yet".to_string(),
+    }
+}
+
+/// How to reach `value`: the command that extends a table to it, or, past
+/// the largest table of this shape, that none can.
+fn extend_to(value: u64, shape: Shape) -> String {
+    let max = shape.max_capacity();
+    if value <= max {
+        format!("extend it with `{} --n {value}`", shape.command())
+    } else {
+        format!("no table goes beyond N = {max}")
     }
 }
 
@@ -246,20 +257,21 @@ impl Table {
         &self.map[DATA_OFFSET as usize..self.used_len() as usize]
     }
 
-    /// `f(q, r)` for `q, r <= N` (above the diagonal, `r > q`, that is `f(q,q)`),
-    /// or an error naming the coordinate beyond the table.
+    /// `f(q, r)` for `q <= N` and any `r` (above the diagonal, `r > q`, that is
+    /// `f(q,q)`), or an error naming the `q` beyond the table.
     pub fn get(&self, q: u64, r: u64) -> Result<u32, TableError> {
-        for (what, value) in [("q", q), ("r", r)] {
-            if value >= self.columns() {
-                return Err(TableError::OutOfRange {
-                    what,
-                    value,
-                    n: self.n(),
-                    shape: self.header.shape,
-                });
-            }
+        // `f(q, r) = f(q, q)` for `r > q`: only `q` must be in the table.
+        if q >= self.columns() {
+            return Err(TableError::OutOfRange {
+                what: "q",
+                value: q,
+                n: self.n(),
+                shape: self.header.shape,
+            });
         }
-        Ok(self.value(q as u32, r.min(q) as u32))
+        let q = u32::try_from(q).expect("a column of the table fits u32");
+        let r = u32::try_from(r.min(u64::from(q))).expect("r <= q");
+        Ok(self.value(q, r))
     }
 
     /// `f(q, r)` for `r <= q < columns()`; panics outside the table.

@@ -104,7 +104,8 @@ pub fn census(d: &Descriptors) -> Value {
 }
 
 /// The P-position `f(q,r) = p` stands for: `[p, min(p,q), min(p,q,r)]`.
-fn position(p: u64, q: u64, r: u64) -> [u64; 3] {
+fn position(p: u128, q: u64, r: u64) -> [u128; 3] {
+    let (q, r) = (u128::from(q), u128::from(r));
     [p, p.min(q), p.min(q).min(r)]
 }
 

@@ -1,0 +1,186 @@
+//! Numbers at the edges: values near and past `2^64` are given exactly or
+//! refused with the cause named, never wrapped. Each expected value comes from
+//! another source than the one under test: a value past `2^64` is reduced by
+//! the line's period to a small `p` (or `q`), which the sweep (or a table)
+//! computes on its own.
+
+mod common;
+
+use std::path::PathBuf;
+
+use common::{chomp3, chomp3_ok, computed};
+
+fn repo(path: &str) -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join(path)
+        .display()
+        .to_string()
+}
+
+fn stdout(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stdout).trim().to_string()
+}
+
+/// The first line of stdout: the value, before any note on its source.
+fn value(o: &std::process::Output) -> String {
+    stdout(o).lines().next().unwrap_or("").to_string()
+}
+
+/// `(start, period)` of line `(q, r)` in a Grundy census file (either kind).
+fn start_period(census: &str, q: u32, r: u32) -> (u128, u128) {
+    let text = std::fs::read_to_string(census).unwrap();
+    let line = text
+        .lines()
+        .find(|l| l.starts_with(&format!("{q}\t{r}\t")))
+        .expect("line in the census");
+    let f: Vec<&str> = line.split('\t').collect();
+    (f[2].parse().unwrap(), f[3].parse().unwrap())
+}
+
+#[test]
+fn nim_near_two_to_the_64_is_exact() {
+    for (census, q, r) in [
+        ("data/grundy/grundy-census.tsv", 30, 20),
+        ("data/grundy/grundy-census.tsv", 4, 4),
+        ("data/grundy300/grundy-periods-census.tsv", 4, 4),
+    ] {
+        let census = repo(census);
+        let (start, period) = start_period(&census, q, r);
+        for p in [u64::MAX, u64::MAX - 2] {
+            // G(p) - p repeats with the period: G(p) = p - p' + G(p'), with
+            // G(p') from the sweep alone (no census named).
+            let small = start + (u128::from(p) - start) % period;
+            let g_small: u128 = value(&chomp3_ok(&[
+                "nim",
+                &small.to_string(),
+                &q.to_string(),
+                &r.to_string(),
+            ]))
+            .parse()
+            .unwrap();
+            let want = u128::from(p) - small + g_small;
+            let out = chomp3_ok(&[
+                "nim",
+                &p.to_string(),
+                &q.to_string(),
+                &r.to_string(),
+                "--grundy-census",
+                &census,
+            ]);
+            assert_eq!(
+                value(&out),
+                want.to_string(),
+                "G({p},{q},{r}) from {census}"
+            );
+        }
+    }
+}
+
+#[test]
+fn get_near_two_to_the_64_is_exact() {
+    // Row 120 is periodic (period 2) from q = 170; a census of 130 rows proves
+    // it. f(q,120) - q at q = 2^64 - 1 equals that at a q' <= 400 past the
+    // start with the same residue modulo the period, read from a table.
+    let dir = tempfile::tempdir().unwrap();
+    let table = computed(dir.path(), "t.c3t", 400, &[]);
+    let census = dir.path().join("c.tsv");
+    chomp3_ok(&[
+        "census",
+        "--quiet",
+        "--rows",
+        "130",
+        "--out",
+        census.to_str().unwrap(),
+    ]);
+    let c3d = dir.path().join("c.c3d");
+    let explain = stdout(&chomp3_ok(&[
+        "get",
+        "1000",
+        "120",
+        "--census",
+        c3d.to_str().unwrap(),
+        "--explain",
+    ]));
+    // "... f(q,5) - q repeats [a,b,..] from q = s"
+    let pattern = explain
+        .split('[')
+        .nth(1)
+        .unwrap()
+        .split(']')
+        .next()
+        .unwrap();
+    let period = pattern.split(',').count() as u128;
+    let start: u128 = explain
+        .rsplit("from q = ")
+        .next()
+        .unwrap()
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let q = u128::from(u64::MAX);
+    let small = start + (q - start) % period + period; // inside the table, past the start
+    assert!(period > 1 && small <= 400);
+    let f_small: u128 = value(&chomp3_ok(&[
+        "get",
+        &small.to_string(),
+        "120",
+        "--table",
+        table.to_str().unwrap(),
+    ]))
+    .parse()
+    .unwrap();
+    let want = q + f_small - small;
+    assert!(want > u128::from(u64::MAX), "the case passes 2^64");
+    // No table at the default path of `dir`: the census answers.
+    let got = common::chomp3_in(
+        dir.path(),
+        &["get", &q.to_string(), "120", "--census", "c.c3d"],
+    );
+    assert!(
+        got.status.success(),
+        "{}",
+        String::from_utf8_lossy(&got.stderr)
+    );
+    assert_eq!(value(&got), want.to_string());
+}
+
+#[test]
+fn graph_sizes_past_the_limit_are_refused_not_wrapped() {
+    for spec in [
+        "star:18446744073709551615",
+        "wheel:18446744073709551615",
+        "fan:18446744073709551615",
+        "complete:18446744073709551615",
+        "bipartite:18446744073709551615,1",
+        "multipartite:1,18446744073709551615",
+        "gmk:18446744073709551615,1",
+        "wheel:3..18446744073709551615",
+        "path:99999999999999999999999",
+    ] {
+        let out = chomp3(&["graph", spec]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{spec}: {err}");
+        assert!(err.contains("at most 64"), "{spec}: {err}");
+        assert_eq!(err.lines().count(), 1, "{spec}: {err}");
+        assert!(out.stdout.is_empty(), "{spec}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    for edge in [
+        "18446744073709551615 18446744073709551615",
+        "0 18446744073709551615",
+        "0 64",
+        "0 99999999999999999999999",
+    ] {
+        let path = dir.path().join("e.txt");
+        std::fs::write(&path, format!("0 1\n{edge}\n")).unwrap();
+        let out = chomp3(&["graph", "--edges", path.to_str().unwrap()]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{edge}: {err}");
+        assert!(
+            err.contains(":2: vertex") && err.contains("beyond the largest, 63"),
+            "{edge}: {err}"
+        );
+    }
+}
