@@ -47,7 +47,7 @@ fn census_against_table(
         let Some(fate) = fate else { continue };
         let start = fate.start();
         for q in start..=n as u32 {
-            wrong += (fate.value(q as u64) != Some(t.value(q, r) as u64)) as usize;
+            wrong += (fate.value(q as u64) != Some(u128::from(t.value(q, r)))) as usize;
         }
         // The start is the least one.
         if start > r {
@@ -205,7 +205,7 @@ fn census_agrees_with_the_game_rules() {
         // [p,q,r] with p > q is the answer for (q,r); [p,p,r] is the start of row r.
         if q >= start(r) {
             let f = fates[r].as_ref().unwrap();
-            assert_eq!(f.value(q as u64), Some(p as u64), "[{p},{q},{r}]");
+            assert_eq!(f.value(q as u64), Some(p as u128), "[{p},{q},{r}]");
             checked += 1;
         }
     }

@@ -115,7 +115,7 @@ fn the_census_fates_hold_over_long_stretches_and_start_exactly_where_they_say() 
         let first = f.q.max(1);
         for p in f.start..f.start + 3 * f.period {
             let g = (p as i64 + x[(p - first) as usize]) as u64;
-            assert_eq!(f.value(p as u64), Some(g), "G({p},{},{})", f.q, f.r);
+            assert_eq!(f.value(p as u64), Some(u128::from(g)), "G({p},{},{})", f.q, f.r);
         }
     }
 }
