@@ -9,6 +9,7 @@
 //! atomic_write files written aside, synced and renamed into place  uses nothing
 //! stop         the stop token long runs look at (Ctrl-C)           uses nothing
 //! path_message errors that name their file once (NamesPath)         uses nothing
+//! seal         the end line (count, CRC-32) of text results read back uses nothing
 //! proof        row fates, how they are known, the certificate     uses nothing
 //! facts        what columns 0..=N say (diagonal, counts, minima)  uses nothing
 //! engine       the recurrence for f(q,r), column blocks, its state -> bytes
@@ -26,10 +27,10 @@
 //! position     single positions: won or lost, winning moves       -> table
 //! plot         the figures (graph Chomp's from `chomp3 graph` files, -> table, analysis, proof,
 //!              the Grundy census's from its file)                    graph::summary, grundy
-//! graph        graph Chomp: nim-values of graphs (its own game),  -> bytes, stop
+//! graph        graph Chomp: nim-values of graphs (its own game),  -> bytes, stop, seal
 //!              the --summary table (graph::summary)
 //! grundy       Sprague-Grundy values G(p,q,r): the sweep in p,     -> stop, table, proof, graph::summary,
-//!                                                                    bytes, atomic_write, path_message
+//!                                                                    bytes, atomic_write, path_message, seal
 //!              its census (retired lines, periodic tables), the
 //!              census of two sweeps (grundy::lag, no patterns), its
 //!              file, and the stored table (grundy::table)
@@ -69,6 +70,7 @@ pub mod path_message;
 pub mod plot;
 pub mod position;
 pub mod proof;
+pub mod seal;
 pub mod stop;
 pub mod table;
 #[cfg(test)]

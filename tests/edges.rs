@@ -184,3 +184,44 @@ fn graph_sizes_past_the_limit_are_refused_not_wrapped() {
         );
     }
 }
+
+#[test]
+fn a_cut_or_edited_grundy_census_is_refused() {
+    let census = std::fs::read(repo("data/grundy300/grundy-periods-census.tsv")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("periods.tsv");
+    let p = path.to_str().unwrap();
+    // The sweep alone, no census: the value to agree with.
+    let want = value(&chomp3_ok(&["nim", "100000", "8", "4"]));
+    std::fs::write(&path, &census).unwrap();
+    assert_eq!(
+        value(&chomp3_ok(&[
+            "nim",
+            "100000",
+            "8",
+            "4",
+            "--grundy-census",
+            p
+        ])),
+        want
+    );
+    // Cut inside the line of (8,4) ("8\t4\t281\t576"), just after its "5".
+    let line = b"\n8\t4\t281\t5";
+    let at = census.windows(line.len()).position(|w| w == line).unwrap() + line.len();
+    let text = String::from_utf8(census.clone()).unwrap();
+    let edited = text.replacen("\n8\t4\t281\t576\n", "\n8\t4\t281\t288\n", 1);
+    assert_ne!(edited, text);
+    for bad in [
+        &census[..at],
+        &census[..census.len() - 1],
+        edited.as_bytes(),
+    ] {
+        std::fs::write(&path, bad).unwrap();
+        let out = chomp3(&["nim", "100000", "8", "4", "--grundy-census", p]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert!(out.stdout.is_empty());
+        assert!(err.contains(p) && err.contains("end line"), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+}

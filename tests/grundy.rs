@@ -115,7 +115,13 @@ fn the_census_fates_hold_over_long_stretches_and_start_exactly_where_they_say() 
         let first = f.q.max(1);
         for p in f.start..f.start + 3 * f.period {
             let g = (p as i64 + x[(p - first) as usize]) as u64;
-            assert_eq!(f.value(p as u64), Some(u128::from(g)), "G({p},{},{})", f.q, f.r);
+            assert_eq!(
+                f.value(p as u64),
+                Some(u128::from(g)),
+                "G({p},{},{})",
+                f.q,
+                f.r
+            );
         }
     }
 }
@@ -378,11 +384,19 @@ fn the_bfiles_hold_the_rectangles_and_the_census_in_order() {
     common::chomp3_ok(&["plot", "--grundy-bfiles", bf, "--out", b.to_str().unwrap()]);
     let png = |dir: &std::path::Path| std::fs::read(dir.join("grundy-periods.png")).unwrap();
     assert_eq!(png(&a), png(&b));
-    std::fs::write(d.join("grundy-starts.txt"), "0 1\n2 5\n").unwrap();
-    let bad = common::chomp3(&["plot", "--grundy-bfiles", bf, "--out", b.to_str().unwrap()]);
-    assert!(!bad.status.success());
-    let err = String::from_utf8_lossy(&bad.stderr);
-    assert!(err.contains("grundy-starts.txt line 2"), "{err}");
+    // A gap in a whole file is named by its line; a file cut off, by its end.
+    let mut gap = Vec::new();
+    chomp3::seal::write_sealed(&mut gap, |w| w.write_all(b"0 1\n2 5\n")).unwrap();
+    for (text, says) in [
+        (gap, "grundy-starts.txt line 2"),
+        (b"0 1\n2 5\n".to_vec(), "grundy-starts.txt: no end line"),
+    ] {
+        std::fs::write(d.join("grundy-starts.txt"), text).unwrap();
+        let bad = common::chomp3(&["plot", "--grundy-bfiles", bf, "--out", b.to_str().unwrap()]);
+        assert!(!bad.status.success());
+        let err = String::from_utf8_lossy(&bad.stderr);
+        assert!(err.contains(says), "{err}");
+    }
 }
 
 #[test]

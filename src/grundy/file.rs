@@ -12,6 +12,7 @@ use std::io::{self, BufRead, Write};
 
 use super::census::{Census, LineFate};
 use crate::graph::summary::BadLine;
+use crate::seal::{self, SealError, write_sealed};
 
 /// The first line of the file, up to `Q`.
 const TITLE: &str = "# Certified Grundy census of three-rowed Chomp: every line (q,r), r <= q <= ";
@@ -24,8 +25,12 @@ const PERIODS_TITLE: &str =
 const PERIODS_HEADER: &str = "q\tr\tstart\tperiod";
 
 /// Writes `census` after comment lines that say what the columns mean and the
-/// command that made it.
+/// command that made it, sealed ([`crate::seal`]).
 pub fn write(census: &Census, command: &str, out: &mut dyn Write) -> io::Result<()> {
+    write_sealed(out, |out| write_body(census, command, out))
+}
+
+fn write_body(census: &Census, command: &str, out: &mut dyn Write) -> io::Result<()> {
     writeln!(out, "{TITLE}{}", census.q_max)?;
     writeln!(
         out,
@@ -61,23 +66,25 @@ pub fn write(census: &Census, command: &str, out: &mut dyn Write) -> io::Result<
 
 /// Writes a census of periods and starts of the lines `q <= q_max`: `lines`
 /// (every line, in the sweep's order) after comment lines that say what the
-/// columns mean and the command that made it.
+/// columns mean and the command that made it, sealed ([`crate::seal`]).
 pub fn write_periods(
     q_max: u32,
     lines: &[LineSummary],
     command: &str,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    writeln!(out, "{PERIODS_TITLE}{q_max}")?;
-    writeln!(
-        out,
-        "# G(p,q,r) - p repeats from p = start with the least period (CERTIFICATE.md); {command}"
-    )?;
-    writeln!(out, "{PERIODS_HEADER}")?;
-    for f in lines {
-        writeln!(out, "{}\t{}\t{}\t{}", f.q, f.r, f.start, f.period)?;
-    }
-    Ok(())
+    write_sealed(out, |out| {
+        writeln!(out, "{PERIODS_TITLE}{q_max}")?;
+        writeln!(
+            out,
+            "# G(p,q,r) - p repeats from p = start with the least period (CERTIFICATE.md); {command}"
+        )?;
+        writeln!(out, "{PERIODS_HEADER}")?;
+        for f in lines {
+            writeln!(out, "{}\t{}\t{}\t{}", f.q, f.r, f.start, f.period)?;
+        }
+        Ok(())
+    })
 }
 
 /// Reads a file written by [`write`](fn@write): its `Q` and its lines, with
@@ -140,6 +147,9 @@ pub enum ReadError {
     /// It is not a Grundy census, or is damaged.
     #[error("{0}")]
     Bad(#[from] BadLine),
+    /// It is cut off or changed since it was written.
+    #[error("{0}")]
+    Unsealed(#[from] SealError),
     /// A census of periods and starts where patterns were wanted.
     #[error(
         "a census of periods and starts (chomp3 grundy-periods --out) has no patterns; give a grundy-census.tsv"
@@ -152,7 +162,9 @@ const EITHER: &str = "a Grundy census (grundy-census.tsv, or chomp3 grundy-perio
 
 /// Streams a census file of either kind: its `Q`, then each line's summary
 /// with its pattern text (`None` in a census of periods and starts), handed
-/// to `each` (which stops the reading by returning false).
+/// to `each` (which asks for no more lines by returning false). The file is
+/// read to its end line all the same: nothing read is returned unless the
+/// whole file is as it was written.
 fn stream(
     reader: impl BufRead,
     mut each: impl FnMut(LineSummary, Option<&str>, usize) -> Result<bool, BadLine>,
@@ -160,8 +172,16 @@ fn stream(
     let what = EITHER;
     // `Q`, and whether the lines have patterns.
     let mut kind = None;
-    for (i, l) in reader.lines().enumerate() {
-        let l = l?;
+    let mut lines = seal::lines(reader);
+    // A file of another kind has no title, and is named as such rather than
+    // as an unsealed census.
+    let not_census = BadLine { line: 1, what };
+    for (i, l) in lines.by_ref().enumerate() {
+        let l = match l {
+            Ok(l) => l,
+            Err(_) if kind.is_none() => return Err(not_census.into()),
+            Err(e) => return Err(e.into()),
+        };
         if i == 0 {
             let title = |t: &str| l.strip_prefix(t).and_then(|q| q.parse::<u32>().ok());
             kind = title(TITLE)
@@ -202,8 +222,10 @@ fn stream(
             break;
         }
     }
-    kind.map(|(q, _)| q)
-        .ok_or_else(|| BadLine { line: 1, what }.into())
+    match kind {
+        Some((q, _)) => lines.check_rest().map(|()| q).map_err(Into::into),
+        None => Err(not_census.into()),
+    }
 }
 
 /// Every line's summary, without parsing the patterns.
@@ -307,11 +329,13 @@ mod tests {
         let text = String::from_utf8(text).unwrap();
         let patterned = text.replace("\n2\t1\t10\t4\n", "\n2\t1\t10\t4\t2,0,-2,-4\n");
         assert_ne!(patterned, text);
-        for damaged in [patterned, text + "10\t0\t10\t2\n"] {
-            assert!(matches!(
-                summaries(damaged.as_bytes()),
-                Err(ReadError::Bad(_))
-            ));
-        }
+        assert!(matches!(
+            summaries(patterned.as_bytes()),
+            Err(ReadError::Bad(_))
+        ));
+        assert!(matches!(
+            summaries((text + "10\t0\t10\t2\n").as_bytes()),
+            Err(ReadError::Unsealed(_))
+        ));
     }
 }

@@ -7,6 +7,7 @@ use std::io::{self, BufRead, Write};
 
 use super::Sweep;
 use super::file::LineSummary;
+use crate::seal::write_sealed;
 use crate::stop::Stop;
 
 /// A note for every header: where the sequence was looked for.
@@ -29,8 +30,13 @@ pub fn rectangles(n_max: u32, stop: &Stop) -> Option<Vec<u32>> {
     Some(out)
 }
 
-/// The b-file of `G(n,n,n)`, `n = 1 ..`, from [`rectangles`].
+/// The b-file of `G(n,n,n)`, `n = 1 ..`, from [`rectangles`], sealed
+/// ([`crate::seal`]).
 pub fn write_rectangles(values: &[u32], command: &str, out: &mut dyn Write) -> io::Result<()> {
+    write_sealed(out, |out| rectangles_body(values, command, out))
+}
+
+fn rectangles_body(values: &[u32], command: &str, out: &mut dyn Write) -> io::Result<()> {
     writeln!(
         out,
         "# Sprague-Grundy value of the 3 x n rectangle [n,n,n] in Chomp, n >= 1"
@@ -50,8 +56,17 @@ pub fn write_rectangles(values: &[u32], command: &str, out: &mut dyn Write) -> i
 /// The b-file of each line's least period (`period`) or start (else), lines
 /// numbered from 0 in the sweep's order (`(0,0), (1,0), (1,1), (2,0), ..`);
 /// only the complete prefix of proved lines is written. Each line is
-/// `(q, r, start, period)`.
+/// `(q, r, start, period)`. Sealed ([`crate::seal`]).
 pub fn write_lines(
+    lines: &[(u32, u32, u32, u32)],
+    period: bool,
+    command: &str,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    write_sealed(out, |out| lines_body(lines, period, command, out))
+}
+
+fn lines_body(
     lines: &[(u32, u32, u32, u32)],
     period: bool,
     command: &str,
@@ -110,10 +125,10 @@ pub fn read_lines(periods: impl BufRead, starts: impl BufRead) -> Result<Vec<Lin
     Ok(out)
 }
 
-/// The terms `a(0), a(1), ..` of a b-file with offset 0, in order.
+/// The terms `a(0), a(1), ..` of a sealed b-file with offset 0, in order.
 fn read_terms(reader: impl BufRead, name: &str) -> Result<Vec<u32>, String> {
     let mut terms = Vec::new();
-    for (i, text) in reader.lines().enumerate() {
+    for (i, text) in crate::seal::lines(reader).enumerate() {
         let text = text.map_err(|e| format!("{name}: {e}"))?;
         let text = text.trim();
         if text.is_empty() || text.starts_with('#') {
