@@ -26,11 +26,14 @@ pub fn left_aside(file_name: &str) -> Option<&str> {
 
 /// Writes `path` through a synced file beside it and a rename, so that
 /// `path` is always either the old file or the whole new one. On an error the
-/// file beside it is removed and `path` is untouched.
+/// file beside it is removed and `path` is untouched. Files that earlier
+/// writers of `path` left beside it when killed before their rename are
+/// removed first.
 pub fn write_atomically(
     path: &Path,
     write: impl FnOnce(&mut BufWriter<File>) -> io::Result<()>,
 ) -> io::Result<()> {
+    remove_left_aside(path);
     let aside = aside_path(path);
     let result = (|| {
         let mut w = BufWriter::new(File::create(&aside)?);
@@ -42,6 +45,33 @@ pub fn write_atomically(
         let _ = std::fs::remove_file(&aside);
     }
     result
+}
+
+/// Removes `.<name>.new-<pid>` beside `path` for every `pid` that is no
+/// running process (a writer killed before its rename). Only where running
+/// processes can be seen (`/proc`); elsewhere nothing is removed.
+pub fn remove_left_aside(path: &Path) {
+    let proc = Path::new("/proc/self");
+    let (Some(name), Ok(entries)) = (path.file_name(), std::fs::read_dir(parent_dir(path))) else {
+        return;
+    };
+    if !proc.exists() {
+        return;
+    }
+    let name = name.to_string_lossy();
+    for entry in entries.flatten() {
+        let file = entry.file_name();
+        let file = file.to_string_lossy();
+        let Some(pid) = file
+            .strip_prefix(&format!(".{name}.new-"))
+            .and_then(|pid| pid.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
 }
 
 /// The directory a file path lives in (`.` for a bare file name).
@@ -71,6 +101,23 @@ mod tests {
         let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
         assert_eq!(names.len(), 1, "only the file itself");
         write_atomically(&path, |w| w.write_all(b"new")).unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"new");
+    }
+
+    #[test]
+    fn files_left_by_killed_writers_are_removed_by_the_next_write() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("census.c3k");
+        // A pid above the kernel's largest is no running process; pid 1 is.
+        let dead = dir.path().join(".census.c3k.new-4294967295");
+        let alive = dir.path().join(".census.c3k.new-1");
+        let other = dir.path().join(".other.new-4294967295");
+        for f in [&dead, &alive, &other] {
+            std::fs::write(f, b"half").unwrap();
+        }
+        write_atomically(&path, |w| w.write_all(b"new")).unwrap();
+        assert!(!dead.exists());
+        assert!(alive.exists() && other.exists());
         assert_eq!(std::fs::read(&path).unwrap(), b"new");
     }
 

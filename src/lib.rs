@@ -10,6 +10,7 @@
 //! stop         the stop token long runs look at (Ctrl-C)           uses nothing
 //! path_message errors that name their file once (NamesPath)         uses nothing
 //! seal         the end line (count, CRC-32) of text results read back uses nothing
+//! outputs      a command's outputs checked before work: kinds, clashes -> atomic_write
 //! proof        row fates, how they are known, the certificate     uses nothing
 //! facts        what columns 0..=N say (diagonal, counts, minima)  uses nothing
 //! engine       the recurrence for f(q,r), column blocks, its state -> bytes
@@ -66,6 +67,7 @@ pub mod graph;
 pub mod grundy;
 pub mod huge;
 pub mod lookup;
+pub mod outputs;
 pub mod path_message;
 pub mod plot;
 pub mod position;

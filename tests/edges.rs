@@ -225,3 +225,42 @@ fn a_cut_or_edited_grundy_census_is_refused() {
         assert_eq!(err.lines().count(), 1, "{err}");
     }
 }
+
+#[test]
+fn a_reader_that_closes_the_pipe_early_gets_no_panic() {
+    use std::io::{BufRead, BufReader, Read};
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir().unwrap();
+    let table = computed(dir.path(), "t.c3t", 300, &[]);
+    let t = table.to_str().unwrap();
+    for args in [
+        vec!["dump", "--table", t],
+        vec!["info", "--verify", "--table", t],
+        vec!["position", "20", "20", "20", "--table", t],
+        vec!["row", "3", "--table", t],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_chomp3"))
+            .current_dir(dir.path())
+            .args(&args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Like `| head -1`: one line read, then the pipe closed.
+        let mut first = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut first)
+            .unwrap();
+        let mut err = String::new();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut err)
+            .unwrap();
+        let status = child.wait().unwrap();
+        assert!(!first.is_empty(), "{args:?}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert_ne!(status.code(), Some(101), "{args:?}");
+    }
+}

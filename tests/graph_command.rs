@@ -326,7 +326,7 @@ fn a_memo_of_another_version_or_damaged_is_refused_and_kept() {
         ("cut short", good[..good.len() - 7].to_vec(), "truncated"),
         ("cut in the header", good[..10].to_vec(), "truncated"),
         ("a byte too many", longer, "checksum"),
-        ("not a memo", b"hello".to_vec(), "CHOMP3GM"),
+        ("not a memo", b"hello".to_vec(), "not a graph memo"),
     ];
     for (what, bytes, says) in cases {
         std::fs::write(&memo, &bytes).unwrap();

@@ -116,7 +116,7 @@ fn census_writes_its_descriptors_beside_out_and_never_over_a_larger_census() {
         dir.path(),
         &["census", "--quiet", "--rows", "10", "--out", "notes.tsv"],
     );
-    fails_with(&o, "not a census file");
+    fails_with(&o, "is a file chomp3 did not write, not a census table");
     assert_eq!(
         std::fs::read_to_string(dir.path().join("notes.tsv")).unwrap(),
         "my notes\n"

@@ -6,7 +6,7 @@
 pub mod raw;
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
 use crate::atomic_write::write_atomically;
@@ -193,15 +193,19 @@ pub fn rows_in_file(path: &Path) -> Result<Option<u32>, DescriptorError> {
         path: path.to_path_buf(),
         error,
     };
-    let mut first = String::new();
+    // The first line as bytes: a descriptor file is binary, not text.
+    let mut first = Vec::new();
     BufReader::new(File::open(path).map_err(io)?)
-        .read_line(&mut first)
+        .take(256)
+        .read_until(b'\n', &mut first)
         .map_err(io)?;
-    if let Some(last) = first.trim_end().strip_prefix(TSV_TITLE) {
-        return last
-            .parse::<u32>()
-            .map(|last| Some(last + 1))
-            .map_err(|_| DescriptorError::Damaged);
+    if let Some(last) = first.strip_prefix(TSV_TITLE.as_bytes()) {
+        return std::str::from_utf8(last)
+            .ok()
+            .and_then(|last| last.trim_end().parse::<u32>().ok())
+            .and_then(|last| last.checked_add(1))
+            .map(Some)
+            .ok_or(DescriptorError::Damaged);
     }
     Descriptors::open(path).map(|d| Some(d.rows()))
 }

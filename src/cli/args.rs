@@ -117,6 +117,16 @@ impl ThreadsArg {
     }
 }
 
+/// A number of seconds (`--checkpoint-secs`, `--commit-secs`): finite, not
+/// negative, at most 10^7 (about 116 days).
+pub fn seconds(s: &str) -> Result<std::time::Duration, String> {
+    let x: f64 = s.parse().map_err(|e| format!("{e}"))?;
+    if !(0.0..=1e7).contains(&x) {
+        return Err("give a number of seconds from 0 to 10000000".into());
+    }
+    Ok(std::time::Duration::from_secs_f64(x))
+}
+
 /// `--lines Q` of the Grundy censuses: a `u32` of at most 1000 (the relative
 /// sets hold 128 words).
 pub fn grundy_lines(s: &str) -> Result<u32, String> {

@@ -14,6 +14,7 @@ use chomp3::census::driver::{self, Batch, Checkpoints, Drive, Ended, OneFile};
 use chomp3::census::{self, BATCH_COLS, Params, Run};
 use chomp3::census_file;
 use chomp3::engine::BLOCK_COLS;
+use chomp3::outputs::{self, Kind, Output};
 use chomp3::proof::Counts;
 
 use super::Interrupted;
@@ -51,8 +52,8 @@ pub struct Args {
     #[arg(long, value_name = "PATH")]
     checkpoint: Option<PathBuf>,
     /// Seconds of work between checkpoints
-    #[arg(long, value_name = "S", default_value_t = 300.0)]
-    checkpoint_secs: f64,
+    #[arg(long, value_name = "S", default_value = "300", value_parser = super::args::seconds)]
+    checkpoint_secs: Duration,
     /// Test hook: after the first checkpoint, wait for Ctrl-C
     #[arg(long, hide = true)]
     hold: bool,
@@ -74,6 +75,11 @@ pub fn run(args: &Args) -> Result<()> {
         beside(&args.descriptors, "c3d"),
         beside(&args.checkpoint, "c3k"),
     );
+    outputs::check(&[
+        Output::new(&args.out, Kind::CensusTsv, "--out"),
+        Output::new(&descriptors, Kind::Descriptors, "--descriptors"),
+        Output::new(&checkpoint, Kind::CensusCheckpoint, "--checkpoint"),
+    ])?;
     let check = args.check.as_deref().map(open_table).transpose()?;
     for path in [&args.out, &descriptors] {
         census_file::may_write(path, rows, args.replace)?;
@@ -101,7 +107,7 @@ pub fn run(args: &Args) -> Result<()> {
     let drive = Drive {
         pool: &pool,
         stop: &super::ctrl_c(),
-        every: Duration::from_secs_f64(args.checkpoint_secs.max(0.0)),
+        every: args.checkpoint_secs,
         checkpoints,
         weaken: Default::default(),
     };

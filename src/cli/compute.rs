@@ -29,8 +29,8 @@ pub struct Args {
     #[arg(long)]
     stats: bool,
     /// Commit (sync to disk) at most every S seconds [default: 2]
-    #[arg(long, value_name = "S", hide = true)]
-    commit_secs: Option<f64>,
+    #[arg(long, value_name = "S", hide = true, value_parser = super::args::seconds)]
+    commit_secs: Option<Duration>,
     /// Test hook: once the first columns are written, wait for Ctrl-C
     #[arg(long, hide = true)]
     hold: bool,
@@ -42,9 +42,7 @@ pub fn run(args: &Args) -> Result<()> {
         n: args.n,
         capacity: args.capacity,
         threads: args.threads.get(),
-        commit_every: args.commit_secs.map_or(DEFAULT_COMMIT_EVERY, |s| {
-            Duration::from_secs_f64(s.max(0.0))
-        }),
+        commit_every: args.commit_secs.unwrap_or(DEFAULT_COMMIT_EVERY),
         stop: super::ctrl_c(),
     };
     let Some(o) = with_bar(&req, args.quiet.quiet, args.hold)? else {

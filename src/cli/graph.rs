@@ -8,6 +8,7 @@ use std::time::Instant;
 use anyhow::{Result, anyhow, bail};
 use chomp3::graph::format::{parse_edge_list, parse_line, to_graph6};
 use chomp3::graph::{Graph, Move, Solver, family, subgraphs_or_stop};
+use chomp3::outputs::{self, Kind};
 use rayon::prelude::*;
 
 use super::Interrupted;
@@ -103,6 +104,16 @@ pub fn run(args: &Args) -> Result<()> {
             family::expand(s)?;
         }
     }
+    let named = [
+        (&args.out, Kind::GraphResult, "--out"),
+        (&args.memo, Kind::GraphMemo, "--memo"),
+        (&args.bfile, Kind::GraphBFile, "--bfile"),
+    ];
+    let plan: Vec<outputs::Output> = named
+        .into_iter()
+        .filter_map(|(path, kind, option)| Some(outputs::Output::new(path.as_ref()?, kind, option)))
+        .collect();
+    outputs::check(&plan)?;
     let started = Instant::now();
     let solver = match &args.memo {
         Some(path) if path.exists() => {

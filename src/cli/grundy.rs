@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use anyhow::{Result, anyhow, bail};
 use chomp3::grundy::{census::census, file, line, sequences};
+use chomp3::outputs::{self, Kind, Output};
 
 use super::Interrupted;
 use super::args::QuietArg;
@@ -35,6 +36,17 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> Result<()> {
+    let mut plan = vec![Output::new(&args.out, Kind::GrundyCensus, "--out")];
+    if let Some(dir) = &args.bfiles {
+        let mut names = vec!["grundy-periods.txt", "grundy-starts.txt"];
+        if args.rectangles.is_some() {
+            names.push("grundy-rectangles.txt");
+        }
+        for name in names {
+            plan.push(Output::new(dir.join(name), Kind::GrundyBFile, "--bfiles"));
+        }
+    }
+    outputs::check(&plan)?;
     let started = Instant::now();
     let all = line(args.lines, args.lines) + 1;
     let bar = bar(

@@ -9,6 +9,7 @@ use anyhow::{Result, anyhow, bail};
 use chomp3::grundy::file::{self, LineSummary};
 use chomp3::grundy::lag::{self, Fate};
 use chomp3::grundy::{line, sequences};
+use chomp3::outputs::{self, Kind, Output};
 
 use super::Interrupted;
 use super::args::QuietArg;
@@ -37,8 +38,8 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     checkpoint: Option<PathBuf>,
     /// Seconds of work between checkpoints
-    #[arg(long, value_name = "S", default_value_t = 600.0)]
-    checkpoint_secs: f64,
+    #[arg(long, value_name = "S", default_value = "600", value_parser = super::args::seconds)]
+    checkpoint_secs: Duration,
     /// If the run stops at --max-p before every line is done, still write
     /// the b-files of the lines done so far in order (a prefix, every term
     /// proved) and, with --out, every line done so far (its second line says
@@ -51,6 +52,29 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> Result<()> {
+    let mut plan = vec![
+        Output::new(
+            args.bfiles.join("grundy-periods.txt"),
+            Kind::GrundyBFile,
+            "--bfiles",
+        ),
+        Output::new(
+            args.bfiles.join("grundy-starts.txt"),
+            Kind::GrundyBFile,
+            "--bfiles",
+        ),
+    ];
+    if let Some(out) = &args.out {
+        plan.push(Output::new(out, Kind::PeriodsCensus, "--out"));
+    }
+    if let Some(checkpoint) = &args.checkpoint {
+        plan.push(Output::new(
+            checkpoint,
+            Kind::PeriodsCheckpoint,
+            "--checkpoint",
+        ));
+    }
+    outputs::check(&plan)?;
     let started = Instant::now();
     let all = line(args.lines, args.lines) + 1;
     let resume = resume(args)?;
@@ -58,7 +82,7 @@ pub fn run(args: &Args) -> Result<()> {
     let stop = super::ctrl_c();
     let lines_to_log = !args.quiet.quiet && bar.is_hidden();
     let (mut logged, mut saved) = (Instant::now(), Instant::now());
-    let every = Duration::from_secs_f64(args.checkpoint_secs.max(0.0));
+    let every = args.checkpoint_secs;
     let mut save_error = None;
     let mut restart_said = None;
     let mut show = |run: &lag::Run| {
@@ -90,7 +114,12 @@ pub fn run(args: &Args) -> Result<()> {
             && saved.elapsed() >= every
             && save_error.is_none()
         {
+            // A run that cannot save its work stops at once; the last good
+            // checkpoint stays (it is replaced only by a whole new one).
             save_error = save(run, path).err();
+            if save_error.is_some() {
+                stop.request();
+            }
             saved = Instant::now();
         }
     };
@@ -98,7 +127,9 @@ pub fn run(args: &Args) -> Result<()> {
         .map_err(|e| anyhow!(e))?;
     bar.finish_and_clear();
     if let Some(e) = save_error {
-        return Err(e);
+        return Err(anyhow!(
+            "{e}; the run stopped there, as its work could not be saved (the last checkpoint written is kept)"
+        ));
     }
     if let Some(path) = &args.checkpoint
         && (stop.requested() || !run.finished())

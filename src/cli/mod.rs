@@ -105,6 +105,17 @@ pub fn hold_until_ctrl_c() {
 /// Parses the command line, runs the command, and turns the result into an exit code.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    // A reader that closes the pipe early (`| head`) ends the output quietly,
+    // as it does for other Unix tools, instead of a panic in a `println!`.
+    // Not for the server, which must outlive a closed connection.
+    // SAFETY: called before any thread starts; SIG_DFL for SIGPIPE is a valid
+    // disposition and nothing else in the process handles SIGPIPE.
+    #[cfg(target_os = "linux")]
+    if !matches!(cli.command, Cmd::View(_)) {
+        unsafe {
+            libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+        }
+    }
     let stop = ctrl_c();
     let _ = ctrlc::set_handler(move || stop.request());
     let result = match cli.command {

@@ -1,0 +1,247 @@
+//! No command replaces what it was not asked to write, and no long run goes
+//! on when its work cannot be saved: outputs that coincide, that would
+//! replace a file of another kind, or that cannot be written are refused
+//! before any work, with the file untouched.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{chomp3, chomp3_in, computed};
+
+/// Runs `args` in `dir` and checks a one-line refusal (exit `code`) that
+/// contains `says`.
+fn refused(dir: &Path, args: &[&str], code: i32, says: &str) {
+    let out = chomp3_in(dir, args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(code), "{args:?}: {err}");
+    assert!(err.contains(says), "{args:?}: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+}
+
+/// Every file under `dir`, with its bytes, sorted by name.
+fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_file())
+        .map(|p| {
+            let bytes = std::fs::read(&p).unwrap();
+            (p.file_name().unwrap().to_string_lossy().into_owned(), bytes)
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn an_output_never_replaces_a_file_of_another_kind() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    computed(d, "victim.c3t", 100, &[]);
+    std::fs::write(d.join("notes.txt"), "my notes\n").unwrap();
+    let before = files(d);
+    refused(
+        d,
+        &["graph", "wheel:5", "--out", "victim.c3t"],
+        1,
+        "--out victim.c3t is an f(q,r) table (.c3t), not a chomp3 graph result",
+    );
+    refused(
+        d,
+        &["graph", "wheel:5", "--memo", "victim.c3t"],
+        1,
+        "is an f(q,r) table (.c3t), not a graph memo",
+    );
+    refused(
+        d,
+        &["census", "--rows", "10", "--out", "notes.txt"],
+        1,
+        "--out notes.txt is a file chomp3 did not write",
+    );
+    refused(
+        d,
+        &["grundy-census", "--lines", "3", "--out", "victim.c3t"],
+        1,
+        "not a Grundy census",
+    );
+    assert_eq!(files(d), before, "nothing written or removed");
+}
+
+#[test]
+fn outputs_that_are_one_file_are_refused_before_any_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir(d.join("b")).unwrap();
+    for (args, says) in [
+        (
+            vec![
+                "census",
+                "--rows",
+                "10",
+                "--out",
+                "b.tsv",
+                "--checkpoint",
+                "b.tsv",
+            ],
+            "--out and --checkpoint name the same file",
+        ),
+        (
+            vec!["census", "--rows", "10", "--out", "X.c3d"],
+            "--out and --descriptors name the same file",
+        ),
+        (
+            vec![
+                "grundy-periods",
+                "--lines",
+                "3",
+                "--lag",
+                "96",
+                "--bfiles",
+                "b",
+                "--out",
+                "X",
+                "--checkpoint",
+                "./X",
+            ],
+            "--out and --checkpoint name the same file",
+        ),
+        (
+            vec![
+                "grundy-periods",
+                "--lines",
+                "3",
+                "--lag",
+                "96",
+                "--bfiles",
+                "b",
+                "--out",
+                "b/../b/grundy-periods.txt",
+            ],
+            "--bfiles and --out name the same file",
+        ),
+        (
+            vec!["graph", "wheel:5", "--out", "F", "--memo", "F"],
+            "--out and --memo name the same file",
+        ),
+    ] {
+        refused(d, &args, 1, says);
+        assert_eq!(files(d), vec![], "{args:?}: nothing written");
+    }
+}
+
+#[test]
+fn an_output_that_cannot_be_written_is_refused_before_the_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("file"), "x").unwrap();
+    refused(
+        d,
+        &["census", "--rows", "10", "--out", "file/census.tsv"],
+        1,
+        "file is a file, not a directory",
+    );
+    // A directory no process can create a file in, even as root.
+    refused(
+        d,
+        &[
+            "grundy-census",
+            "--lines",
+            "3",
+            "--out",
+            "/proc/chomp3-test/g.tsv",
+        ],
+        1,
+        "cannot write in /proc/chomp3-test",
+    );
+}
+
+#[test]
+fn a_census_over_its_own_census_continues_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let run = |rows: &str| {
+        let out = chomp3_in(
+            d,
+            &["census", "--quiet", "--rows", rows, "--out", "c/census.tsv"],
+        );
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    std::fs::create_dir(d.join("c")).unwrap();
+    run("60");
+    let first = std::fs::read(d.join("c/census.c3d")).unwrap();
+    run("60");
+    assert_eq!(std::fs::read(d.join("c/census.c3d")).unwrap(), first);
+    run("80");
+    let rows = std::fs::read_to_string(d.join("c/census.tsv")).unwrap();
+    assert!(rows.starts_with("# Certified census of three-rowed Chomp, rows 0..80\n"));
+}
+
+#[test]
+fn seconds_must_be_a_finite_number() {
+    for bad in ["inf", "NaN", "-1", "1e300"] {
+        let out = chomp3(&[
+            "census",
+            "--rows",
+            "10",
+            "--out",
+            "/nonexistent/x.tsv",
+            &format!("--checkpoint-secs={bad}"),
+        ]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{bad}: {err}");
+        assert!(err.contains("--checkpoint-secs"), "{bad}: {err}");
+    }
+}
+
+#[test]
+fn a_long_run_stops_at_once_when_its_checkpoint_cannot_be_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // A lag that no period of q <= 40 divides runs to --max-p: a long run.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chomp3"))
+        .current_dir(d)
+        .args([
+            "grundy-periods",
+            "--lines",
+            "40",
+            "--lag",
+            "2305",
+            "--bfiles",
+            "b",
+            "--checkpoint",
+            "ck",
+            "--checkpoint-secs",
+            "0.2",
+        ])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut err = BufReader::new(child.stderr.take().unwrap()).lines();
+    let first = err.next().unwrap().unwrap();
+    assert!(first.contains("checkpoint ck at p ="), "{first}");
+    // The checkpoint's place becomes a directory: the next write fails.
+    std::fs::rename(d.join("ck"), d.join("ck.good")).unwrap();
+    std::fs::create_dir(d.join("ck")).unwrap();
+    let t = Instant::now();
+    let rest: Vec<String> = err.map(|l| l.unwrap()).collect();
+    let status = child.wait().unwrap();
+    assert!(t.elapsed() < Duration::from_secs(30), "it stopped");
+    assert_eq!(status.code(), Some(1), "{rest:?}");
+    let last = rest.last().unwrap();
+    assert!(
+        last.contains("ck") && last.contains("the run stopped there"),
+        "{last}"
+    );
+    assert!(
+        !d.join("b").exists(),
+        "no b-files from a run that did not end"
+    );
+}
