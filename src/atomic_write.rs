@@ -47,6 +47,63 @@ pub fn write_atomically(
     result
 }
 
+/// Files written aside together and renamed into place together, so that a
+/// set of results (an analysis's b-files, report and summary) is replaced as a
+/// set or not at all: a write that fails (a full disk) leaves every old file
+/// as it was, and the files written aside are removed when the set is dropped
+/// without [`FileSet::commit`].
+#[derive(Default)]
+pub struct FileSet {
+    /// `(aside, path)` of each file written.
+    written: Vec<(PathBuf, PathBuf)>,
+}
+
+impl FileSet {
+    /// An empty set.
+    pub fn new() -> FileSet {
+        FileSet::default()
+    }
+
+    /// Writes `path`'s new content aside (synced); it replaces `path` at
+    /// [`FileSet::commit`].
+    pub fn write(
+        &mut self,
+        path: &Path,
+        write: impl FnOnce(&mut BufWriter<File>) -> io::Result<()>,
+    ) -> io::Result<()> {
+        remove_left_aside(path);
+        let aside = aside_path(path);
+        let result = (|| {
+            let mut w = BufWriter::new(File::create(&aside)?);
+            write(&mut w)?;
+            w.into_inner().map_err(|e| e.into_error())?.sync_all()
+        })();
+        match result {
+            Ok(()) => self.written.push((aside, path.to_path_buf())),
+            Err(_) => {
+                let _ = std::fs::remove_file(&aside);
+            }
+        }
+        result.map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))
+    }
+
+    /// Renames every file written into place.
+    pub fn commit(mut self) -> io::Result<()> {
+        for (aside, path) in std::mem::take(&mut self.written) {
+            std::fs::rename(&aside, &path)?;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for FileSet {
+    fn drop(&mut self) {
+        for (aside, _) in &self.written {
+            let _ = std::fs::remove_file(aside);
+        }
+    }
+}
+
 /// Removes `.<name>.new-<pid>` beside `path` for every `pid` that is no
 /// running process (a writer killed before its rename). Only where running
 /// processes can be seen (`/proc`); elsewhere nothing is removed.
@@ -119,6 +176,29 @@ mod tests {
         assert!(!dead.exists());
         assert!(alive.exists() && other.exists());
         assert_eq!(std::fs::read(&path).unwrap(), b"new");
+    }
+
+    #[test]
+    fn a_set_is_replaced_whole_or_not_at_all() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+        std::fs::write(&a, b"old a").unwrap();
+        std::fs::write(&b, b"old b").unwrap();
+        let mut set = FileSet::new();
+        set.write(&a, |w| w.write_all(b"new a")).unwrap();
+        assert!(
+            set.write(&b, |_| Err(io::Error::other("disk full")))
+                .is_err()
+        );
+        drop(set);
+        assert_eq!(std::fs::read(&a).unwrap(), b"old a");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
+        let mut set = FileSet::new();
+        set.write(&a, |w| w.write_all(b"new a")).unwrap();
+        set.write(&b, |w| w.write_all(b"new b")).unwrap();
+        set.commit().unwrap();
+        assert_eq!(std::fs::read(&b).unwrap(), b"new b");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
     }
 
     #[test]

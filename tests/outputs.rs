@@ -245,3 +245,30 @@ fn a_long_run_stops_at_once_when_its_checkpoint_cannot_be_written() {
         "no b-files from a run that did not end"
     );
 }
+
+#[test]
+fn analyze_never_replaces_a_larger_analysis_unasked() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    computed(d, "big.c3t", 300, &[]);
+    computed(d, "small.c3t", 200, &[]);
+    let analyze = |table: &str, extra: &[&str]| {
+        let mut args = vec!["analyze", "--quiet", "--table", table, "--out", "a"];
+        args.extend_from_slice(extra);
+        chomp3_in(d, &args)
+    };
+    assert!(analyze("big.c3t", &[]).status.success());
+    let before = files(&d.join("a"));
+    refused(
+        d,
+        &["analyze", "--quiet", "--table", "small.c3t", "--out", "a"],
+        1,
+        "a holds the analysis of a table to N = 300",
+    );
+    assert_eq!(files(&d.join("a")), before);
+    // The same N again, or told to: written.
+    assert!(analyze("big.c3t", &[]).status.success());
+    assert_eq!(files(&d.join("a")), before, "the same bytes again");
+    assert!(analyze("small.c3t", &["--replace"]).status.success());
+    assert_ne!(files(&d.join("a")), before);
+}

@@ -25,6 +25,10 @@ pub struct Args {
     /// when no table is named and none is at the default path)
     #[arg(long, conflicts_with = "table")]
     census_only: bool,
+    /// Replace an analysis in --out made from a larger table or census, or
+    /// from the other kind of source
+    #[arg(long)]
+    replace: bool,
     #[command(flatten)]
     threads: ThreadsArg,
     #[command(flatten)]
@@ -41,6 +45,7 @@ pub fn run(args: &Args) -> Result<()> {
         table.path.display(),
         args.out.display()
     );
+    may_replace(args, open_table(&table.path)?.n().unwrap_or(0), false)?;
     let census = args.census.open(TABLE_GAPS)?;
     let (elapsed, a) = passes(
         &table.path,
@@ -55,6 +60,7 @@ pub fn run(args: &Args) -> Result<()> {
 fn census_only(args: &Args) -> Result<()> {
     let started = Instant::now();
     let a = census_analysis(&args.table, &args.census)?;
+    may_replace(args, a.facts.n as u64, true)?;
     let census = args.census.named().path;
     let command = format!(
         "chomp3 analyze --census-only --census {} --out {}",
@@ -62,6 +68,21 @@ fn census_only(args: &Args) -> Result<()> {
         args.out.display()
     );
     write(&a, &census, &args.out, &command, started.elapsed())
+}
+
+/// Refuses, unless `--replace`, to write over an analysis in `--out` of a
+/// larger `N` or of the other kind of source (table or census alone).
+fn may_replace(args: &Args, n: u64, census_only: bool) -> Result<()> {
+    let kind = |c: bool| if c { "the census alone" } else { "a table" };
+    match chomp3::analysis::report::existing(&args.out) {
+        Some((had, was)) if !args.replace && (had > n || was != census_only) => bail!(
+            "{} holds the analysis of {} to N = {had} (its summary.json); this one, of {} to N = {n}, would replace it: give another --out, or --replace",
+            args.out.display(),
+            kind(was),
+            kind(census_only)
+        ),
+        _ => Ok(()),
+    }
 }
 
 /// The analysis of the census alone (when there is no table).

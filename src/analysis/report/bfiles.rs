@@ -4,13 +4,13 @@
 use std::io::{self, Write};
 use std::path::Path;
 
-use crate::atomic_write::write_atomically;
+use crate::atomic_write::FileSet;
 
 use crate::analysis::sequences::Sequence;
 
 /// Writes `s` as a b-file; `from` is the source line.
-pub(super) fn write(s: &Sequence, from: &str, path: &Path) -> io::Result<()> {
-    write_atomically(path, |w| {
+pub(super) fn write(set: &mut FileSet, s: &Sequence, from: &str, path: &Path) -> io::Result<()> {
+    set.write(path, |w| {
         writeln!(w, "# {}: {}, three-rowed Chomp", s.id, s.definition)?;
         writeln!(w, "{from}")?;
         writeln!(w, "# {}; {} terms, offset 0", s.complete, s.terms.len())?;

@@ -12,7 +12,7 @@ use crate::analysis::checks::Checks;
 use crate::analysis::counts::RowCounts;
 use crate::analysis::growth::Growth;
 use crate::analysis::sequences::Sequence;
-use crate::atomic_write::write_atomically;
+use crate::atomic_write::FileSet;
 
 #[derive(Serialize)]
 struct Summary<'a> {
@@ -36,6 +36,7 @@ struct SequenceInfo<'a> {
 
 /// Writes `summary.json`.
 pub(super) fn write(
+    set: &mut FileSet,
     a: &Analysis,
     counts: &RowCounts,
     sequences: &[Sequence],
@@ -62,5 +63,5 @@ pub(super) fn write(
         checks: &a.checks,
     };
     let json = serde_json::to_string_pretty(&summary).map_err(io::Error::other)?;
-    write_atomically(path, |w| writeln!(w, "{json}"))
+    set.write(path, |w| writeln!(w, "{json}"))
 }

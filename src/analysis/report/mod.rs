@@ -12,7 +12,7 @@ use std::path::Path;
 
 use super::Analysis;
 use super::counts::RowCounts;
-use crate::atomic_write::write_atomically;
+use crate::atomic_write::FileSet;
 
 /// What every file says about where it came from.
 struct Provenance<'a> {
@@ -33,6 +33,17 @@ impl Provenance<'_> {
     }
 }
 
+/// What the analysis already in `dir` was made from, by its `summary.json`:
+/// its `N` and whether from a census alone; `None` when there is none (or
+/// it cannot be read as one).
+pub fn existing(dir: &Path) -> Option<(u64, bool)> {
+    let text = std::fs::read_to_string(dir.join("summary.json")).ok()?;
+    let v: serde_json::Value = serde_json::from_str(&text).ok()?;
+    let n = v.get("n")?.as_u64()?;
+    let census_only = v.get("command")?.as_str()?.contains("--census-only");
+    Some((n, census_only))
+}
+
 /// Writes every output file into `dir`. `table` (the table's path, or the
 /// census's for a census-only analysis) and `command` go into headers.
 pub fn write_all(a: &Analysis, table: &Path, command: &str, dir: &Path) -> io::Result<()> {
@@ -41,15 +52,19 @@ pub fn write_all(a: &Analysis, table: &Path, command: &str, dir: &Path) -> io::R
     let from = provenance.header_line(a.facts.n);
     let sequences = a.sequences();
     let counts = RowCounts::of(&a.rows);
+    // Every file is written aside first, then all are renamed: the old set
+    // stays whole if any write fails.
+    let mut set = FileSet::new();
     for s in &sequences {
-        bfiles::write(s, &from, &dir.join(s.file_name()))?;
+        bfiles::write(&mut set, s, &from, &dir.join(s.file_name()))?;
     }
-    tsv::write_rows(a, &from, &dir.join("rows.tsv"))?;
+    tsv::write_rows(&mut set, a, &from, &dir.join("rows.tsv"))?;
     // A census does not count every value of every cell; only a table does.
     if !a.facts.value_count.is_empty() {
-        tsv::write_values(a, &from, &dir.join("values.tsv"))?;
+        tsv::write_values(&mut set, a, &from, &dir.join("values.tsv"))?;
     }
     json::write(
+        &mut set,
         a,
         &counts,
         &sequences,
@@ -57,5 +72,6 @@ pub fn write_all(a: &Analysis, table: &Path, command: &str, dir: &Path) -> io::R
         &dir.join("summary.json"),
     )?;
     let report = markdown::report(a, &counts, &sequences, &provenance);
-    write_atomically(&dir.join("report.md"), |w| w.write_all(report.as_bytes()))
+    set.write(&dir.join("report.md"), |w| w.write_all(report.as_bytes()))?;
+    set.commit()
 }

@@ -4,7 +4,7 @@
 use std::io::{self, Write};
 use std::path::Path;
 
-use crate::atomic_write::write_atomically;
+use crate::atomic_write::FileSet;
 
 use crate::analysis::Analysis;
 use crate::proof::{Fate, Known};
@@ -34,9 +34,14 @@ fn proof_word(known: &Known) -> &'static str {
 }
 
 /// Writes `rows.tsv`.
-pub(super) fn write_rows(a: &Analysis, from: &str, path: &Path) -> io::Result<()> {
+pub(super) fn write_rows(
+    set: &mut FileSet,
+    a: &Analysis,
+    from: &str,
+    path: &Path,
+) -> io::Result<()> {
     let n = a.facts.n as u64;
-    write_atomically(path, |w| {
+    set.write(path, |w| {
         writeln!(
             w,
             "# Row census of three-rowed Chomp: one line per row r = 0..{}",
@@ -79,8 +84,13 @@ pub(super) fn write_rows(a: &Analysis, from: &str, path: &Path) -> io::Result<()
 }
 
 /// Writes `values.tsv`.
-pub(super) fn write_values(a: &Analysis, from: &str, path: &Path) -> io::Result<()> {
-    write_atomically(path, |w| {
+pub(super) fn write_values(
+    set: &mut FileSet,
+    a: &Analysis,
+    from: &str,
+    path: &Path,
+) -> io::Result<()> {
+    set.write(path, |w| {
         writeln!(
             w,
             "# How often each value occurs among f(q,r), 0 <= r <= q <= {}",
