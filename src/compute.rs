@@ -135,7 +135,12 @@ pub fn compute(req: &Request, progress: Progress) -> Result<Option<Outcome>, Com
     if target <= from_columns {
         return Ok(None);
     }
-    check_disk(path, req.n, raw::file_len(target, bits), existing.as_ref())?;
+    check_disk(
+        path,
+        req.n,
+        raw::file_len(target, capacity),
+        existing.as_ref(),
+    )?;
 
     let mut writer = match existing {
         Some(_) => TableWriter::open(path)?,
@@ -143,8 +148,13 @@ pub fn compute(req: &Request, progress: Progress) -> Result<Option<Outcome>, Com
     };
     // Rebuild the engine from the committed columns (the writer's lock is held, so
     // they cannot change under us).
+    // The base is checked whole (every block) before it is extended, so no
+    // damaged value feeds the new columns.
     let mut engine = match Table::open(path)? {
-        t if t.columns() > 0 => Engine::resume(&t),
+        t if t.columns() > 0 => {
+            t.verify()?;
+            Engine::resume(&t)
+        }
         _ => Engine::new(),
     };
     let pool = rayon::ThreadPoolBuilder::new()
@@ -163,7 +173,7 @@ pub fn compute(req: &Request, progress: Progress) -> Result<Option<Outcome>, Com
         n: req.n,
         cells: todo,
         elapsed: start.elapsed(),
-        file_len: raw::file_len(target, bits),
+        file_len: raw::file_len(target, capacity),
     }))
 }
 
@@ -274,7 +284,9 @@ impl StoredColumns for Table {
         Table::columns(self) as u32
     }
 
+    /// Only on a table that passed [`Table::verify`], whose reads then check
+    /// nothing again and cannot fail.
     fn read_column(&self, q: u32, rows: Range<u32>, out: &mut Vec<u32>) {
-        Table::read_column(self, q, rows, out)
+        Table::read_column(self, q, rows, out).expect("a verified table reads back");
     }
 }

@@ -165,12 +165,12 @@ fn summary_and_report_state_the_checks() {
 fn a_certificate_notices_a_wrong_state() {
     let dir = tempfile::tempdir().unwrap();
     let t = Table::open(&computed(dir.path(), "t.c3t", 1000, &[])).unwrap();
-    let diagonal: Vec<u32> = (0..=1000).map(|q| t.value(q, q)).collect();
+    let diagonal: Vec<u32> = (0..=1000).map(|q| t.value(q, q).unwrap()).collect();
     let mut below = Below::none();
     for r in 0..120 {
         let mut row = Vec::new();
         for q in r..=1000 {
-            t.read_column(q, r..r + 1, &mut row);
+            t.read_column(q, r..r + 1, &mut row).unwrap();
         }
         let offsets: Vec<i64> = (r..).zip(&row).map(|(q, &v)| v as i64 - q as i64).collect();
         match periodic_tail(&offsets) {
@@ -186,7 +186,7 @@ fn a_certificate_notices_a_wrong_state() {
     }
     let mut row = Vec::new();
     for q in 120..=1000u32 {
-        t.read_column(q, 120..121, &mut row);
+        t.read_column(q, 120..121, &mut row).unwrap();
     }
     let offsets: Vec<i64> = (120..)
         .zip(&row)
@@ -259,7 +259,11 @@ fn analyze_takes_proved_fates_from_a_census() {
         let pattern: Vec<i64> = f[5].split(',').map(|x| x.parse().unwrap()).collect();
         for q in start..=1000 {
             let want = pattern[((q - start) as usize) % pattern.len()];
-            assert_eq!(tbl.value(q, r) as i64 - q as i64, want, "row {r} at {q}");
+            assert_eq!(
+                tbl.value(q, r).unwrap() as i64 - q as i64,
+                want,
+                "row {r} at {q}"
+            );
         }
     }
     let summary = std::fs::read_to_string(out.join("summary.json")).unwrap();

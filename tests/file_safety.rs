@@ -12,10 +12,11 @@ use std::time::{Duration, Instant};
 use chomp3::table::Table;
 use common::{chomp3, chomp3_ok, computed, read_all};
 
-const DATA_OFFSET: usize = chomp3::table::raw::DATA_OFFSET as usize;
+/// Everything after the header: the block checksums and the data.
+const HEADER_LEN: usize = chomp3::table::raw::HEADER_LEN as usize;
 
 fn data_bytes(path: &Path) -> Vec<u8> {
-    std::fs::read(path).unwrap()[DATA_OFFSET..].to_vec()
+    std::fs::read(path).unwrap()[HEADER_LEN..].to_vec()
 }
 
 #[test]
@@ -130,13 +131,20 @@ fn bad_files_are_refused_and_left_untouched() {
     std::fs::write(&truncated, &good_bytes[..good_bytes.len() - 100]).unwrap();
     let newer = dir.path().join("newer.c3t");
     let mut bytes = good_bytes.clone();
-    bytes[8] = 2; // format version 2
+    bytes[8] = 3; // format version 3
     std::fs::write(&newer, &bytes).unwrap();
+    let older = dir.path().join("older.c3t");
+    bytes[8] = 1; // format version 1, which had no block checksums
+    std::fs::write(&older, &bytes).unwrap();
 
     for (path, expect) in [
         (&not_table, "not a chomp3 table"),
         (&truncated, "truncated table"),
-        (&newer, "format version 2, this chomp3 reads version 1"),
+        (&newer, "format version 3, this chomp3 reads version 2"),
+        (
+            &older,
+            "format version 1, from before tables carried a checksum per block; this chomp3 reads version 2: make the table again",
+        ),
     ] {
         let before = std::fs::read(path).unwrap();
         let p = path.to_str().unwrap();
@@ -326,5 +334,61 @@ fn ctrl_c_commits_and_says_how_to_continue() {
     assert!(
         data_bytes(&path) == data_bytes(&direct),
         "resumed table differs"
+    );
+}
+
+/// The data byte offset and bits per value of a table file, from its header
+/// (FORMAT.md: bits at byte 12, data offset at byte 24).
+fn layout(bytes: &[u8]) -> (usize, u64) {
+    let bits = u32::from_le_bytes(bytes[12..16].try_into().unwrap());
+    let offset = u64::from_le_bytes(bytes[24..32].try_into().unwrap());
+    (offset as usize, u64::from(bits))
+}
+
+#[test]
+fn damaged_data_is_refused_where_it_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = computed(dir.path(), "t.c3t", 500, &[]);
+    let p = path.to_str().unwrap();
+    let mut bytes = std::fs::read(&path).unwrap();
+    let (offset, bits) = layout(&bytes);
+    // Four bytes overwritten where cell (300, 150) is stored.
+    let cell = 300 * 301 / 2 + 150;
+    let at = offset + (cell * bits / 8) as usize;
+    for b in &mut bytes[at..at + 4] {
+        *b ^= 0x5a;
+    }
+    std::fs::write(&path, &bytes).unwrap();
+    let damaged = |args: &[&str]| {
+        let out = chomp3(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.contains(p) && err.contains("damaged table") && err.contains("CRC-32"),
+            "{args:?}: {err}"
+        );
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+    };
+    damaged(&["get", "300", "150", "--table", p]);
+    damaged(&["position", "400", "300", "150", "--table", p]);
+    damaged(&["row", "150", "--table", p]);
+    damaged(&["dump", "--table", p]);
+    damaged(&["info", "--verify", "--table", p]);
+    let out = dir.path().join("a");
+    damaged(&[
+        "analyze",
+        "--quiet",
+        "--table",
+        p,
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    damaged(&["compute", "--quiet", "--n", "600", "--table", p]);
+    assert!(std::fs::read(&path).unwrap() == bytes, "not extended");
+    // A cell in a block that is whole still answers, and rightly: the
+    // reference table (the game's rules, elsewhere) has f(5,3) = 5.
+    assert_eq!(
+        String::from_utf8_lossy(&chomp3_ok(&["get", "5", "3", "--table", p]).stdout).trim(),
+        "5"
     );
 }

@@ -641,15 +641,35 @@ fn a_damaged_stored_table_is_refused_and_left_alone() {
     let path = dir.path().join("g.g3t");
     assert!(grundy_table(&path, 40).status.success());
     let mut bytes = std::fs::read(&path).unwrap();
-    let at = 4096 + 2000;
+    // The data starts where the header's field at byte 24 says, with the
+    // bits per value at byte 12 (FORMAT.md); [18,1,1] is value number
+    // 18*19*20/6 + 1*2/2 + 1.
+    let offset = u64::from_le_bytes(bytes[24..32].try_into().unwrap());
+    let bits = u64::from(u32::from_le_bytes(bytes[12..16].try_into().unwrap()));
+    let at = (offset + (1140 + 2) * bits / 8) as usize;
     bytes[at] ^= 0x10;
     std::fs::write(&path, &bytes).unwrap();
     let out = grundy_table(&path, 50);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("the sweep gives"), "{err}");
+    assert!(err.contains("damaged table"), "{err}");
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     assert!(std::fs::read(&path).unwrap() == bytes, "nothing written");
+    let p = path.to_str().unwrap();
+    let nim = common::chomp3(&["nim", "18", "1", "1", "--grundy-table", p]);
+    let err = String::from_utf8_lossy(&nim.stderr);
+    assert_eq!(nim.status.code(), Some(1), "{err}");
+    assert!(err.contains("damaged table") && err.contains(p), "{err}");
+    // A value in a whole block (bytes past 4096) is given, and is the sweep's.
+    let from_table = common::chomp3_ok(&["nim", "40", "40", "40", "--grundy-table", p]);
+    let swept = common::chomp3_ok(&["nim", "40", "40", "40"]);
+    let first = |o: &std::process::Output| {
+        String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .next()
+            .map(String::from)
+    };
+    assert_eq!(first(&from_table), first(&swept));
     // Cut short: refused too.
     std::fs::write(&path, &bytes[..bytes.len() - 100]).unwrap();
     let out = grundy_table(&path, 50);

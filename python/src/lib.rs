@@ -131,7 +131,8 @@ impl Table {
             }
             let values: Vec<u32> = (start..stop.max(start))
                 .map(|q| self.inner.value(q as u32, r.min(q) as u32))
-                .collect();
+                .collect::<Result<_, _>>()
+                .map_err(bad)?;
             Ok(values.into_pyarray(py))
         })
     }
@@ -143,7 +144,9 @@ impl Table {
                 .get(q, 0)
                 .map_err(|e| table_error(&self.path, e))?;
             let mut out = Vec::with_capacity(q as usize + 1);
-            self.inner.read_column(q as u32, 0..q as u32 + 1, &mut out);
+            self.inner
+                .read_column(q as u32, 0..q as u32 + 1, &mut out)
+                .map_err(|e| table_error(&self.path, e))?;
             Ok(out.into_pyarray(py))
         })
     }

@@ -2,7 +2,7 @@
 //! fates give for `q <= N`, and that every start is the least one.
 
 use crate::proof::{Fate, RowStatus};
-use crate::table::Table;
+use crate::table::{Table, TableError};
 
 /// Outcome of [`check_against`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -17,7 +17,7 @@ pub struct CheckReport {
 /// Compares every value the proved fates in `rows` give for `q <= N` with the
 /// table, streaming it column by column, and checks that each start is the least
 /// one: the column just before a start must break the fate.
-pub fn check_against(rows: &[Option<RowStatus>], t: &Table) -> CheckReport {
+pub fn check_against(rows: &[Option<RowStatus>], t: &Table) -> Result<CheckReport, TableError> {
     let n = t.n().unwrap_or(0);
     let mut report = CheckReport {
         values: 0,
@@ -27,7 +27,7 @@ pub fn check_against(rows: &[Option<RowStatus>], t: &Table) -> CheckReport {
     let mut col = Vec::new();
     for q in 0..=n {
         col.clear();
-        t.read_column(q as u32, 0..top_row.min(q + 1) as u32, &mut col);
+        t.read_column(q as u32, 0..top_row.min(q + 1) as u32, &mut col)?;
         for (r, &v) in col.iter().enumerate() {
             let Some(s) = rows[r].as_ref().filter(|s| s.is_proved()) else {
                 continue;
@@ -53,5 +53,5 @@ pub fn check_against(rows: &[Option<RowStatus>], t: &Table) -> CheckReport {
             }
         }
     }
-    report
+    Ok(report)
 }

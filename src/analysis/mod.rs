@@ -20,7 +20,7 @@ pub mod sequences;
 use crate::census_file::Descriptors;
 use crate::facts::ColumnFacts;
 use crate::proof::{Known, RowStatus};
-use crate::table::Table;
+use crate::table::{Table, TableError};
 use checks::Checks;
 use growth::Growth;
 
@@ -40,13 +40,21 @@ pub struct Analysis {
     pub growth: Growth,
 }
 
+/// Why a read of a verified table cannot fail: [`analyze`] verifies every
+/// block first, and a block that passed is not read again from disk checks.
+const VERIFIED: &str = "the table was verified whole before the passes";
+
 /// Runs both passes over `t` and the checks; rows the table cannot settle take
 /// their proved fate from `census` when it has one. `progress(stage, done, total)`.
+/// The table is verified whole first (every block), so the passes read only
+/// checked data; a damaged table is the error.
 pub fn analyze(
     t: &Table,
     census: Option<&Descriptors>,
     progress: &mut dyn FnMut(&str, u64, u64),
-) -> Analysis {
+) -> Result<Analysis, TableError> {
+    progress("verify", 0, 1);
+    t.verify()?;
     let n = t.n().unwrap_or(0) as u32;
     progress("columns", 0, n as u64 + 1);
     let facts = columns::scan(t);
@@ -57,7 +65,7 @@ pub fn analyze(
         adopt_census(&mut rows, d);
         settled_below = first_unproved(&rows);
     }
-    Analysis::new(facts, rows, settled_below, false)
+    Ok(Analysis::new(facts, rows, settled_below, false))
 }
 
 /// The analysis of a census alone, for `N = R` (its last row; less if it stopped

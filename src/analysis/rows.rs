@@ -117,7 +117,7 @@ fn read_rows(t: &Table, r0: u32, r1: u32, rows: &[u32], n: u32) -> Vec<Vec<u32>>
     for q in r0..=n {
         let hi = r1.min(q + 1);
         col.clear();
-        t.read_column(q, r0..hi, &mut col);
+        t.read_column(q, r0..hi, &mut col).expect(super::VERIFIED);
         for (i, &r) in rows.iter().enumerate() {
             if r >= hi {
                 break;

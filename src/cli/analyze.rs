@@ -155,5 +155,8 @@ pub fn passes(
         })
     });
     bar.finish_and_clear();
-    Ok((started.elapsed(), a))
+    Ok((
+        started.elapsed(),
+        a.map_err(|e| super::args::file_error(table, e))?,
+    ))
 }

@@ -261,7 +261,7 @@ impl Progress {
 /// `--check`: every proved value against a dense table.
 fn check_table(rows: &[Option<chomp3::proof::RowStatus>], t: &chomp3::table::Table) -> Result<()> {
     let started = Instant::now();
-    let report = check_against(rows, t);
+    let report = check_against(rows, t).map_err(|e| anyhow::anyhow!("the --check table: {e}"))?;
     if let Some((q, r)) = report.first_mismatch {
         bail!("the census disagrees with the table at f({q},{r})");
     }

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{Result, bail};
-use chomp3::grundy::table::{Extended, GrundyTable, extend, zeros_match};
+use chomp3::grundy::table::{Damaged, Extended, GrundyTable, extend, zeros_match};
 use chomp3::table::{Shape, Table};
 
 use super::Interrupted;
@@ -83,7 +83,11 @@ pub fn run(args: &Args) -> Result<()> {
             );
             if let Some(f_path) = &args.check_f {
                 let f = Table::open(f_path).map_err(|e| file_error(f_path, e))?;
-                match zeros_match(&t, &f) {
+                let compared = zeros_match(&t, &f).map_err(|e| match e {
+                    Damaged::Grundy(e) => file_error(&path, e),
+                    Damaged::F(e) => file_error(f_path, e),
+                })?;
+                match compared {
                     Ok(n) => println!(
                         "G = 0 exactly at f(q,r) of {} on all {n} positions compared",
                         f_path.display()

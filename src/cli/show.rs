@@ -34,8 +34,12 @@ pub fn row(args: &RowArgs) -> Result<()> {
     t.get(to, args.r)
         .map_err(|e| super::args::file_error(&args.table.path(), e))?;
     let mut out = BufWriter::new(io::stdout().lock());
+    let path = args.table.path();
     for q in args.from..=to {
-        writeln!(out, "{q} {}", t.get(q, args.r)?)?;
+        let f = t
+            .get(q, args.r)
+            .map_err(|e| super::args::file_error(&path, e))?;
+        writeln!(out, "{q} {f}")?;
     }
     out.flush()?;
     Ok(())
@@ -44,10 +48,15 @@ pub fn row(args: &RowArgs) -> Result<()> {
 /// Prints `q r f` per line for every `r <= q`.
 pub fn dump(args: &DumpArgs) -> Result<()> {
     let t = args.table.open()?;
+    let path = args.table.path();
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    let mut column = Vec::new();
     for q in 0..t.columns() as u32 {
-        for r in 0..=q {
-            writeln!(out, "{q} {r} {}", t.value(q, r))?;
+        column.clear();
+        t.read_column(q, 0..q + 1, &mut column)
+            .map_err(|e| super::args::file_error(&path, e))?;
+        for (r, f) in column.iter().enumerate() {
+            writeln!(out, "{q} {r} {f}")?;
         }
     }
     out.flush()?;

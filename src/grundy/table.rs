@@ -49,7 +49,7 @@ impl GrundyTable {
                 shape: Shape::Tetrahedron,
             });
         }
-        Ok(self.0.cell(cell(p as u32, q as u32, r as u32)))
+        self.0.cell(cell(p as u32, q as u32, r as u32))
     }
 
     /// Recomputes the data checksum (see [`Table::verify`]).
@@ -133,7 +133,7 @@ fn check_stored(path: &Path, sweep: &mut Sweep, done: u64, stop: &Stop) -> Resul
         let p = sweep.p();
         let first = cell(p, 0, 0);
         for (i, &v) in sweep.slab().iter().enumerate() {
-            let stored = t.0.cell(first + i as u64);
+            let stored = t.0.cell(first + i as u64)?;
             if stored != v {
                 return Err(TableError::ChecksumMismatch(format!(
                     "slab p = {p}, cell {i}: stored {stored}, the sweep gives {v}"
@@ -148,22 +148,36 @@ fn check_stored(path: &Path, sweep: &mut Sweep, done: u64, stop: &Stop) -> Resul
 /// on the line `(q,r)` the value is 0 at `p >= q` exactly when `p = f(q,r)`
 /// (if `f(q,r) < q` the line has no P-position at all: doc/chomp.md
 /// section 2). Covers every position with `p <= N` whose `q` the `f` table holds;
-/// returns how many were compared, or the first that disagrees.
-pub fn zeros_match(g: &GrundyTable, f: &Table) -> Result<u64, [u64; 3]> {
+/// returns how many were compared, or the first that disagrees. Both tables
+/// are verified first (`Err(TableError)`: a damaged one, and which).
+pub fn zeros_match(g: &GrundyTable, f: &Table) -> Result<Result<u64, [u64; 3]>, Damaged> {
+    g.verify().map_err(Damaged::Grundy)?;
+    f.verify().map_err(Damaged::F)?;
     let n = g.n().unwrap_or(0);
     let q_top = n.min(f.columns().saturating_sub(1));
     let mut compared = 0;
     for q in 0..=q_top {
         for r in 0..=q {
-            let zero_at = f.value(q as u32, r as u32) as u64;
+            let zero_at = u64::from(f.value(q as u32, r as u32).map_err(Damaged::F)?);
             for p in q.max(1)..=n {
-                let value = g.0.cell(cell(p as u32, q as u32, r as u32));
+                let value =
+                    g.0.cell(cell(p as u32, q as u32, r as u32))
+                        .map_err(Damaged::Grundy)?;
                 if (value == 0) != (p == zero_at) {
-                    return Err([p, q, r]);
+                    return Ok(Err([p, q, r]));
                 }
                 compared += 1;
             }
         }
     }
-    Ok(compared)
+    Ok(Ok(compared))
+}
+
+/// Which table of [`zeros_match`] failed its checks.
+#[derive(Debug)]
+pub enum Damaged {
+    /// The Grundy table.
+    Grundy(TableError),
+    /// The `f` table.
+    F(TableError),
 }

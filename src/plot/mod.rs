@@ -85,6 +85,9 @@ pub enum PlotError {
     /// The drawing library failed (writing the image, most often).
     #[error("drawing: {0}")]
     Draw(String),
+    /// The table read failed its checks.
+    #[error("{0}")]
+    Table(#[from] crate::table::TableError),
 }
 
 impl PlotError {
@@ -159,7 +162,11 @@ pub fn plot_all(
     std::fs::create_dir_all(dir).map_err(PlotError::io(dir))?;
     let mut written = Vec::new();
     if let Some(t) = t {
-        written.push(render(&table::TableFigure::new(t, a.facts.n), dir, format)?);
+        written.push(render(
+            &table::TableFigure::new(t, a.facts.n)?,
+            dir,
+            format,
+        )?);
     }
     written.push(render(&growth::GrowthFigure(&a.growth), dir, format)?);
     written.push(render(&census::CensusFigure(a), dir, format)?);
@@ -208,7 +215,7 @@ mod tests {
         };
         compute(&req, &mut |_, _| {}).unwrap();
         let t = Table::open(&path).unwrap();
-        let a = crate::analysis::analyze(&t, None, &mut |_, _, _| {});
+        let a = crate::analysis::analyze(&t, None, &mut |_, _, _| {}).unwrap();
         let out = dir.path().join("png");
         let written = plot_all(Some(&t), &a, &out, Format::Png, 120).unwrap();
         let names: Vec<String> = written

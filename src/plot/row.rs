@@ -47,8 +47,8 @@ where
         .min(start.unwrap_or(r).max(r) + 12 * period.max(4) + 40)
         .max(r);
     let pts: Vec<(f64, f64)> = (shown_from..=shown_to)
-        .map(|q| (q as f64, t.value(q, r) as f64 - q as f64))
-        .collect();
+        .map(|q| Ok((q as f64, t.value(q, r)? as f64 - q as f64)))
+        .collect::<Result<_, crate::table::TableError>>()?;
     let (lo, hi) = pts.iter().fold((f64::MAX, f64::MIN), |(lo, hi), p| {
         (lo.min(p.1), hi.max(p.1))
     });

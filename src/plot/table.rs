@@ -17,7 +17,7 @@ struct Image {
     max_offset: i64,
 }
 
-fn sample_table(t: &Table) -> Image {
+fn sample_table(t: &Table) -> Result<Image, crate::table::TableError> {
     let n = t.n().unwrap_or(0);
     let samples = IMAGE_SAMPLES.min(n as u32 + 1);
     let at = |i: u32| ((i as u64 * 2 + 1) * (n + 1) / (2 * samples as u64)).min(n);
@@ -27,18 +27,21 @@ fn sample_table(t: &Table) -> Image {
         let r = at(i);
         for j in 0..samples {
             let q = at(j);
-            let v = (r <= q).then(|| t.value(q as u32, r as u32) as i64 - q as i64);
+            let v = match r <= q {
+                true => Some(t.value(q as u32, r as u32)? as i64 - q as i64),
+                false => None,
+            };
             if let Some(v) = v {
                 max_offset = max_offset.max(v);
             }
             cells.push(v);
         }
     }
-    Image {
+    Ok(Image {
         samples,
         cells,
         max_offset,
-    }
+    })
 }
 
 /// Colour of an offset `f(q,r) - q >= 0` on a blue-green-yellow scale.
@@ -160,11 +163,11 @@ pub(super) struct TableFigure {
 
 impl TableFigure {
     /// Samples `t`, whose largest column is `n`.
-    pub(super) fn new(t: &Table, n: u32) -> TableFigure {
-        TableFigure {
-            image: sample_table(t),
+    pub(super) fn new(t: &Table, n: u32) -> Result<TableFigure, crate::table::TableError> {
+        Ok(TableFigure {
+            image: sample_table(t)?,
             n,
-        }
+        })
     }
 }
 

@@ -21,7 +21,8 @@ use memmap2::Mmap;
 use crate::path_message::NamesPath;
 
 pub use raw::Shape;
-use raw::{Commit, DATA_OFFSET, Header};
+use raw::{BLOCK_BYTES, Commit, HEADER_LEN, Header};
+use std::sync::atomic::{AtomicU64, Ordering};
 pub use writer::{TableWriter, parent_dir};
 
 /// What can go wrong with a table file. Each message says what is wrong and what
@@ -54,10 +55,9 @@ pub enum TableError {
         /// The kind the file is.
         found: Shape,
     },
-    /// The file was written by a newer (or unknown) format version.
-    #[error(
-        "table format version {found}, this chomp3 reads version {expected}; use a chomp3 that reads it"
-    )]
+    /// The file was written in another format version: an older one (whose
+    /// data is not checked on read) or a newer one.
+    #[error("{}", version_message(*.expected, *.found))]
     Version {
         /// The version this build reads.
         expected: u32,
@@ -83,6 +83,18 @@ pub enum TableError {
     /// The data does not match the committed checksum (`info --verify`).
     #[error("table data fails its checksum ({0}); restore the file or compute it again")]
     ChecksumMismatch(String),
+    /// A block of data read fails its checksum: the file was damaged.
+    #[error(
+        "damaged table: data bytes {from}..{to} fail their CRC-32 (block {block}); restore the file or compute it again"
+    )]
+    Damaged {
+        /// The block.
+        block: u64,
+        /// Its first data byte.
+        from: u64,
+        /// One past its last.
+        to: u64,
+    },
     /// A question about a cell the table does not hold yet.
     #[error(
         "{what} {value} is beyond the table, which holds {}; {}",
@@ -147,6 +159,18 @@ pub fn holds(n: Option<u64>) -> String {
     }
 }
 
+fn version_message(expected: u32, found: u32) -> String {
+    if found < expected {
+        format!(
+            "table format version {found}, from before tables carried a checksum per block; this chomp3 reads version {expected}: make the table again with the command that made it (`chomp3 compute --n N` or `chomp3 grundy-table --n N`)"
+        )
+    } else {
+        format!(
+            "table format version {found}, this chomp3 reads version {expected}; use a chomp3 that reads it"
+        )
+    }
+}
+
 /// How to reach `value`: the command that extends a table to it, or, past
 /// the largest table of this shape, that none can.
 fn extend_to(value: u64, shape: Shape) -> String {
@@ -158,11 +182,15 @@ fn extend_to(value: u64, shape: Shape) -> String {
     }
 }
 
-/// A table file opened for reading through a memory map.
+/// A table file opened for reading through a memory map. Every read checks
+/// the CRC-32 of the blocks of data it touches (once each: a block that
+/// passed is remembered), so a damaged file gives an error, never a value.
 pub struct Table {
     map: Mmap,
     header: Header,
     commit: Commit,
+    /// One bit per block of data: set once the block has passed its check.
+    checked: Box<[AtomicU64]>,
 }
 
 impl Table {
@@ -183,7 +211,7 @@ impl Table {
             _ => TableError::io(path)(e),
         })?;
         let len = file.metadata().map_err(TableError::io(path))?.len();
-        if len < DATA_OFFSET {
+        if len < HEADER_LEN {
             return Err(TableError::NotThisFile);
         }
         // SAFETY: the map is read-only and chomp3 never shrinks a table below its
@@ -191,7 +219,7 @@ impl Table {
         // truncates the file while it is mapped, reading the lost pages raises
         // SIGBUS and the process dies; no wrong value can be returned.
         let map = unsafe { Mmap::map(&file) }.map_err(TableError::io(path))?;
-        let (header, commit) = Header::decode(&map[..DATA_OFFSET as usize])?;
+        let (header, commit) = Header::decode(&map[..HEADER_LEN as usize])?;
         if header.shape != shape {
             return Err(TableError::OtherKind {
                 wanted: shape,
@@ -206,21 +234,73 @@ impl Table {
                 found: len,
             });
         }
+        // Blocks up to and with the one holding the last, partly filled byte.
+        let blocks = header.data_bits(commit.columns) / 8 / BLOCK_BYTES + 1;
+        let checked = (0..blocks.div_ceil(64))
+            .map(|_| AtomicU64::new(0))
+            .collect();
         Ok(Table {
             map,
             header,
             commit,
+            checked,
         })
     }
 
     /// Value number `cell` in the file's order (for a Grundy table, see
-    /// `grundy::table`); panics past the committed cells.
-    pub fn cell(&self, cell: u64) -> u32 {
+    /// `grundy::table`), its block checked; panics past the committed cells.
+    pub fn cell(&self, cell: u64) -> Result<u32, TableError> {
         assert!(
             cell < self.header.shape.cells(self.columns()),
             "cell {cell} outside the table"
         );
-        raw::unpack(self.data(), self.header.bits, cell)
+        self.check_cells(cell, cell + 1)?;
+        Ok(raw::unpack(self.data(), self.header.bits, cell))
+    }
+
+    /// Checks the blocks that hold cells `first .. end`.
+    fn check_cells(&self, first: u64, end: u64) -> Result<(), TableError> {
+        let bits = u64::from(self.header.bits);
+        self.check_bytes(first * bits / 8, (end * bits).div_ceil(8))
+    }
+
+    /// Checks the blocks that hold data bytes `from .. to` (`to > from`).
+    fn check_bytes(&self, from: u64, to: u64) -> Result<(), TableError> {
+        for block in from / BLOCK_BYTES..=(to - 1) / BLOCK_BYTES {
+            self.check_block(block)?;
+        }
+        Ok(())
+    }
+
+    /// Checks data block `block` against its CRC-32 (a full block against
+    /// the region after the header; the last, against the commit record,
+    /// with the partly filled byte), unless it has passed before.
+    fn check_block(&self, block: u64) -> Result<(), TableError> {
+        let (word, bit) = ((block / 64) as usize, block % 64);
+        if self.checked[word].load(Ordering::Relaxed) & (1 << bit) != 0 {
+            return Ok(());
+        }
+        let data = self.data();
+        let complete = self.header.data_bits(self.columns()) / 8;
+        let from = block * BLOCK_BYTES;
+        let to = (from + BLOCK_BYTES).min(complete);
+        let crc = crc32fast::hash(&data[from as usize..to as usize]);
+        let good = if from + BLOCK_BYTES <= complete {
+            let at = (HEADER_LEN + 4 * block) as usize;
+            crc == u32::from_le_bytes(self.map[at..at + 4].try_into().expect("4 bytes"))
+        } else {
+            let tail = data.get(complete as usize).copied().unwrap_or(0);
+            crc == self.commit.block_crc && tail == self.commit.tail
+        };
+        if !good {
+            return Err(TableError::Damaged {
+                block,
+                from,
+                to: (from + BLOCK_BYTES).min(data.len() as u64),
+            });
+        }
+        self.checked[word].fetch_or(1 << bit, Ordering::Relaxed);
+        Ok(())
     }
 
     /// Number of complete columns (`N + 1`; 0 for a table with nothing computed).
@@ -254,7 +334,7 @@ impl Table {
     }
 
     fn data(&self) -> &[u8] {
-        &self.map[DATA_OFFSET as usize..self.used_len() as usize]
+        &self.map[self.header.data_offset() as usize..self.used_len() as usize]
     }
 
     /// `f(q, r)` for `q <= N` and any `r` (above the diagonal, `r > q`, that is
@@ -271,24 +351,30 @@ impl Table {
         }
         let q = u32::try_from(q).expect("a column of the table fits u32");
         let r = u32::try_from(r.min(u64::from(q))).expect("r <= q");
-        Ok(self.value(q, r))
+        self.value(q, r)
     }
 
-    /// `f(q, r)` for `r <= q < columns()`; panics outside the table.
-    pub fn value(&self, q: u32, r: u32) -> u32 {
+    /// `f(q, r)` for `r <= q < columns()`, its block checked; panics outside
+    /// the table.
+    pub fn value(&self, q: u32, r: u32) -> Result<u32, TableError> {
         assert!(
             r <= q && (q as u64) < self.columns(),
             "cell ({q},{r}) outside the table"
         );
-        raw::unpack(
-            self.data(),
-            self.header.bits,
-            raw::cells(q as u64) + r as u64,
-        )
+        let cell = raw::cells(q as u64) + r as u64;
+        self.check_cells(cell, cell + 1)?;
+        Ok(raw::unpack(self.data(), self.header.bits, cell))
     }
 
-    /// Recomputes the data checksum and compares it with the commit record.
+    /// Checks every block of data (in parallel), then the checksum of the
+    /// whole against the commit record. Reads after it check nothing again.
     pub fn verify(&self) -> Result<(), TableError> {
+        use rayon::prelude::*;
+        let blocks = self.checked.len() as u64 * 64;
+        let last = (self.header.data_bits(self.columns()) / 8 / BLOCK_BYTES).min(blocks - 1);
+        (0..=last)
+            .into_par_iter()
+            .try_for_each(|block| self.check_block(block))?;
         let data = self.data();
         let full = (self.header.data_bits(self.columns()) / 8) as usize;
         let crc = crc32fast::hash(&data[..full]);
@@ -308,12 +394,23 @@ impl Table {
         Ok(())
     }
 
-    /// Appends `f(q, r)` for `r` in `rows` (all `<= q`, `q < columns()`) to `out`.
-    pub fn read_column(&self, q: u32, rows: Range<u32>, out: &mut Vec<u32>) {
+    /// Appends `f(q, r)` for `r` in `rows` (all `<= q`, `q < columns()`) to
+    /// `out`, their blocks checked.
+    pub fn read_column(
+        &self,
+        q: u32,
+        rows: Range<u32>,
+        out: &mut Vec<u32>,
+    ) -> Result<(), TableError> {
         assert!(rows.end <= q + 1 && (q as u64) < self.commit.columns);
-        let data = self.data();
         let first = raw::cells(q as u64);
+        if rows.is_empty() {
+            return Ok(());
+        }
+        self.check_cells(first + u64::from(rows.start), first + u64::from(rows.end))?;
+        let data = self.data();
         out.extend(rows.map(|r| raw::unpack(data, self.header.bits, first + r as u64)));
+        Ok(())
     }
 }
 

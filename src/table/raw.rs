@@ -50,7 +50,7 @@ impl Shape {
     pub fn max_capacity(self) -> u64 {
         match self {
             Shape::Triangle => MAX_CAPACITY,
-            Shape::Tetrahedron => 1_000_000,
+            Shape::Tetrahedron => 30_000,
         }
     }
 
@@ -86,10 +86,16 @@ impl Shape {
         }
     }
 }
-/// The format version this build writes and reads.
-pub const VERSION: u32 = 1;
-/// Size of the header; the packed values start here (page-aligned).
-pub const DATA_OFFSET: u64 = 4096;
+/// The format version this build writes and reads (2: the block checksums).
+pub const VERSION: u32 = 2;
+/// Size of the header; the block checksums start here.
+pub const HEADER_LEN: u64 = 4096;
+/// Bytes of packed data per checked block: each full block has its CRC-32 in
+/// the region after the header, so a read checks only the blocks it touches.
+/// Small enough that a cell costs little to check (a row of `10^5` cells
+/// checks `10^5` blocks, 400 MB), large enough that the region is 1/1024 of
+/// the data.
+pub const BLOCK_BYTES: u64 = 4096;
 /// Byte offsets of the two commit slots inside the header.
 pub const SLOT_OFFSETS: [usize; 2] = [64, 128];
 /// Size of one commit slot.
@@ -117,6 +123,9 @@ pub struct Commit {
     pub crc: u32,
     /// The last, partly filled data byte (0 when `data_bits` is a multiple of 8).
     pub tail: u8,
+    /// CRC-32 of the complete data bytes of the last block that is not full,
+    /// `[BLOCK_BYTES * floor(complete / BLOCK_BYTES), complete)`.
+    pub block_crc: u32,
 }
 
 /// Bits needed per value for tables up to `capacity` (values are at most `2N + 1`).
@@ -124,17 +133,24 @@ pub fn bits_for_capacity(capacity: u64) -> u32 {
     64 - (2 * capacity + 1).leading_zeros()
 }
 
-/// Largest capacity the file format supports: values must fit in 32 bits.
-pub const MAX_CAPACITY: u64 = (u32::MAX as u64 - 1) / 2;
+/// Largest capacity of an `f` table: its packed data (and so the block
+/// checksums sized for it) must stay within 2^44 bytes, the largest file of
+/// ext4 (`3*10^6` columns: 4.5*10^12 cells of 23 bits, 1.3*10^13 bytes).
+pub const MAX_CAPACITY: u64 = 3_000_000;
 
 /// Number of cells in columns `0 .. columns` of an `f` table (the triangle `r <= q`).
 pub fn cells(columns: u64) -> u64 {
     Shape::Triangle.cells(columns)
 }
 
-/// File size of an `f` table with `columns` complete columns.
-pub fn file_len(columns: u64, bits: u32) -> u64 {
-    DATA_OFFSET + (cells(columns) * bits as u64).div_ceil(8)
+/// File size of an `f` table of this capacity with `columns` complete columns.
+pub fn file_len(columns: u64, capacity: u64) -> u64 {
+    Header {
+        shape: Shape::Triangle,
+        bits: bits_for_capacity(capacity),
+        capacity,
+    }
+    .file_len(columns)
 }
 
 impl Header {
@@ -143,9 +159,22 @@ impl Header {
         self.shape.cells(columns) * self.bits as u64
     }
 
+    /// Blocks of [`BLOCK_BYTES`] that the data of a full table spans.
+    pub fn blocks(&self) -> u64 {
+        self.data_bits(self.capacity + 1)
+            .div_ceil(8)
+            .div_ceil(BLOCK_BYTES)
+    }
+
+    /// Where the packed data starts: after the header and one CRC-32 per
+    /// block of a full table, rounded up to a page.
+    pub fn data_offset(&self) -> u64 {
+        HEADER_LEN + (4 * self.blocks()).next_multiple_of(4096)
+    }
+
     /// File size for `columns` complete columns (or slabs).
     pub fn file_len(&self, columns: u64) -> u64 {
-        DATA_OFFSET + self.data_bits(columns).div_ceil(8)
+        self.data_offset() + self.data_bits(columns).div_ceil(8)
     }
 }
 
@@ -153,12 +182,12 @@ impl Header {
     /// The header bytes of a new file (both commit slots empty but for slot 0,
     /// which records zero columns).
     pub fn encode(&self) -> Vec<u8> {
-        let mut h = vec![0u8; DATA_OFFSET as usize];
+        let mut h = vec![0u8; HEADER_LEN as usize];
         put(&mut h, 0, &self.shape.magic());
         put(&mut h, 8, &VERSION.to_le_bytes());
         put(&mut h, 12, &self.bits.to_le_bytes());
         put(&mut h, 16, &self.capacity.to_le_bytes());
-        put(&mut h, 24, &DATA_OFFSET.to_le_bytes());
+        put(&mut h, 24, &self.data_offset().to_le_bytes());
         let crc = crc32fast::hash(&h[0..32]);
         put(&mut h, 32, &crc.to_le_bytes());
         let first = Commit {
@@ -172,7 +201,7 @@ impl Header {
     /// Reads and checks the header; returns it with the newest valid commit.
     pub fn decode(h: &[u8]) -> Result<(Header, Commit), TableError> {
         let shape = match h.get(0..8) {
-            _ if h.len() < DATA_OFFSET as usize => return Err(TableError::NotThisFile),
+            _ if h.len() < HEADER_LEN as usize => return Err(TableError::NotThisFile),
             Some(m) if m == MAGIC => Shape::Triangle,
             Some(m) if m == MAGIC_GRUNDY => Shape::Tetrahedron,
             _ => return Err(TableError::NotThisFile),
@@ -192,9 +221,9 @@ impl Header {
             bits: u32_at(h, 12),
             capacity: u64_at(h, 16),
         };
-        if u64_at(h, 24) != DATA_OFFSET
-            || header.capacity > shape.max_capacity()
+        if header.capacity > shape.max_capacity()
             || header.bits != shape.bits_for_capacity(header.capacity)
+            || u64_at(h, 24) != header.data_offset()
         {
             return Err(TableError::CorruptHeader("inconsistent header fields"));
         }
@@ -218,6 +247,7 @@ impl Commit {
         put(&mut s, 8, &self.columns.to_le_bytes());
         put(&mut s, 16, &self.crc.to_le_bytes());
         s[20] = self.tail;
+        put(&mut s, 21, &self.block_crc.to_le_bytes());
         let crc = crc32fast::hash(&s[0..60]);
         put(&mut s, 60, &crc.to_le_bytes());
         s
@@ -230,6 +260,7 @@ impl Commit {
             columns: u64_at(s, 8),
             crc: u32_at(s, 16),
             tail: s[20],
+            block_crc: u32_at(s, 21),
         };
         (c.sequence != 0 && crc32fast::hash(&s[0..60]) == u32_at(s, 60)).then_some(c)
     }

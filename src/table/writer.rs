@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 pub use crate::atomic_write::parent_dir;
 
 use super::TableError;
-use super::raw::{Commit, DATA_OFFSET, Header, Packed, SLOT_LEN, SLOT_OFFSETS, Shape};
+use super::raw::{BLOCK_BYTES, Commit, HEADER_LEN, Header, Packed, SLOT_LEN, SLOT_OFFSETS, Shape};
 
 /// A table file opened for appending columns; holds an exclusive lock on it.
 pub struct TableWriter {
@@ -30,6 +30,12 @@ pub struct TableWriter {
     crc: crc32fast::Hasher,
     /// The last, partly filled data byte written (0 if none).
     tail: u8,
+    /// CRC-32 of the complete bytes of the block not yet full.
+    block_crc: crc32fast::Hasher,
+    /// Complete data bytes written.
+    complete: u64,
+    /// `(block, CRC-32)` of the blocks filled since the last commit.
+    filled: Vec<(u64, u32)>,
 }
 
 impl TableWriter {
@@ -59,6 +65,8 @@ impl TableWriter {
         let write_aside = || -> std::io::Result<()> {
             let file = File::create(&aside)?;
             file.write_all_at(&header.encode(), 0)?;
+            // The block checksums' region, empty (a hole) until data fills it.
+            file.set_len(header.data_offset())?;
             file.sync_all()
         };
         let placed = write_aside()
@@ -96,10 +104,10 @@ impl TableWriter {
             error: std::io::Error::other("the table is being written by another process"),
         })?;
         let len = file.metadata().map_err(TableError::io(path))?.len();
-        if len < DATA_OFFSET {
+        if len < HEADER_LEN {
             return Err(TableError::NotThisFile);
         }
-        let mut head = vec![0u8; DATA_OFFSET as usize];
+        let mut head = vec![0u8; HEADER_LEN as usize];
         file.read_exact_at(&mut head, 0)
             .map_err(TableError::io(path))?;
         let (header, committed) = Header::decode(&head)?;
@@ -121,6 +129,23 @@ impl TableWriter {
             .iter()
             .position(|&o| Commit::decode(&head[o..o + SLOT_LEN]) == Some(committed))
             .expect("decode picked one of the slots");
+        let complete = header.data_bits(committed.columns) / 8;
+        let block_start = complete / BLOCK_BYTES * BLOCK_BYTES;
+        let mut partial = vec![0u8; (complete - block_start) as usize];
+        file.read_exact_at(&mut partial, header.data_offset() + block_start)
+            .map_err(TableError::io(path))?;
+        let mut block_crc = crc32fast::Hasher::new();
+        block_crc.update(&partial);
+        // The block that grows must be whole before more is added to it (the
+        // rest of the base is the caller's to check: `compute` verifies it,
+        // `grundy-table` sweeps it again).
+        if block_crc.clone().finalize() != committed.block_crc {
+            return Err(TableError::Damaged {
+                block: block_start / BLOCK_BYTES,
+                from: block_start,
+                to: complete,
+            });
+        }
         Ok(TableWriter {
             file,
             path: path.to_path_buf(),
@@ -130,6 +155,9 @@ impl TableWriter {
             columns: committed.columns,
             crc: crc32fast::Hasher::new_with_initial(committed.crc),
             tail: committed.tail,
+            block_crc,
+            complete,
+            filled: Vec::new(),
         })
     }
 
@@ -170,13 +198,29 @@ impl TableWriter {
             packed.bytes[0] |= self.tail;
         }
         self.file
-            .write_all_at(&packed.bytes, DATA_OFFSET + packed.start_byte)
+            .write_all_at(&packed.bytes, self.header.data_offset() + packed.start_byte)
             .map_err(TableError::io(&self.path))?;
         let complete = (end_bit / 8 - packed.start_byte) as usize;
         self.crc.update(&packed.bytes[..complete]);
+        self.add_to_blocks(&packed.bytes[..complete]);
         self.tail = packed.bytes.get(complete).copied().unwrap_or(0);
         self.columns += count;
         Ok(())
+    }
+
+    /// Adds newly complete data bytes to the block checksums.
+    fn add_to_blocks(&mut self, mut bytes: &[u8]) {
+        while !bytes.is_empty() {
+            let room = (BLOCK_BYTES - self.complete % BLOCK_BYTES) as usize;
+            let (now, rest) = bytes.split_at(room.min(bytes.len()));
+            self.block_crc.update(now);
+            self.complete += now.len() as u64;
+            if self.complete.is_multiple_of(BLOCK_BYTES) {
+                let done = std::mem::take(&mut self.block_crc).finalize();
+                self.filled.push((self.complete / BLOCK_BYTES - 1, done));
+            }
+            bytes = rest;
+        }
     }
 
     /// Makes the columns appended so far part of the table: syncs them to disk,
@@ -186,12 +230,19 @@ impl TableWriter {
             return Ok(());
         }
         let io = TableError::io(&self.path);
+        // The checksums of the blocks filled go in with their data.
+        for (block, crc) in self.filled.drain(..) {
+            self.file
+                .write_all_at(&crc.to_le_bytes(), HEADER_LEN + 4 * block)
+                .map_err(TableError::io(&self.path))?;
+        }
         self.file.sync_data().map_err(io)?;
         let commit = Commit {
             sequence: self.committed.sequence + 1,
             columns: self.columns,
             crc: self.crc.clone().finalize(),
             tail: self.tail,
+            block_crc: self.block_crc.clone().finalize(),
         };
         let slot = 1 - self.slot;
         self.file

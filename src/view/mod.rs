@@ -17,6 +17,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use crate::lookup::Sources;
+use crate::path_message::NamesPath;
 use crate::stop::Stop;
 use query::Query;
 use tile::{Measure, TileAt};
@@ -138,13 +139,15 @@ fn tile(s: &Sources, query: &str) -> Result<Reply, String> {
     Ok(match format {
         "values" => {
             let bytes = tile::values(t, at)
+                .map_err(|e| e.with_path(&s.table_path.path))?
                 .iter()
                 .flat_map(|v| v.to_le_bytes())
                 .collect();
             Reply::ok("application/octet-stream", bytes)
         }
         _ => {
-            let rgba = tile::pixels(t, s.census.as_ref(), at, measure);
+            let rgba = tile::pixels(t, s.census.as_ref(), at, measure)
+                .map_err(|e| e.with_path(&s.table_path.path))?;
             Reply::ok("image/png", tile::png(&rgba, tile::TILE as u32))
         }
     })

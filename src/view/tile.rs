@@ -10,7 +10,7 @@
 
 use crate::census_file::Descriptors;
 use crate::proof::RowStatus;
-use crate::table::Table;
+use crate::table::{Table, TableError};
 
 /// Pixels on a tile's side.
 pub const TILE: u64 = 256;
@@ -88,22 +88,27 @@ impl TileAt {
 }
 
 /// The sampled `f(q,r)` of every pixel, row by row ([`NO_CELL`] where none).
-pub fn values(t: &Table, at: TileAt) -> Vec<u32> {
+pub fn values(t: &Table, at: TileAt) -> Result<Vec<u32>, TableError> {
     let columns = t.columns();
     let mut out = Vec::with_capacity((TILE * TILE) as usize);
     for j in 0..TILE {
         for i in 0..TILE {
-            out.push(
-                at.cell(i, j, columns)
-                    .map_or(NO_CELL, |(q, r)| t.value(q, r)),
-            );
+            out.push(match at.cell(i, j, columns) {
+                Some((q, r)) => t.value(q, r)?,
+                None => NO_CELL,
+            });
         }
     }
-    out
+    Ok(out)
 }
 
 /// The tile as RGBA pixels, row by row. `census` is needed by [`Measure::Settle`].
-pub fn pixels(t: &Table, census: Option<&Descriptors>, at: TileAt, m: Measure) -> Vec<u8> {
+pub fn pixels(
+    t: &Table,
+    census: Option<&Descriptors>,
+    at: TileAt,
+    m: Measure,
+) -> Result<Vec<u8>, TableError> {
     let columns = t.columns();
     let log_n = ((columns + 1) as f64).ln();
     let mut out = Vec::with_capacity((4 * TILE * TILE) as usize);
@@ -118,7 +123,7 @@ pub fn pixels(t: &Table, census: Option<&Descriptors>, at: TileAt, m: Measure) -
                 out.extend([0, 0, 0, 0]);
                 continue;
             };
-            let f = t.value(q, r);
+            let f = t.value(q, r)?;
             let rgb = match m {
                 Measure::Offset if f < q => DEAD,
                 Measure::Offset if f == q => DEATH,
@@ -131,7 +136,7 @@ pub fn pixels(t: &Table, census: Option<&Descriptors>, at: TileAt, m: Measure) -
             out.push(255);
         }
     }
-    out
+    Ok(out)
 }
 
 fn settle(fate: Option<&RowStatus>, q: u32, log_n: f64) -> [u8; 3] {

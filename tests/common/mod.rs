@@ -61,7 +61,7 @@ pub fn computed(dir: &Path, name: &str, n: u64, extra: &[&str]) -> PathBuf {
 pub fn read_all(path: &Path) -> Vec<Vec<u32>> {
     let t = Table::open(path).unwrap();
     (0..t.columns() as u32)
-        .map(|q| (0..=q).map(|r| t.value(q, r)).collect())
+        .map(|q| (0..=q).map(|r| t.value(q, r).unwrap()).collect())
         .collect()
 }
 
