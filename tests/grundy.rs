@@ -640,6 +640,13 @@ fn a_damaged_stored_table_is_refused_and_left_alone() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("g.g3t");
     assert!(grundy_table(&path, 40).status.success());
+    // `info` reads a Grundy table too, and checks every block.
+    let info = common::chomp3_ok(&["info", "--verify", "--table", path.to_str().unwrap()]);
+    let info = String::from_utf8_lossy(&info.stdout);
+    assert!(
+        info.contains("Grundy table") && info.contains("41 complete slabs"),
+        "{info}"
+    );
     let mut bytes = std::fs::read(&path).unwrap();
     // The data starts where the header's field at byte 24 says, with the
     // bits per value at byte 12 (FORMAT.md); [18,1,1] is value number
@@ -656,6 +663,8 @@ fn a_damaged_stored_table_is_refused_and_left_alone() {
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     assert!(std::fs::read(&path).unwrap() == bytes, "nothing written");
     let p = path.to_str().unwrap();
+    let info = common::chomp3(&["info", "--verify", "--table", p]);
+    assert!(String::from_utf8_lossy(&info.stderr).contains("damaged table"));
     let nim = common::chomp3(&["nim", "18", "1", "1", "--grundy-table", p]);
     let err = String::from_utf8_lossy(&nim.stderr);
     assert_eq!(nim.status.code(), Some(1), "{err}");

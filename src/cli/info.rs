@@ -1,6 +1,9 @@
-//! `chomp3 info`: describe a table file and check it.
+//! `chomp3 info`: describe a table file (`.c3t`, or a Grundy table `.g3t`)
+//! and check it.
 
 use anyhow::Result;
+use chomp3::table::raw::Shape;
+use chomp3::table::{Table, TableError};
 
 use super::args::{TableArg, file_error};
 
@@ -15,13 +18,22 @@ pub struct Args {
 
 pub fn run(args: &Args) -> Result<()> {
     let path = args.table.path();
-    let t = args.table.open()?;
-    println!("table        {}", path.display());
+    // Either kind of table, by its magic.
+    let t = match Table::open(&path) {
+        Err(TableError::OtherKind { found, .. }) => Table::open_shape(&path, found),
+        opened => opened,
+    }
+    .map_err(|e| file_error(&path, e))?;
+    let (kind, columns) = match t.shape() {
+        Shape::Triangle => ("table", "complete columns"),
+        Shape::Tetrahedron => ("Grundy table", "complete slabs p"),
+    };
+    println!("{kind:<12} {}", path.display());
     println!(
-        "N            {} ({} complete columns, {} cells)",
+        "N            {} ({} {columns}, {} cells)",
         t.n().map_or("none".to_string(), |n| n.to_string()),
         t.columns(),
-        chomp3::table::raw::cells(t.columns())
+        t.shape().cells(t.columns())
     );
     println!("capacity     {}", t.capacity());
     println!("bits/value   {}", t.bits());
@@ -33,11 +45,11 @@ pub fn run(args: &Args) -> Result<()> {
     if args.verify {
         t.verify().map_err(|e| file_error(&path, e))?;
         println!(
-            "status       complete and consistent (header, length and data checksum verified)"
+            "status       complete and consistent (header, length, every block's checksum and the data checksum verified)"
         );
     } else {
         println!(
-            "status       complete and consistent (header and length checked; --verify reads all data)"
+            "status       header and length checked (each read checks its blocks; --verify reads all data)"
         );
     }
     Ok(())

@@ -313,6 +313,11 @@ impl Table {
         self.commit.columns.checked_sub(1)
     }
 
+    /// How the cells are laid out (an `f` table or a Grundy table).
+    pub fn shape(&self) -> Shape {
+        self.header.shape
+    }
+
     /// Bits per stored value.
     pub fn bits(&self) -> u32 {
         self.header.bits
