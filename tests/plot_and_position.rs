@@ -64,15 +64,20 @@ fn position_command_prints_moves_and_refuses_bad_triples() {
         text.contains("N-position") && text.contains("-> [3,1,1]"),
         "{text}"
     );
-    for (args, expect) in [
-        (["position", "3", "5", "1"], "is not a position"),
-        (["position", "0", "0", "0"], "is not a position"),
-        (["position", "90", "50", "2"], "q 50 is beyond the table"),
+    // A triple that is no position is bad usage (2); a cell beyond the table
+    // is an error (1).
+    for (args, expect, code) in [
+        (["position", "3", "5", "1"], "is not a position", 2),
+        (["position", "0", "0", "0"], "is not a position", 2),
+        (["position", "90", "50", "2"], "q 50 is beyond the table", 1),
     ] {
         let out = chomp3(&[&args[..], &["--table", p]].concat());
-        assert_eq!(out.status.code(), Some(1));
+        assert_eq!(out.status.code(), Some(code), "{args:?}");
         assert!(String::from_utf8_lossy(&out.stderr).contains(expect));
     }
+    let out = chomp3(&["nim", "3", "5", "1"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is not a position"));
 }
 
 #[test]

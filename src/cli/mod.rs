@@ -37,6 +37,12 @@ use clap::{Parser, Subcommand};
 #[error("{0}")]
 pub struct Interrupted(pub String);
 
+/// Arguments that parse but do not make sense together, such as a triple that
+/// is no position (exit code 2, as for any bad usage).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct Usage(pub String);
+
 #[derive(Parser)]
 #[command(
     name = "chomp3",
@@ -142,8 +148,13 @@ pub fn main() -> ExitCode {
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("chomp3: error: {e:#}");
-            let interrupted = e.downcast_ref::<Interrupted>().is_some();
-            ExitCode::from(if interrupted { 130 } else { 1 })
+            if e.downcast_ref::<Interrupted>().is_some() {
+                ExitCode::from(130)
+            } else if e.downcast_ref::<Usage>().is_some() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::from(1)
+            }
         }
     }
 }

@@ -50,6 +50,7 @@ pub fn run(args: &Args) -> Result<()> {
     let answer = match answer {
         Ok(a) => a,
         Err(NimError::Stopped) => return Err(Interrupted(NimError::Stopped.to_string()).into()),
+        Err(e @ NimError::NotAPosition { .. }) => return Err(super::Usage(e.to_string()).into()),
         Err(e) => return Err(e.into()),
     };
     for note in &answer.passed {

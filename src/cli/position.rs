@@ -24,6 +24,9 @@ pub struct Args {
 
 pub fn run(args: &Args) -> Result<()> {
     let (p, q, r) = (args.p, args.q, args.r);
+    if !(p >= q && q >= r && p >= 1) {
+        return Err(super::Usage(PositionError::Invalid(p, q, r).to_string()).into());
+    }
     if args.nim {
         return nim_values(p, q, r);
     }
@@ -50,9 +53,6 @@ pub fn run(args: &Args) -> Result<()> {
 
 /// `--nim`: the value of `[p,q,r]` and of each move's result, from the sweep.
 fn nim_values(p: u64, q: u64, r: u64) -> Result<()> {
-    if !(p >= q && q >= r && p >= 1) {
-        return Err(PositionError::Invalid(p, q, r).into());
-    }
     let (Ok(p), Ok(q), Ok(r)) = (u32::try_from(p), u32::try_from(q), u32::try_from(r)) else {
         anyhow::bail!("[{p},{q},{r}] is too large for the Grundy sweep (P < 2^32)");
     };
