@@ -11,6 +11,7 @@
 //! path_message errors that name their file once (NamesPath)         uses nothing
 //! seal         the end line (count, CRC-32) of text results read back uses nothing
 //! outputs      a command's outputs checked before work: kinds, clashes -> atomic_write
+//! memory       the machine's memory; a job's estimate refused past it uses nothing
 //! proof        row fates, how they are known, the certificate     uses nothing
 //! facts        what columns 0..=N say (diagonal, counts, minima)  uses nothing
 //! engine       the recurrence for f(q,r), column blocks, its state -> bytes
@@ -67,6 +68,7 @@ pub mod graph;
 pub mod grundy;
 pub mod huge;
 pub mod lookup;
+pub mod memory;
 pub mod outputs;
 pub mod path_message;
 pub mod plot;

@@ -264,3 +264,52 @@ fn a_reader_that_closes_the_pipe_early_gets_no_panic() {
         assert_ne!(status.code(), Some(101), "{args:?}");
     }
 }
+
+#[test]
+fn jobs_beyond_the_machine_are_refused_before_they_allocate() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let g3t = format!("{d}/x.g3t");
+    let census = format!("{d}/c.tsv");
+    let g = format!("{d}/g.tsv");
+    let b = format!("{d}/b");
+    for (args, says) in [
+        (
+            vec!["census", "--rows", "1000000000", "--out", &census],
+            "a census of rows",
+        ),
+        (
+            vec!["nim", "100000", "100000", "100000"],
+            "the Grundy sweep of every line q <= 100000",
+        ),
+        (
+            vec!["position", "100000", "100000", "100000", "--nim"],
+            "the Grundy sweep",
+        ),
+        (
+            vec![
+                "grundy-census",
+                "--lines",
+                "10",
+                "--out",
+                &g,
+                "--bfiles",
+                &b,
+                "--rectangles",
+                "100000",
+            ],
+            "the Grundy sweep",
+        ),
+        (
+            vec!["grundy-table", "--n", "100000", "--table", &g3t],
+            "beyond the largest Grundy table",
+        ),
+    ] {
+        let out = chomp3(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+    }
+    assert_eq!(std::fs::read_dir(d).unwrap().count(), 0, "nothing written");
+}

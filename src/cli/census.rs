@@ -80,6 +80,12 @@ pub fn run(args: &Args) -> Result<()> {
         Output::new(&descriptors, Kind::Descriptors, "--descriptors"),
         Output::new(&checkpoint, Kind::CensusCheckpoint, "--checkpoint"),
     ])?;
+    if shared.is_none() {
+        chomp3::memory::check(
+            format!("a census of rows 0..={rows} in one process"),
+            census::memory_estimate(rows),
+        )?;
+    }
     let check = args.check.as_deref().map(open_table).transpose()?;
     for path in [&args.out, &descriptors] {
         census_file::may_write(path, rows, args.replace)?;

@@ -47,6 +47,7 @@ pub fn run(args: &Args) -> Result<()> {
         }
     }
     outputs::check(&plan)?;
+    chomp3::grundy::check_memory(args.lines.max(args.rectangles.unwrap_or(0)))?;
     let started = Instant::now();
     let all = line(args.lines, args.lines) + 1;
     let bar = bar(

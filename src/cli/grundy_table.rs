@@ -44,9 +44,16 @@ pub fn run(args: &Args) -> Result<()> {
         .unwrap_or_else(|| PathBuf::from(DEFAULT_GRUNDY_TABLE));
     let capacity = args.capacity.unwrap_or((args.n as u64).max(5000));
     let max = Shape::Tetrahedron.max_capacity();
+    if args.n as u64 > max {
+        bail!(
+            "--n {} is beyond the largest Grundy table this format holds (N <= {max})",
+            args.n
+        );
+    }
     if capacity < args.n as u64 || capacity > max {
         bail!("--capacity {capacity} is not possible: give at least --n and at most {max}");
     }
+    chomp3::grundy::check_memory(args.n)?;
     let started = Instant::now();
     let bar = bar(
         args.quiet.quiet,

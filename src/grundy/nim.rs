@@ -175,6 +175,9 @@ pub enum NimError {
         /// The position asked about.
         r: u64,
     },
+    /// The sweep would need more memory than the machine has.
+    #[error("{0}")]
+    Memory(crate::memory::TooMuch),
     /// The sweep was stopped.
     #[error("interrupted; nothing computed")]
     Stopped,
@@ -307,6 +310,7 @@ fn sweep(
     let (Ok(p32), Ok(q32), Ok(r32)) = (u32::try_from(p), u32::try_from(q), u32::try_from(r)) else {
         return Err(NimError::TooLarge { p, q, r });
     };
+    super::check_memory(q32).map_err(NimError::Memory)?;
     let value = super::value(p32, q32, r32, stop, &mut |at| progress(at as u64, p))
         .ok_or(NimError::Stopped)?;
     Ok(u128::from(value))

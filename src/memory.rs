@@ -1,0 +1,74 @@
+//! How much memory this machine has, and the refusal of a job whose memory
+//! estimate is beyond it, before the job allocates anything (instead of an
+//! abort after it has). Plumbing: uses nothing else in the crate.
+
+use std::fmt;
+
+/// The machine's physical memory in bytes (`MemTotal` of `/proc/meminfo`),
+/// where it can be read.
+pub fn physical() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let kib: u64 = text
+        .lines()
+        .find_map(|l| l.strip_prefix("MemTotal:"))?
+        .trim()
+        .strip_suffix("kB")?
+        .trim()
+        .parse()
+        .ok()?;
+    kib.checked_mul(1024)
+}
+
+/// A job that would need more memory than the machine has.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TooMuch {
+    /// What the job is, for the message.
+    pub what: String,
+    /// Its estimate, in bytes.
+    pub needs: u64,
+    /// The machine's memory, in bytes.
+    pub has: u64,
+}
+
+impl fmt::Display for TooMuch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let gib = |b: u64| b as f64 / (1u64 << 30) as f64;
+        write!(
+            f,
+            "{} needs about {:.1} GiB of memory and this machine has {:.1} GiB; nothing was computed",
+            self.what,
+            gib(self.needs),
+            gib(self.has)
+        )
+    }
+}
+
+impl std::error::Error for TooMuch {}
+
+/// Refuses a job of `needs` bytes (saturated: `u64::MAX` for a size past
+/// counting) that this machine cannot hold; allows it where the machine's
+/// memory cannot be read.
+pub fn check(what: impl Into<String>, needs: u64) -> Result<(), TooMuch> {
+    match physical() {
+        Some(has) if needs > has => Err(TooMuch {
+            what: what.into(),
+            needs,
+            has,
+        }),
+        _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_job_beyond_the_machine_is_refused_and_one_within_it_is_not() {
+        let has = physical().expect("Linux has /proc/meminfo");
+        assert!(check("a small job", 1 << 20).is_ok());
+        let e = check("a huge job", u64::MAX).unwrap_err();
+        assert_eq!(e.has, has);
+        assert!(e.to_string().starts_with("a huge job needs about"), "{e}");
+    }
+}
