@@ -87,6 +87,15 @@ impl FileSet {
         result.map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))
     }
 
+    /// Takes into the set a file that another writer wrote at `aside`
+    /// (beside `path`): synced now, renamed onto `path` at
+    /// [`FileSet::commit`].
+    pub fn adopt(&mut self, aside: PathBuf, path: &Path) -> io::Result<()> {
+        let synced = File::open(&aside).and_then(|f| f.sync_all());
+        self.written.push((aside, path.to_path_buf()));
+        synced.map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))
+    }
+
     /// Renames every file written into place.
     pub fn commit(mut self) -> io::Result<()> {
         for (aside, path) in std::mem::take(&mut self.written) {

@@ -29,8 +29,18 @@ fn pool() -> rayon::ThreadPool {
 /// The census files' bytes (table, then descriptors).
 fn files(c: &Census, dir: &Path) -> (Vec<u8>, Vec<u8>) {
     let (tsv, c3d) = (dir.join("c.tsv"), dir.join("c.c3d"));
-    census_file::write_tsv(&c.rows, &c.start_bounds, c.columns, "test", &tsv).unwrap();
-    census_file::write_descriptors(&c.rows, &c.start_bounds, &c.facts, c.columns, &c3d).unwrap();
+    let mut set = chomp3::atomic_write::FileSet::new();
+    census_file::write_tsv(&mut set, &c.rows, &c.start_bounds, c.columns, "test", &tsv).unwrap();
+    census_file::write_descriptors(
+        &mut set,
+        &c.rows,
+        &c.start_bounds,
+        &c.facts,
+        c.columns,
+        &c3d,
+    )
+    .unwrap();
+    set.commit().unwrap();
     (std::fs::read(tsv).unwrap(), std::fs::read(c3d).unwrap())
 }
 

@@ -32,7 +32,9 @@ fn facts() -> ColumnFacts {
 
 /// Writes `sample()` with `facts()` after `columns` columns.
 fn write(path: &Path, columns: u32) {
-    write_descriptors(&sample(), &[3], &facts(), columns, path).unwrap();
+    let mut set = chomp3::atomic_write::FileSet::new();
+    write_descriptors(&mut set, &sample(), &[3], &facts(), columns, path).unwrap();
+    set.commit().unwrap();
 }
 
 fn sample() -> Vec<Option<RowStatus>> {

@@ -45,6 +45,10 @@ pub enum DriverError {
         /// The underlying error.
         error: std::io::Error,
     },
+    /// The census files could not be written (the message names the file;
+    /// the files there before are as they were).
+    #[error("writing the census: {0}")]
+    Results(std::io::Error),
     /// The checkpoint files of several ranks disagree (the message says how).
     #[error("{0}")]
     Ranks(String),

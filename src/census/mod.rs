@@ -415,23 +415,29 @@ impl Run {
 
 impl Census {
     /// Writes `census.tsv` (`tsv`, after a line naming `command`) and the
-    /// descriptor file, each aside and renamed into place.
+    /// descriptor file as a set: both aside, then both renamed into place, so
+    /// a failed write leaves the old pair as it was.
     pub fn write(
         &self,
         command: &str,
         tsv: &Path,
         descriptors: &Path,
     ) -> Result<(), driver::DriverError> {
-        fn io(path: &Path) -> impl FnOnce(std::io::Error) -> driver::DriverError + '_ {
-            move |error| driver::DriverError::Io {
-                path: path.to_path_buf(),
-                error,
-            }
-        }
         let (rows, bounds) = (&self.rows, &self.start_bounds);
-        crate::census_file::write_tsv(rows, bounds, self.columns, command, tsv).map_err(io(tsv))?;
-        crate::census_file::write_descriptors(rows, bounds, &self.facts, self.columns, descriptors)
-            .map_err(io(descriptors))
+        let mut set = crate::atomic_write::FileSet::new();
+        crate::census_file::write_tsv(&mut set, rows, bounds, self.columns, command, tsv)
+            .and_then(|()| {
+                crate::census_file::write_descriptors(
+                    &mut set,
+                    rows,
+                    bounds,
+                    &self.facts,
+                    self.columns,
+                    descriptors,
+                )
+            })
+            .and_then(|()| set.commit())
+            .map_err(driver::DriverError::Results)
     }
 }
 

@@ -9,7 +9,7 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
-use crate::atomic_write::write_atomically;
+use crate::atomic_write::FileSet;
 use crate::facts::ColumnFacts;
 use crate::path_message::NamesPath;
 use crate::proof::{Fate, RowStatus};
@@ -117,15 +117,16 @@ const TSV_TITLE: &str = "# Certified census of three-rowed Chomp, rows 0..";
 
 /// Writes `census.tsv` for `rows` (each row's proved fate, `None` if open; a start
 /// in `start_bounds` is written `<=start`) after `columns` columns. `command` goes
-/// into the header.
+/// into the header. Written aside into `set`.
 pub fn write_tsv(
+    set: &mut FileSet,
     rows: &[Option<RowStatus>],
     start_bounds: &[u32],
     columns: u32,
     command: &str,
     path: &Path,
 ) -> io::Result<()> {
-    write_atomically(path, |w| {
+    set.write(path, |w| {
         writeln!(w, "{TSV_TITLE}{}", rows.len() - 1)?;
         writeln!(
             w,
@@ -171,8 +172,10 @@ pub fn write_tsv(
 }
 
 /// Writes the binary descriptor file for `rows` (and which of them have only a
-/// bound for their start) and the `facts`, after `columns` columns.
+/// bound for their start) and the `facts`, after `columns` columns. Written
+/// aside into `set`.
 pub fn write_descriptors(
+    set: &mut FileSet,
     rows: &[Option<RowStatus>],
     start_bounds: &[u32],
     facts: &ColumnFacts,
@@ -180,7 +183,7 @@ pub fn write_descriptors(
     path: &Path,
 ) -> io::Result<()> {
     let bytes = raw::encode(rows, start_bounds, facts, columns as u64);
-    write_atomically(path, |w| w.write_all(&bytes))
+    set.write(path, |w| w.write_all(&bytes))
 }
 
 /// How many rows an existing census file covers, `tsv` or `c3d` by its content:

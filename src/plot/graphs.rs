@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use crate::atomic_write::FileSet;
+
 use super::{
     DrawResult, FONT, Figure, Format, PlotError, SIZE, TITLE_HEIGHT, register_fonts, render,
 };
@@ -51,10 +53,13 @@ pub fn plot_graphs(
 ) -> Result<Vec<PathBuf>, PlotError> {
     register_fonts();
     std::fs::create_dir_all(dir).map_err(PlotError::io(dir))?;
-    Ok(vec![
-        render(&ValuesFigure(values), dir, format)?,
-        render(&WheelsFigure(wheels), dir, format)?,
-    ])
+    let mut set = FileSet::new();
+    let written = vec![
+        render(&ValuesFigure(values), dir, format, &mut set)?,
+        render(&WheelsFigure(wheels), dir, format, &mut set)?,
+    ];
+    set.commit().map_err(PlotError::io(dir))?;
+    Ok(written)
 }
 
 /// The share of each value among the graphs on `n` vertices.

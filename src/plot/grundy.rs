@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use crate::atomic_write::FileSet;
+
 use super::{
     DrawResult, FONT, Figure, Format, PlotError, SIZE, TITLE_HEIGHT, register_fonts, render,
 };
@@ -20,7 +22,10 @@ pub fn plot_grundy(
 ) -> Result<PathBuf, PlotError> {
     register_fonts();
     std::fs::create_dir_all(dir).map_err(PlotError::io(dir))?;
-    render(&PeriodsFigure(lines), dir, format)
+    let mut set = FileSet::new();
+    let written = render(&PeriodsFigure(lines), dir, format, &mut set)?;
+    set.commit().map_err(PlotError::io(dir))?;
+    Ok(written)
 }
 
 /// The Grundy census figure.

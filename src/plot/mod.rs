@@ -18,6 +18,7 @@ use plotters::style::FontStyle;
 
 use crate::analysis::Analysis;
 use crate::analysis::growth::{Deviation, Growth};
+use crate::atomic_write::FileSet;
 use crate::proof::{Fate, RowStatus};
 use crate::table::Table;
 
@@ -118,12 +119,35 @@ trait Figure {
 }
 
 /// Draws `figure` into `dir` as PNG or SVG; returns the file written.
-fn render<F: Figure>(figure: &F, dir: &Path, format: Format) -> Result<PathBuf, PlotError> {
+/// Draws `figure` aside into `set` (written, flushed and synced; in place at
+/// the set's commit), so that a failed write (a full disk) leaves the figure
+/// there before as it was.
+fn render<F: Figure>(
+    figure: &F,
+    dir: &Path,
+    format: Format,
+    set: &mut FileSet,
+) -> Result<PathBuf, PlotError> {
     let path = dir.join(format!("{}.{}", F::NAME, format.extension()));
-    match format {
-        Format::Png => figure.draw(BitMapBackend::new(&path, SIZE).into_drawing_area())?,
-        Format::Svg => figure.draw(SVGBackend::new(&path, SIZE).into_drawing_area())?,
+    // Beside it, with the extension that tells the encoder the format.
+    let ext = format.extension();
+    let aside = dir.join(format!(".{}.new-{}.{ext}", F::NAME, std::process::id()));
+    // `present` writes the file and says if it failed (a drop would not).
+    let drawn = match format {
+        Format::Png => {
+            let area = BitMapBackend::new(&aside, SIZE).into_drawing_area();
+            figure.draw(area.clone()).and_then(|()| Ok(area.present()?))
+        }
+        Format::Svg => {
+            let area = SVGBackend::new(&aside, SIZE).into_drawing_area();
+            figure.draw(area.clone()).and_then(|()| Ok(area.present()?))
+        }
+    };
+    if let Err(e) = drawn {
+        let _ = std::fs::remove_file(&aside);
+        return Err(e);
     }
+    set.adopt(aside, &path).map_err(PlotError::io(&path))?;
     Ok(path)
 }
 
@@ -160,21 +184,46 @@ pub fn plot_all(
 ) -> Result<Vec<PathBuf>, PlotError> {
     register_fonts();
     std::fs::create_dir_all(dir).map_err(PlotError::io(dir))?;
+    // Every figure is drawn aside, then all are renamed: a failure keeps the
+    // old set whole.
+    let mut set = FileSet::new();
     let mut written = Vec::new();
     if let Some(t) = t {
         written.push(render(
             &table::TableFigure::new(t, a.facts.n)?,
             dir,
             format,
+            &mut set,
         )?);
     }
-    written.push(render(&growth::GrowthFigure(&a.growth), dir, format)?);
-    written.push(render(&census::CensusFigure(a), dir, format)?);
-    written.push(render(&periodicity::PeriodicityFigure(a), dir, format)?);
+    written.push(render(
+        &growth::GrowthFigure(&a.growth),
+        dir,
+        format,
+        &mut set,
+    )?);
+    written.push(render(&census::CensusFigure(a), dir, format, &mut set)?);
+    written.push(render(
+        &periodicity::PeriodicityFigure(a),
+        dir,
+        format,
+        &mut set,
+    )?);
     if let Some(t) = t {
-        written.push(render(&row::RowFigure { t, a, row }, dir, format)?);
+        written.push(render(
+            &row::RowFigure { t, a, row },
+            dir,
+            format,
+            &mut set,
+        )?);
     }
-    written.push(render(&growth::DifferencesFigure(&a.growth), dir, format)?);
+    written.push(render(
+        &growth::DifferencesFigure(&a.growth),
+        dir,
+        format,
+        &mut set,
+    )?);
+    set.commit().map_err(PlotError::io(dir))?;
     Ok(written)
 }
 

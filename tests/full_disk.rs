@@ -1,0 +1,123 @@
+//! A full disk in the middle of writing a set of results leaves the old set
+//! whole and nothing beside it: on a small tmpfs (mounted by the test, which
+//! needs root, as CI has), the results of a smaller run are written, the disk
+//! is filled, and a larger run must fail with every old file as it was.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::{chomp3, computed};
+
+/// A tmpfs of `kib` KiB, unmounted on drop.
+struct Tmpfs(PathBuf, tempfile::TempDir);
+
+impl Tmpfs {
+    /// `None` where this process may not mount (not root).
+    fn new(kib: u32) -> Option<Tmpfs> {
+        let dir = tempfile::tempdir().unwrap();
+        let ok = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={kib}k"), "tmpfs"])
+            .arg(dir.path())
+            .status()
+            .is_ok_and(|s| s.success());
+        ok.then(|| Tmpfs(dir.path().to_path_buf(), dir))
+    }
+
+    /// Fills what is left but `keep` bytes.
+    fn fill(&self, keep: u64) {
+        let free = fs_free(&self.0);
+        let filler = vec![0u8; free.saturating_sub(keep) as usize];
+        let _ = std::fs::write(self.0.join("filler"), filler);
+    }
+}
+
+impl Drop for Tmpfs {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(&self.0).status();
+    }
+}
+
+/// Free bytes on the file system of `path` (`df`).
+fn fs_free(path: &Path) -> u64 {
+    let out = Command::new("df")
+        .args(["--output=avail", "-B1"])
+        .arg(path)
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .nth(1)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap()
+}
+
+/// Every file under `dir` with its bytes, names sorted.
+fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read(&p).unwrap())
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+fn mounted(kib: u32) -> Option<Tmpfs> {
+    let root = Command::new("id").arg("-u").output().unwrap().stdout == b"0\n";
+    let fs = Tmpfs::new(kib);
+    assert!(fs.is_some() || !root, "root could not mount a tmpfs");
+    if fs.is_none() {
+        eprintln!("not root: the full-disk test needs to mount a tmpfs");
+    }
+    fs
+}
+
+#[test]
+fn a_full_disk_leaves_every_old_result_whole() {
+    let Some(fs) = mounted(4096) else { return };
+    let work = tempfile::tempdir().unwrap();
+    let small = computed(work.path(), "small.c3t", 300, &[]);
+    let large = computed(work.path(), "large.c3t", 400, &[]);
+    let (s, l) = (small.to_str().unwrap(), large.to_str().unwrap());
+    let at = |name: &str| fs.0.join(name);
+    let ok = |args: &[&str]| {
+        let out = chomp3(args);
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    std::fs::create_dir(at("c")).unwrap();
+    let (plots, analysis, census) = (at("plots"), at("a"), at("c/census.tsv"));
+    let (p, a, c) = (
+        plots.to_str().unwrap(),
+        analysis.to_str().unwrap(),
+        census.to_str().unwrap(),
+    );
+    ok(&["plot", "--table", s, "--out", p, "--row", "20"]);
+    ok(&["analyze", "--quiet", "--table", s, "--out", a]);
+    ok(&["census", "--quiet", "--rows", "60", "--out", c]);
+    let before = [snapshot(&plots), snapshot(&analysis), snapshot(&at("c"))];
+    // Room for one page, not for a whole new set.
+    fs.fill(4096);
+    for args in [
+        vec!["plot", "--table", l, "--out", p, "--row", "30"],
+        vec!["analyze", "--quiet", "--table", l, "--out", a],
+        vec!["census", "--quiet", "--rows", "80", "--out", c],
+    ] {
+        let out = chomp3(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(err.contains("No space left on device"), "{args:?}: {err}");
+    }
+    let after = [snapshot(&plots), snapshot(&analysis), snapshot(&at("c"))];
+    assert!(before == after, "every old file whole, nothing beside it");
+}
