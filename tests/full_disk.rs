@@ -10,8 +10,9 @@ use std::process::Command;
 
 use common::{chomp3, computed};
 
-/// A tmpfs of `kib` KiB, unmounted on drop.
-struct Tmpfs(PathBuf, tempfile::TempDir);
+/// A tmpfs of `kib` KiB at `.0`, unmounted on drop (before `.1`, the
+/// directory it is mounted on, is removed).
+struct Tmpfs(PathBuf, #[allow(dead_code)] tempfile::TempDir);
 
 impl Tmpfs {
     /// `None` where this process may not mount (not root).
