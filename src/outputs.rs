@@ -43,7 +43,7 @@ pub enum Kind {
 }
 
 /// The first bytes of each kind (a binary magic, or a text result's title).
-const SIGNATURES: [(Kind, &[u8]); 15] = [
+const SIGNATURES: [(Kind, &[u8]); 16] = [
     (Kind::Table, b"CHOMP3TB"),
     (Kind::GrundyTable, b"CHOMP3GT"),
     (Kind::Descriptors, b"CHOMP3DS"),
@@ -65,6 +65,10 @@ const SIGNATURES: [(Kind, &[u8]); 15] = [
     (Kind::GrundyBFile, b"# Three-rowed Chomp: least period"),
     (Kind::GrundyBFile, b"# Three-rowed Chomp: least p from"),
     (Kind::GrundyBFile, b"# Sprague-Grundy value of the 3 x n"),
+    (
+        Kind::GrundyBFile,
+        b"# Grundy table of three-rowed Chomp: per slab",
+    ),
     (Kind::GraphResult, b"# chomp3 graph"),
     (Kind::GraphBFile, b"# Number of graphs on n unlabeled"),
     (Kind::Png, b"\x89PNG"),

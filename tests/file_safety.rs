@@ -143,7 +143,7 @@ fn bad_files_are_refused_and_left_untouched() {
         (&newer, "format version 3, this chomp3 reads version 2"),
         (
             &older,
-            "format version 1, from before tables carried a checksum per block; this chomp3 reads version 2: make the table again",
+            "format version 1, from before tables carried a checksum per block; this chomp3 reads version 2: make a version 2 file of it with `chomp3 upgrade OLD NEW`",
         ),
     ] {
         let before = std::fs::read(path).unwrap();
@@ -391,4 +391,54 @@ fn damaged_data_is_refused_where_it_is_read() {
         String::from_utf8_lossy(&chomp3_ok(&["get", "5", "3", "--table", p]).stdout).trim(),
         "5"
     );
+}
+
+/// A version 1 file of the same table, as that format laid it out: the
+/// header with version 1 and data offset 4096, a commit slot without the
+/// block CRC, the data right after the header (FORMAT.md, both versions).
+fn as_version_1(v2: &[u8]) -> Vec<u8> {
+    let (offset, _) = layout(v2);
+    let mut v1 = v2[..4096].to_vec();
+    v1[8..12].copy_from_slice(&1u32.to_le_bytes());
+    v1[24..32].copy_from_slice(&4096u64.to_le_bytes());
+    let crc = crc32fast::hash(&v1[0..32]);
+    v1[32..36].copy_from_slice(&crc.to_le_bytes());
+    for slot in [64usize, 128] {
+        let s = &mut v1[slot..slot + 64];
+        if s[..8] == [0; 8] {
+            continue;
+        }
+        s[21..25].fill(0);
+        let crc = crc32fast::hash(&s[0..60]);
+        s[60..64].copy_from_slice(&crc.to_le_bytes());
+    }
+    v1.extend_from_slice(&v2[offset..]);
+    v1
+}
+
+#[test]
+fn a_version_1_table_is_upgraded_exactly_and_a_damaged_one_is_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = computed(dir.path(), "good.c3t", 300, &[]);
+    let v1 = dir.path().join("old.c3t");
+    std::fs::write(&v1, as_version_1(&std::fs::read(&good).unwrap())).unwrap();
+    let new = dir.path().join("new.c3t");
+    let (o, n) = (v1.to_str().unwrap(), new.to_str().unwrap());
+    chomp3_ok(&["upgrade", o, n]);
+    assert!(
+        data_bytes(&new) == data_bytes(&good),
+        "the same checksums and data"
+    );
+    chomp3_ok(&["info", "--verify", "--table", n]);
+    // Not over a file that exists; not from a damaged old file.
+    assert!(!chomp3(&["upgrade", o, n]).status.success());
+    let mut bytes = std::fs::read(&v1).unwrap();
+    let last = bytes.len() - 10;
+    bytes[last] ^= 1;
+    std::fs::write(&v1, &bytes).unwrap();
+    let newer = dir.path().join("newer.c3t");
+    let out = chomp3(&["upgrade", o, newer.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("checksum"));
+    assert!(!newer.exists());
 }

@@ -856,3 +856,50 @@ fn grundy_periods_resumes_to_the_same_bfiles_and_refuses_bad_checkpoints() {
     assert!(!short.status.success());
     assert!(String::from_utf8_lossy(&short.stderr).contains("does not divide --lag 256"));
 }
+
+#[test]
+fn a_table_gives_the_rectangles_and_slab_counts_of_the_brute_force() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("g.g3t");
+    let p = path.to_str().unwrap();
+    assert!(grundy_table(&path, 24).status.success());
+    let b = dir.path().join("b");
+    // Held already: nothing swept, the files read from the table.
+    let out = common::chomp3_ok(&[
+        "grundy-table",
+        "--n",
+        "24",
+        "--table",
+        p,
+        "--bfiles",
+        b.to_str().unwrap(),
+    ]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("nothing computed"));
+    let mut brute = Brute {
+        memo: HashMap::new(),
+    };
+    let want: Vec<(u32, u32)> = (1..=24).map(|n| (n, brute.value(n, n, n))).collect();
+    assert_eq!(bfile(&b.join("grundy-rectangles.txt")), want);
+    let text = std::fs::read_to_string(b.join("grundy-slab-counts.tsv")).unwrap();
+    assert!(text.contains("OEIS") || text.starts_with("# Grundy table"));
+    let rows: Vec<Vec<u64>> = text
+        .lines()
+        .filter(|l| l.starts_with(|c: char| c.is_ascii_digit()))
+        .map(|l| l.split('\t').map(|x| x.parse().unwrap()).collect())
+        .collect();
+    assert_eq!(rows.len(), 24);
+    for row in &rows {
+        let p = row[0] as u32;
+        let mut want = vec![u64::from(p), 0, 0, 0, 0, 0];
+        for q in 0..=p {
+            for r in 0..=q {
+                want[1] += 1;
+                let g = brute.value(p, q, r) as usize;
+                if g < 4 {
+                    want[2 + g] += 1;
+                }
+            }
+        }
+        assert_eq!(row, &want, "slab {p}");
+    }
+}

@@ -8,6 +8,8 @@ use anyhow::{Result, bail};
 use chomp3::grundy::table::{Damaged, Extended, GrundyTable, extend, zeros_match};
 use chomp3::table::{Shape, Table};
 
+use chomp3::outputs::{self, Kind, Output};
+
 use super::Interrupted;
 use super::args::{QuietArg, file_error};
 use super::progress::{bar, peak_rss_kib};
@@ -32,6 +34,11 @@ pub struct Args {
     /// (`chomp3 compute`), for every position whose q it holds
     #[arg(long, value_name = "PATH")]
     check_f: Option<PathBuf>,
+    /// Once the table is complete, write into DIR the b-file of G(n,n,n),
+    /// n <= N (grundy-rectangles.txt, OEIS A069001), and per slab the count of
+    /// positions with G = 0, 1, 2, 3 (grundy-slab-counts.tsv), read from it
+    #[arg(long, value_name = "DIR")]
+    bfiles: Option<PathBuf>,
     /// Test hook: once slab P is written (not yet committed), say so and wait for Ctrl-C
     #[arg(long, value_name = "P", hide = true)]
     hold_at: Option<u32>,
@@ -52,6 +59,12 @@ pub fn run(args: &Args) -> Result<()> {
     }
     if capacity < args.n as u64 || capacity > max {
         bail!("--capacity {capacity} is not possible: give at least --n and at most {max}");
+    }
+    if let Some(dir) = &args.bfiles {
+        outputs::check(&[
+            Output::new(dir.join(RECTANGLES), Kind::GrundyBFile, "--bfiles"),
+            Output::new(dir.join(SLAB_COUNTS), Kind::GrundyBFile, "--bfiles"),
+        ])?;
     }
     chomp3::grundy::check_memory(args.n)?;
     let started = Instant::now();
@@ -78,6 +91,14 @@ pub fn run(args: &Args) -> Result<()> {
             path.display()
         ))
         .into()),
+        Extended::Held => {
+            println!(
+                "{}: holds every position with p <= {} already; nothing computed",
+                path.display(),
+                t.n().unwrap_or(0)
+            );
+            finish(&t, args, &path)
+        }
         Extended::Done { checked } => {
             println!(
                 "{}: every position with p <= {} ({} checked again, {} computed) in {:.2} s, peak memory {} MiB, {bytes} bytes",
@@ -88,24 +109,67 @@ pub fn run(args: &Args) -> Result<()> {
                 started.elapsed().as_secs_f64(),
                 peak_rss_kib().unwrap_or(0) / 1024
             );
-            if let Some(f_path) = &args.check_f {
-                let f = Table::open(f_path).map_err(|e| file_error(f_path, e))?;
-                let compared = zeros_match(&t, &f).map_err(|e| match e {
-                    Damaged::Grundy(e) => file_error(&path, e),
-                    Damaged::F(e) => file_error(f_path, e),
-                })?;
-                match compared {
-                    Ok(n) => println!(
-                        "G = 0 exactly at f(q,r) of {} on all {n} positions compared",
-                        f_path.display()
-                    ),
-                    Err([p, q, r]) => bail!(
-                        "G and the f table {} disagree at [{p},{q},{r}]: one says P-position, the other not",
-                        f_path.display()
-                    ),
-                }
-            }
-            Ok(())
+            finish(&t, args, &path)
         }
     }
+}
+
+/// What follows a complete table: `--bfiles`, then `--check-f`.
+fn finish(t: &GrundyTable, args: &Args, path: &std::path::Path) -> Result<()> {
+    if let Some(dir) = &args.bfiles {
+        write_bfiles(t, dir, path)?;
+    }
+    if let Some(f_path) = &args.check_f {
+        let f = Table::open(f_path).map_err(|e| file_error(f_path, e))?;
+        let compared = zeros_match(t, &f).map_err(|e| match e {
+            Damaged::Grundy(e) => file_error(path, e),
+            Damaged::F(e) => file_error(f_path, e),
+        })?;
+        match compared {
+            Ok(n) => println!(
+                "G = 0 exactly at f(q,r) of {} on all {n} positions compared",
+                f_path.display()
+            ),
+            Err([p, q, r]) => bail!(
+                "G and the f table {} disagree at [{p},{q},{r}]: one says P-position, the other not",
+                f_path.display()
+            ),
+        }
+    }
+    Ok(())
+}
+
+/// The b-file of the rectangles and the slab counts, in `--bfiles DIR`.
+const RECTANGLES: &str = "grundy-rectangles.txt";
+const SLAB_COUNTS: &str = "grundy-slab-counts.tsv";
+
+/// Writes the rectangles' b-file and the slab counts of the complete table
+/// `t` (at `path`) into `dir`, as a set.
+fn write_bfiles(t: &GrundyTable, dir: &std::path::Path, path: &std::path::Path) -> Result<()> {
+    use chomp3::grundy::{sequences, table};
+    let named = |e| file_error(path, e);
+    let rectangles = table::rectangles(t).map_err(named)?;
+    let counts = table::slab_counts(t).map_err(named)?;
+    let command = format!(
+        "chomp3 grundy-table --n {} --table {} --bfiles {}",
+        t.n().unwrap_or(0),
+        path.display(),
+        dir.display()
+    );
+    std::fs::create_dir_all(dir).map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?;
+    let mut set = chomp3::atomic_write::FileSet::new();
+    set.write(&dir.join(RECTANGLES), |w| {
+        sequences::write_rectangles(&rectangles, &command, w)
+    })?;
+    set.write(&dir.join(SLAB_COUNTS), |w| {
+        sequences::write_slab_counts(&counts, &command, w)
+    })?;
+    set.commit()?;
+    println!(
+        "wrote {} and {} in {}",
+        RECTANGLES,
+        SLAB_COUNTS,
+        dir.display()
+    );
+    Ok(())
 }

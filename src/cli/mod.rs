@@ -22,6 +22,7 @@ mod position;
 mod progress;
 mod run;
 mod show;
+mod upgrade;
 mod view;
 
 use std::io;
@@ -90,6 +91,8 @@ enum Cmd {
     GrundyTable(grundy_table::Args),
     /// Look at a table and a census in the browser (a server on 127.0.0.1)
     View(view::Args),
+    /// Write a version 1 table again as a version 2 file (block checksums), checked
+    Upgrade(upgrade::Args),
 }
 
 /// The process's stop token: Ctrl-C requests it, and every long command
@@ -142,6 +145,7 @@ pub fn main() -> ExitCode {
         Cmd::Bench(a) => bench::run(&a),
         Cmd::Graph(a) => graph::run(&a),
         Cmd::View(a) => view::run(&a),
+        Cmd::Upgrade(a) => upgrade::run(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -41,7 +41,10 @@ fn rectangles_body(values: &[u32], command: &str, out: &mut dyn Write) -> io::Re
         out,
         "# Sprague-Grundy value of the 3 x n rectangle [n,n,n] in Chomp, n >= 1"
     )?;
-    writeln!(out, "{OEIS}")?;
+    writeln!(
+        out,
+        "# OEIS A069001 (Sprague-Grundy value of the 3 x n rectangle); its b-file holds 2,522 terms"
+    )?;
     writeln!(
         out,
         "# exact: every term by the sweep of doc/grundy.md; {} terms, offset 1; {command}",
@@ -51,6 +54,39 @@ fn rectangles_body(values: &[u32], command: &str, out: &mut dyn Write) -> io::Re
         writeln!(out, "{} {v}", i + 1)?;
     }
     Ok(())
+}
+
+/// Per slab `p` of a Grundy table (from [`super::table::slab_counts`]): the
+/// positions and how many have `G = 0, 1, 2, 3`, as a sealed TSV.
+pub fn write_slab_counts(
+    counts: &[[u64; 5]],
+    command: &str,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    write_sealed(out, |out| {
+        writeln!(
+            out,
+            "# Grundy table of three-rowed Chomp: per slab p, the positions [p,q,r] (r <= q <= p)"
+        )?;
+        writeln!(
+            out,
+            "# and how many have G = 0 (the P-positions), 1, 2, 3; exact, read from the table; {command}"
+        )?;
+        writeln!(out, "p\tpositions\tG=0\tG=1\tG=2\tG=3")?;
+        for (i, c) in counts.iter().enumerate() {
+            writeln!(
+                out,
+                "{}\t{}\t{}\t{}\t{}\t{}",
+                i + 1,
+                c[0],
+                c[1],
+                c[2],
+                c[3],
+                c[4]
+            )?;
+        }
+        Ok(())
+    })
 }
 
 /// The b-file of each line's least period (`period`) or start (else), lines

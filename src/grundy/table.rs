@@ -68,6 +68,9 @@ pub enum Extended {
     },
     /// Stopped on request; the table holds `p <=` this (committed).
     Stopped(u64),
+    /// The table held every `p <= n` already; nothing was swept (its blocks
+    /// are checked as they are read).
+    Held,
 }
 
 /// Creates or extends the table at `path` to every position with `p <= n`.
@@ -99,6 +102,9 @@ pub fn extend(
         w.commit()?;
     }
     let done = w.columns();
+    if done > u64::from(n) {
+        return Ok(Extended::Held);
+    }
     let mut sweep = Sweep::new(n.max((done - 1) as u32));
     check_stored(path, &mut sweep, done, stop)?;
     if stop.requested() {
@@ -142,6 +148,29 @@ fn check_stored(path: &Path, sweep: &mut Sweep, done: u64, stop: &Stop) -> Resul
         }
     }
     Ok(())
+}
+
+/// `G(n,n,n)`, the 3 x n rectangle, for `n = 1 ..= N`, read from the table.
+pub fn rectangles(t: &GrundyTable) -> Result<Vec<u32>, TableError> {
+    (1..=t.n().unwrap_or(0)).map(|n| t.get(n, n, n)).collect()
+}
+
+/// Per slab `p = 1 ..= N`: the number of positions `[p,q,r]` (`r <= q <= p`)
+/// and how many of them have `G = 0` (the P-positions), 1, 2 and 3.
+pub fn slab_counts(t: &GrundyTable) -> Result<Vec<[u64; 5]>, TableError> {
+    let mut out = Vec::new();
+    for p in 1..=t.n().unwrap_or(0) as u32 {
+        let mut c = [0u64; 5];
+        for i in cell(p, 0, 0)..cell(p + 1, 0, 0) {
+            c[0] += 1;
+            let g = t.0.cell(i)? as usize;
+            if g < 4 {
+                c[1 + g] += 1;
+            }
+        }
+        out.push(c);
+    }
+    Ok(out)
 }
 
 /// Checks `G` against the `f` table, which a different recurrence computed:

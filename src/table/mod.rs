@@ -10,6 +10,7 @@
 //! pages it does use are cache that the kernel can drop at any time.
 
 pub mod raw;
+mod upgrade;
 mod writer;
 
 use std::fs::File;
@@ -23,6 +24,7 @@ use crate::path_message::NamesPath;
 pub use raw::Shape;
 use raw::{BLOCK_BYTES, Commit, HEADER_LEN, Header};
 use std::sync::atomic::{AtomicU64, Ordering};
+pub use upgrade::upgrade;
 pub use writer::{TableWriter, parent_dir};
 
 /// What can go wrong with a table file. Each message says what is wrong and what
@@ -162,7 +164,7 @@ pub fn holds(n: Option<u64>) -> String {
 fn version_message(expected: u32, found: u32) -> String {
     if found < expected {
         format!(
-            "table format version {found}, from before tables carried a checksum per block; this chomp3 reads version {expected}: make the table again with the command that made it (`chomp3 compute --n N` or `chomp3 grundy-table --n N`)"
+            "table format version {found}, from before tables carried a checksum per block; this chomp3 reads version {expected}: make a version {expected} file of it with `chomp3 upgrade OLD NEW` (it checks the old file whole first), or make the table again"
         )
     } else {
         format!(
