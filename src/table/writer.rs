@@ -34,7 +34,7 @@ pub struct TableWriter {
     block_crc: crc32fast::Hasher,
     /// Complete data bytes written.
     complete: u64,
-    /// `(block, CRC-32)` of the blocks filled since the last commit.
+    /// `(block, CRC-32)` of the blocks filled since the last commit, in order.
     filled: Vec<(u64, u32)>,
 }
 
@@ -230,11 +230,18 @@ impl TableWriter {
             return Ok(());
         }
         let io = TableError::io(&self.path);
-        // The checksums of the blocks filled go in with their data.
-        for (block, crc) in self.filled.drain(..) {
+        // The checksums of the blocks filled go in with their data, in one
+        // write (the blocks filled since the last commit are consecutive).
+        if let Some(&(first, _)) = self.filled.first() {
+            let bytes: Vec<u8> = self
+                .filled
+                .iter()
+                .flat_map(|(_, c)| c.to_le_bytes())
+                .collect();
             self.file
-                .write_all_at(&crc.to_le_bytes(), HEADER_LEN + 4 * block)
+                .write_all_at(&bytes, HEADER_LEN + 4 * first)
                 .map_err(TableError::io(&self.path))?;
+            self.filled.clear();
         }
         self.file.sync_data().map_err(io)?;
         let commit = Commit {
