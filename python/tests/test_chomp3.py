@@ -256,6 +256,22 @@ def test_a_damaged_table_is_refused(table, tmp_path):
         chomp3.Table(copy)
 
 
+def test_a_damaged_data_block_is_refused_where_it_is_read(table, tmp_path):
+    copy = tmp_path / "d.c3t"
+    shutil.copy(table, copy)
+    data = bytearray(copy.read_bytes())
+    offset = int.from_bytes(data[24:32], "little")  # FORMAT.md: the data offset
+    bits = int.from_bytes(data[12:16], "little")
+    cell = 40 * 41 // 2 + 20  # f(40, 20)
+    data[offset + cell * bits // 8] ^= 0x5A
+    copy.write_bytes(bytes(data))
+    t = chomp3.Table(copy)  # the header is whole
+    with pytest.raises(chomp3.Error, match="damaged table"):
+        t[40, 20]
+    with pytest.raises(chomp3.Error, match="damaged table"):
+        t.row(20)
+
+
 def test_a_panic_becomes_an_error():
     with pytest.raises(chomp3.Error, match="internal error"):
         chomp3._chomp3._panic_for_test()
