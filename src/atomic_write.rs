@@ -33,18 +33,33 @@ pub fn write_atomically(
     path: &Path,
     write: impl FnOnce(&mut BufWriter<File>) -> io::Result<()>,
 ) -> io::Result<()> {
+    let aside = write_aside(path, write)?;
+    std::fs::rename(&aside, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&aside);
+    })
+}
+
+/// Writes `path`'s new content beside it, synced, after removing what
+/// killed writers left there; returns the file written, or removes it and
+/// says why.
+fn write_aside(
+    path: &Path,
+    write: impl FnOnce(&mut BufWriter<File>) -> io::Result<()>,
+) -> io::Result<PathBuf> {
     remove_left_aside(path);
     let aside = aside_path(path);
     let result = (|| {
         let mut w = BufWriter::new(File::create(&aside)?);
         write(&mut w)?;
-        w.into_inner().map_err(|e| e.into_error())?.sync_all()?;
-        std::fs::rename(&aside, path)
+        w.into_inner().map_err(|e| e.into_error())?.sync_all()
     })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&aside);
+    match result {
+        Ok(()) => Ok(aside),
+        Err(e) => {
+            let _ = std::fs::remove_file(&aside);
+            Err(e)
+        }
     }
-    result
 }
 
 /// Files written aside together and renamed into place together, so that a
@@ -71,20 +86,10 @@ impl FileSet {
         path: &Path,
         write: impl FnOnce(&mut BufWriter<File>) -> io::Result<()>,
     ) -> io::Result<()> {
-        remove_left_aside(path);
-        let aside = aside_path(path);
-        let result = (|| {
-            let mut w = BufWriter::new(File::create(&aside)?);
-            write(&mut w)?;
-            w.into_inner().map_err(|e| e.into_error())?.sync_all()
-        })();
-        match result {
-            Ok(()) => self.written.push((aside, path.to_path_buf())),
-            Err(_) => {
-                let _ = std::fs::remove_file(&aside);
-            }
-        }
-        result.map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))
+        let aside = write_aside(path, write)
+            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+        self.written.push((aside, path.to_path_buf()));
+        Ok(())
     }
 
     /// Takes into the set a file that another writer wrote at `aside`
