@@ -272,3 +272,32 @@ fn analyze_never_replaces_a_larger_analysis_unasked() {
     assert!(analyze("small.c3t", &["--replace"]).status.success());
     assert_ne!(files(&d.join("a")), before);
 }
+
+#[test]
+fn analyze_says_when_it_has_no_census_and_records_the_one_it_was_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    computed(d, "t.c3t", 200, &[]);
+    let out = chomp3_in(d, &["analyze", "--quiet", "--table", "t.c3t", "--out", "a"]);
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no census at data/census.c3d"), "{err}");
+    let census = chomp3_in(d, &["census", "--quiet", "--rows", "60", "--out", "c.tsv"]);
+    assert!(census.status.success());
+    let out = chomp3_in(
+        d,
+        &[
+            "analyze", "--quiet", "--table", "t.c3t", "--census", "c.c3d", "--out", "b",
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report = std::fs::read_to_string(d.join("b/report.md")).unwrap();
+    assert!(
+        report.contains("chomp3 analyze --table t.c3t --census c.c3d --out b"),
+        "the report records the command as given"
+    );
+}

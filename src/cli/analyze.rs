@@ -40,11 +40,11 @@ pub fn run(args: &Args) -> Result<()> {
     if args.census_only || (!table.named && !table.path.exists()) {
         return census_only(args);
     }
-    let command = format!(
-        "chomp3 analyze --table {} --out {}",
-        table.path.display(),
-        args.out.display()
-    );
+    let mut command = format!("chomp3 analyze --table {}", table.path.display());
+    if let Some(census) = args.census.given() {
+        command += &format!(" --census {}", census.display());
+    }
+    command += &format!(" --out {}", args.out.display());
     may_replace(args, open_table(&table.path)?.n().unwrap_or(0), false)?;
     let census = args.census.open(TABLE_GAPS)?;
     let (elapsed, a) = passes(
@@ -53,7 +53,11 @@ pub fn run(args: &Args) -> Result<()> {
         &args.threads,
         args.quiet.quiet,
     )?;
-    write(&a, &table.path, &args.out, &command, elapsed)
+    write(&a, &table.path, &args.out, &command, elapsed)?;
+    if census.is_none() {
+        args.census.say_none();
+    }
+    Ok(())
 }
 
 /// No table named and none at the default path: everything from the census.

@@ -78,6 +78,19 @@ impl CensusArg {
         }
     }
 
+    /// The note for a command that found no census to use beside its table.
+    pub fn say_none(&self) {
+        eprintln!(
+            "chomp3: no census at {}: rows the table cannot settle are left open (give --census PATH to use one)",
+            self.named().path.display()
+        );
+    }
+
+    /// The path given with `--census`, if one was.
+    pub fn given(&self) -> Option<&Path> {
+        self.census.as_deref()
+    }
+
     /// The descriptors to use: the named file (which must open), or the default
     /// one if it exists. Says on stderr which census is used, and `what` for.
     pub fn open(&self, what: &str) -> Result<Option<Descriptors>> {
