@@ -16,7 +16,8 @@
 //! facts        what columns 0..=N say (diagonal, counts, minima)  uses nothing
 //! engine       the recurrence for f(q,r), column blocks, its state -> bytes
 //!              (engine::ranks: rows shared among processes)
-//! table        the .c3t file: format, reader, crash-safe writer   -> bytes, atomic_write, path_message
+//! table        the .c3t file: format, block-checked reader,        -> bytes, atomic_write, path_message, stop
+//!              crash-safe writer, the upgrade of format 1
 //! compute      create or extend a table (engine meets table)      -> engine, table, stop, path_message
 //! census       prove each row's fate without a table, checkpoints, -> engine, proof, facts, bytes, census_file,
 //!              the driver that runs one to its end (census::driver)   stop, atomic_write, huge
@@ -27,14 +28,13 @@
 //!                                                                    atomic_write
 //! lookup       one f(q,r) and its source (table or census)        -> table, census_file, proof, path_message
 //! position     single positions: won or lost, winning moves       -> table
-//! plot         the figures (graph Chomp's from `chomp3 graph` files, -> table, analysis, proof,
+//! plot         the figures (graph Chomp's from `chomp3 graph` files, -> table, analysis, proof, atomic_write,
 //!              the Grundy census's from its file)                    graph::summary, grundy
-//! graph        graph Chomp: nim-values of graphs (its own game),  -> bytes, stop, seal
+//! graph        graph Chomp: nim-values of graphs (its own game),  -> bytes, stop
 //!              the --summary table (graph::summary)
 //! grundy       Sprague-Grundy values G(p,q,r): the sweep in p,     -> stop, table, proof, graph::summary,
-//!                                                                    bytes, atomic_write, path_message, seal
-//!              its census (retired lines, periodic tables), the
-//!              census of two sweeps (grundy::lag, no patterns), its
+//!              its census (retired lines, periodic tables), the      bytes, atomic_write, path_message,
+//!              census of two sweeps (grundy::lag, no patterns), its  seal, memory
 //!              file, and the stored table (grundy::table)
 //! view         the browser viewer's server: page, tiles, JSON       -> lookup, table, census_file, proof, stop
 //! huge         the binary's allocator: huge pages for large blocks uses nothing
