@@ -301,3 +301,21 @@ fn analyze_says_when_it_has_no_census_and_records_the_one_it_was_given() {
         "the report records the command as given"
     );
 }
+
+#[test]
+fn graph_says_when_its_input_holds_no_graph() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chomp3"))
+        .args(["graph", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("no graphs read"), "{err}");
+    assert!(out.stdout.is_empty());
+}

@@ -264,6 +264,8 @@ fn solve_all(args: &Args, solver: &Solver, tally: &mut Tally, out: &mut dyn Writ
             }
             Ok(())
         };
+    // Graphs read: an empty input is said, not answered with nothing.
+    let mut read = 0usize;
     loop {
         let mut chunk = Vec::with_capacity(CHUNK);
         let mut error = None;
@@ -278,6 +280,7 @@ fn solve_all(args: &Args, solver: &Solver, tally: &mut Tally, out: &mut dyn Writ
             }
         }
         let done = chunk.len() < CHUNK;
+        read += chunk.len();
         if args.subgraphs {
             for (label, g) in chunk {
                 each_subgraph(args, &label, &g, tally, &mut out, &solve)?;
@@ -294,6 +297,12 @@ fn solve_all(args: &Args, solver: &Solver, tally: &mut Tally, out: &mut dyn Writ
         }
     }
     bar.finish_and_clear();
+    if read == 0 {
+        bail!(
+            "no graphs read: the input given ({}) holds none",
+            args.sources.join(" ")
+        );
+    }
     if output == Output::Summary {
         tally.summary.write(&mut out)?;
     }
