@@ -242,6 +242,7 @@ impl Engine {
             "block tags stay below the collectives' tags"
         );
         let rows_end = end.min(self.row_limit.saturating_add(1));
+        self.rebuild_diffs(ranks);
         while self.chunks.len() < rows_end.div_ceil(CHUNK_ROWS) as usize {
             self.chunks.push(Mutex::new(Vec::new()));
         }
@@ -299,6 +300,43 @@ impl Engine {
         self.columns = end;
     }
 
+    /// Gives every live row that lacks its set of differences (after a
+    /// checkpoint, or at a rank's edge) the one its two windows determine, where
+    /// its neighbour below is a live row of this rank (`row.rs`).
+    fn rebuild_diffs(&mut self, ranks: &dyn Ranks) {
+        let q = self.columns;
+        let (size, rank) = (ranks.size(), ranks.rank());
+        let mut chunks: Vec<&mut Vec<Row>> = self
+            .chunks
+            .iter_mut()
+            .map(|c| c.get_mut().unwrap())
+            .collect();
+        if !chunks.iter().any(|c| c.iter().any(Row::lacks_diff)) {
+            return;
+        }
+        // The nearest row below that has not died, as (chunk, index), if known.
+        let mut neighbour: Option<(usize, usize)> = None;
+        for c in 0..chunks.len() {
+            if owner(c as u32, size) != rank {
+                neighbour = None;
+                continue;
+            }
+            for i in 0..chunks[c].len() {
+                if matches!(chunks[c][i], Row::Dead { .. }) {
+                    continue;
+                }
+                if chunks[c][i].lacks_diff()
+                    && let Some((nc, ni)) = neighbour
+                    && let Some(x) = chunks[nc][ni].window().cloned()
+                    && let Row::Live(w) = &mut chunks[c][i]
+                {
+                    w.set_diff(q, &x);
+                }
+                neighbour = Some((c, i));
+            }
+        }
+    }
+
     /// Computes columns `q0 .. q_end` into `out` (column `q0 + j`, row `r` at
     /// `j * stride + r`, `stride` the rows that exist in the block: `min(q_end, row limit + 1)`),
     /// for the chunks this rank owns. `wait_for(n)` returns once
@@ -326,9 +364,17 @@ impl Engine {
         used.resize((q_end - q0) as usize * used_words, 0);
         let chunks = rows_end.div_ceil(CHUNK_ROWS);
         let size = ranks.size();
+        // The neighbour shortcut's per-column values and hand-on (`row.rs`).
+        let mut below = vec![row::NONE; (q_end - q0) as usize];
+        let mut carry = Some(Vec::new());
         for chunk in (0..chunks).filter(|&c| owner(c, size) == ranks.rank()) {
             let lo = chunk * CHUNK_ROWS;
             let hi = (lo + CHUNK_ROWS).min(rows_end);
+            if chunk > 0 && owner(chunk - 1, size) != ranks.rank() {
+                // The rows below are another rank's: nothing of theirs is known.
+                below.fill(row::NONE);
+                carry = None;
+            }
             // The previous block covers rows 0 .. q0 (up to the limit); new rows
             // (r >= q0) also need its diagonal values, so they wait for all of it.
             wait_for(hi.min(q0).min(self.row_limit.saturating_add(1)));
@@ -342,9 +388,12 @@ impl Engine {
                 if r >= q0 {
                     // Row r is born at column r with the diagonal values f(a,a), a < r.
                     let diagonal = self.diagonal.lock().unwrap();
-                    rows.push(Row::live(r, r, |base, bits| {
-                        copy_words(&diagonal, base, bits)
-                    }));
+                    let mut row = Row::live(r, r, |base, bits| copy_words(&diagonal, base, bits));
+                    // Row r - 1, computed just before, is alive at column r.
+                    if r > 0 && out[(r - q0) as usize * stride + r as usize - 1] >= r {
+                        row.start_diff();
+                    }
+                    rows.push(row);
                 }
                 rows[(r - lo) as usize].advance(
                     r,
@@ -356,6 +405,8 @@ impl Engine {
                         used_words,
                         out,
                         stride,
+                        below: &mut below,
+                        carry: &mut carry,
                     },
                 );
                 if r >= q0 {

@@ -4,6 +4,39 @@
 //! iteration of [`Row::advance`]. A live row only needs the values it has already
 //! used at or above the current column `q` (see the rule in `engine/mod.rs`), so its
 //! state is a short bitset window `[q, q + r + 1]`, not a set of every value so far.
+//!
+//! # The neighbour shortcut (proof)
+//!
+//! Rows go up a column in order, so when row `y` computes `f(q,y)` the nearest
+//! row `x < y` that has not died before `q` has already computed `g = f(q,x) >= q`.
+//! Write `W_x`, `W_y` for the values `>= q` that the two rows used before column
+//! `q`, and `U_x` for the values `>= q` that rows below `x` took in column `q`.
+//! By the rule, every value in `[q, g)` lies in `W_x` or `U_x`, and row `y` sees
+//! `U_y = U_x + {g}` (plus the dead rows' values, all `< q`). So a value `v` in
+//! `[q, g]` missing from both `W_y` and `U_y` lies in `W_x` and not in `W_y`:
+//! it is in the difference `D = W_x - W_y`. Hence `f(q,y)` is the least element
+//! of `D` below `g` missing from `W_y` and `U_y`, if there is one, and otherwise
+//! the first value from `g + 1` missing from both: the scan starts at `g + 1`
+//! instead of the row's first free value, and `D` has a few elements where the
+//! scan had hundreds of words (ALGORITHM.md section 4).
+//!
+//! Each live row keeps a superset of `D` (checking every candidate against
+//! `W_y` and `U_y` keeps the answer exact with extra elements):
+//! * at birth (column `y`) it is empty: `W_y` then is the diagonal values
+//!   `f(a,a) >= y`, `a < y`, and so is `W_{y-1}`, whose own value at `y - 1`
+//!   is a diagonal one (the engine checks that row `y - 1` is alive at `y`);
+//! * after column `q` it gains `g` unless `g` is in `W_y`, and loses `f(q,y)`
+//!   and the values below `q + 1`;
+//! * when the neighbour `x` dies at column `s` (`f(s,x) = s`), the nearest row
+//!   `x'` below it that has not becomes the neighbour, and
+//!   `W_{x'} - W_y` lies in `(W_{x'} - W_x) + {f(s,x')} + (W_x - W_y)`: the
+//!   dying row hands its own set and `f(s,x')` on to the next row above that
+//!   has not died (`carry`), which exists by then (rows are born at their
+//!   column and never die there, so row `s` is alive at `s`);
+//! * a set that cannot be kept (no neighbour known, as at the first row of a
+//!   chunk another rank computes, or after a checkpoint) is `None`, and the
+//!   row scans as before until [`Window::set_diff`] rebuilds it from the two
+//!   windows at the start of a later `advance`.
 
 /// The state of row `r` after some column.
 #[derive(Clone, Debug)]
@@ -47,7 +80,17 @@ pub(crate) struct Window {
     bits: Vec<u64>,
     /// Words of slack ([`slack_words`]).
     slack: u32,
+    /// A superset of the values `>= q` that the neighbour below has used and
+    /// this row has not (see the module's proof); `None` when not known.
+    diff: Option<Vec<u32>>,
 }
+
+/// In [`BlockOut::below`]: no value of a row below is known in that column.
+pub(crate) const NONE: u32 = u32::MAX;
+
+/// A set of differences larger than this is dropped (the row scans instead):
+/// checking it would cost more than the words it saves.
+const MAX_DIFF: usize = 192;
 
 /// A live row's state at a column `q`: the values `>= q` it has used, in one
 /// canonical form, so that two states are equal exactly when their sets are.
@@ -151,6 +194,13 @@ pub(crate) struct BlockOut<'a> {
     pub(crate) out: &'a mut [u32],
     /// Rows per column in `out`.
     pub(crate) stride: usize,
+    /// Per column of the block, the value there of the nearest row below that
+    /// has not died before it ([`NONE`] if not known): the neighbour of the
+    /// module's proof.
+    pub(crate) below: &'a mut [u32],
+    /// What rows that died in this block hand to the next row above that has
+    /// not ([`Window::diff`]'s elements; `None`: not known).
+    pub(crate) carry: &'a mut Option<Vec<u32>>,
 }
 
 /// Number of 64-bit words that cover `[q, q + r + 1]` for any `q`.
@@ -178,7 +228,29 @@ impl Row {
             low: q.max(1),
             bits,
             slack: slack_words(r),
+            diff: None,
         })
+    }
+
+    /// Starts a row born at its column `r` with an empty set of differences:
+    /// exact when row `r - 1` is alive at column `r` (module's proof).
+    pub(crate) fn start_diff(&mut self) {
+        if let Row::Live(w) = self {
+            w.diff = Some(Vec::new());
+        }
+    }
+
+    /// Whether a live row lacks its set of differences.
+    pub(crate) fn lacks_diff(&self) -> bool {
+        matches!(self, Row::Live(w) if w.diff.is_none())
+    }
+
+    /// The live row's window (`None` for a dead or periodic row).
+    pub(crate) fn window(&self) -> Option<&Window> {
+        match self {
+            Row::Live(w) => Some(w),
+            _ => None,
+        }
     }
 
     /// Replaces a live row's window by its proved periodic pattern: from column
@@ -238,7 +310,10 @@ impl Row {
                     let v = (q as i64 + pattern[((q - *start) % period) as usize] as i64) as u32;
                     b.used[j * used_words + (v / 64 - used_base) as usize] |= 1u64 << (v % 64);
                     b.out[j * stride + r_idx] = v;
+                    b.below[j] = v;
                 }
+                // The rows above see this row as their neighbour; it never dies.
+                clear(b.carry);
             }
             Row::Live(w) => {
                 if let Some(died) = w.advance(r, q_from, q_end, b) {
@@ -337,8 +412,20 @@ impl Window {
             used_words,
             ref mut out,
             stride,
+            ref mut below,
+            ref mut carry,
         } = *b;
         self.slide();
+        // What rows that died below hand on (module's proof).
+        match carry.as_mut() {
+            None => self.diff = None,
+            Some(c) => {
+                if let Some(d) = self.diff.as_mut() {
+                    d.extend(c.iter().filter(|&&x| x >= q_from));
+                }
+            }
+        }
+        clear(carry);
         let used_base = q0 / 64;
         let mut low = self.low;
         for q in q_from..q_end {
@@ -346,27 +433,136 @@ impl Window {
             let column = &mut used[j * used_words..(j + 1) * used_words];
             // Least value >= q unused by the row; every value in [q, low) is used.
             low = self.next_free(low.max(q));
-            // Least value >= low used neither by the row nor by the column below.
-            let from = low / 64;
-            let v = from * 64
-                + first_zero_of_union(
-                    self.bits.get((from - self.base) as usize..).unwrap_or(&[]),
-                    &column[(from - used_base) as usize..],
-                    low % 64,
-                );
+            let g = below[j];
+            let v = match self.neighbour_answer(q, g, column, used_base) {
+                Ok(v) => v,
+                Err(start) => {
+                    // Least value >= start used neither by the row nor by the column below.
+                    let start = start.max(low);
+                    let from = start / 64;
+                    from * 64
+                        + first_zero_of_union(
+                            self.bits.get((from - self.base) as usize..).unwrap_or(&[]),
+                            &column[(from - used_base) as usize..],
+                            start % 64,
+                        )
+                }
+            };
             self.mark(v);
             column[(v / 64 - used_base) as usize] |= 1u64 << (v % 64);
             out[j * stride + r as usize] = v;
+            below[j] = v;
             if v == q {
-                // f(q, r) = q: the row is constant from here on.
+                // f(q, r) = q: the row is constant from here on; the row above
+                // takes over its differences and its neighbour's value here.
+                **carry = self.diff.take().map(|mut d| {
+                    d.push(g);
+                    d
+                });
                 return Some(q);
             }
+            self.after(q, v, g);
             if v == low {
                 low += 1;
             }
         }
         self.low = low;
         None
+    }
+
+    /// Whether the window holds `v` (`v >= q`, `v >= 64 * base` or below it).
+    #[inline]
+    fn has(&self, v: u32) -> bool {
+        match (v / 64).checked_sub(self.base) {
+            None => true,
+            Some(w) => self.word(w as usize) >> (v % 64) & 1 == 1,
+        }
+    }
+
+    /// The neighbour shortcut at column `q`, `g` the neighbour's value there:
+    /// `Ok(v)` if an element of the set of differences is `f(q, r)`, else
+    /// `Err(start)`, a value from which the scan may start.
+    #[inline]
+    fn neighbour_answer(
+        &mut self,
+        q: u32,
+        g: u32,
+        column: &[u64],
+        used_base: u32,
+    ) -> Result<u32, u32> {
+        if self.diff.is_none() {
+            return Err(q);
+        }
+        if g == NONE {
+            self.diff = None;
+            return Err(q);
+        }
+        let mut diff = self.diff.take().unwrap_or_default();
+        let mut best = NONE;
+        diff.retain(|&d| {
+            let keep = d >= q && !self.has(d);
+            if keep && d < g && d < best {
+                let in_column = column[(d / 64 - used_base) as usize] >> (d % 64) & 1 == 1;
+                if !in_column {
+                    best = d;
+                }
+            }
+            keep
+        });
+        self.diff = Some(diff);
+        if best != NONE { Ok(best) } else { Err(g + 1) }
+    }
+
+    /// Keeps the set of differences after column `q` (`v = f(q, r)`, `g` the
+    /// neighbour's value): `v` leaves it, `g` joins it unless the row holds it.
+    #[inline]
+    fn after(&mut self, q: u32, v: u32, g: u32) {
+        let Some(mut diff) = self.diff.take() else {
+            return;
+        };
+        if let Some(i) = diff.iter().position(|&d| d == v) {
+            diff.swap_remove(i);
+        }
+        if g != NONE && g > q && !self.has(g) {
+            diff.push(g);
+        }
+        if diff.len() <= MAX_DIFF {
+            self.diff = Some(diff);
+        }
+    }
+
+    /// Rebuilds the set of differences at column `q` from the neighbour's
+    /// window `x`: the values `>= q` that `x` holds and this window does not.
+    /// Left unknown when there are more than [`MAX_DIFF`].
+    pub(crate) fn set_diff(&mut self, q: u32, x: &Window) {
+        let mut diff = Vec::new();
+        let last = (x.base as usize + x.bits.len()).max(q as usize / 64 + 1);
+        for k in q as usize / 64..last {
+            let abs = |w: &Window| match k.checked_sub(w.base as usize) {
+                None => u64::MAX,
+                Some(i) => w.word(i),
+            };
+            let mut word = abs(x) & !abs(self);
+            if k == q as usize / 64 {
+                word &= !((1u64 << (q % 64)) - 1);
+            }
+            while word != 0 {
+                diff.push(64 * k as u32 + word.trailing_zeros());
+                word &= word - 1;
+            }
+            if diff.len() > MAX_DIFF {
+                return;
+            }
+        }
+        self.diff = Some(diff);
+    }
+}
+
+/// Empties a carry (keeping its allocation), or makes a known empty one.
+fn clear(carry: &mut Option<Vec<u32>>) {
+    match carry {
+        Some(c) => c.clear(),
+        None => *carry = Some(Vec::new()),
     }
 }
 
@@ -493,6 +689,49 @@ mod tests {
         (skip..)
             .find(|&x| (a[x as usize / 64] | b[x as usize / 64]) >> (x % 64) & 1 == 0)
             .unwrap()
+    }
+
+    #[test]
+    fn differences_of_two_windows_are_the_values_one_lacks() {
+        let mut rng = crate::test_rng::Rng(0x2545_f491_4f6c_dd1d);
+        for _ in 0..200 {
+            let (r, q) = (1 + (rng.next() % 700) as u32, (rng.next() % 5000) as u32);
+            let values: Vec<u32> = (0..r + 2).filter(|_| rng.next() % 3 > 0).collect();
+            // x holds `values`; y the same but for a few, and a few more.
+            let dropped: Vec<u32> = values
+                .iter()
+                .copied()
+                .filter(|_| rng.next() % 50 == 0)
+                .collect();
+            let build = |has: &dyn Fn(u32) -> bool| {
+                let mut row = Row::live(r, q, |base, bits| {
+                    for x in (0..r + 2).filter(|&x| has(x)) {
+                        let v = q + x;
+                        bits[(v / 64 - base) as usize] |= 1 << (v % 64);
+                    }
+                });
+                // Slide the window as the engine does once its start is used.
+                if let Row::Live(w) = &mut row {
+                    w.low = w.next_free(q.max(1));
+                    w.slide();
+                }
+                row
+            };
+            let x = build(&|v| values.contains(&v));
+            let mut y = build(&|v| values.contains(&v) && !dropped.contains(&v) || v % 97 == 5);
+            let Row::Live(w) = &mut y else { unreachable!() };
+            w.set_diff(q, x.window().unwrap());
+            let want: Vec<u32> = dropped
+                .iter()
+                .filter(|&&v| v % 97 != 5)
+                .map(|&v| q + v)
+                .collect();
+            match (&w.diff, want.len() <= MAX_DIFF) {
+                (Some(got), true) => assert_eq!(got, &want, "r {r} q {q}"),
+                (None, false) => {}
+                (got, _) => panic!("r {r} q {q}: {got:?} for {} values", want.len()),
+            }
+        }
     }
 
     #[test]
