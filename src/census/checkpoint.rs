@@ -7,12 +7,12 @@
 use std::io::{self, Read, Write};
 use std::sync::{Arc, Mutex};
 
+use super::offsets::Offsets;
+use super::snapshot::{LastBase, Snapshot};
 use super::tracker::Tracker;
 use super::{Params, Run, Scan};
 use crate::bytes::damaged;
-use crate::bytes::stream::{
-    CrcReader, CrcWriter, get_varint, get32, get32s, get64, put_varint, put32, put32s, put64,
-};
+use crate::bytes::stream::{CrcReader, CrcWriter, get32, get32s, get64, put32, put32s, put64};
 use crate::engine::ranks::{Ranks, Solo};
 use crate::engine::{CHUNK_ROWS, Deltas, Engine};
 use crate::proof::{Fate, Known, RowStatus};
@@ -196,9 +196,10 @@ fn load_body(rd: &mut dyn Read, mut run: Run, settled_below: u32) -> io::Result<
     run.minima = get32s(rd, rows + 1)?;
     run.scans = vec![Mutex::new(load_scan(rd, rows as u32)?)];
     let mut snapshots = Deltas::default();
+    let mut last = None;
     for r in settled_below..=rows as u32 {
         if run.owns(r) {
-            run.trackers[r as usize] = load_tracker(rd, r, &mut snapshots)?;
+            run.trackers[r as usize] = load_tracker(rd, r, &mut snapshots, &mut last)?;
         }
     }
     run.engine = Engine::load(rd)?;
@@ -263,19 +264,14 @@ pub(super) fn load_status(rd: &mut dyn Read) -> io::Result<RowStatus> {
 
 fn save_tracker(w: &mut dyn Write, t: &Tracker, snapshots: &mut Deltas) -> io::Result<()> {
     put64(w, t.dead.map_or(NONE64, u64::from))?;
-    put32s(w, [t.recorded_from, t.min_value, t.history.len() as u32])?;
-    // Offsets as differences from the one before (zigzag varints): a row that
-    // has settled repeats a few values.
-    let mut last = 0i64;
-    for &x in &t.history {
-        let d = x as i64 - last;
-        put_varint(w, ((d << 1) ^ (d >> 63)) as u64)?;
-        last = x as i64;
-    }
+    put32s(w, [t.recorded_from, t.min_value, t.history.len()])?;
+    // Offsets as differences from the one before (zigzag varints), as the
+    // tracker holds them: a row that has settled repeats a few values.
+    w.write_all(t.history.encoded())?;
     match &t.snapshot {
-        Some((q, state)) => {
+        Some((q, snapshot)) => {
             put32s(w, [1, *q])?;
-            snapshots.save(w, state)?;
+            snapshots.save(w, &snapshot.state())?;
         }
         None => put32(w, 0)?,
     }
@@ -284,22 +280,20 @@ fn save_tracker(w: &mut dyn Write, t: &Tracker, snapshots: &mut Deltas) -> io::R
     put32s(w, [qs, k, t.confirmed, opt32(t.verify_at)])
 }
 
-fn load_tracker(rd: &mut dyn Read, r: u32, snapshots: &mut Deltas) -> io::Result<Tracker> {
+fn load_tracker(
+    rd: &mut dyn Read,
+    r: u32,
+    snapshots: &mut Deltas,
+    last: &mut LastBase,
+) -> io::Result<Tracker> {
     let dead = get64(rd)?;
     let v = get32s(rd, 3)?;
-    let mut history = Vec::with_capacity((v[2] as usize).min(1 << 16));
-    let mut last = 0i64;
-    for _ in 0..v[2] {
-        let z = get_varint(rd)?;
-        last += (z >> 1) as i64 ^ -((z & 1) as i64);
-        let x = i32::try_from(last).map_err(|_| damaged("an offset out of range"))?;
-        history.push(x);
-    }
+    let history = Offsets::read(rd, v[2])?;
     let snapshot = match get32(rd)? {
         0 => None,
         _ => {
             let q = get32(rd)?;
-            Some((q, snapshots.load(rd, r + 2)?))
+            Some((q, Snapshot::take(snapshots.load(rd, r + 2)?, q, last)))
         }
     };
     let w = get32s(rd, 6)?;

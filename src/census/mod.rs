@@ -17,6 +17,8 @@
 
 mod checkpoint;
 pub mod driver;
+mod offsets;
+mod snapshot;
 mod tracker;
 
 use std::ops::Range;
@@ -128,6 +130,30 @@ impl Scan {
                 self.p_count[v as usize] += 1;
             }
         }
+        let l = &mut self.largest_below[q as usize];
+        *l = (*l).max(largest_below);
+    }
+
+    /// Adds column `q <= R` from its diagonal value `f(q,q)` and the values
+    /// `>= q` its rows took, `taken` (one per row alive there, on a single
+    /// rank: every row). The same counts as [`Scan::add`] over every row:
+    /// a dead row's value is below `q`, so it is never a P-position count's
+    /// `v >= q`, and never the column's largest below the diagonal, since
+    /// row 0 never dies (`f(q,0) = q + 1 >= q`: two-row Chomp's P-positions
+    /// are `[q+1, q]`), so for `q >= 1` a value `>= q` lies below the diagonal.
+    fn add_taken(&mut self, q: u32, diagonal: u32, taken: impl Iterator<Item = u32>) {
+        let top = self.p_count.len() as u32 - 1;
+        self.diagonal[q as usize] = diagonal;
+        let mut largest_below = 0;
+        for v in taken {
+            if v != diagonal {
+                largest_below = v;
+            }
+            if v <= top {
+                self.p_count[v as usize] += 1;
+            }
+        }
+        assert!(q == 0 || largest_below >= q, "row 0 is alive at column {q}");
         let l = &mut self.largest_below[q as usize];
         *l = (*l).max(largest_below);
     }
@@ -272,6 +298,7 @@ impl Run {
         let q = self.engine.columns();
         // Speculative cycle search on every live row old enough to have settled,
         // and the comparisons due at this column.
+        let mut last = None;
         for r in self.settled_below..=rows.min(q - 1) {
             if !self.owns(r) {
                 continue;
@@ -287,7 +314,7 @@ impl Run {
                 && t.searching()
                 && tracker::settling(r, q)
             {
-                t.step(q, state);
+                t.step(q, state, &mut last);
             }
             // Every repetition is confirmed at a multiple of the period below as
             // far as it is known, in parallel; the first unsettled row then rarely waits.
@@ -509,6 +536,12 @@ fn advance(
     ranks: &dyn Ranks,
 ) {
     let rows = trackers.len() as u32 - 1;
+    // The rows below the first unsettled one (dead or periodic) are of no use
+    // here but for the scan of columns up to R, which on a single rank reads
+    // the values each column took instead.
+    let solo = ranks.size() == 1;
+    let all_rows = !solo && engine.columns() <= rows;
+    engine.report_from(if all_rows { 0 } else { settled_below });
     engine.advance_shared(
         cols,
         pool,
@@ -519,13 +552,20 @@ fn advance(
                 let i = rayon::current_thread_index().unwrap_or(0) % scans.len();
                 let mut scan = scans[i].lock().unwrap();
                 for j in 0..b.cols.min(rows + 1 - b.first) {
-                    scan.add(b.first + j, b.column(j), &owned);
+                    let (q, col) = (b.first + j, b.column(j));
+                    if solo {
+                        scan.add_taken(q, col[(q - b.first_row()) as usize], b.taken(j));
+                    } else {
+                        assert_eq!(b.first_row(), 0, "the scan sees every row");
+                        scan.add(q, col, &owned);
+                    }
                 }
             }
             // What the trackers need of each unsettled row, gathered
             // here (column by column, in memory order) so that only a few words
             // a row wait for the calling thread.
-            let last = b.column(b.cols - 1).len() as u32;
+            let lo = b.first_row();
+            let last = lo + b.column(b.cols - 1).len() as u32;
             let rows: Vec<u32> = clipped(&owned, settled_below, last).collect();
             let mut seen: Vec<Seen> = rows
                 .iter()
@@ -534,7 +574,7 @@ fn advance(
             for j in 0..b.cols {
                 let (q, col) = (b.first + j, b.column(j));
                 for (s, &r) in seen.iter_mut().zip(&rows).take_while(|(_, r)| **r <= q) {
-                    s.add(r, q, col[r as usize]);
+                    s.add(r, q, col[(r - lo) as usize]);
                 }
             }
             rows.into_iter().zip(seen).collect::<Vec<(u32, Seen)>>()

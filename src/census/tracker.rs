@@ -3,6 +3,8 @@
 //! is proved, the least period and exact start read off the offsets (no cap on
 //! either).
 
+use super::offsets::Offsets;
+use super::snapshot::{LastBase, Snapshot};
 use crate::engine::{LiveRow, State};
 use crate::proof::{Below, Fate, Known, RowStatus, divisors, lcm};
 
@@ -132,11 +134,11 @@ pub(crate) struct Tracker {
     /// Column of `history[0]`.
     pub(super) recorded_from: u32,
     /// Offsets `f(q,r) - q` for consecutive columns from `recorded_from`.
-    pub(super) history: Vec<i32>,
+    pub(super) history: Offsets,
     /// Least `f(q,r)` over `q > r` seen so far (`u32::MAX`: none yet).
     pub(super) min_value: u32,
     /// Snapshot column and state; comparisons since; comparisons before renewal.
-    pub(super) snapshot: Option<(u32, State)>,
+    pub(super) snapshot: Option<(u32, Snapshot)>,
     pub(super) steps: u32,
     pub(super) limit: u32,
     /// `(qs, K)`: the state at `qs + K` equals the state at `qs`.
@@ -166,7 +168,7 @@ impl Tracker {
         self.min_value = self.min_value.min(seen.min);
         if let Some(q) = seen.died {
             self.dead = Some(q);
-            self.history = Vec::new();
+            self.history = Offsets::default();
             return;
         }
         if seen.offsets.is_empty() {
@@ -175,13 +177,7 @@ impl Tracker {
         if self.history.is_empty() {
             self.recorded_from = seen.first;
         }
-        // Grow by an eighth at a time, not by doubling: offsets are much of the
-        // census's memory.
-        let (len, n) = (self.history.len(), seen.offsets.len());
-        if self.history.capacity() < len + n {
-            self.history.reserve_exact(n.max(len / 8));
-        }
-        self.history.extend(seen.offsets);
+        self.history.extend(&seen.offsets);
     }
 
     /// Whether the row is live and still looking for a cycle.
@@ -189,10 +185,11 @@ impl Tracker {
         self.dead.is_none() && self.cycle.is_none()
     }
 
-    /// One comparison at column `q` (a batch boundary) by Brent's method.
-    pub(super) fn step(&mut self, q: u32, state: &dyn StateAt) {
+    /// One comparison at column `q` (a batch boundary) by Brent's method; a
+    /// renewed snapshot shares `last`'s base when near it.
+    pub(super) fn step(&mut self, q: u32, state: &dyn StateAt, last: &mut LastBase) {
         match &self.snapshot {
-            Some((qs, s0)) if state.is(s0) => {
+            Some((qs, s0)) if s0.matches(state) => {
                 self.cycle = Some((*qs, q - qs));
                 self.confirmed = q - qs;
             }
@@ -203,7 +200,7 @@ impl Tracker {
                 } else {
                     1
                 };
-                self.snapshot = Some((q, state.copy()));
+                self.snapshot = Some((q, Snapshot::take(state.copy(), q, last)));
                 self.steps = 0;
             }
         }
@@ -241,7 +238,7 @@ impl Tracker {
         }
         let qs = *qs;
         self.verify_at = None;
-        if q == target && state.is_some_and(|s| s.is(s0)) {
+        if q == target && state.is_some_and(|s| s0.matches(s)) {
             self.confirmed = q - qs;
         } else {
             self.restart();
@@ -297,7 +294,8 @@ impl Tracker {
     /// which they are `p`-periodic, one period from there, and whether that start
     /// is exact.
     fn periodic_part(&self, r: u32, qs: u32, k: u32) -> (u32, Vec<i32>, bool) {
-        let s = |c: u32| self.history[(c - self.recorded_from) as usize];
+        let history = self.history.to_vec();
+        let s = |c: u32| history[(c - self.recorded_from) as usize];
         // Offsets at any recorded column, and past `qs + k` by k-periodicity.
         let at = |c: u64| match c.checked_sub(qs as u64) {
             Some(d) if d >= k as u64 => s(qs + (d % k as u64) as u32),
@@ -364,7 +362,7 @@ mod tests {
             let q = q + 1;
             if q.is_multiple_of(batch) {
                 if t.searching() && settling(r, q) {
-                    t.step(q, &state(r, &s, q));
+                    t.step(q, &state(r, &s, q), &mut None);
                 }
                 t.schedule(q, below.period);
                 t.verify(q, Some(&state(r, &s, q)));
@@ -449,7 +447,7 @@ mod tests {
             t.take(Seen::of(r, q, &[(q as i64 + off) as u32]));
         }
         // States repeat 60 columns apart; the rows below repeat every 7.
-        t.snapshot = Some((120, state(r, &s, 120)));
+        t.snapshot = Some((120, Snapshot::alone(state(r, &s, 120))));
         t.cycle = Some((120, 60));
         t.confirmed = 60;
         let mut below = Below::none();
@@ -468,7 +466,7 @@ mod tests {
         );
         // Planned late, the comparison goes to the next multiple still ahead.
         let mut t3 = Tracker::new();
-        t3.snapshot = Some((120, some_state(1)));
+        t3.snapshot = Some((120, Snapshot::alone(some_state(1))));
         t3.cycle = Some((120, 60));
         t3.confirmed = 60;
         t3.schedule(1000, 7);
@@ -476,7 +474,7 @@ mod tests {
         // A target already passed (planned after the column's comparisons) is
         // planned again at the next multiple, not lost.
         let mut t4 = Tracker::new();
-        t4.snapshot = Some((120, some_state(1)));
+        t4.snapshot = Some((120, Snapshot::alone(some_state(1))));
         t4.cycle = Some((120, 60));
         t4.confirmed = 60;
         t4.schedule(540, 7);
@@ -485,7 +483,7 @@ mod tests {
         assert_eq!(t4.verify_at, Some(960));
         // A state that differs at the later column sends the search back.
         let mut t2 = Tracker::new();
-        t2.snapshot = Some((120, some_state(1)));
+        t2.snapshot = Some((120, Snapshot::alone(some_state(1))));
         t2.cycle = Some((120, 60));
         t2.verify_at = Some(540);
         t2.verify(540, Some(&some_state(2)));

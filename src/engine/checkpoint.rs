@@ -92,6 +92,7 @@ impl Engine {
             row_limit,
             chunks,
             diagonal: Mutex::new(diagonal),
+            report_from: 0,
         })
     }
 }

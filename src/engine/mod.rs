@@ -85,27 +85,67 @@ pub struct Block<'a> {
     /// Number of columns in the block.
     pub cols: u32,
     stride: usize,
+    /// First row held in `values` (see [`Engine::report_from`]).
+    lo: u32,
     row_limit: u32,
     values: &'a [u32],
+    /// Per column, the values `>= first` its rows took (`used_words` words
+    /// from value `64 * (first / 64)`).
+    used: &'a [u64],
+    used_words: usize,
     ranks: (u32, u32),
 }
 
 impl Block<'_> {
-    /// Column `first + j`: `f(first + j, r)` for `r = 0 ..= first + j` (rows up to
-    /// the engine's row limit).
+    /// Column `first + j`: `f(first + j, r)` for `r = first_row() ..= first + j`
+    /// (rows up to the engine's row limit), row `r` at index `r - first_row()`.
     pub fn column(&self, j: u32) -> &[u32] {
         let start = j as usize * self.stride;
-        &self.values[start..start + (self.first + j).min(self.row_limit) as usize + 1]
+        let top = (self.first + j).min(self.row_limit);
+        &self.values[start..start + (top + 1).saturating_sub(self.lo) as usize]
+    }
+
+    /// The values `>= first + j` taken in column `first + j`, in increasing
+    /// order: one per row alive there (a row's value is never another's in its
+    /// column), dead rows' values (all below the column) left out. On one of
+    /// several ranks, the rows below this rank's that handed their values on
+    /// are in it too.
+    pub fn taken(&self, j: u32) -> impl Iterator<Item = u32> + '_ {
+        let q = self.first + j;
+        let base = self.first / 64;
+        let words = &self.used[j as usize * self.used_words..][..self.used_words];
+        (q / 64 - base..)
+            .zip(&words[(q / 64 - base) as usize..])
+            .flat_map(move |(k, &w)| {
+                let mut w = w;
+                if k == q / 64 - base {
+                    w &= u64::MAX << (q % 64);
+                }
+                std::iter::from_fn(move || {
+                    (w != 0).then(|| {
+                        let bit = w.trailing_zeros();
+                        w &= w - 1;
+                        64 * (base + k) + bit
+                    })
+                })
+            })
+    }
+
+    /// The first row of [`Block::column`]: 0 unless the caller asked for
+    /// fewer ([`Engine::report_from`]).
+    pub fn first_row(&self) -> u32 {
+        self.lo
     }
 
     /// The rows this rank computed (all of them on a single rank), as ranges
-    /// inside `0 .. stride`; other rows read as 0 in [`Block::column`].
+    /// inside `first_row() .. first_row() + stride`; other rows read as 0 in
+    /// [`Block::column`].
     pub fn owned_rows(&self) -> impl Iterator<Item = Range<u32>> + '_ {
         let (size, rank) = self.ranks;
-        let rows_end = self.stride as u32;
-        (0..rows_end.div_ceil(CHUNK_ROWS))
+        let (lo, rows_end) = (self.lo, self.lo + self.stride as u32);
+        (lo / CHUNK_ROWS..rows_end.div_ceil(CHUNK_ROWS))
             .filter(move |&c| owner(c, size) == rank)
-            .map(move |c| c * CHUNK_ROWS..((c + 1) * CHUNK_ROWS).min(rows_end))
+            .map(move |c| (c * CHUNK_ROWS).max(lo)..((c + 1) * CHUNK_ROWS).min(rows_end))
     }
 }
 
@@ -141,6 +181,8 @@ pub struct Engine {
     chunks: Vec<Mutex<Vec<Row>>>,
     /// Bitset of the diagonal values `f(a,a)` for the rows created so far.
     diagonal: Mutex<Vec<u64>>,
+    /// Rows below this are not handed to the caller ([`Engine::report_from`]).
+    report_from: u32,
 }
 
 impl Default for Engine {
@@ -157,7 +199,15 @@ impl Engine {
             row_limit: u32::MAX,
             chunks: Vec::new(),
             diagonal: Mutex::new(Vec::new()),
+            report_from: 0,
         }
+    }
+
+    /// From the next `advance` on, hands the caller only rows `lo ..` (and
+    /// spends nothing on the dead rows below): for a caller that needs no
+    /// more. Every row below `lo` must be dead or periodic by then.
+    pub fn report_from(&mut self, lo: u32) {
+        self.report_from = lo;
     }
 
     /// An engine before column 0 that computes rows `0 ..= limit` only (every row
@@ -280,12 +330,17 @@ impl Engine {
                             q_end,
                         };
                         this.compute_block(at, ranks, &mut used, &mut out, wait_for, done);
+                        let rows_end = q_end.min(this.row_limit.saturating_add(1));
+                        let lo = this.report_from.min(rows_end);
                         let block = Block {
                             first: q0,
                             cols: q_end - q0,
-                            stride: q_end.min(this.row_limit.saturating_add(1)) as usize,
+                            stride: (rows_end - lo) as usize,
+                            lo,
                             row_limit: this.row_limit,
                             values: &out,
+                            used: &used,
+                            used_words: used.len() / (q_end - q0) as usize,
                             ranks: (ranks.size(), ranks.rank()),
                         };
                         if tx.send((b, on_block(&block))).is_err() {
@@ -352,11 +407,15 @@ impl Engine {
         done: impl Fn(u32),
     ) {
         let Place { q0, q_end, .. } = at;
-        // Rows 0 .. rows_end exist in this block.
+        // Rows 0 .. rows_end exist in this block; rows lo .. rows_end go to `out`.
         let rows_end = q_end.min(self.row_limit.saturating_add(1));
-        let stride = rows_end as usize;
+        let lo_out = self.report_from.min(rows_end);
+        let stride = (rows_end - lo_out) as usize;
+        let size = (q_end - q0) as usize * stride;
+        // Exactly the block's size: capacity doubling would hold twice as much.
         out.clear();
-        out.resize((q_end - q0) as usize * stride, 0);
+        out.reserve_exact(size);
+        out.resize(size, 0);
         // Values in column q are at most q + r + 1 <= 2 q_end - 1; one bitset per
         // column, from word q0 / 64.
         let used_words = ((2 * q_end) / 64 - q0 / 64) as usize + 1;
@@ -390,7 +449,8 @@ impl Engine {
                     let diagonal = self.diagonal.lock().unwrap();
                     let mut row = Row::live(r, r, |base, bits| copy_words(&diagonal, base, bits));
                     // Row r - 1, computed just before, is alive at column r.
-                    if r > 0 && out[(r - q0) as usize * stride + r as usize - 1] >= r {
+                    let left = r.checked_sub(1).and_then(|x| x.checked_sub(lo_out));
+                    if left.is_some_and(|i| out[(r - q0) as usize * stride + i as usize] >= r) {
                         row.start_diff();
                     }
                     rows.push(row);
@@ -405,12 +465,13 @@ impl Engine {
                         used_words,
                         out,
                         stride,
+                        lo: lo_out,
                         below: &mut below,
                         carry: &mut carry,
                     },
                 );
                 if r >= q0 {
-                    let d = out[(r - q0) as usize * stride + r as usize];
+                    let d = out[(r - q0) as usize * stride + (r - lo_out) as usize];
                     set_bit(&mut self.diagonal.lock().unwrap(), d);
                 }
             }

@@ -79,6 +79,7 @@ impl Engine {
             row_limit: u32::MAX,
             chunks,
             diagonal: Mutex::new(earlier_diagonal),
+            report_from: 0,
         }
     }
 }
