@@ -24,6 +24,8 @@ pub enum Kind {
     CensusCheckpoint,
     /// A `grundy-periods` checkpoint.
     PeriodsCheckpoint,
+    /// The sweep's state beside a Grundy table (`.g3s`).
+    SweepCheckpoint,
     /// A graph Chomp memo.
     GraphMemo,
     /// A census table (`census.tsv`).
@@ -43,12 +45,13 @@ pub enum Kind {
 }
 
 /// The first bytes of each kind (a binary magic, or a text result's title).
-const SIGNATURES: [(Kind, &[u8]); 16] = [
+const SIGNATURES: [(Kind, &[u8]); 17] = [
     (Kind::Table, b"CHOMP3TB"),
     (Kind::GrundyTable, b"CHOMP3GT"),
     (Kind::Descriptors, b"CHOMP3DS"),
     (Kind::CensusCheckpoint, b"CHOMP3CK"),
     (Kind::PeriodsCheckpoint, b"C3GLAG"),
+    (Kind::SweepCheckpoint, b"C3GSWP"),
     (Kind::GraphMemo, b"CHOMP3GM"),
     (
         Kind::CensusTsv,
@@ -83,6 +86,7 @@ impl Kind {
             Kind::Descriptors => "a census descriptor file (.c3d)",
             Kind::CensusCheckpoint => "a census checkpoint",
             Kind::PeriodsCheckpoint => "a grundy-periods checkpoint",
+            Kind::SweepCheckpoint => "a grundy-table sweep checkpoint (.g3s)",
             Kind::GraphMemo => "a graph memo",
             Kind::CensusTsv => "a census table (census.tsv)",
             Kind::GrundyCensus => "a Grundy census (grundy-census --out)",

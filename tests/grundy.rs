@@ -439,6 +439,13 @@ fn data_bytes(path: &std::path::Path) -> Vec<u8> {
     std::fs::read(path).unwrap()[4096..].to_vec()
 }
 
+/// A table to `n` made in one run, in `dir`.
+fn grundy_fresh(dir: &std::path::Path, n: u32) -> std::path::PathBuf {
+    let path = dir.join(format!("fresh-{n}.g3t"));
+    assert!(grundy_table(&path, n).status.success());
+    path
+}
+
 /// Runs `chomp3 grundy-table` to `n` into `path`.
 fn grundy_table(path: &std::path::Path, n: u32) -> std::process::Output {
     common::chomp3(&[
@@ -476,13 +483,40 @@ fn the_stored_table_holds_the_definitions_values_and_resumes_to_the_same_bytes()
     }
     assert!(t.get(61, 0, 0).is_err());
     t.verify().unwrap();
-    // Extended in two runs: the same bytes.
+    // Extended in two runs: the same bytes. The second starts from the
+    // sweep the first saved, sweeping nothing again.
     let twice = dir.path().join("twice.g3t");
     assert!(grundy_table(&twice, 25).status.success());
     let out = grundy_table(&twice, 60);
-    assert!(String::from_utf8_lossy(&out.stdout).contains("25 checked again"));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("from the sweep saved at p = 25, 0 checked again, 35 computed"),
+        "{text}"
+    );
     assert!(
         data_bytes(&twice) == data_bytes(&direct),
+        "resumed table differs"
+    );
+    // From an older sweep (a run to 10's), the slabs after it are checked
+    // again; with none, all of them, and the run says so.
+    let older = dir.path().join("older.g3t");
+    assert!(grundy_table(&older, 10).status.success());
+    std::fs::copy(older.with_extension("g3s"), twice.with_extension("g3s")).unwrap();
+    let out = grundy_table(&twice, 70);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("from the sweep saved at p = 10, 50 checked again, 10 computed"),
+        "{text}"
+    );
+    std::fs::remove_file(twice.with_extension("g3s")).unwrap();
+    let out = grundy_table(&twice, 75);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("every stored slab swept again, 70 checked again, 5 computed"),
+        "{text}"
+    );
+    assert!(
+        data_bytes(&twice)[..] == data_bytes(&grundy_fresh(dir.path(), 75))[..],
         "resumed table differs"
     );
     // G = 0 exactly at the P-positions of an f table made by the other engine.
@@ -553,6 +587,8 @@ fn the_stored_table_survives_sigkill_between_commits() {
     let direct = dir.path().join("direct.g3t");
     assert!(grundy_table(&direct, 300).status.success());
     let path = dir.path().join("killed.g3t");
+    // A first run leaves the sweep saved at p = 120.
+    assert!(grundy_table(&path, 120).status.success());
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_chomp3"))
         .args([
             "grundy-table",
@@ -579,11 +615,45 @@ fn the_stored_table_survives_sigkill_between_commits() {
         "the slabs after the last commit are not in the table"
     );
     held.verify().unwrap();
-    assert!(grundy_table(&path, 300).status.success());
+    // The next run goes on from the saved sweep: only the slabs committed
+    // after it are swept again, then the rest computed.
+    let out = grundy_table(&path, 300);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let committed = held.n().unwrap();
+    let again = format!(
+        "from the sweep saved at p = 120, {} checked again, {} computed",
+        committed - 120,
+        300 - committed
+    );
+    assert!(text.contains(&again), "{text}");
     assert!(
         data_bytes(&path) == data_bytes(&direct),
         "resumed table differs"
     );
+    // A damaged sweep is refused in one line naming it, the table untouched;
+    // so is one past the table's last slab (another table's).
+    let sweep = path.with_extension("g3s");
+    let mut bytes = std::fs::read(&sweep).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 4;
+    std::fs::write(&sweep, &bytes).unwrap();
+    let before = std::fs::read(&path).unwrap();
+    let out = grundy_table(&path, 310);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("killed.g3s") && err.contains("damaged"),
+        "{err}"
+    );
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    let small = dir.path().join("small.g3t");
+    assert!(grundy_table(&small, 50).status.success());
+    std::fs::copy(direct.with_extension("g3s"), small.with_extension("g3s")).unwrap();
+    let out = grundy_table(&small, 310);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("past the table's last slab 50"), "{err}");
+    assert!(std::fs::read(&path).unwrap() == before, "nothing written");
 }
 
 #[test]
@@ -627,10 +697,7 @@ fn the_stored_tables_errors_name_a_grundy_table_and_its_command() {
     ] {
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{err}");
-        assert!(
-            err.contains("is a directory, not a Grundy table file"),
-            "{err}"
-        );
+        assert!(err.contains("is a directory, not a Grundy table"), "{err}");
         assert!(err.contains(".g3t") && !err.contains(".c3t"), "{err}");
     }
 }

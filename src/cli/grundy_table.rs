@@ -2,10 +2,12 @@
 //! every position with `p <= N` (a `.g3t` file; resumable, kill -9 safe).
 
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
-use chomp3::grundy::table::{Damaged, Extended, GrundyTable, extend, zeros_match};
+use chomp3::grundy::table::{
+    Checkpoint, Damaged, ExtendError, Extended, GrundyTable, extend, zeros_match,
+};
 use chomp3::table::{Shape, Table};
 
 use chomp3::outputs::{self, Kind, Output};
@@ -28,6 +30,13 @@ pub struct Args {
     /// Largest N a new table may grow to; sets the bits per value [default: max(N, 5000)]
     #[arg(long, value_name = "N")]
     capacity: Option<u64>,
+    /// The sweep's saved state, from which the next run continues (kept after
+    /// the run, for a later --n) [default: the table's path with .g3s]
+    #[arg(long, value_name = "PATH")]
+    checkpoint: Option<PathBuf>,
+    /// Seconds between saves of the sweep (each after a commit of the table)
+    #[arg(long, value_name = "S", default_value = "600", value_parser = super::args::seconds)]
+    checkpoint_secs: Duration,
     #[command(flatten)]
     quiet: QuietArg,
     /// Afterwards, check that G = 0 exactly at the P-positions of this f table
@@ -60,12 +69,31 @@ pub fn run(args: &Args) -> Result<()> {
     if capacity < args.n as u64 || capacity > max {
         bail!("--capacity {capacity} is not possible: give at least --n and at most {max}");
     }
+    let checkpoint = Checkpoint {
+        path: args
+            .checkpoint
+            .clone()
+            .unwrap_or_else(|| path.with_extension("g3s")),
+        every: args.checkpoint_secs,
+    };
+    let mut plan = vec![
+        Output::new(&path, Kind::GrundyTable, "--table"),
+        Output::new(&checkpoint.path, Kind::SweepCheckpoint, "--checkpoint"),
+    ];
     if let Some(dir) = &args.bfiles {
-        outputs::check(&[
-            Output::new(dir.join(RECTANGLES), Kind::GrundyBFile, "--bfiles"),
-            Output::new(dir.join(SLAB_COUNTS), Kind::GrundyBFile, "--bfiles"),
-        ])?;
+        plan.push(Output::new(
+            dir.join(RECTANGLES),
+            Kind::GrundyBFile,
+            "--bfiles",
+        ));
+        plan.push(Output::new(
+            dir.join(SLAB_COUNTS),
+            Kind::GrundyBFile,
+            "--bfiles",
+        ));
     }
+    outputs::check(&plan)?;
+    let had_table = path.exists();
     chomp3::grundy::check_memory(args.n)?;
     let started = Instant::now();
     let bar = bar(
@@ -74,14 +102,17 @@ pub fn run(args: &Args) -> Result<()> {
     );
     bar.set_length(args.n as u64);
     let stop = super::ctrl_c();
-    let outcome = extend(&path, args.n, capacity, &stop, |p| {
+    let outcome = extend(&path, args.n, capacity, Some(&checkpoint), &stop, |p| {
         bar.set_position(p as u64);
         if args.hold_at == Some(p) {
             eprintln!("chomp3: holding at p = {p}");
             super::hold_until_ctrl_c();
         }
     })
-    .map_err(|e| file_error(&path, e))?;
+    .map_err(|e| match e {
+        ExtendError::Table(e) => file_error(&path, e),
+        e => anyhow::anyhow!(e),
+    })?;
     bar.finish_and_clear();
     let t = GrundyTable::open(&path).map_err(|e| file_error(&path, e))?;
     let bytes = std::fs::metadata(&path)?.len();
@@ -99,13 +130,20 @@ pub fn run(args: &Args) -> Result<()> {
             );
             finish(&t, args, &path)
         }
-        Extended::Done { checked } => {
+        Extended::Done { checked, resumed } => {
+            let from = match resumed {
+                Some(p) => format!("from the sweep saved at p = {p}, "),
+                None if had_table => format!(
+                    "no sweep saved at {}: every stored slab swept again, ",
+                    checkpoint.path.display()
+                ),
+                None => String::new(),
+            };
+            let computed = (args.n as u64) - resumed.unwrap_or(0) - checked;
             println!(
-                "{}: every position with p <= {} ({} checked again, {} computed) in {:.2} s, peak memory {} MiB, {bytes} bytes",
+                "{}: every position with p <= {} ({from}{checked} checked again, {computed} computed) in {:.2} s, peak memory {} MiB, {bytes} bytes",
                 path.display(),
                 t.n().unwrap_or(0),
-                checked,
-                (args.n as u64).saturating_sub(checked),
                 started.elapsed().as_secs_f64(),
                 peak_rss_kib().unwrap_or(0) / 1024
             );

@@ -52,6 +52,9 @@ pub mod sequences;
 pub mod table;
 mod used;
 
+use std::io::{self, Read, Write};
+
+use crate::bytes::stream::{get32, put32};
 use crate::stop::Stop;
 use index::Taken;
 use used::Used;
@@ -186,6 +189,40 @@ impl Sweep {
     pub fn slab(&self) -> &[u32] {
         let q = self.q_max.min(self.p);
         &self.now[..line(q, q) + 1]
+    }
+
+    /// Writes the state after the last step: `Q`, `p`, then per line its used
+    /// set and its first and present values (the step's scratch sets are
+    /// empty between steps).
+    pub(crate) fn save(&self, w: &mut dyn Write) -> io::Result<()> {
+        put32(w, self.q_max)?;
+        put32(w, self.p)?;
+        for ((used, &first), &now) in self.used.iter().zip(&self.first).zip(&self.now) {
+            used.save(w)?;
+            put32(w, first)?;
+            put32(w, now)?;
+        }
+        Ok(())
+    }
+
+    /// Reads a state written by [`Sweep::save`], for the lines `q <= q_max`:
+    /// a sweep of fewer lines is widened when none of the new ones has
+    /// started (`p <=` its `Q`), since a line is untouched before its first `p`.
+    pub(crate) fn load(r: &mut dyn Read, q_max: u32) -> io::Result<Sweep> {
+        let (saved_q, p) = (get32(r)?, get32(r)?);
+        if saved_q > q_max || p > saved_q {
+            return Err(crate::bytes::damaged(
+                "a sweep of other lines than this table's",
+            ));
+        }
+        let mut sweep = Sweep::new(q_max);
+        sweep.p = p;
+        for at in 0..=line(saved_q, saved_q) {
+            sweep.used[at] = Used::load(r)?;
+            sweep.first[at] = get32(r)?;
+            sweep.now[at] = get32(r)?;
+        }
+        Ok(sweep)
     }
 
     /// Computes every started line at the next `p`.

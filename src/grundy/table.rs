@@ -7,11 +7,15 @@
 //! The values come from [`Sweep`] with `Q = N`: after step `p` its lines with
 //! `q <= p` hold exactly slab `p`. Slabs are appended and committed through
 //! [`TableWriter`], so a kill at any moment leaves a valid table of whole
-//! slabs. A run on an existing table re-sweeps its committed slabs (the sweep's
-//! state is not stored) and compares every stored value on the way: a table
-//! that disagrees is reported damaged and never extended.
+//! slabs. The sweep's state is saved beside the table (a `.g3s` checkpoint,
+//! FORMAT.md) after a commit every so often and when a run is stopped; a run
+//! on an existing table starts from that state, checks that its values are
+//! the table's slab there, and sweeps the committed slabs after it again,
+//! comparing every stored value on the way (without a checkpoint, all of
+//! them): a table that disagrees is reported damaged and never extended.
 
-use std::path::Path;
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use super::{Sweep, line};
@@ -63,8 +67,11 @@ impl GrundyTable {
 pub enum Extended {
     /// The table holds every `p <= n`.
     Done {
-        /// Slabs that were on disk when the run began (checked, not rewritten).
+        /// Slabs that were on disk when the run began, swept again and
+        /// checked (not rewritten): those after the checkpoint's.
         checked: u64,
+        /// The slab of the sweep checkpoint the run began from, if any.
+        resumed: Option<u64>,
     },
     /// Stopped on request; the table holds `p <=` this (committed).
     Stopped(u64),
@@ -73,16 +80,98 @@ pub enum Extended {
     Held,
 }
 
+/// Where a run keeps its sweep's state, and how often it saves it.
+#[derive(Clone, Debug)]
+pub struct Checkpoint {
+    /// The checkpoint file (`.g3s`).
+    pub path: PathBuf,
+    /// Time between saves (each after a commit of the table).
+    pub every: Duration,
+}
+
+/// What can stop a run of [`extend`].
+#[derive(Debug)]
+pub enum ExtendError {
+    /// The table (see [`TableError`]).
+    Table(TableError),
+    /// The sweep checkpoint at this path cannot be read or written.
+    Checkpoint(PathBuf, io::Error),
+}
+
+impl std::fmt::Display for ExtendError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ExtendError::Table(e) => write!(f, "{e}"),
+            ExtendError::Checkpoint(path, e) => write!(f, "{}: {e}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for ExtendError {}
+
+impl From<TableError> for ExtendError {
+    fn from(e: TableError) -> ExtendError {
+        ExtendError::Table(e)
+    }
+}
+
+/// The first bytes of a sweep checkpoint.
+const MAGIC: &[u8; 8] = b"C3GSWP01";
+
+/// Writes the sweep's state to `path` whole (beside it, then renamed), with a CRC.
+fn save(sweep: &Sweep, path: &Path) -> io::Result<()> {
+    crate::atomic_write::write_atomically(path, |w| {
+        w.write_all(MAGIC)?;
+        let mut crc = crate::bytes::stream::CrcWriter::new(w);
+        sweep.save(&mut crc)?;
+        let sum = crc.crc.finalize();
+        w.write_all(&sum.to_le_bytes())
+    })
+}
+
+/// Reads a sweep checkpoint for the lines `q <= q_max`; an error says what
+/// is wrong.
+fn load(path: &Path, q_max: u32) -> io::Result<Sweep> {
+    use crate::bytes::damaged;
+    let mut r = io::BufReader::new(std::fs::File::open(path)?);
+    let mut magic = [0; 8];
+    r.read_exact(&mut magic)
+        .map_err(|_| damaged("too short for a sweep checkpoint"))?;
+    if &magic != MAGIC {
+        return Err(damaged("not a grundy-table sweep checkpoint"));
+    }
+    let mut crc = crate::bytes::stream::CrcReader::new(&mut r);
+    let sweep = Sweep::load(&mut crc, q_max).map_err(|e| match e.kind() {
+        io::ErrorKind::UnexpectedEof => damaged("cut short"),
+        _ => e,
+    })?;
+    let sum = crc.crc.finalize();
+    let mut stored = [0; 4];
+    r.read_exact(&mut stored)
+        .map_err(|_| damaged("cut short"))?;
+    if u32::from_le_bytes(stored) != sum {
+        return Err(damaged("its checksum does not match (damaged)"));
+    }
+    if r.read(&mut [0])? != 0 {
+        return Err(damaged("bytes after its end"));
+    }
+    Ok(sweep)
+}
+
 /// Creates or extends the table at `path` to every position with `p <= n`.
 /// `capacity` (the largest `N` the file may grow to) applies to a new file;
-/// `progress` hears each `p` done. Commits every two seconds and at the end.
+/// `progress` hears each `p` done. Commits every two seconds and at the end;
+/// saves the sweep to `checkpoint` (if given) after a commit every
+/// `checkpoint.every`, when stopped, and at the end, and starts from it when
+/// it is there.
 pub fn extend(
     path: &Path,
     n: u32,
     capacity: u64,
+    checkpoint: Option<&Checkpoint>,
     stop: &Stop,
     mut progress: impl FnMut(u32),
-) -> Result<Extended, TableError> {
+) -> Result<Extended, ExtendError> {
     let mut w = if path.exists() {
         TableWriter::open_shape(path, Shape::Tetrahedron)?
     } else {
@@ -95,7 +184,8 @@ pub fn extend(
             n: n as u64,
             capacity: cap,
             bits: w.bits(),
-        });
+        }
+        .into());
     }
     if w.columns() == 0 {
         w.append(1, raw::pack(w.bits(), 0, [&[0u32][..]]))?;
@@ -105,15 +195,39 @@ pub fn extend(
     if done > u64::from(n) {
         return Ok(Extended::Held);
     }
-    let mut sweep = Sweep::new(n.max((done - 1) as u32));
+    let q_max = n.max((done - 1) as u32);
+    let ck_error = |c: &Checkpoint, e| ExtendError::Checkpoint(c.path.clone(), e);
+    let mut sweep = match checkpoint.filter(|c| c.path.exists()) {
+        Some(c) => load(&c.path, q_max).map_err(|e| ck_error(c, e))?,
+        None => Sweep::new(q_max),
+    };
+    let resumed = (sweep.p() > 0).then_some(u64::from(sweep.p()));
+    if u64::from(sweep.p()) >= done {
+        let c = checkpoint.expect("a loaded sweep has a file");
+        return Err(ck_error(
+            c,
+            io::Error::other(format!(
+                "the sweep is at p = {}, past the table's last slab {}: not this table's",
+                sweep.p(),
+                done - 1
+            )),
+        ));
+    }
     check_stored(path, &mut sweep, done, stop)?;
     if stop.requested() {
-        return Ok(Extended::Stopped(done - 1));
+        if let Some(c) = checkpoint {
+            save(&sweep, &c.path).map_err(|e| ck_error(c, e))?;
+        }
+        return Ok(Extended::Stopped(sweep.p() as u64));
     }
     let mut last_commit = Instant::now();
+    let mut last_save = Instant::now();
     while sweep.p() < n {
         if stop.requested() {
             w.commit()?;
+            if let Some(c) = checkpoint {
+                save(&sweep, &c.path).map_err(|e| ck_error(c, e))?;
+            }
             return Ok(Extended::Stopped(sweep.p() as u64));
         }
         sweep.step();
@@ -122,20 +236,30 @@ pub fn extend(
         if last_commit.elapsed() > Duration::from_secs(2) {
             w.commit()?;
             last_commit = Instant::now();
+            // The saved sweep is never past the committed table.
+            if let Some(c) = checkpoint.filter(|c| last_save.elapsed() >= c.every) {
+                save(&sweep, &c.path).map_err(|e| ck_error(c, e))?;
+                last_save = Instant::now();
+            }
         }
         progress(p);
     }
     w.commit()?;
+    if let Some(c) = checkpoint {
+        save(&sweep, &c.path).map_err(|e| ck_error(c, e))?;
+    }
     Ok(Extended::Done {
-        checked: done.saturating_sub(1),
+        checked: (done - 1).saturating_sub(resumed.unwrap_or(0)),
+        resumed,
     })
 }
 
-/// Sweeps the committed slabs `1 .. done` again, comparing each stored value.
+/// Checks the sweep (at `p >= 1`, from a checkpoint) against the table's
+/// slab `p`, then sweeps the committed slabs after it up to `done - 1`,
+/// comparing each stored value.
 fn check_stored(path: &Path, sweep: &mut Sweep, done: u64, stop: &Stop) -> Result<(), TableError> {
     let t = GrundyTable::open(path)?;
-    while (sweep.p() as u64) + 1 < done && !stop.requested() {
-        sweep.step();
+    let compare = |sweep: &Sweep| {
         let p = sweep.p();
         let first = cell(p, 0, 0);
         for (i, &v) in sweep.slab().iter().enumerate() {
@@ -146,6 +270,17 @@ fn check_stored(path: &Path, sweep: &mut Sweep, done: u64, stop: &Stop) -> Resul
                 )));
             }
         }
+        Ok(())
+    };
+    if sweep.p() > 0 {
+        // The slabs before the saved sweep are not swept again: their
+        // blocks' checksums are checked instead, before any is extended.
+        t.verify()?;
+        compare(sweep)?;
+    }
+    while (sweep.p() as u64) + 1 < done && !stop.requested() {
+        sweep.step();
+        compare(sweep)?;
     }
     Ok(())
 }

@@ -107,6 +107,29 @@ impl Used {
         }
     }
 
+    /// Writes the set (for the sweep's checkpoint): `base`, then its words.
+    pub(super) fn save(&self, w: &mut dyn Write) -> io::Result<()> {
+        put32(w, self.base)?;
+        put32(w, self.words.len() as u32)?;
+        put64s(w, &self.words)
+    }
+
+    /// Reads a set written by [`Used::save`]; one no sweep can have made
+    /// (a base not a multiple of 64, a full front word, past 2^20 words) is
+    /// damage.
+    pub(super) fn load(r: &mut dyn Read) -> io::Result<Used> {
+        let base = get32(r)?;
+        let n = get32(r)? as usize;
+        if n > 1 << 20 || !base.is_multiple_of(64) {
+            return Err(damaged("a used set no sweep makes"));
+        }
+        let words: SmallVec<[u64; INLINE]> = (0..n).map(|_| get64(r)).collect::<io::Result<_>>()?;
+        if words.first() == Some(&u64::MAX) || base.checked_add(64 * n as u32).is_none() {
+            return Err(damaged("a used set no sweep makes"));
+        }
+        Ok(Used { base, words })
+    }
+
     /// The least value not in the set.
     #[inline]
     pub(super) fn first_free(&self) -> u32 {
