@@ -548,3 +548,91 @@ fn a_bad_family_is_refused_in_one_line_naming_what_it_takes() {
         );
     }
 }
+
+#[test]
+fn a_multigraph_is_answered_as_given_with_every_move() {
+    // Edge lists with parallel edges and loops listed more than once: the
+    // counts are the list's, and every move (one copy of an edge or loop, or
+    // a vertex) is listed with the brute-force value of what it leaves.
+    let dir = tempfile::tempdir().unwrap();
+    let mut rng = graph_common::Rng(0x51ed_2701);
+    for case in 0..40 {
+        let n = 2 + (rng.next() % 3) as usize;
+        let mut edges: Vec<(usize, usize)> = vec![(0, 0), (0, 1), (0, 1)];
+        if case > 0 {
+            edges = (0..2 + rng.next() % 5)
+                .map(|_| {
+                    (
+                        (rng.next() % n as u64) as usize,
+                        (rng.next() % n as u64) as usize,
+                    )
+                })
+                .collect();
+            edges.push(edges[0]);
+        }
+        let n = if case == 0 { 2 } else { n };
+        let file = dir.path().join(format!("m{case}.txt"));
+        let text: String = edges.iter().map(|(u, v)| format!("{u} {v}\n")).collect();
+        // An edge list names its vertices by the edges: give the last one an edge.
+        let text = format!("{text}{} {}\n", n - 1, n - 1);
+        edges.push((n - 1, n - 1));
+        std::fs::write(&file, &text).unwrap();
+        let m = Multigraph {
+            n,
+            edges: edges.clone(),
+        };
+        let mut brute = Brute::new(n);
+        let out = stdout(&run(&[
+            "graph",
+            "--edges",
+            file.to_str().unwrap(),
+            "--moves",
+        ]));
+        let mut lines = out.lines();
+        let head = lines.next().unwrap();
+        let want = format!(
+            "g = {} ({n} vertices, {} edges",
+            brute.value_of(&m),
+            edges.len()
+        );
+        assert!(head.contains(&want), "{text}: {head}");
+        let mut distinct: Vec<(usize, usize)> =
+            edges.iter().map(|&(u, v)| (u.min(v), u.max(v))).collect();
+        distinct.sort();
+        distinct.dedup();
+        let moves: Vec<&str> = lines.collect();
+        assert_eq!(moves.len(), distinct.len() + n, "{text}: {out}");
+        for (u, v) in distinct {
+            let mut left = m.clone();
+            let at = left
+                .edges
+                .iter()
+                .position(|&(a, b)| (a.min(b), a.max(b)) == (u, v))
+                .unwrap();
+            left.edges.remove(at);
+            let name = match u == v {
+                true => format!("delete the loop at {u} -> {}", brute.value_of(&left)),
+                false => format!("delete edge {u}-{v} -> {}", brute.value_of(&left)),
+            };
+            assert!(
+                moves.iter().any(|l| l.contains(&name)),
+                "{text}: {name} in {out}"
+            );
+        }
+        for x in 0..n {
+            let left = Multigraph {
+                n: n - 1,
+                edges: edges
+                    .iter()
+                    .filter(|&&(u, v)| u != x && v != x)
+                    .map(|&(u, v)| (u - usize::from(u > x), v - usize::from(v > x)))
+                    .collect(),
+            };
+            let name = format!("delete vertex {x} -> {}", brute.value_of(&left));
+            assert!(
+                moves.iter().any(|l| l.contains(&name)),
+                "{text}: {name} in {out}"
+            );
+        }
+    }
+}

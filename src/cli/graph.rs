@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use anyhow::{Result, anyhow, bail};
 use chomp3::graph::format::{parse_edge_list, parse_line, to_graph6};
-use chomp3::graph::{Graph, Move, Solver, family, subgraphs_or_stop};
+use chomp3::graph::{Graph, Move, Multigraph, Solver, family, subgraphs_or_stop};
 use chomp3::outputs::{self, Kind};
 use rayon::prelude::*;
 
@@ -232,6 +232,8 @@ impl Output {
 struct Solved {
     label: String,
     graph: Graph,
+    /// The multigraph as given, when the graph is its reduction.
+    given: Option<Multigraph>,
     value: u32,
     /// Every move and its option's value, when they are printed or checked.
     moves: Option<Vec<(Move, u32)>>,
@@ -282,7 +284,7 @@ fn solve_all(args: &Args, solver: &Solver, tally: &mut Tally, out: &mut dyn Writ
         let done = chunk.len() < CHUNK;
         read += chunk.len();
         if args.subgraphs {
-            for (label, g) in chunk {
+            for (label, g, _) in chunk {
                 each_subgraph(args, &label, &g, tally, &mut out, &solve)?;
             }
         } else {
@@ -337,7 +339,7 @@ fn each_subgraph(
     let all: Vec<Item> = subgraphs_or_stop(g, &super::ctrl_c())
         .ok_or_else(stopped)?
         .into_iter()
-        .map(|h| (to_graph6(&h), h))
+        .map(|h| (to_graph6(&h), h, None))
         .collect();
     let mut all = all.into_iter().peekable();
     while all.peek().is_some() {
@@ -362,7 +364,7 @@ fn solve_chunk(args: &Args, solver: &Solver, chunk: Vec<Item>) -> Result<Vec<Sol
     if let Output::Tsv { cost: true, .. } = Output::of(args) {
         return chunk
             .into_iter()
-            .map(|(label, graph)| {
+            .map(|(label, graph, given)| {
                 let solver = Solver::new().stop_on(super::ctrl_c());
                 let t = Instant::now();
                 let value = solver.try_value(&graph).ok_or_else(stopped)?;
@@ -372,6 +374,7 @@ fn solve_chunk(args: &Args, solver: &Solver, chunk: Vec<Item>) -> Result<Vec<Sol
                 Ok(Solved {
                     label,
                     graph,
+                    given,
                     value,
                     moves: None,
                     cost,
@@ -381,11 +384,12 @@ fn solve_chunk(args: &Args, solver: &Solver, chunk: Vec<Item>) -> Result<Vec<Sol
     }
     let results: Option<Vec<_>> = chunk
         .par_iter()
-        .map(|(_, g)| {
+        .map(|(_, g, given)| {
             let value = solver.try_value(g)?;
-            let moves = match want_moves {
-                true => Some(solver.try_moves(g)?),
-                false => None,
+            let moves = match (want_moves, given) {
+                (true, Some(m)) => Some(solver.try_multigraph_moves(m)?),
+                (true, None) => Some(solver.try_moves(g)?),
+                (false, _) => None,
             };
             Some((value, moves))
         })
@@ -393,9 +397,10 @@ fn solve_chunk(args: &Args, solver: &Solver, chunk: Vec<Item>) -> Result<Vec<Sol
     Ok(chunk
         .into_iter()
         .zip(results.ok_or_else(stopped)?)
-        .map(|((label, graph), (value, moves))| Solved {
+        .map(|((label, graph, given), (value, moves))| Solved {
             label,
             graph,
+            given,
             value,
             moves,
             cost: None,
@@ -411,7 +416,11 @@ fn stopped() -> anyhow::Error {
 /// Writes (or counts) one solved graph as the options ask.
 fn write_one(args: &Args, tally: &mut Tally, s: &Solved, out: &mut impl Write) -> Result<()> {
     let (g, value) = (&s.graph, s.value);
-    let (n, e) = (g.vertices(), g.edges());
+    // Counts as given; a reduced multigraph says so in the line output.
+    let (n, e) = match &s.given {
+        Some(m) => (m.n, m.edges.len()),
+        None => (g.vertices(), g.edges()),
+    };
     match Output::of(args) {
         Output::Summary => tally.add(g, value),
         Output::Os85 => {
@@ -441,7 +450,18 @@ fn write_one(args: &Args, tally: &mut Tally, s: &Solved, out: &mut impl Write) -
             writeln!(out)?;
         }
         Output::Lines { .. } => {
-            writeln!(out, "{}: g = {value} ({n} vertices, {e} edges)", s.label)?;
+            let reduced = match &s.given {
+                Some(_) => format!(
+                    "; {} after pairs of parallel edges and of loops are dropped, the same value",
+                    g.edges()
+                ),
+                None => String::new(),
+            };
+            writeln!(
+                out,
+                "{}: g = {value} ({n} vertices, {e} edges{reduced})",
+                s.label
+            )?;
             for (m, v) in s.moves.iter().flatten() {
                 let mark = if *v == 0 { "  (winning)" } else { "" };
                 writeln!(out, "  {m} -> {v}{mark}")?;
@@ -482,7 +502,7 @@ fn read_lines(name: String, reader: impl BufRead + 'static) -> impl Iterator<Ite
         }
         Some(
             parse_line(t)
-                .map(|m| (t.to_string(), Graph::from_multigraph(&m)))
+                .map(|m| (t.to_string(), Graph::from_multigraph(&m), given(m)))
                 .map_err(|e| anyhow!("{name}:{}: {e}", i + 1)),
         )
     })
@@ -493,5 +513,11 @@ fn read_edge_list(path: &Path) -> Result<Item> {
     let text = std::fs::read_to_string(path).map_err(|e| anyhow!("{}: {e}", path.display()))?;
     let m =
         parse_edge_list(&text).map_err(|(line, e)| anyhow!("{}:{line}: {e}", path.display()))?;
-    Ok((path.display().to_string(), Graph::from_multigraph(&m)))
+    let g = Graph::from_multigraph(&m);
+    Ok((path.display().to_string(), g, given(m)))
+}
+
+/// The multigraph as given, kept when its graph is a reduction of it.
+fn given(m: Multigraph) -> Option<Multigraph> {
+    (!m.is_simple()).then_some(m)
 }

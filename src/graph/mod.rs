@@ -35,6 +35,62 @@ pub struct Multigraph {
     pub edges: Vec<(usize, usize)>,
 }
 
+impl Multigraph {
+    /// Whether no edge and no loop is listed twice (then
+    /// [`Graph::from_multigraph`] keeps every edge as given).
+    pub fn is_simple(&self) -> bool {
+        let mut seen: Vec<(usize, usize)> = self
+            .edges
+            .iter()
+            .map(|&(u, v)| (u.min(v), u.max(v)))
+            .collect();
+        seen.sort_unstable();
+        seen.windows(2).all(|w| w[0] != w[1])
+    }
+
+    /// Every move with the multigraph it leaves: deleting one copy of an
+    /// edge or loop (one move for all copies of it: they are alike), or a
+    /// vertex with every edge at it (the vertices after it numbered one
+    /// lower; numbering does not change a value).
+    pub fn options(&self) -> Vec<(Move, Multigraph)> {
+        let mut out = Vec::new();
+        let mut distinct: Vec<(usize, usize)> = self
+            .edges
+            .iter()
+            .map(|&(u, v)| (u.min(v), u.max(v)))
+            .collect();
+        distinct.sort_unstable();
+        distinct.dedup();
+        for (u, v) in distinct {
+            let mut m = self.clone();
+            let at = m
+                .edges
+                .iter()
+                .position(|&(a, b)| (a.min(b), a.max(b)) == (u, v))
+                .expect("a listed edge");
+            m.edges.remove(at);
+            out.push((Move::Edge(u, v), m));
+        }
+        for x in 0..self.n {
+            let renumber = |w: usize| if w > x { w - 1 } else { w };
+            let edges = self
+                .edges
+                .iter()
+                .filter(|&&(u, v)| u != x && v != x)
+                .map(|&(u, v)| (renumber(u), renumber(v)))
+                .collect();
+            out.push((
+                Move::Vertex(x),
+                Multigraph {
+                    n: self.n - 1,
+                    edges,
+                },
+            ));
+        }
+        out
+    }
+}
+
 /// Vertices whose rows a [`Graph`] holds inline (more go to the heap): the
 /// solver makes a graph per option, and an allocation for each cost about a
 /// tenth of a search.

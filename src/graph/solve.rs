@@ -38,7 +38,7 @@ use rustc_hash::FxBuildHasher;
 use super::canon::{Key, key, key_and_mirror};
 use super::recent;
 use super::small::{self, Small};
-use super::{Graph, Move};
+use super::{Graph, Move, Multigraph};
 use crate::bytes::stream::{CrcReader, CrcWriter, get32, get64, put32, put64};
 use crate::stop::Stop;
 
@@ -272,6 +272,16 @@ impl Solver {
         g.options()
             .into_iter()
             .map(|(m, h)| Some((m, self.try_value(&h)?)))
+            .collect()
+    }
+
+    /// Every move from the multigraph `m` (parallel edges and repeated loops
+    /// as given: deleting one copy is a move) with the value of the position
+    /// it leaves, or `None` if the stop flag was set before the end.
+    pub fn try_multigraph_moves(&self, m: &Multigraph) -> Option<Vec<(Move, u32)>> {
+        m.options()
+            .into_iter()
+            .map(|(mv, h)| Some((mv, self.try_value(&Graph::from_multigraph(&h))?)))
             .collect()
     }
 

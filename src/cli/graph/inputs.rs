@@ -6,12 +6,14 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 
 use anyhow::{Result, anyhow};
-use chomp3::graph::{Graph, family};
+use chomp3::graph::{Graph, Multigraph, family};
 
 use super::{read_edge_list, read_lines};
 
-/// A graph and the label it is printed with.
-pub type Item = (String, Graph);
+/// A graph, the label it is printed with, and the multigraph it was given as
+/// when that had parallel edges or a loop listed twice (the graph is then its
+/// reduction, of the same value).
+pub type Item = (String, Graph, Option<Multigraph>);
 
 /// nauty's graph generator as Debian installs it.
 const GENG: &str = "nauty-geng";
@@ -83,9 +85,11 @@ impl Inputs {
                 self.pending = rest.into_iter();
                 Box::new(std::iter::empty())
             }
-            Pending::Source(s) if s.contains(':') => {
-                Box::new(family::expand(&s)?.into_iter().map(Ok))
-            }
+            Pending::Source(s) if s.contains(':') => Box::new(
+                family::expand(&s)?
+                    .into_iter()
+                    .map(|(l, g)| Ok((l, g, None))),
+            ),
             Pending::Source(s) => {
                 return Err(anyhow!(
                     "{s:?} is neither a file nor a family such as wheel:9 or geng:8"
