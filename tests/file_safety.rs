@@ -442,3 +442,38 @@ fn a_version_1_table_is_upgraded_exactly_and_a_damaged_one_is_not() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("checksum"));
     assert!(!newer.exists());
 }
+
+#[test]
+fn two_runs_creating_one_table_leave_one_whole_table() {
+    // Whatever the interleaving, one run writes the table; the other ends it
+    // too (after) or says in one line that another process is writing it.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("same.c3t");
+    for round in 0..3 {
+        let _ = std::fs::remove_file(&path);
+        let spawn = || {
+            Command::new(env!("CARGO_BIN_EXE_chomp3"))
+                .args(["compute", "--quiet", "--n", "3000", "--table"])
+                .arg(&path)
+                .output()
+                .unwrap()
+        };
+        let (a, b) = std::thread::scope(|s| {
+            let a = s.spawn(spawn);
+            let b = s.spawn(spawn);
+            (a.join().unwrap(), b.join().unwrap())
+        });
+        assert!(a.status.success() || b.status.success(), "round {round}");
+        for out in [&a, &b] {
+            if !out.status.success() {
+                let err = String::from_utf8_lossy(&out.stderr);
+                assert!(err.contains("another process"), "{err}");
+                assert!(!err.contains("File exists"), "{err}");
+                assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+            }
+        }
+        let t = Table::open(&path).unwrap();
+        assert_eq!(t.columns(), 3001);
+        t.verify().unwrap();
+    }
+}

@@ -69,9 +69,20 @@ impl TableWriter {
             file.set_len(header.data_offset())?;
             file.sync_all()
         };
+        // The link fails if the name exists: another run created the same new
+        // table between this one's look and now (it holds it, writing).
         let placed = write_aside()
             .and_then(|()| std::fs::hard_link(&aside, path))
-            .map_err(TableError::io(path));
+            .map_err(|e| match e.kind() {
+                std::io::ErrorKind::AlreadyExists => TableError::Io {
+                    path: path.to_path_buf(),
+                    error: std::io::Error::other(
+                        "another process created this table just now and is writing it; \
+                         run the command again when it is done",
+                    ),
+                },
+                _ => TableError::io(path)(e),
+            });
         let _ = std::fs::remove_file(&aside);
         placed?;
         if let Ok(d) = File::open(&dir) {
