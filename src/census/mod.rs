@@ -48,11 +48,11 @@ pub const BATCH_COLS: u32 = 2520;
 pub const SETTLE_SLOPE: f64 = std::f64::consts::SQRT_2;
 
 /// The peak memory of a census of rows `0 ..= rows` in one process, by the
-/// fit to measured runs in doc SCALING.md: `3.4 GiB (R / 3*10^5)^1.72`
-/// (8.4 GiB predicted and 8.52 GiB measured at `5*10^5`). An estimate, used
-/// to refuse a census that this machine cannot hold before it starts.
+/// fit to measured runs in SCALING.md: `2.41 GiB (R / 3*10^5)^1.82` (peaks of
+/// 0.33 GiB at `10^5` and 2.41 GiB at `3*10^5`). An estimate, used to refuse
+/// a census that this machine cannot hold before it starts.
 pub fn memory_estimate(rows: u32) -> u64 {
-    let gib = 3.4 * (f64::from(rows.max(1)) / 3e5).powf(1.72);
+    let gib = 2.41 * (f64::from(rows.max(1)) / 3e5).powf(1.82);
     // A float past u64 saturates in `as`: the estimate of a census past
     // counting is u64::MAX.
     (gib * (1u64 << 30) as f64) as u64
