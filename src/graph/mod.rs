@@ -39,13 +39,18 @@ impl Multigraph {
     /// Whether no edge and no loop is listed twice (then
     /// [`Graph::from_multigraph`] keeps every edge as given).
     pub fn is_simple(&self) -> bool {
-        let mut seen: Vec<(usize, usize)> = self
+        self.pairs().windows(2).all(|w| w[0] != w[1])
+    }
+
+    /// The edges as pairs `(u, v)`, `u <= v`, sorted, copies kept.
+    fn pairs(&self) -> Vec<(usize, usize)> {
+        let mut pairs: Vec<(usize, usize)> = self
             .edges
             .iter()
             .map(|&(u, v)| (u.min(v), u.max(v)))
             .collect();
-        seen.sort_unstable();
-        seen.windows(2).all(|w| w[0] != w[1])
+        pairs.sort_unstable();
+        pairs
     }
 
     /// Every move with the multigraph it leaves: deleting one copy of an
@@ -54,12 +59,7 @@ impl Multigraph {
     /// lower; numbering does not change a value).
     pub fn options(&self) -> Vec<(Move, Multigraph)> {
         let mut out = Vec::new();
-        let mut distinct: Vec<(usize, usize)> = self
-            .edges
-            .iter()
-            .map(|&(u, v)| (u.min(v), u.max(v)))
-            .collect();
-        distinct.sort_unstable();
+        let mut distinct = self.pairs();
         distinct.dedup();
         for (u, v) in distinct {
             let mut m = self.clone();
