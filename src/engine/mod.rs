@@ -382,10 +382,18 @@ impl Engine {
                 }
                 if chunks[c][i].lacks_diff()
                     && let Some((nc, ni)) = neighbour
-                    && let Some(x) = chunks[nc][ni].window().cloned()
-                    && let Row::Live(w) = &mut chunks[c][i]
                 {
-                    w.set_diff(q, &x);
+                    // The neighbour lies before this row: borrow both at once.
+                    let (below, row) = if nc == c {
+                        let (lo, hi) = chunks[c].split_at_mut(i);
+                        (&lo[ni], &mut hi[0])
+                    } else {
+                        let (lo, hi) = chunks.split_at_mut(c);
+                        (&lo[nc][ni], &mut hi[0][i])
+                    };
+                    if let (Some(x), Row::Live(w)) = (below.window(), row) {
+                        w.set_diff(q, x);
+                    }
                 }
                 neighbour = Some((c, i));
             }

@@ -303,11 +303,12 @@ impl Row {
         let (q0, used_words, stride) = (b.q0, b.used_words, b.stride);
         let r_idx = r.checked_sub(b.lo).map(|i| i as usize);
         match self {
-            Row::Dead { .. } if r_idx.is_none() => {}
             Row::Dead { value } => {
-                let r_idx = r_idx.unwrap_or_default();
-                for q in q_from..q_end {
-                    b.out[(q - q0) as usize * stride + r_idx] = *value;
+                // A dead row below the reported ones writes nothing.
+                if let Some(i) = r_idx {
+                    for q in q_from..q_end {
+                        b.out[(q - q0) as usize * stride + i] = *value;
+                    }
                 }
             }
             Row::Periodic { start, pattern } => {
