@@ -205,9 +205,8 @@ impl Sources {
 
 /// The table if it was named or exists at the default path.
 fn open_table(table: &Named) -> Result<Option<Table>, LookupError> {
-    open_if_there(table, Table::open, |path, error| LookupError::Table {
-        path,
-        error,
+    open_if_there(table, Table::open_reading, |path, error| {
+        LookupError::Table { path, error }
     })
 }
 

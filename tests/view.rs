@@ -130,6 +130,36 @@ fn tiles_are_the_tables_values() {
     }
 }
 
+/// A table cut in place by another program while served: the tiles that
+/// need the lost bytes get a 500 and one line naming the file, the server
+/// lives on (no SIGBUS), and what it read before it still answers.
+#[test]
+fn a_table_cut_while_served_gets_a_500_not_a_crash() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = computed(dir.path(), "t.c3t", 700, &[]);
+    let mut v = Viewer::start(&["--table", table.to_str().unwrap()]);
+    let tile = |x: u64, y: u64| format!("/api/tile?scale=0&x={x}&y={y}&format=values");
+    let (status, before) = v.get(&tile(0, 0));
+    assert_eq!(status, 200);
+    let len = std::fs::metadata(&table).unwrap().len();
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .open(&table)
+        .unwrap();
+    file.set_len(len - 200_000).unwrap();
+    drop(file);
+    for format in ["values", "png"] {
+        let (status, body) = v.get(&format!("/api/tile?scale=0&x=2&y=2&format={format}"));
+        let text = String::from_utf8_lossy(&body);
+        assert_eq!(status, 500, "{text}");
+        assert!(text.contains("t.c3t") && text.contains("shorter"), "{text}");
+        assert_eq!(text.trim_end().lines().count(), 1, "{text}");
+    }
+    assert_eq!(v.get(&tile(0, 0)), (200, before));
+    assert_eq!(v.get("/api/info").0, 200);
+    assert!(v.child.try_wait().unwrap().is_none(), "the viewer died");
+}
+
 #[test]
 fn the_dead_measure_splits_cells_by_f_at_most_q() {
     let dir = tempfile::tempdir().unwrap();

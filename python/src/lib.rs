@@ -85,7 +85,9 @@ struct Table {
 impl Table {
     #[new]
     fn new(path: PathBuf) -> PyResult<Table> {
-        guard(|| match chomp3::table::Table::open(&path) {
+        // Read, not mapped: a notebook keeps the table open for long, and a
+        // file cut meanwhile must give an error, not kill the kernel (SIGBUS).
+        guard(|| match chomp3::table::Table::open_reading(&path) {
             Ok(inner) => Ok(Table { inner, path }),
             Err(e) => Err(table_error(&path, e)),
         })

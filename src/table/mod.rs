@@ -1,5 +1,6 @@
 //! The table file: owns its format (see `FORMAT.md` and [`raw`]), reading through a
-//! read-only memory map ([`Table`]) and crash-safe appending ([`TableWriter`]).
+//! read-only memory map or positional reads ([`Table`]) and crash-safe appending
+//! ([`TableWriter`]).
 //! It never computes values; uses the byte helpers of `bytes`, `atomic_write`'s
 //! `parent_dir`, and `path_message` so its errors name the file once.
 //!
@@ -15,6 +16,7 @@ mod writer;
 
 use std::fs::File;
 use std::ops::Range;
+use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
 use memmap2::Mmap;
@@ -97,6 +99,12 @@ pub enum TableError {
         /// One past its last.
         to: u64,
     },
+    /// A read came short: the file was cut while it was open.
+    #[error(
+        "{}: the file became shorter while it was open (another program cut or rewrote it in place); open it again",
+        .0.display()
+    )]
+    Shrunk(PathBuf),
     /// A question about a cell the table does not hold yet.
     #[error(
         "{what} {value} is beyond the table, which holds {}; {}",
@@ -147,7 +155,10 @@ impl NamesPath for TableError {
     fn names_path(&self) -> bool {
         matches!(
             self,
-            TableError::NotFound(..) | TableError::IsDirectory(..) | TableError::Io { .. }
+            TableError::NotFound(..)
+                | TableError::IsDirectory(..)
+                | TableError::Io { .. }
+                | TableError::Shrunk(..)
         )
     }
 }
@@ -184,16 +195,31 @@ fn extend_to(value: u64, shape: Shape) -> String {
     }
 }
 
-/// A table file opened for reading through a memory map. Every read checks
-/// the CRC-32 of the blocks of data it touches (once each: a block that
-/// passed is remembered), so a damaged file gives an error, never a value.
+/// A table file opened for reading. Every read checks the CRC-32 of the
+/// blocks of data it touches (once each: a block that passed is remembered),
+/// so a damaged file gives an error, never a value.
 pub struct Table {
-    map: Mmap,
+    bytes: Bytes,
+    /// Size of the file when it was opened.
+    len: u64,
     header: Header,
     commit: Commit,
     /// One bit per block of data: set once the block has passed its check.
     checked: Box<[AtomicU64]>,
 }
+
+/// Where a table's bytes come from.
+enum Bytes {
+    /// A read-only memory map: the fastest, for a command that reads and exits.
+    Map(Mmap),
+    /// Positional reads of the open file: a block is read whole and checked
+    /// the first time it is touched, then only the bytes a read needs.
+    Read { file: File, path: PathBuf },
+}
+
+/// In [`Table::cells`], cells at most this many bytes apart are read in one
+/// piece: copying 8 KiB costs about what one more read does.
+const MERGE_GAP: u64 = 8192;
 
 impl Table {
     /// Opens and checks a table: magic, version, header checksum, commit record and
@@ -202,9 +228,20 @@ impl Table {
         Table::open_shape(path, Shape::Triangle)
     }
 
+    /// Opens and checks a table as [`Table::open`] does, to be read with
+    /// positional reads instead of a map: for a process that keeps it open
+    /// while other programs may change the file.
+    pub fn open_reading(path: &Path) -> Result<Table, TableError> {
+        Table::open_with(path, Shape::Triangle, false)
+    }
+
     /// Opens and checks a table of the given shape (a Grundy table is
     /// [`Shape::Tetrahedron`]), as [`Table::open`] does.
     pub fn open_shape(path: &Path, shape: Shape) -> Result<Table, TableError> {
+        Table::open_with(path, shape, true)
+    }
+
+    fn open_with(path: &Path, shape: Shape, map: bool) -> Result<Table, TableError> {
         if path.is_dir() {
             return Err(TableError::IsDirectory(path.to_path_buf(), shape));
         }
@@ -216,12 +253,22 @@ impl Table {
         if len < HEADER_LEN {
             return Err(TableError::NotThisFile);
         }
-        // SAFETY: the map is read-only and chomp3 never shrinks a table below its
-        // committed data, which is all this reader touches. If another program
-        // truncates the file while it is mapped, reading the lost pages raises
-        // SIGBUS and the process dies; no wrong value can be returned.
-        let map = unsafe { Mmap::map(&file) }.map_err(TableError::io(path))?;
-        let (header, commit) = Header::decode(&map[..HEADER_LEN as usize])?;
+        let bytes = if map {
+            // SAFETY: the map is read-only and chomp3 never shrinks a table below
+            // its committed data, which is all this reader touches. If another
+            // program truncates the file while it is mapped, reading the lost
+            // pages raises SIGBUS and the process dies; no wrong value can be
+            // returned (`open_reading` is for processes that must live on).
+            Bytes::Map(unsafe { Mmap::map(&file) }.map_err(TableError::io(path))?)
+        } else {
+            Bytes::Read {
+                file,
+                path: path.to_path_buf(),
+            }
+        };
+        let mut head = vec![0u8; HEADER_LEN as usize];
+        bytes.read_at(0, &mut head)?;
+        let (header, commit) = Header::decode(&head)?;
         if header.shape != shape {
             return Err(TableError::OtherKind {
                 wanted: shape,
@@ -242,7 +289,8 @@ impl Table {
             .map(|_| AtomicU64::new(0))
             .collect();
         Ok(Table {
-            map,
+            bytes,
+            len,
             header,
             commit,
             checked,
@@ -256,53 +304,136 @@ impl Table {
             cell < self.header.shape.cells(self.columns()),
             "cell {cell} outside the table"
         );
-        self.check_cells(cell, cell + 1)?;
-        Ok(raw::unpack(self.data(), self.header.bits, cell))
+        let (bits, bit) = (self.header.bits, cell * u64::from(self.header.bits));
+        self.with_data(bit / 8, (bit + u64::from(bits)).div_ceil(8), |d, at| {
+            raw::unpack_bit(d, bit - 8 * at, bits)
+        })
     }
 
-    /// Checks the blocks that hold cells `first .. end`.
-    fn check_cells(&self, first: u64, end: u64) -> Result<(), TableError> {
-        let bits = u64::from(self.header.bits);
-        self.check_bytes(first * bits / 8, (end * bits).div_ceil(8))
+    /// The values of `cells` (numbers in the file's order, as [`Table::cell`]
+    /// takes them), in that order, their blocks checked. On a table opened by
+    /// [`Table::open_reading`], cells whose bytes lie near each other come in
+    /// one read (a viewer's tile is 65,536 cells). Panics past the committed cells.
+    pub fn cells(&self, cells: &[u64]) -> Result<Vec<u32>, TableError> {
+        if let Bytes::Map(_) = self.bytes {
+            return cells.iter().map(|&c| self.cell(c)).collect();
+        }
+        let total = self.header.shape.cells(self.columns());
+        let bits = self.header.bits;
+        let at_bit = |i: usize| {
+            assert!(cells[i] < total, "cell {} outside the table", cells[i]);
+            cells[i] * u64::from(bits)
+        };
+        let mut order: Vec<usize> = (0..cells.len()).collect();
+        order.sort_unstable_by_key(|&i| cells[i]);
+        let mut out = vec![0u32; cells.len()];
+        let mut k = 0;
+        while k < order.len() {
+            let from = at_bit(order[k]) / 8;
+            let (mut end, mut to) = (k, 0);
+            while end < order.len() && (end == k || at_bit(order[end]) / 8 <= to + MERGE_GAP) {
+                to = (at_bit(order[end]) + u64::from(bits)).div_ceil(8);
+                end += 1;
+            }
+            self.with_data(from, to, |d, at| {
+                for &i in &order[k..end] {
+                    out[i] = raw::unpack_bit(d, at_bit(i) - 8 * at, bits);
+                }
+            })?;
+            k = end;
+        }
+        Ok(out)
     }
 
-    /// Checks the blocks that hold data bytes `from .. to` (`to > from`).
-    fn check_bytes(&self, from: u64, to: u64) -> Result<(), TableError> {
+    /// Runs `f` on data bytes that hold `from .. to` (`to > from`), every
+    /// block they touch checked: `f` gets a slice and the data offset of its
+    /// first byte.
+    fn with_data<T>(
+        &self,
+        from: u64,
+        to: u64,
+        f: impl FnOnce(&[u8], u64) -> T,
+    ) -> Result<T, TableError> {
         for block in from / BLOCK_BYTES..=(to - 1) / BLOCK_BYTES {
             self.check_block(block)?;
         }
-        Ok(())
+        match &self.bytes {
+            Bytes::Map(_) => Ok(f(self.mapped_data(), 0)),
+            Bytes::Read { .. } => {
+                let mut buf = vec![0u8; (to - from) as usize];
+                self.bytes
+                    .read_at(self.header.data_offset() + from, &mut buf)?;
+                Ok(f(&buf, from))
+            }
+        }
     }
 
-    /// Checks data block `block` against its CRC-32 (a full block against
-    /// the region after the header; the last, against the commit record,
-    /// with the partly filled byte), unless it has passed before.
+    /// Bytes of packed data, with the partly filled last byte.
+    fn data_len(&self) -> u64 {
+        self.header.data_bits(self.columns()).div_ceil(8)
+    }
+
+    /// The data bytes of block `block`: `BLOCK_BYTES` of them, fewer in the last.
+    fn block_span(&self, block: u64) -> Range<u64> {
+        let from = block * BLOCK_BYTES;
+        from..(from + BLOCK_BYTES).min(self.data_len())
+    }
+
+    /// Whether `bytes`, the data of block `block` ([`Table::block_span`]),
+    /// match their CRC-32: a full block's in the region after the header; the
+    /// last one's, with its partly filled byte, in the commit record.
+    fn block_matches(&self, block: u64, bytes: &[u8]) -> Result<bool, TableError> {
+        let complete = self.header.data_bits(self.columns()) / 8;
+        let from = block * BLOCK_BYTES;
+        if from + BLOCK_BYTES <= complete {
+            let mut crc = [0u8; 4];
+            self.bytes.read_at(HEADER_LEN + 4 * block, &mut crc)?;
+            return Ok(crc32fast::hash(bytes) == u32::from_le_bytes(crc));
+        }
+        let n = (complete - from) as usize;
+        let tail = bytes.get(n).copied().unwrap_or(0);
+        Ok(crc32fast::hash(&bytes[..n]) == self.commit.block_crc && tail == self.commit.tail)
+    }
+
+    /// The error for a block that fails its check.
+    fn damaged(&self, block: u64) -> TableError {
+        let span = self.block_span(block);
+        TableError::Damaged {
+            block,
+            from: span.start,
+            to: span.end,
+        }
+    }
+
+    /// Checks data block `block`, unless it has passed before.
     fn check_block(&self, block: u64) -> Result<(), TableError> {
         let (word, bit) = ((block / 64) as usize, block % 64);
         if self.checked[word].load(Ordering::Relaxed) & (1 << bit) != 0 {
             return Ok(());
         }
-        let data = self.data();
-        let complete = self.header.data_bits(self.columns()) / 8;
-        let from = block * BLOCK_BYTES;
-        let to = (from + BLOCK_BYTES).min(complete);
-        let crc = crc32fast::hash(&data[from as usize..to as usize]);
-        let good = if from + BLOCK_BYTES <= complete {
-            let at = (HEADER_LEN + 4 * block) as usize;
-            crc == u32::from_le_bytes(self.map[at..at + 4].try_into().expect("4 bytes"))
+        if let Bytes::Map(_) = self.bytes {
+            let span = self.block_span(block);
+            let bytes = &self.mapped_data()[span.start as usize..span.end as usize];
+            if !self.block_matches(block, bytes)? {
+                return Err(self.damaged(block));
+            }
         } else {
-            let tail = data.get(complete as usize).copied().unwrap_or(0);
-            crc == self.commit.block_crc && tail == self.commit.tail
-        };
-        if !good {
-            return Err(TableError::Damaged {
-                block,
-                from,
-                to: (from + BLOCK_BYTES).min(data.len() as u64),
-            });
+            self.read_block(block)?;
         }
         self.checked[word].fetch_or(1 << bit, Ordering::Relaxed);
         Ok(())
+    }
+
+    /// Reads data block `block` from the file and checks it.
+    fn read_block(&self, block: u64) -> Result<Box<[u8]>, TableError> {
+        let span = self.block_span(block);
+        let mut b = vec![0u8; (span.end - span.start) as usize].into_boxed_slice();
+        self.bytes
+            .read_at(self.header.data_offset() + span.start, &mut b)?;
+        match self.block_matches(block, &b)? {
+            true => Ok(b),
+            false => Err(self.damaged(block)),
+        }
     }
 
     /// Number of complete columns (`N + 1`; 0 for a table with nothing computed).
@@ -330,9 +461,9 @@ impl Table {
         self.header.capacity
     }
 
-    /// Size of the file in bytes.
+    /// Size of the file in bytes when it was opened.
     pub fn file_len(&self) -> u64 {
-        self.map.len() as u64
+        self.len
     }
 
     /// Bytes the committed columns occupy (header included).
@@ -340,8 +471,12 @@ impl Table {
         self.header.file_len(self.commit.columns)
     }
 
-    fn data(&self) -> &[u8] {
-        &self.map[self.header.data_offset() as usize..self.used_len() as usize]
+    /// The packed data of a mapped table (empty for one that is read).
+    fn mapped_data(&self) -> &[u8] {
+        match &self.bytes {
+            Bytes::Map(map) => &map[self.header.data_offset() as usize..self.used_len() as usize],
+            Bytes::Read { .. } => &[],
+        }
     }
 
     /// `f(q, r)` for `q <= N` and any `r` (above the diagonal, `r > q`, that is
@@ -365,33 +500,45 @@ impl Table {
     /// the table.
     pub fn value(&self, q: u32, r: u32) -> Result<u32, TableError> {
         assert!(
-            r <= q && (q as u64) < self.columns(),
+            r <= q && u64::from(q) < self.columns(),
             "cell ({q},{r}) outside the table"
         );
-        let cell = raw::cells(q as u64) + r as u64;
-        self.check_cells(cell, cell + 1)?;
-        Ok(raw::unpack(self.data(), self.header.bits, cell))
+        self.cell(raw::cells(u64::from(q)) + u64::from(r))
     }
 
-    /// Checks every block of data (in parallel), then the checksum of the
-    /// whole against the commit record. Reads after it check nothing again.
+    /// Checks every block of data (in parallel on a map), then the checksum
+    /// of the whole against the commit record. Reads of a mapped table after
+    /// it check nothing again.
     pub fn verify(&self) -> Result<(), TableError> {
         use rayon::prelude::*;
-        let blocks = self.checked.len() as u64 * 64;
-        let last = (self.header.data_bits(self.columns()) / 8 / BLOCK_BYTES).min(blocks - 1);
-        (0..=last)
-            .into_par_iter()
-            .try_for_each(|block| self.check_block(block))?;
-        let data = self.data();
-        let full = (self.header.data_bits(self.columns()) / 8) as usize;
-        let crc = crc32fast::hash(&data[..full]);
+        let full = self.header.data_bits(self.columns()) / 8;
+        let last = full / BLOCK_BYTES;
+        let (crc, tail) = match &self.bytes {
+            Bytes::Map(_) => {
+                (0..=last)
+                    .into_par_iter()
+                    .try_for_each(|block| self.check_block(block))?;
+                let data = self.mapped_data();
+                let tail = data.get(full as usize).copied().unwrap_or(0);
+                (crc32fast::hash(&data[..full as usize]), tail)
+            }
+            Bytes::Read { .. } => {
+                let (mut hasher, mut tail) = (crc32fast::Hasher::new(), 0);
+                for block in 0..=last {
+                    let b = self.read_block(block)?;
+                    let n = b.len().min((full - block * BLOCK_BYTES) as usize);
+                    hasher.update(&b[..n]);
+                    tail = b.get(n).copied().unwrap_or(0);
+                }
+                (hasher.finalize(), tail)
+            }
+        };
         if crc != self.commit.crc {
             return Err(TableError::ChecksumMismatch(format!(
                 "CRC-32 {crc:08x}, header records {:08x}",
                 self.commit.crc
             )));
         }
-        let tail = data.get(full).copied().unwrap_or(0);
         if tail != self.commit.tail {
             return Err(TableError::ChecksumMismatch(format!(
                 "last byte {tail:02x}, header records {:02x}",
@@ -409,15 +556,41 @@ impl Table {
         rows: Range<u32>,
         out: &mut Vec<u32>,
     ) -> Result<(), TableError> {
-        assert!(rows.end <= q + 1 && (q as u64) < self.commit.columns);
-        let first = raw::cells(q as u64);
+        assert!(rows.end <= q + 1 && u64::from(q) < self.commit.columns);
         if rows.is_empty() {
             return Ok(());
         }
-        self.check_cells(first + u64::from(rows.start), first + u64::from(rows.end))?;
-        let data = self.data();
-        out.extend(rows.map(|r| raw::unpack(data, self.header.bits, first + r as u64)));
-        Ok(())
+        let bits = self.header.bits;
+        let first = raw::cells(u64::from(q)) * u64::from(bits);
+        let (from, to) = (
+            first + u64::from(rows.start) * u64::from(bits),
+            first + u64::from(rows.end) * u64::from(bits),
+        );
+        self.with_data(from / 8, to.div_ceil(8), |d, at| {
+            out.extend(rows.map(|r| {
+                raw::unpack_bit(d, first + u64::from(r) * u64::from(bits) - 8 * at, bits)
+            }));
+        })
+    }
+}
+
+impl Bytes {
+    /// Fills `buf` from the file's byte `at` on.
+    fn read_at(&self, at: u64, buf: &mut [u8]) -> Result<(), TableError> {
+        match self {
+            Bytes::Map(map) => {
+                let at = at as usize;
+                let bytes = map
+                    .get(at..at + buf.len())
+                    .ok_or(TableError::CorruptHeader("the file ends inside it"))?;
+                buf.copy_from_slice(bytes);
+                Ok(())
+            }
+            Bytes::Read { file, path } => file.read_exact_at(buf, at).map_err(|e| match e.kind() {
+                std::io::ErrorKind::UnexpectedEof => TableError::Shrunk(path.clone()),
+                _ => TableError::io(path)(e),
+            }),
+        }
     }
 }
 

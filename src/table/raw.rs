@@ -316,7 +316,11 @@ pub fn pack<'a>(bits: u32, first_cell: u64, values: impl IntoIterator<Item = &'a
 /// Reads value number `cell` from packed `data` (`bits` wide).
 #[inline]
 pub fn unpack(data: &[u8], bits: u32, cell: u64) -> u32 {
-    let bit = cell * bits as u64;
+    unpack_bit(data, cell * u64::from(bits), bits)
+}
+
+/// The `bits`-bit value that starts at bit `bit` of `data`.
+pub fn unpack_bit(data: &[u8], bit: u64, bits: u32) -> u32 {
     let byte = (bit / 8) as usize;
     let word = match data.get(byte..byte + 8) {
         Some(b) => u64::from_le_bytes(b.try_into().unwrap()),

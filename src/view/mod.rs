@@ -6,7 +6,8 @@
 //! `census_file`, `proof` and `stop`.
 //!
 //! It answers `GET` (and `HEAD`) on its own routes only, never a file by path:
-//! anything else is a 404, and a bad parameter a 400, each with one line of text.
+//! anything else is a 404, a bad parameter a 400, and a table that fails a
+//! read (damaged, or cut while served) a 500, each with one line of text.
 
 pub mod api;
 pub mod query;
@@ -138,23 +139,32 @@ fn tile(s: &Sources, query: &str) -> Result<Reply, String> {
     }
     Ok(match format {
         "values" => {
-            let bytes = tile::values(t, at)
-                .map_err(|e| e.with_path(&s.table_path.path))?
-                .iter()
-                .flat_map(|v| v.to_le_bytes())
-                .collect();
+            let values = match tile::values(t, at) {
+                Ok(values) => values,
+                Err(e) => return Ok(file_error(s, e)),
+            };
+            let bytes = values.iter().flat_map(|v| v.to_le_bytes()).collect();
             Reply::ok("application/octet-stream", bytes)
         }
         _ => {
-            let rgba = tile::pixels(t, s.census.as_ref(), at, measure)
-                .map_err(|e| e.with_path(&s.table_path.path))?;
+            let rgba = match tile::pixels(t, s.census.as_ref(), at, measure) {
+                Ok(rgba) => rgba,
+                Err(e) => return Ok(file_error(s, e)),
+            };
             Reply::ok("image/png", tile::png(&rgba, tile::TILE as u32))
         }
     })
 }
 
+/// A table that fails a read (damaged, or cut by another program while
+/// served): the request was good, so a 500, with the file's message.
+fn file_error(s: &Sources, e: crate::table::TableError) -> Reply {
+    Reply::error(500, e.with_path(&s.table_path.path))
+}
+
 /// Serves on `server` until `stop` is requested (Ctrl-C). Each request is
-/// answered on the thread that received it; tiles read a shared memory map.
+/// answered on the thread that received it; tiles read the table through
+/// positional reads (`Table::open_reading`), so a file cut meanwhile gives a 500.
 pub fn serve(s: &Sources, server: &tiny_http::Server, stop: &Stop) -> io::Result<()> {
     std::thread::scope(|scope| {
         for _ in 0..workers() {

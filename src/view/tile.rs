@@ -10,6 +10,7 @@
 
 use crate::census_file::Descriptors;
 use crate::proof::RowStatus;
+use crate::table::raw::cells;
 use crate::table::{Table, TableError};
 
 /// Pixels on a tile's side.
@@ -90,16 +91,22 @@ impl TileAt {
 /// The sampled `f(q,r)` of every pixel, row by row ([`NO_CELL`] where none).
 pub fn values(t: &Table, at: TileAt) -> Result<Vec<u32>, TableError> {
     let columns = t.columns();
-    let mut out = Vec::with_capacity((TILE * TILE) as usize);
-    for j in 0..TILE {
-        for i in 0..TILE {
-            out.push(match at.cell(i, j, columns) {
-                Some((q, r)) => t.value(q, r)?,
-                None => NO_CELL,
-            });
-        }
-    }
-    Ok(out)
+    let pixels: Vec<Option<(u32, u32)>> = (0..TILE)
+        .flat_map(|j| (0..TILE).map(move |i| at.cell(i, j, columns)))
+        .collect();
+    let cells: Vec<u64> = pixels
+        .iter()
+        .flatten()
+        .map(|&(q, r)| cells(u64::from(q)) + u64::from(r))
+        .collect();
+    let mut found = t.cells(&cells)?.into_iter();
+    Ok(pixels
+        .iter()
+        .map(|p| match p {
+            Some(_) => found.next().expect("one value per cell"),
+            None => NO_CELL,
+        })
+        .collect())
 }
 
 /// The tile as RGBA pixels, row by row. `census` is needed by [`Measure::Settle`].
@@ -111,6 +118,10 @@ pub fn pixels(
 ) -> Result<Vec<u8>, TableError> {
     let columns = t.columns();
     let log_n = ((columns + 1) as f64).ln();
+    let values = match m {
+        Measure::Settle => Vec::new(),
+        _ => values(t, at)?,
+    };
     let mut out = Vec::with_capacity((4 * TILE * TILE) as usize);
     for j in 0..TILE {
         // The row's fate, looked up once per pixel row.
@@ -119,16 +130,16 @@ pub fn pixels(
             .zip(u32::try_from(r).ok())
             .and_then(|(c, r)| c.status(r));
         for i in 0..TILE {
-            let Some((q, r)) = at.cell(i, j, columns) else {
+            let Some((q, _)) = at.cell(i, j, columns) else {
                 out.extend([0, 0, 0, 0]);
                 continue;
             };
-            let f = t.value(q, r)?;
+            let f = || values[(j * TILE + i) as usize];
             let rgb = match m {
-                Measure::Offset if f < q => DEAD,
-                Measure::Offset if f == q => DEATH,
-                Measure::Offset => palette(((f - q) as f64).ln() / log_n),
-                Measure::Dead if f <= q => DEAD,
+                Measure::Offset if f() < q => DEAD,
+                Measure::Offset if f() == q => DEATH,
+                Measure::Offset => palette(f64::from(f() - q).ln() / log_n),
+                Measure::Dead if f() <= q => DEAD,
                 Measure::Dead => LIVE,
                 Measure::Settle => settle(fate.as_ref(), q, log_n),
             };
