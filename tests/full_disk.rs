@@ -110,7 +110,7 @@ fn a_full_disk_leaves_every_old_result_whole() {
     // Room for one page, not for a whole new set.
     fs.fill(4096);
     for args in [
-        vec!["plot", "--table", l, "--out", p, "--row", "30"],
+        vec!["plot", "--table", l, "--out", p, "--row", "20"],
         vec!["analyze", "--quiet", "--table", l, "--out", a],
         vec!["census", "--quiet", "--rows", "80", "--out", c],
     ] {

@@ -273,6 +273,71 @@ fn analyze_never_replaces_a_larger_analysis_unasked() {
     assert_ne!(files(&d.join("a")), before);
 }
 
+/// `plot` keeps a record of what each figure was drawn from (figures.tsv)
+/// and, unless told `--replace`, draws over no figure from a larger table,
+/// another kind of source, another row, or an image it has no record of.
+#[test]
+fn plot_never_replaces_figures_of_a_larger_or_other_source_unasked() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    computed(d, "big.c3t", 300, &[]);
+    computed(d, "small.c3t", 200, &[]);
+    let census = chomp3_in(d, &["census", "--quiet", "--rows", "60", "--out", "c.tsv"]);
+    assert!(census.status.success());
+    let plot = |extra: &[&str]| {
+        let mut args = vec!["plot", "--out", "p"];
+        args.extend_from_slice(extra);
+        chomp3_in(d, &args)
+    };
+    assert!(plot(&["--table", "big.c3t"]).status.success());
+    let record = std::fs::read_to_string(d.join("p/figures.tsv")).unwrap();
+    assert!(
+        record.contains("table.png\ttable\t300\tchomp3 plot --table big.c3t --out p\n")
+            && record.contains("row.png\ttable row 120\t300\t"),
+        "{record}"
+    );
+    let before = files(&d.join("p"));
+    for (args, says) in [
+        (
+            &["--table", "small.c3t"][..],
+            "drawn from the table to n = 300",
+        ),
+        (
+            &["--table", "big.c3t", "--row", "7"],
+            "drawn from the table row 120",
+        ),
+        (
+            &["--census-only", "--census", "c.c3d"],
+            "this one, from the census",
+        ),
+    ] {
+        let out = plot(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        let last = err.trim_end().lines().last().unwrap_or("");
+        assert!(last.contains(says) && last.contains("--replace"), "{err}");
+        assert_eq!(files(&d.join("p")), before, "{args:?} changed the figures");
+    }
+    // The same table again is allowed; told to, a smaller one replaces it.
+    assert!(plot(&["--table", "big.c3t"]).status.success());
+    assert!(
+        plot(&["--table", "small.c3t", "--replace"])
+            .status
+            .success()
+    );
+    assert_ne!(files(&d.join("p")), before);
+    // An image with no record is not drawn over.
+    std::fs::create_dir(d.join("q")).unwrap();
+    std::fs::write(d.join("q/growth.png"), b"someone's figure").unwrap();
+    let out = chomp3_in(d, &["plot", "--table", "big.c3t", "--out", "q"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("does not say what it was drawn from"), "{err}");
+    assert_eq!(
+        std::fs::read(d.join("q/growth.png")).unwrap(),
+        b"someone's figure"
+    );
+}
+
 #[test]
 fn analyze_says_when_it_has_no_census_and_records_the_one_it_was_given() {
     let dir = tempfile::tempdir().unwrap();

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Result, bail};
 use chomp3::analysis::Analysis;
-use chomp3::plot::Format;
+use chomp3::plot::{Format, Made, PlotError};
 
 use super::args::{CensusArg, TABLE_GAPS, TableArg, ThreadsArg, open_table};
 
@@ -44,15 +44,34 @@ pub struct Args {
     /// `grundy-census`'s)
     #[arg(long, value_name = "DIR", conflicts_with_all = ["table", "census_only", "graphs", "grundy"])]
     grundy_bfiles: Option<PathBuf>,
+    /// Replace figures in --out drawn from a larger table or census, or from
+    /// another kind of source (their record, figures.tsv, says which)
+    #[arg(long)]
+    replace: bool,
     #[command(flatten)]
     threads: ThreadsArg,
+}
+
+/// `source` of size `n`, drawn by `chomp3 plot` with `args` (as a person
+/// would type them again).
+fn made(kind: &str, n: u64, args: &[String]) -> Made {
+    Made {
+        kind: kind.to_string(),
+        n,
+        command: format!("chomp3 plot {}", args.join(" ")),
+    }
 }
 
 pub fn run(args: &Args) -> Result<()> {
     let table = args.table.named();
     let format = if args.svg { Format::Svg } else { Format::Png };
+    let mut given = vec![format!("--out {}", args.out.display())];
+    if args.svg {
+        given.push("--svg".into());
+    }
     if let Some(dir) = &args.graphs {
-        return graph_figures(dir, &args.out, format);
+        given.insert(0, format!("--graphs {}", dir.display()));
+        return graph_figures(dir, &args.out, format, &given, args.replace);
     }
     let open = |file: &Path| {
         std::fs::File::open(file)
@@ -75,19 +94,58 @@ pub fn run(args: &Args) -> Result<()> {
         _ => None,
     };
     if let Some(lines) = grundy {
-        let written = chomp3::plot::grundy::plot_grundy(&lines, &args.out, format)
-            .map_err(|e| anyhow::anyhow!("drawing into {}: {e}", args.out.display()))?;
+        match (&args.grundy, &args.grundy_bfiles) {
+            (Some(file), _) => given.insert(0, format!("--grundy {}", file.display())),
+            (_, Some(dir)) => given.insert(0, format!("--grundy-bfiles {}", dir.display())),
+            _ => {}
+        }
+        let q = lines.iter().map(|l| u64::from(l.q)).max().unwrap_or(0);
+        let made = made("grundy", q, &given);
+        let written =
+            chomp3::plot::grundy::plot_grundy(&lines, &args.out, format, &made, args.replace)
+                .map_err(|e| anyhow::anyhow!("{}", drawing(&args.out, e)))?;
         println!("{}", written.display());
         return Ok(());
+    }
+    if args.row != DEFAULT_ROW {
+        given.push(format!("--row {}", args.row));
     }
     if args.census_only || (!table.named && !table.path.exists()) {
         // No table: the figures an analysis of the census alone can give.
         let a = super::analyze::census_analysis(&args.table, &args.census)?;
-        return draw(None, &a, &args.out, format, args.row);
+        let census = args.census.named().path;
+        given.insert(0, format!("--census-only --census {}", census.display()));
+        let made = made("census", a.facts.n.into(), &given);
+        return draw(None, &a, &args.out, format, args.row, &made, args.replace);
     }
+    if let Some(census) = args.census.given() {
+        given.insert(0, format!("--census {}", census.display()));
+    }
+    given.insert(0, format!("--table {}", table.path.display()));
+    let n = open_table(&table.path)?.n().unwrap_or(0);
+    let made = made("table", n, &given);
+    // Refused before the analysis, not after it.
+    chomp3::plot::may_plot_all(&args.out, true, format, args.row, &made, args.replace)
+        .map_err(|e| anyhow::anyhow!("{}", drawing(&args.out, e)))?;
     let census = args.census.open(TABLE_GAPS)?;
     let a = super::analyze::passes(&table.path, census.as_ref(), &args.threads, false)?.1;
-    draw(Some(&table.path), &a, &args.out, format, args.row)
+    draw(
+        Some(&table.path),
+        &a,
+        &args.out,
+        format,
+        args.row,
+        &made,
+        args.replace,
+    )
+}
+
+/// A drawing error for the user: a refusal as it is, the rest with the directory.
+fn drawing(out: &Path, e: PlotError) -> String {
+    match e {
+        PlotError::Refused(why) => why,
+        e => format!("drawing into {}: {e}", out.display()),
+    }
 }
 
 /// Draws every figure of `a` into `out` and lists the files (without a table,
@@ -98,6 +156,8 @@ pub fn draw(
     out: &Path,
     format: Format,
     row: u32,
+    made: &Made,
+    replace: bool,
 ) -> Result<()> {
     let t = table.map(open_table).transpose()?;
     if let Some(t) = &t
@@ -108,8 +168,8 @@ pub fn draw(
             chomp3::table::holds(t.n())
         );
     }
-    let written = chomp3::plot::plot_all(t.as_ref(), a, out, format, row)
-        .map_err(|e| anyhow::anyhow!("drawing into {}: {e}", out.display()))?;
+    let written = chomp3::plot::plot_all(t.as_ref(), a, out, format, row, made, replace)
+        .map_err(|e| anyhow::anyhow!("{}", drawing(out, e)))?;
     for f in written {
         println!("{}", f.display());
     }
@@ -120,7 +180,13 @@ pub fn draw(
 const GRAPH_FILES: [&str; 2] = ["small-graphs.tsv", "wheel-cost.tsv"];
 
 /// Draws graph Chomp's figures from the files in `dir`.
-fn graph_figures(dir: &Path, out: &Path, format: Format) -> Result<()> {
+fn graph_figures(
+    dir: &Path,
+    out: &Path,
+    format: Format,
+    given: &[String],
+    replace: bool,
+) -> Result<()> {
     use chomp3::graph::summary::Summary;
     use chomp3::plot::graphs::{plot_graphs, read_wheel_costs};
     let read = |name: &str| {
@@ -155,8 +221,10 @@ fn graph_figures(dir: &Path, out: &Path, format: Format) -> Result<()> {
         );
     }
     costs.sort_by_key(|w| w.n);
-    let written = plot_graphs(&values, &costs, out, format)
-        .map_err(|e| anyhow::anyhow!("drawing into {}: {e}", out.display()))?;
+    let most = values.by_n.keys().max().map_or(0, |&n| n as u64);
+    let made = made("graphs", most, given);
+    let written = plot_graphs(&values, &costs, out, format, &made, replace)
+        .map_err(|e| anyhow::anyhow!("{}", drawing(out, e)))?;
     for f in written {
         println!("{}", f.display());
     }

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use chomp3::compute::{DEFAULT_COMMIT_EVERY, Request};
-use chomp3::plot::Format;
+use chomp3::plot::{Format, Made};
 
 use super::args::{CensusArg, DEFAULT_TABLE, TABLE_GAPS, ThreadsArg};
 
@@ -46,5 +46,12 @@ pub fn run(args: &Args) -> Result<()> {
     let out = Path::new(RUN_RESULTS);
     super::analyze::write(&a, &path, out, "chomp3 run", elapsed)?;
     let row = super::plot::DEFAULT_ROW.min(a.facts.n);
-    super::plot::draw(Some(&path), &a, Path::new(RUN_PLOTS), Format::Png, row)
+    // `plots/run/` is this command's own: each run replaces what it drew.
+    let made = Made {
+        kind: "table".into(),
+        n: a.facts.n.into(),
+        command: "chomp3 run".into(),
+    };
+    let plots = Path::new(RUN_PLOTS);
+    super::plot::draw(Some(&path), &a, plots, Format::Png, row, &made, true)
 }

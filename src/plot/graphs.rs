@@ -7,11 +7,7 @@ use std::path::{Path, PathBuf};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::atomic_write::FileSet;
-
-use super::{
-    DrawResult, FONT, Figure, Format, PlotError, SIZE, TITLE_HEIGHT, register_fonts, render,
-};
+use super::{Canvas, DrawResult, FONT, Figure, Format, Made, PlotError, SIZE, TITLE_HEIGHT};
 use crate::graph::summary::{BadLine, Summary, data_lines};
 
 /// One wheel of a `--tsv --cost` file.
@@ -50,15 +46,19 @@ pub fn plot_graphs(
     wheels: &[WheelCost],
     dir: &Path,
     format: Format,
+    made: &Made,
+    replace: bool,
 ) -> Result<Vec<PathBuf>, PlotError> {
-    register_fonts();
-    std::fs::create_dir_all(dir).map_err(PlotError::io(dir))?;
-    let mut set = FileSet::new();
-    let written = vec![
-        render(&ValuesFigure(values), dir, format, &mut set)?,
-        render(&WheelsFigure(wheels), dir, format, &mut set)?,
+    let figures = [
+        (<ValuesFigure as Figure>::NAME, made.clone()),
+        (<WheelsFigure as Figure>::NAME, made.clone()),
     ];
-    set.commit().map_err(PlotError::io(dir))?;
+    let mut c = Canvas::open(dir, format, replace, &figures)?;
+    let written = vec![
+        c.render(&ValuesFigure(values), made)?,
+        c.render(&WheelsFigure(wheels), made)?,
+    ];
+    c.commit()?;
     Ok(written)
 }
 

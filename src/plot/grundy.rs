@@ -7,11 +7,7 @@ use std::path::{Path, PathBuf};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::atomic_write::FileSet;
-
-use super::{
-    DrawResult, FONT, Figure, Format, PlotError, SIZE, TITLE_HEIGHT, register_fonts, render,
-};
+use super::{Canvas, DrawResult, FONT, Figure, Format, Made, PlotError, SIZE, TITLE_HEIGHT};
 use crate::grundy::file::LineSummary;
 
 /// Draws `grundy-periods` into `dir`; returns the file written.
@@ -19,12 +15,13 @@ pub fn plot_grundy(
     lines: &[LineSummary],
     dir: &Path,
     format: Format,
+    made: &Made,
+    replace: bool,
 ) -> Result<PathBuf, PlotError> {
-    register_fonts();
-    std::fs::create_dir_all(dir).map_err(PlotError::io(dir))?;
-    let mut set = FileSet::new();
-    let written = render(&PeriodsFigure(lines), dir, format, &mut set)?;
-    set.commit().map_err(PlotError::io(dir))?;
+    let figures = [(<PeriodsFigure as Figure>::NAME, made.clone())];
+    let mut c = Canvas::open(dir, format, replace, &figures)?;
+    let written = c.render(&PeriodsFigure(lines), made)?;
+    c.commit()?;
     Ok(written)
 }
 
@@ -126,7 +123,12 @@ mod tests {
         let c = census(8, 100_000, &Stop::new(), &mut |_| {});
         let dir = tempfile::tempdir().unwrap();
         let lines: Vec<LineSummary> = c.lines.iter().map(LineSummary::from).collect();
-        let path = plot_grundy(&lines, dir.path(), Format::Png).unwrap();
+        let made = Made {
+            kind: "grundy".into(),
+            n: 8,
+            command: "a test".into(),
+        };
+        let path = plot_grundy(&lines, dir.path(), Format::Png, &made, false).unwrap();
         let decoder =
             png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&path).unwrap()));
         let mut reader = decoder.read_info().unwrap();

@@ -3,7 +3,9 @@
 //! of `f`) and an [`Analysis`]; writes only image files. Uses `table`,
 //! `analysis` and `proof`; [`graphs`] draws graph Chomp's results from the files
 //! `chomp3 graph` writes (read by `graph::summary`), [`grundy`] the Grundy
-//! census from its file.
+//! census from its file. [`record`] keeps, beside the figures, what each was
+//! drawn from, so that no figure is replaced by one from a smaller or another
+//! source unless the caller says so.
 //!
 //! Text is drawn with DejaVu Sans compiled into the binary, so the figures come
 //! out the same on a machine with no fonts or fontconfig at all.
@@ -27,8 +29,12 @@ pub mod graphs;
 mod growth;
 pub mod grundy;
 mod periodicity;
+pub mod record;
 mod row;
 mod table;
+
+pub use record::Made;
+use record::Record;
 
 /// Image file format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -89,6 +95,9 @@ pub enum PlotError {
     /// The table read failed its checks.
     #[error("{0}")]
     Table(#[from] crate::table::TableError),
+    /// A figure would replace one the caller did not say to replace.
+    #[error("{0}")]
+    Refused(String),
 }
 
 impl PlotError {
@@ -118,37 +127,74 @@ trait Figure {
         DB::ErrorType: 'static;
 }
 
-/// Draws `figure` into `dir` as PNG or SVG; returns the file written.
-/// Draws `figure` aside into `set` (written, flushed and synced; in place at
-/// the set's commit), so that a failed write (a full disk) leaves the figure
-/// there before as it was.
-fn render<F: Figure>(
-    figure: &F,
-    dir: &Path,
+/// Where figures go: their directory and format, the files drawn aside, and
+/// the directory's record of sources.
+struct Canvas {
+    dir: PathBuf,
     format: Format,
-    set: &mut FileSet,
-) -> Result<PathBuf, PlotError> {
-    let path = dir.join(format!("{}.{}", F::NAME, format.extension()));
-    // Beside it, with the extension that tells the encoder the format.
-    let ext = format.extension();
-    let aside = dir.join(format!(".{}.new-{}.{ext}", F::NAME, std::process::id()));
-    // `present` writes the file and says if it failed (a drop would not).
-    let drawn = match format {
-        Format::Png => {
-            let area = BitMapBackend::new(&aside, SIZE).into_drawing_area();
-            figure.draw(area.clone()).and_then(|()| Ok(area.present()?))
+    set: FileSet,
+    record: Record,
+}
+
+impl Canvas {
+    /// Opens `dir` for `figures` (name and source of each) after checking
+    /// against its record that each may be written there (`replace`: any).
+    fn open(
+        dir: &Path,
+        format: Format,
+        replace: bool,
+        figures: &[(&str, Made)],
+    ) -> Result<Canvas, PlotError> {
+        register_fonts();
+        let record = Record::open(dir, replace)?;
+        for (name, made) in figures {
+            record.check(&format!("{name}.{}", format.extension()), made)?;
         }
-        Format::Svg => {
-            let area = SVGBackend::new(&aside, SIZE).into_drawing_area();
-            figure.draw(area.clone()).and_then(|()| Ok(area.present()?))
-        }
-    };
-    if let Err(e) = drawn {
-        let _ = std::fs::remove_file(&aside);
-        return Err(e);
+        std::fs::create_dir_all(dir).map_err(PlotError::io(dir))?;
+        Ok(Canvas {
+            dir: dir.to_path_buf(),
+            format,
+            set: FileSet::new(),
+            record,
+        })
     }
-    set.adopt(aside, &path).map_err(PlotError::io(&path))?;
-    Ok(path)
+
+    /// Draws `figure` aside (renamed into place at [`Canvas::commit`]) and
+    /// notes its source; returns the path it will have.
+    fn render<F: Figure>(&mut self, figure: &F, made: &Made) -> Result<PathBuf, PlotError> {
+        let ext = self.format.extension();
+        let file = format!("{}.{ext}", F::NAME);
+        let path = self.dir.join(&file);
+        // Beside it, with the extension that tells the encoder the format.
+        let aside = self
+            .dir
+            .join(format!(".{}.new-{}.{ext}", F::NAME, std::process::id()));
+        // `present` writes the file and says if it failed (a drop would not).
+        let drawn = match self.format {
+            Format::Png => {
+                let area = BitMapBackend::new(&aside, SIZE).into_drawing_area();
+                figure.draw(area.clone()).and_then(|()| Ok(area.present()?))
+            }
+            Format::Svg => {
+                let area = SVGBackend::new(&aside, SIZE).into_drawing_area();
+                figure.draw(area.clone()).and_then(|()| Ok(area.present()?))
+            }
+        };
+        if let Err(e) = drawn {
+            let _ = std::fs::remove_file(&aside);
+            return Err(e);
+        }
+        self.set.adopt(aside, &path).map_err(PlotError::io(&path))?;
+        self.record.note(&file, made);
+        Ok(path)
+    }
+
+    /// Writes the record and renames every figure and it into place: all of
+    /// them, or (a failure) none.
+    fn commit(mut self) -> Result<(), PlotError> {
+        self.record.write(&mut self.set)?;
+        self.set.commit().map_err(PlotError::io(&self.dir))
+    }
 }
 
 /// The legend box every figure uses, at `at`, in labels of `size` points.
@@ -172,58 +218,69 @@ where
     Ok(())
 }
 
+/// The figures [`plot_all`] draws, with the source of each: the image of
+/// the table and the row close-up only with a table.
+fn figures(with_table: bool, made: &Made, row: u32) -> Vec<(&'static str, Made)> {
+    let mut figures = Vec::new();
+    if with_table {
+        figures.push((<table::TableFigure as Figure>::NAME, made.clone()));
+    }
+    figures.push((<growth::GrowthFigure as Figure>::NAME, made.clone()));
+    figures.push((<census::CensusFigure as Figure>::NAME, made.clone()));
+    figures.push((
+        <periodicity::PeriodicityFigure as Figure>::NAME,
+        made.clone(),
+    ));
+    if with_table {
+        figures.push((<row::RowFigure as Figure>::NAME, made.row(row)));
+    }
+    figures.push((<growth::DifferencesFigure as Figure>::NAME, made.clone()));
+    figures
+}
+
+/// Checks, before any work, that [`plot_all`] may draw into `dir`: that no
+/// figure there was drawn from a larger or another source, unless `replace`.
+pub fn may_plot_all(
+    dir: &Path,
+    with_table: bool,
+    format: Format,
+    row: u32,
+    made: &Made,
+    replace: bool,
+) -> Result<(), PlotError> {
+    Canvas::open(dir, format, replace, &figures(with_table, made, row)).map(|_| ())
+}
+
 /// Draws every figure into `dir`; returns the files written. `row` is the row
 /// shown up close. Without a table (an analysis of a census alone), the image of
-/// the table and the row close-up are left out.
+/// the table and the row close-up are left out. `made` says what the figures
+/// are drawn from; no figure drawn from a larger or another source is
+/// replaced unless `replace`.
 pub fn plot_all(
     t: Option<&Table>,
     a: &Analysis,
     dir: &Path,
     format: Format,
     row: u32,
+    made: &Made,
+    replace: bool,
 ) -> Result<Vec<PathBuf>, PlotError> {
-    register_fonts();
-    std::fs::create_dir_all(dir).map_err(PlotError::io(dir))?;
+    let by_row = made.row(row);
     // Every figure is drawn aside, then all are renamed: a failure keeps the
     // old set whole.
-    let mut set = FileSet::new();
+    let mut c = Canvas::open(dir, format, replace, &figures(t.is_some(), made, row))?;
     let mut written = Vec::new();
     if let Some(t) = t {
-        written.push(render(
-            &table::TableFigure::new(t, a.facts.n)?,
-            dir,
-            format,
-            &mut set,
-        )?);
+        written.push(c.render(&table::TableFigure::new(t, a.facts.n)?, made)?);
     }
-    written.push(render(
-        &growth::GrowthFigure(&a.growth),
-        dir,
-        format,
-        &mut set,
-    )?);
-    written.push(render(&census::CensusFigure(a), dir, format, &mut set)?);
-    written.push(render(
-        &periodicity::PeriodicityFigure(a),
-        dir,
-        format,
-        &mut set,
-    )?);
+    written.push(c.render(&growth::GrowthFigure(&a.growth), made)?);
+    written.push(c.render(&census::CensusFigure(a), made)?);
+    written.push(c.render(&periodicity::PeriodicityFigure(a), made)?);
     if let Some(t) = t {
-        written.push(render(
-            &row::RowFigure { t, a, row },
-            dir,
-            format,
-            &mut set,
-        )?);
+        written.push(c.render(&row::RowFigure { t, a, row }, &by_row)?);
     }
-    written.push(render(
-        &growth::DifferencesFigure(&a.growth),
-        dir,
-        format,
-        &mut set,
-    )?);
-    set.commit().map_err(PlotError::io(dir))?;
+    written.push(c.render(&growth::DifferencesFigure(&a.growth), made)?);
+    c.commit()?;
     Ok(written)
 }
 
@@ -231,6 +288,14 @@ pub fn plot_all(
 mod tests {
     use super::*;
     use crate::compute::{DEFAULT_COMMIT_EVERY, Request, compute};
+
+    fn made() -> Made {
+        Made {
+            kind: "table".into(),
+            n: 400,
+            command: "a test".into(),
+        }
+    }
 
     /// The share of pixels that are not white.
     fn inked(path: &Path) -> f64 {
@@ -266,7 +331,7 @@ mod tests {
         let t = Table::open(&path).unwrap();
         let a = crate::analysis::analyze(&t, None, &mut |_, _, _| {}).unwrap();
         let out = dir.path().join("png");
-        let written = plot_all(Some(&t), &a, &out, Format::Png, 120).unwrap();
+        let written = plot_all(Some(&t), &a, &out, Format::Png, 120, &made(), false).unwrap();
         let names: Vec<String> = written
             .iter()
             .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
@@ -286,7 +351,16 @@ mod tests {
             let share = inked(p);
             assert!(share > 0.02, "{p:?} is nearly blank ({share})");
         }
-        let svg = plot_all(Some(&t), &a, &dir.path().join("svg"), Format::Svg, 120).unwrap();
+        let svg = plot_all(
+            Some(&t),
+            &a,
+            &dir.path().join("svg"),
+            Format::Svg,
+            120,
+            &made(),
+            false,
+        )
+        .unwrap();
         for p in &svg {
             let text = std::fs::read_to_string(p).unwrap();
             assert!(
@@ -296,7 +370,16 @@ mod tests {
             assert!(text.matches('<').count() > 50, "{p:?}: almost no drawing");
         }
         // Without a table: the four figures a census alone gives.
-        let alone = plot_all(None, &a, &dir.path().join("alone"), Format::Png, 120).unwrap();
+        let alone = plot_all(
+            None,
+            &a,
+            &dir.path().join("alone"),
+            Format::Png,
+            120,
+            &made(),
+            false,
+        )
+        .unwrap();
         assert_eq!(alone.len(), 4);
     }
 }

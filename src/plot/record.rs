@@ -1,0 +1,226 @@
+//! The record of what each figure in a directory was drawn from: the sealed
+//! file `figures.tsv` beside the figures (FORMAT.md). With it `plot` refuses,
+//! unless told `--replace`, to draw over a figure made from a larger source
+//! or another kind of source, or over an image the record does not know.
+//! Uses `seal` to write and check the file and `atomic_write`'s [`FileSet`]
+//! so that the record is replaced with the figures it describes.
+
+use std::collections::BTreeMap;
+use std::io::BufReader;
+use std::path::{Path, PathBuf};
+
+use super::PlotError;
+use crate::atomic_write::FileSet;
+
+/// The record's file name in a figure directory.
+pub const RECORD: &str = "figures.tsv";
+
+/// What a figure was drawn from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Made {
+    /// The kind of source: `table`, `census` (a census alone), `grundy`
+    /// (Grundy lines) or `graphs` (graph Chomp's files); a row figure adds
+    /// its row (`table row 120`).
+    pub kind: String,
+    /// The size of the source: the `N` of the table or census, the largest
+    /// `q` of the Grundy lines, the number of graph classes summarised.
+    pub n: u64,
+    /// The command that drew it.
+    pub command: String,
+}
+
+impl Made {
+    /// The same source for the row figure of row `row`.
+    pub fn row(&self, row: u32) -> Made {
+        Made {
+            kind: format!("{} row {row}", self.kind),
+            ..self.clone()
+        }
+    }
+
+    /// Whether a figure drawn from `self` may replace one drawn from `old`:
+    /// the same kind of source, at least as large.
+    fn may_replace(&self, old: &Made) -> bool {
+        self.kind == old.kind && self.n >= old.n
+    }
+}
+
+impl std::fmt::Display for Made {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(f, "{} to n = {}", self.kind, self.n)
+    }
+}
+
+/// A directory's record, read before drawing and written with the figures.
+pub(super) struct Record {
+    dir: PathBuf,
+    entries: BTreeMap<String, Made>,
+    replace: bool,
+}
+
+impl Record {
+    /// Reads `dir`'s record (none yet: empty). With `replace`, a damaged
+    /// record is started again, since every figure may be replaced.
+    pub(super) fn open(dir: &Path, replace: bool) -> Result<Record, PlotError> {
+        let path = dir.join(RECORD);
+        let entries = match std::fs::File::open(&path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => BTreeMap::new(),
+            Err(e) => return Err(PlotError::io(&path)(e)),
+            Ok(file) => match read(BufReader::new(file)) {
+                Ok(entries) => entries,
+                Err(_) if replace => BTreeMap::new(),
+                Err(why) => {
+                    return Err(PlotError::Refused(format!(
+                        "{}: {why}; with --replace the figures are drawn and the record written anew",
+                        path.display()
+                    )));
+                }
+            },
+        };
+        Ok(Record {
+            dir: dir.to_path_buf(),
+            entries,
+            replace,
+        })
+    }
+
+    /// Refuses to draw `file` from `made` where that would replace a figure
+    /// the record says came from a larger or another source, or an image it
+    /// does not know (unless `--replace`).
+    pub(super) fn check(&self, file: &str, made: &Made) -> Result<(), PlotError> {
+        let path = self.dir.join(file);
+        if self.replace || !path.exists() {
+            return Ok(());
+        }
+        let p = path.display();
+        match self.entries.get(file) {
+            Some(old) if made.may_replace(old) => Ok(()),
+            Some(old) => Err(PlotError::Refused(format!(
+                "{p} was drawn from the {old} ({RECORD}); this one, from the {made}, would replace it: give another --out, or --replace"
+            ))),
+            None => Err(PlotError::Refused(format!(
+                "{p} exists and {RECORD} does not say what it was drawn from: give another --out, or --replace"
+            ))),
+        }
+    }
+
+    /// Notes that `file` is drawn from `made`.
+    pub(super) fn note(&mut self, file: &str, made: &Made) {
+        self.entries.insert(file.to_string(), made.clone());
+    }
+
+    /// Writes the record aside into `set`, to be renamed with the figures.
+    pub(super) fn write(&self, set: &mut FileSet) -> Result<(), PlotError> {
+        let path = self.dir.join(RECORD);
+        set.write(&path, |w| {
+            crate::seal::write_sealed(w, |w| {
+                writeln!(
+                    w,
+                    "# chomp3 figure record: what each figure here was drawn from (FORMAT.md)"
+                )?;
+                writeln!(w, "# figure\tsource\tn\tcommand")?;
+                for (file, m) in &self.entries {
+                    writeln!(w, "{file}\t{}\t{}\t{}", m.kind, m.n, m.command)?;
+                }
+                Ok(())
+            })
+        })
+        .map_err(PlotError::io(&path))
+    }
+}
+
+/// The entries of a record file, its end line checked.
+fn read(reader: impl std::io::BufRead) -> Result<BTreeMap<String, Made>, String> {
+    let mut entries = BTreeMap::new();
+    for (i, line) in crate::seal::lines(reader).enumerate() {
+        let line = line.map_err(|e| e.to_string())?;
+        if line.starts_with('#') {
+            continue;
+        }
+        let fields: Vec<&str> = line.splitn(4, '\t').collect();
+        let [file, kind, n, command] = fields[..] else {
+            return Err(format!("line {} has not 4 tab-separated fields", i + 1));
+        };
+        let n = n
+            .parse()
+            .map_err(|_| format!("line {}: {n:?} is not a count", i + 1))?;
+        entries.insert(
+            file.to_string(),
+            Made {
+                kind: kind.to_string(),
+                n,
+                command: command.to_string(),
+            },
+        );
+    }
+    Ok(entries)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn made(kind: &str, n: u64) -> Made {
+        Made {
+            kind: kind.into(),
+            n,
+            command: format!("chomp3 plot ({kind} {n})"),
+        }
+    }
+
+    /// Replacing follows the rule: same kind and at least as large, or
+    /// `--replace`; an image the record does not know is not replaced.
+    #[test]
+    fn a_figure_is_replaced_only_by_one_from_as_much_of_the_same() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut set = FileSet::new();
+        let mut r = Record::open(dir.path(), false).unwrap();
+        r.note("table.png", &made("table", 1000));
+        r.write(&mut set).unwrap();
+        set.commit().unwrap();
+        std::fs::write(dir.path().join("table.png"), b"image").unwrap();
+        std::fs::write(dir.path().join("other.png"), b"image").unwrap();
+        let r = Record::open(dir.path(), false).unwrap();
+        assert!(r.check("table.png", &made("table", 1000)).is_ok());
+        assert!(r.check("table.png", &made("table", 5000)).is_ok());
+        assert!(r.check("new.png", &made("census", 1)).is_ok());
+        for (kind, n) in [("table", 999), ("census", 5000), ("table row 3", 1000)] {
+            let e = r
+                .check("table.png", &made(kind, n))
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.contains("--replace") && e.contains("table to n = 1000"),
+                "{e}"
+            );
+        }
+        let e = r
+            .check("other.png", &made("table", 1))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("does not say"), "{e}");
+        let r = Record::open(dir.path(), true).unwrap();
+        assert!(r.check("table.png", &made("census", 1)).is_ok());
+        assert!(r.check("other.png", &made("census", 1)).is_ok());
+    }
+
+    /// A record cut or edited is refused (and started anew with `--replace`).
+    #[test]
+    fn a_damaged_record_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut set = FileSet::new();
+        let mut r = Record::open(dir.path(), false).unwrap();
+        r.note("table.png", &made("table", 1000));
+        r.write(&mut set).unwrap();
+        set.commit().unwrap();
+        let path = dir.path().join(RECORD);
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, text.replace("1000", "9000")).unwrap();
+        let e = Record::open(dir.path(), false).err().unwrap().to_string();
+        assert!(
+            e.contains("figures.tsv") && e.contains("changed or damaged"),
+            "{e}"
+        );
+        assert!(Record::open(dir.path(), true).is_ok());
+    }
+}
