@@ -129,9 +129,9 @@ fn save(sweep: &Sweep, path: &Path) -> io::Result<()> {
     })
 }
 
-/// Reads a sweep checkpoint for the lines `q <= q_max`; an error says what
-/// is wrong.
-fn load(path: &Path, q_max: u32) -> io::Result<Sweep> {
+/// Reads a sweep checkpoint (`.g3s`) for the lines `q <= q_max`; an error
+/// says what is wrong.
+pub fn load_sweep(path: &Path, q_max: u32) -> io::Result<Sweep> {
     use crate::bytes::damaged;
     let mut r = io::BufReader::new(std::fs::File::open(path)?);
     let mut magic = [0; 8];
@@ -198,7 +198,7 @@ pub fn extend(
     let q_max = n.max((done - 1) as u32);
     let ck_error = |c: &Checkpoint, e| ExtendError::Checkpoint(c.path.clone(), e);
     let mut sweep = match checkpoint.filter(|c| c.path.exists()) {
-        Some(c) => load(&c.path, q_max).map_err(|e| ck_error(c, e))?,
+        Some(c) => load_sweep(&c.path, q_max).map_err(|e| ck_error(c, e))?,
         None => Sweep::new(q_max),
     };
     let resumed = (sweep.p() > 0).then_some(u64::from(sweep.p()));

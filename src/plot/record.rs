@@ -129,8 +129,9 @@ impl Record {
     }
 }
 
-/// The entries of a record file, its end line checked.
-fn read(reader: impl std::io::BufRead) -> Result<BTreeMap<String, Made>, String> {
+/// The entries of a record file by figure file name, its end line checked;
+/// an error says what is wrong.
+pub fn read(reader: impl std::io::BufRead) -> Result<BTreeMap<String, Made>, String> {
     let mut entries = BTreeMap::new();
     for (i, line) in crate::seal::lines(reader).enumerate() {
         let line = line.map_err(|e| e.to_string())?;

@@ -72,7 +72,8 @@ impl<'a> Query<'a> {
 
 /// At most `n` characters of what the client sent, for an error line.
 pub(super) fn clip(s: &str, n: usize) -> String {
-    s.chars().take(n).collect()
+    // Control characters escaped, so that an answer stays one line.
+    s.chars().take(n).flat_map(char::escape_default).collect()
 }
 
 #[cfg(test)]
@@ -87,6 +88,7 @@ mod tests {
         assert_eq!(q.word("m", &["offset", "dead"]), Ok("dead"));
         assert!(Query::parse("x=1", &["q"]).is_err());
         assert!(Query::parse("q=1&q=2", &["q"]).is_err());
+        assert_eq!(clip("a\nb\0c", 60), "a\\nb\\u{0}c");
         for bad in [
             "q=-1",
             "q=1e3",

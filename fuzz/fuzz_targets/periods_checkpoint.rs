@@ -1,0 +1,10 @@
+//! A `grundy-periods` checkpoint.
+#![no_main]
+mod common;
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let path = common::as_file(data);
+    let _ = chomp3::grundy::lag::load(&path);
+});
