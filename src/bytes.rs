@@ -14,7 +14,44 @@ pub(crate) fn u64_at(b: &[u8], at: usize) -> u64 {
 
 /// The `i32` stored little-endian at `b[at .. at + 4]`.
 pub(crate) fn i32_at(b: &[u8], at: usize) -> i32 {
-    u32_at(b, at) as i32
+    u32_at(b, at).cast_signed()
+}
+
+// chomp3 builds for 64-bit targets only, where a `u64` fits a `usize`.
+const _: () = assert!(usize::BITS == 64, "chomp3 needs a 64-bit target");
+
+/// `x` as a `usize`: lossless on the 64-bit targets chomp3 builds for
+/// (asserted at compile time above).
+#[allow(clippy::cast_possible_truncation)] // usize is 64 bits, asserted above
+pub(crate) const fn usize_of(x: u64) -> usize {
+    x as usize
+}
+
+/// `x` in the narrower integer type `T`, for a value the caller knows fits
+/// (an index of a vector whose length is bounded by a `u32` count, a value
+/// of the table, a byte of a small number): panics, naming the caller's
+/// line, where a cast would silently drop bits.
+#[track_caller]
+pub(crate) fn narrow<T, S>(x: S) -> T
+where
+    T: TryFrom<S>,
+    S: Copy + std::fmt::Display,
+{
+    match T::try_from(x) {
+        Ok(y) => y,
+        Err(_) => panic!("{x} does not fit {}", std::any::type_name::<T>()),
+    }
+}
+
+/// A count stored in 32 bits in a file, or an error where it does not fit
+/// (rather than a wrapped count that would misread the file).
+pub(crate) fn len32(len: usize) -> std::io::Result<u32> {
+    u32::try_from(len).map_err(|_| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("{len} items do not fit the file's 32-bit count"),
+        )
+    })
 }
 
 /// Writes `bytes` into `b` at offset `at`.

@@ -3,6 +3,7 @@
 //! place where engine and table meet (uses `engine`, `table`, `stop`, and
 //! `path_message` for its errors).
 
+use crate::bytes::narrow;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -188,12 +189,12 @@ fn fill(
     progress: &mut dyn FnMut(u64),
 ) -> Result<(), ComputeError> {
     let bits = writer.bits();
-    let batch = BLOCK_COLS * 8 * pool.current_num_threads() as u32;
+    let batch = BLOCK_COLS * 8 * narrow::<u32, _>(pool.current_num_threads());
     let mut last_commit = Instant::now();
     let mut failure = None;
     let mut done = 0u64;
     while (engine.columns() as u64) < target {
-        let cols = (target - engine.columns() as u64).min(batch as u64) as u32;
+        let cols = narrow::<u32, _>((target - engine.columns() as u64).min(batch as u64));
         engine.advance(
             cols,
             pool,
@@ -281,7 +282,7 @@ fn check_disk(
 /// The engine rebuilds its state from a stored table through this.
 impl StoredColumns for Table {
     fn columns(&self) -> u32 {
-        Table::columns(self) as u32
+        narrow::<u32, _>(Table::columns(self))
     }
 
     /// Only on a table that passed [`Table::verify`], whose reads then check

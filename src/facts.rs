@@ -3,6 +3,8 @@
 //! the largest value of each column. Filled by the table's column pass
 //! (`analysis::columns`) or by the census; uses nothing else in the crate.
 
+use crate::bytes::narrow;
+
 /// What columns `0 ..= N` say, exactly: from a table's column pass or a census's
 /// scan of its first `N + 1` columns.
 #[derive(Clone, Debug, Default)]
@@ -77,9 +79,9 @@ impl ColumnFacts {
                 self.p_count[v as usize] += 1;
             }
             if v == q {
-                self.starts.push((q, r as u32));
+                self.starts.push((q, narrow::<u32, _>(r)));
             }
-            if (r as u32) < q {
+            if narrow::<u32, _>(r) < q {
                 let m = &mut self.row_min[r];
                 *m = (*m).min(v);
                 largest_below = largest_below.max(v);

@@ -76,6 +76,12 @@ pub fn release_free_pages() {
 }
 
 #[cfg(test)]
+// Test data: small numbers made by the tests themselves.
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss
+)]
 mod tests {
     use super::*;
 

@@ -52,6 +52,13 @@
 //! ```
 
 #![warn(missing_docs)]
+// Casts that could drop bits or a sign are refused; each that remains is
+// allowed where it stands, with the reason it cannot.
+#![warn(
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss
+)]
 
 pub mod atomic_write;
 mod bytes;

@@ -2,6 +2,7 @@
 //! `d` and `q_n`, the unique winning move from `[n,n,n]`, monotone starts, the
 //! diagonal as column maximum, and non-decreasing row minima.
 
+use crate::bytes::narrow;
 use serde::Serialize;
 
 use crate::facts::ColumnFacts;
@@ -65,18 +66,18 @@ fn value_checks(facts: &ColumnFacts) -> (Check, Check) {
     let n = facts.n as u64;
     // How often each value is a diagonal value / a start value (both exact up to N:
     // d_m > m and starts have value = column).
-    let mut on_diagonal = vec![0u32; n as usize + 2];
+    let mut on_diagonal = vec![0u32; narrow::<usize, _>(n) + 2];
     for &d in &facts.diagonal {
         if (d as u64) <= n {
             on_diagonal[d as usize] += 1;
         }
     }
-    let mut as_start = vec![0u32; n as usize + 2];
+    let mut as_start = vec![0u32; narrow::<usize, _>(n) + 2];
     for &(q, _) in &facts.starts {
         as_start[q as usize] += 1;
     }
     let first_bad = |bad: &dyn Fn(usize) -> Option<String>| -> Check {
-        (1..=n as usize)
+        (1..=narrow::<usize, _>(n))
             .find_map(|v| {
                 bad(v).map(|detail| Check::Fails {
                     at: v as u64,
@@ -121,7 +122,7 @@ fn starts_monotone(rows: &[Option<RowStatus>], settled_below: u32) -> Check {
                     detail: format!("row {r} starts at {start}, before row {lr} (start {lq})"),
                 };
             }
-            last = Some((r as u32, start));
+            last = Some((narrow::<u32, _>(r), start));
         }
     }
     Check::Holds {
@@ -140,7 +141,7 @@ fn row_minima(facts: &ColumnFacts, rows: &[Option<RowStatus>]) -> Check {
             || (facts.row_min_complete && facts.row_min[r] != u32::MAX)
     };
     let mut holds = Check::Holds { upto: 0 };
-    for r in 1..=n as usize {
+    for r in 1..=narrow::<usize, _>(n) {
         if !exact(r) {
             break;
         }

@@ -2,6 +2,7 @@
 //! is complete column by column (diagonal, constant-row starts, P-position counts,
 //! value counts, row minima, the largest value of each column).
 
+use crate::bytes::narrow;
 use rayon::prelude::*;
 
 use crate::facts::ColumnFacts;
@@ -12,7 +13,7 @@ const CHUNK_COLS: u32 = 256;
 
 /// Streams all columns of `t` (N >= 0) on the current rayon pool.
 pub fn scan(t: &Table) -> ColumnFacts {
-    let n = t.n().unwrap_or(0) as u32;
+    let n = narrow::<u32, _>(t.n().unwrap_or(0));
     let chunks = (n + 1).div_ceil(CHUNK_COLS);
     let mut facts = (0..chunks)
         .into_par_iter()

@@ -1,6 +1,7 @@
 //! Rows counted by class and period, with the largest period and the longest
 //! preperiod, for proved rows and for rows seen repeating only.
 
+use crate::bytes::narrow;
 use std::collections::BTreeMap;
 
 use serde::Serialize;
@@ -55,10 +56,10 @@ impl RowCounts {
             };
             *by.entry(p).or_default() += 1;
             if extremes.largest_period.is_none_or(|(lp, _)| p > lp) {
-                extremes.largest_period = Some((p, r as u32));
+                extremes.largest_period = Some((p, narrow::<u32, _>(r)));
             }
             if extremes.longest_preperiod.is_none_or(|(lp, _)| pre > lp) {
-                extremes.longest_preperiod = Some((pre, r as u32));
+                extremes.longest_preperiod = Some((pre, narrow::<u32, _>(r)));
             }
         }
         c

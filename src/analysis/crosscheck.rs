@@ -1,6 +1,7 @@
 //! A census checked against a dense table it never read: every value its proved
 //! fates give for `q <= N`, and that every start is the least one.
 
+use crate::bytes::narrow;
 use crate::proof::{Fate, RowStatus};
 use crate::table::{Table, TableError};
 
@@ -27,7 +28,11 @@ pub fn check_against(rows: &[Option<RowStatus>], t: &Table) -> Result<CheckRepor
     let mut col = Vec::new();
     for q in 0..=n {
         col.clear();
-        t.read_column(q as u32, 0..top_row.min(q + 1) as u32, &mut col)?;
+        t.read_column(
+            narrow::<u32, _>(q),
+            0..narrow::<u32, _>(top_row.min(q + 1)),
+            &mut col,
+        )?;
         for (r, &v) in col.iter().enumerate() {
             let Some(s) = rows[r].as_ref().filter(|s| s.is_proved()) else {
                 continue;
@@ -45,7 +50,7 @@ pub fn check_against(rows: &[Option<RowStatus>], t: &Table) -> Result<CheckRepor
                 && match &s.fate {
                     Fate::Constant { .. } => v as u64 == q,
                     Fate::Periodic { pattern, .. } => {
-                        v as i64 - q as i64 == i64::from(pattern[pattern.len() - 1])
+                        v as i64 - q.cast_signed() == i64::from(pattern[pattern.len() - 1])
                     }
                 };
             if (wrong || not_least) && report.first_mismatch.is_none() {

@@ -98,6 +98,8 @@ pub const LEVELS: [f64; 7] = [0.0, 0.05, 0.25, 0.5, 0.75, 0.95, 1.0];
 impl Bin {
     fn of(first_n: u64, ys: &mut [f64]) -> Bin {
         ys.sort_by(f64::total_cmp);
+        // `k` is a level in [0, 1], so the index lies in `0 .. ys.len()`.
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
         let at = |k: f64| ys[(k * (ys.len() - 1) as f64) as usize];
         Bin {
             first_n,
@@ -155,12 +157,20 @@ pub fn deviation(xs: &[u64], first_n: u64, c: f64) -> Deviation {
         d.intercept = sy / m;
     }
     for w in xs.windows(2) {
-        *d.differences.entry(w[1] as i64 - w[0] as i64).or_default() += 1;
+        *d.differences
+            .entry((w[1]).cast_signed() - (w[0]).cast_signed())
+            .or_default() += 1;
     }
     d
 }
 
 #[cfg(test)]
+// Test data: small numbers made by the tests themselves.
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss
+)]
 mod tests {
     use super::*;
 

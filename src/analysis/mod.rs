@@ -17,6 +17,7 @@ pub mod report;
 pub mod rows;
 pub mod sequences;
 
+use crate::bytes::narrow;
 use crate::census_file::Descriptors;
 use crate::facts::ColumnFacts;
 use crate::proof::{Known, RowStatus};
@@ -55,7 +56,7 @@ pub fn analyze(
 ) -> Result<Analysis, TableError> {
     progress("verify", 0, 1);
     t.verify()?;
-    let n = t.n().unwrap_or(0) as u32;
+    let n = narrow::<u32, _>(t.n().unwrap_or(0));
     progress("columns", 0, n as u64 + 1);
     let facts = columns::scan(t);
     progress("columns", n as u64 + 1, n as u64 + 1);
@@ -115,7 +116,7 @@ fn adopt_census(rows: &mut [Option<RowStatus>], d: &Descriptors) {
         if row.as_ref().is_some_and(RowStatus::is_proved) {
             continue;
         }
-        if let Some(s) = d.status(r as u32) {
+        if let Some(s) = d.status(narrow::<u32, _>(r)) {
             *row = Some(RowStatus {
                 known: Known::Census {
                     closed_at: s.known.closed_at(),
@@ -128,7 +129,9 @@ fn adopt_census(rows: &mut [Option<RowStatus>], d: &Descriptors) {
 
 /// The first row without a proved fate (`rows.len()` if none).
 fn first_unproved(rows: &[Option<RowStatus>]) -> u32 {
-    rows.iter()
-        .position(|s| !s.as_ref().is_some_and(RowStatus::is_proved))
-        .unwrap_or(rows.len()) as u32
+    narrow(
+        rows.iter()
+            .position(|s| !s.as_ref().is_some_and(RowStatus::is_proved))
+            .unwrap_or(rows.len()),
+    )
 }

@@ -2,6 +2,7 @@
 //! rule), periodic (proved by a certificate, or only seen repeating), or open.
 //! Rows are read in blocks, a bounded number of values in memory at a time.
 
+use crate::bytes::narrow;
 use rayon::prelude::*;
 
 use super::period::periodic_tail;
@@ -51,7 +52,7 @@ pub fn classify(
                 settled_below.get_or_insert(r);
                 continue;
             };
-            let seen_start = (r + tail.start as u32) as u64;
+            let seen_start = (r + narrow::<u32, _>(tail.start)) as u64;
             let proof = if settled_below.is_none() {
                 certify(
                     r as u64,
@@ -64,7 +65,7 @@ pub fn classify(
             } else {
                 None
             };
-            let offset = |q: u64| row[(q - r as u64) as usize] as i64 - q as i64;
+            let offset = |q: u64| row[narrow::<usize, _>(q - r as u64)] as i64 - q.cast_signed();
             let (start, period, known) = match proof {
                 Some(c) => (
                     c.start,
@@ -80,8 +81,10 @@ pub fn classify(
             };
             // Columns and offsets of a table fit the engine's 32 bits.
             let fate = Fate::Periodic {
-                start: start as u32,
-                pattern: (start..start + period).map(|q| offset(q) as i32).collect(),
+                start: narrow::<u32, _>(start),
+                pattern: (start..start + period)
+                    .map(|q| narrow::<i32, _>(offset(q)))
+                    .collect(),
             };
             if known.is_proof() {
                 below.add(&fate);

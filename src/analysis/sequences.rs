@@ -1,6 +1,7 @@
 //! The OEIS sequences of doc/chomp.md section 3 read off an [`Analysis`], each declared
 //! once: its id, definition, how far it is complete, and its terms.
 
+use crate::bytes::narrow;
 use serde::Serialize;
 
 use super::Analysis;
@@ -64,7 +65,7 @@ impl Analysis {
                     Fate::Periodic { start, pattern } if pattern.len() == 1 => Some(Family {
                         p: pattern[0],
                         q: *start,
-                        r: r as u32,
+                        r: narrow::<u32, _>(r),
                     }),
                     _ => None,
                 },
@@ -116,7 +117,10 @@ impl Analysis {
                 "number of P-positions [p,q,r] with p <= n",
                 all_n(),
                 format!("n <= {n}"),
-                self.p_position_counts().iter().map(|&c| c as i64).collect(),
+                self.p_position_counts()
+                    .iter()
+                    .map(|&c| c.cast_signed())
+                    .collect(),
             ),
             seq(
                 "A029900",
@@ -165,7 +169,10 @@ impl Analysis {
                 "rows r proved periodic with least period > 1 (neither constant nor one family), increasing",
                 family(),
                 format!("rows r < {below}"),
-                self.patterned_rows().iter().map(|&r| r as i64).collect(),
+                self.patterned_rows()
+                    .iter()
+                    .map(|&r| r.cast_signed())
+                    .collect(),
             ),
         ]
     }

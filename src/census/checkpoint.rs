@@ -4,6 +4,7 @@
 //! end. Never touches files itself (the command line writes it aside and renames
 //! it into place).
 
+use crate::bytes::narrow;
 use std::io::{self, Read, Write};
 use std::sync::{Arc, Mutex};
 
@@ -102,7 +103,7 @@ impl Run {
                     .expect("the rows below settled_below are settled"),
             )?;
         }
-        put32(w, self.start_bounds.len() as u32)?;
+        put32(w, crate::bytes::len32(self.start_bounds.len())?)?;
         put32s(w, self.start_bounds.iter().copied())?;
         put32s(w, self.minima.iter().copied())?;
         save_scan(w, &self.merged_scan())?;
@@ -194,10 +195,10 @@ fn load_body(rd: &mut dyn Read, mut run: Run, settled_below: u32) -> io::Result<
     let bounds = get32(rd)? as usize;
     run.start_bounds = get32s(rd, bounds)?;
     run.minima = get32s(rd, rows + 1)?;
-    run.scans = vec![Mutex::new(load_scan(rd, rows as u32)?)];
+    run.scans = vec![Mutex::new(load_scan(rd, narrow::<u32, _>(rows))?)];
     let mut snapshots = Deltas::default();
     let mut last = None;
-    for r in settled_below..=rows as u32 {
+    for r in settled_below..=narrow::<u32, _>(rows) {
         if run.owns(r) {
             run.trackers[r as usize] = load_tracker(rd, r, &mut snapshots, &mut last)?;
         }
@@ -239,8 +240,8 @@ pub(super) fn save_status(w: &mut dyn Write, s: &RowStatus) -> io::Result<()> {
             w.write_all(&[1])?;
             put64(w, u64::from(*start))?;
             put64(w, s.known.closed_at().unwrap_or(0))?;
-            put32(w, pattern.len() as u32)?;
-            put32s(w, pattern.iter().map(|&x| x as u32))
+            put32(w, crate::bytes::len32(pattern.len())?)?;
+            put32s(w, pattern.iter().map(|&x| x.cast_unsigned()))
         }
     }
 }
@@ -255,7 +256,10 @@ pub(super) fn load_status(rd: &mut dyn Read) -> io::Result<RowStatus> {
     }
     let closed_at = get64(rd)?;
     let len = get32(rd)? as usize;
-    let pattern = get32s(rd, len)?.into_iter().map(|x| x as i32).collect();
+    let pattern = get32s(rd, len)?
+        .into_iter()
+        .map(|x| x.cast_signed())
+        .collect();
     Ok(RowStatus {
         fate: Fate::Periodic { start, pattern },
         known: Known::Certificate { closed_at },

@@ -21,6 +21,7 @@ mod offsets;
 mod snapshot;
 mod tracker;
 
+use crate::bytes::narrow;
 use std::ops::Range;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -53,9 +54,11 @@ pub const SETTLE_SLOPE: f64 = std::f64::consts::SQRT_2;
 /// a census that this machine cannot hold before it starts.
 pub fn memory_estimate(rows: u32) -> u64 {
     let gib = 2.41 * (f64::from(rows.max(1)) / 3e5).powf(1.82);
-    // A float past u64 saturates in `as`: the estimate of a census past
-    // counting is u64::MAX.
-    (gib * (1u64 << 30) as f64) as u64
+    // A float past u64 saturates in `as` (and is never negative here): the
+    // estimate of a census past counting is u64::MAX.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    let bytes = (gib * (1u64 << 30) as f64) as u64;
+    bytes
 }
 
 /// Default column limit for a census of rows `0 ..= rows`: `3 R` plus four
@@ -67,7 +70,10 @@ pub fn default_max_columns(rows: u32) -> u32 {
 /// A fair guess of the columns a census of rows `0 ..= rows` computes (for a
 /// progress bar): where the last row settles, plus two batches.
 pub fn expected_columns(rows: u32) -> u64 {
-    (rows as f64 * SETTLE_SLOPE) as u64 + 2 * BATCH_COLS as u64
+    // A positive guess far below 2^64 (rows < 2^32): no bits to lose.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    let settle = (f64::from(rows) * SETTLE_SLOPE) as u64;
+    settle + 2 * u64::from(BATCH_COLS)
 }
 
 /// Test hook: a deliberately wrong state comparison, to show the tests can fail.
@@ -117,7 +123,7 @@ impl Scan {
 
     /// Adds column `q <= R`, `col[r] = f(q, r)`, for the rows `r <= q` in `owned`.
     fn add(&mut self, q: u32, col: &[u32], owned: &[Range<u32>]) {
-        let top = self.p_count.len() as u32 - 1;
+        let top = narrow::<u32, _>(self.p_count.len()) - 1;
         let mut largest_below = 0;
         for r in clipped(owned, 0, q + 1) {
             let v = col[r as usize];
@@ -142,7 +148,7 @@ impl Scan {
     /// row 0 never dies (`f(q,0) = q + 1 >= q`: two-row Chomp's P-positions
     /// are `[q+1, q]`), so for `q >= 1` a value `>= q` lies below the diagonal.
     fn add_taken(&mut self, q: u32, diagonal: u32, taken: impl Iterator<Item = u32>) {
-        let top = self.p_count.len() as u32 - 1;
+        let top = narrow::<u32, _>(self.p_count.len()) - 1;
         self.diagonal[q as usize] = diagonal;
         let mut largest_below = 0;
         for v in taken {
@@ -366,7 +372,7 @@ impl Run {
             r += 1;
         }
         news.push((r == end) as u8);
-        news.extend((settled.len() as u32).to_le_bytes());
+        news.extend(narrow::<u32, _>(settled.len()).to_le_bytes());
         for (s, min_value) in settled {
             news.push(s.exact_start as u8);
             news.extend(min_value.to_le_bytes());
@@ -505,7 +511,7 @@ fn facts(
         .iter()
         .enumerate()
         .filter_map(|(r, s)| match s.as_ref()?.fate {
-            Fate::Constant { start } if start <= n => Some((start, r as u32)),
+            Fate::Constant { start } if start <= n => Some((start, narrow::<u32, _>(r))),
             _ => None,
         })
         .collect();
@@ -535,7 +541,7 @@ fn advance(
     pool: &rayon::ThreadPool,
     ranks: &dyn Ranks,
 ) {
-    let rows = trackers.len() as u32 - 1;
+    let rows = narrow::<u32, _>(trackers.len()) - 1;
     // The rows below the first unsettled one (dead or periodic) are of no use
     // here but for the scan of columns up to R, which on a single rank reads
     // the values each column took instead.
@@ -565,7 +571,7 @@ fn advance(
             // here (column by column, in memory order) so that only a few words
             // a row wait for the calling thread.
             let lo = b.first_row();
-            let last = lo + b.column(b.cols - 1).len() as u32;
+            let last = lo + narrow::<u32, _>(b.column(b.cols - 1).len());
             let rows: Vec<u32> = clipped(&owned, settled_below, last).collect();
             let mut seen: Vec<Seen> = rows
                 .iter()

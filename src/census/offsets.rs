@@ -5,6 +5,7 @@
 //! the rows below them to be proved record an offset every column. Uses
 //! `bytes` for the varints.
 
+use crate::bytes::narrow;
 use std::io;
 
 use crate::bytes::stream::{get_varint, put_varint};
@@ -19,12 +20,12 @@ pub(crate) struct Offsets {
 
 /// The zigzag form of a difference (small magnitudes, small numbers).
 fn zigzag(d: i64) -> u64 {
-    ((d << 1) ^ (d >> 63)) as u64
+    ((d << 1) ^ (d >> 63)).cast_unsigned()
 }
 
 /// The difference a zigzag number stands for.
 fn unzigzag(z: u64) -> i64 {
-    (z >> 1) as i64 ^ -((z & 1) as i64)
+    (z >> 1).cast_signed() ^ -(z & 1).cast_signed()
 }
 
 impl Offsets {
@@ -55,7 +56,7 @@ impl Offsets {
             put_varint(&mut self.bytes, z).expect("writes to memory");
             self.last = x;
         }
-        self.len += xs.len() as u32;
+        self.len += narrow::<u32, _>(xs.len());
     }
 
     /// The offsets, decoded.
@@ -64,7 +65,7 @@ impl Offsets {
         let (mut rd, mut last) = (&self.bytes[..], 0i64);
         for _ in 0..self.len {
             last += unzigzag(get_varint(&mut rd).expect("offsets this type encoded"));
-            out.push(last as i32);
+            out.push(narrow::<i32, _>(last));
         }
         out
     }
@@ -86,6 +87,12 @@ impl Offsets {
 }
 
 #[cfg(test)]
+// Test data: small numbers made by the tests themselves.
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss
+)]
 mod tests {
     use super::*;
 

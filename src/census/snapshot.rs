@@ -5,6 +5,7 @@
 //! own differs: one young row's state in memory where each row held its own.
 //! Uses `engine` for the state.
 
+use crate::bytes::narrow;
 use std::sync::Arc;
 
 use super::tracker::StateAt;
@@ -34,7 +35,7 @@ fn differences(a: &State, b: &State, most: usize) -> Option<Vec<u32>> {
     for k in 0..a.len().max(b.len()) {
         let mut x = a.get(k).copied().unwrap_or(0) ^ b.get(k).copied().unwrap_or(0);
         while x != 0 {
-            out.push(64 * k as u32 + x.trailing_zeros());
+            out.push(64 * narrow::<u32, _>(k) + x.trailing_zeros());
             if out.len() > most {
                 return None;
             }

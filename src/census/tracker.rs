@@ -5,6 +5,7 @@
 
 use super::offsets::Offsets;
 use super::snapshot::{LastBase, Snapshot};
+use crate::bytes::narrow;
 use crate::engine::{LiveRow, State};
 use crate::proof::{Below, Fate, Known, RowStatus, divisors, lcm};
 
@@ -34,7 +35,7 @@ pub(super) fn record_from(r: u32) -> u32 {
     if r <= RECORD_FROM_BIRTH {
         r
     } else {
-        (r as u64 * 141 / 100 - 64) as u32
+        narrow::<u32, _>(r as u64 * 141 / 100 - 64)
     }
 }
 
@@ -102,14 +103,14 @@ impl Seen {
             self.died = Some(q);
             self.offsets = Vec::new();
         } else if q >= self.first {
-            self.offsets.push((v as i64 - q as i64) as i32);
+            self.offsets.push(narrow::<i32, _>(v as i64 - q as i64));
         }
     }
 
     /// Row `r`'s values `f(q,r) = v` for consecutive columns `q` from `q_first`.
     #[cfg(test)]
     pub(super) fn of(r: u32, q_first: u32, values: &[u32]) -> Seen {
-        let mut seen = Seen::new(r, q_first, values.len() as u32);
+        let mut seen = Seen::new(r, q_first, narrow(values.len()));
         for (q, &v) in (q_first..).zip(values) {
             seen.add(r, q, v);
         }
@@ -298,14 +299,16 @@ impl Tracker {
         let s = |c: u32| history[(c - self.recorded_from) as usize];
         // Offsets at any recorded column, and past `qs + k` by k-periodicity.
         let at = |c: u64| match c.checked_sub(qs as u64) {
-            Some(d) if d >= k as u64 => s(qs + (d % k as u64) as u32),
-            _ => s(c as u32),
+            Some(d) if d >= k as u64 => s(qs + narrow::<u32, _>(d % k as u64)),
+            _ => s(narrow::<u32, _>(c)),
         };
         // `p` is a period from qs iff it is one cyclically on one k-block.
-        let p = divisors(k as u64)
+        let p = divisors(u64::from(k))
             .into_iter()
             .find(|&p| (qs as u64..(qs + k) as u64).all(|c| at(c) == at(c + p)))
-            .expect("k is a period") as u32;
+            .expect("k is a period");
+        // A divisor of `k`, a u32.
+        let p = narrow::<u32, _>(p);
         // Walk back while the column before still agrees with one period later.
         let mut start = qs;
         while start > r && start > self.recorded_from && s(start - 1) == at((start - 1 + p) as u64)
@@ -319,6 +322,12 @@ impl Tracker {
 }
 
 #[cfg(test)]
+// Test data: small numbers made by the tests themselves.
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss
+)]
 mod tests {
     use super::*;
 

@@ -5,6 +5,7 @@
 
 pub mod raw;
 
+use crate::bytes::narrow;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -153,7 +154,7 @@ pub fn write_tsv(
                 Fate::Periodic { start, pattern } => {
                     let pat: Vec<String> = pattern.iter().map(i32::to_string).collect();
                     let closed_at = s.known.closed_at().unwrap_or(0);
-                    let bound = if start_bounds.contains(&(r as u32)) {
+                    let bound = if start_bounds.contains(&narrow::<u32, _>(r)) {
                         "<="
                     } else {
                         ""

@@ -4,6 +4,7 @@
 //! them); nothing here opens files.
 
 use super::DescriptorError;
+use crate::bytes::narrow;
 use crate::bytes::{i32_at, put, u32_at, u64_at};
 use crate::facts::ColumnFacts;
 use crate::proof::{Fate, Known, RowStatus};
@@ -49,7 +50,7 @@ impl Header {
 
     /// Offset of the facts section (version 2).
     fn facts_offset(&self) -> usize {
-        self.pool_offset() + 4 * self.pool as usize
+        self.pool_offset() + 4 * narrow::<usize, _>(self.pool)
     }
 
     /// The file's length.
@@ -77,7 +78,7 @@ pub fn encode(
 ) -> Vec<u8> {
     let header = Header {
         version: VERSION,
-        rows: rows.len() as u32,
+        rows: narrow::<u32, _>(rows.len()),
         columns,
         pool: rows.iter().map(|s| pattern(s).len() as u64).sum(),
         facts_n: Some(facts.n),
@@ -102,12 +103,12 @@ pub fn encode(
         };
         let pat = pattern(status);
         b[at] = class;
-        put(&mut b, at + 4, &(pat.len() as u32).to_le_bytes());
+        put(&mut b, at + 4, &narrow::<u32, _>(pat.len()).to_le_bytes());
         put(&mut b, at + 8, &start.to_le_bytes());
         put(&mut b, at + 16, &index.to_le_bytes());
         put(&mut b, at + 24, &closed_at.to_le_bytes());
         for (i, &x) in pat.iter().enumerate() {
-            let p = header.pool_offset() + 4 * (index as usize + i);
+            let p = header.pool_offset() + 4 * (narrow::<usize, _>(index) + i);
             put(&mut b, p, &x.to_le_bytes());
         }
         index += pat.len() as u64;
@@ -143,13 +144,13 @@ pub fn decode_facts(b: &[u8], header: &Header) -> Option<ColumnFacts> {
     let field = |k: usize, i: usize| u32_at(b, at + 8 + 4 * (k * (n + 1) + i));
     let mut starts: Vec<(u32, u32)> = (0..header.rows)
         .filter_map(|r| match decode_row(b, header, r)?.fate {
-            Fate::Constant { start } if start <= n as u32 => Some((start, r)),
+            Fate::Constant { start } if start <= narrow::<u32, _>(n) => Some((start, r)),
             _ => None,
         })
         .collect();
     starts.sort_unstable();
     Some(ColumnFacts {
-        n: n as u32,
+        n: narrow::<u32, _>(n),
         diagonal: (0..=n).map(|i| field(0, i)).collect(),
         starts,
         p_count: (0..=n).map(|i| field(1, i) as u64).collect(),
@@ -186,7 +187,7 @@ pub fn decode_header(b: &[u8]) -> Result<Header, DescriptorError> {
     };
     let body = b.len() - 4;
     let damaged = || DescriptorError::Damaged;
-    let facts_at = (header.pool as usize)
+    let facts_at = crate::bytes::usize_of(header.pool)
         .checked_mul(4)
         .and_then(|p| p.checked_add(header.pool_offset()))
         .filter(|&at| at <= body)
@@ -209,7 +210,7 @@ pub fn decode_row(b: &[u8], header: &Header, r: u32) -> Option<RowStatus> {
     let period = u32_at(b, at + 4) as usize;
     // The checksum held, so the record is the writer's, which widened a u32.
     let start = u32::try_from(u64_at(b, at + 8)).ok()?;
-    let index = u64_at(b, at + 16) as usize;
+    let index = narrow::<usize, _>(u64_at(b, at + 16));
     let closed_at = u64_at(b, at + 24);
     match b[at] {
         CONSTANT => Some(RowStatus::died(start)),

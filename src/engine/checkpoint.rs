@@ -6,6 +6,7 @@
 //! or above it: `Engine::row_state`, in its compact form), which is all its
 //! future depends on; its window is rebuilt from that on loading.
 
+use crate::bytes::narrow;
 use std::io::{self, Read, Write};
 use std::sync::Mutex;
 
@@ -35,9 +36,9 @@ impl Engine {
         let mut live = Deltas::default();
         for (c, chunk) in self.chunks.iter_mut().enumerate() {
             let chunk = chunk.get_mut().unwrap();
-            put32(w, chunk.len() as u32)?;
+            put32(w, crate::bytes::len32(chunk.len())?)?;
             for (i, row) in chunk.iter().enumerate() {
-                let r = c as u32 * CHUNK_ROWS + i as u32;
+                let r = narrow::<u32, _>(c) * CHUNK_ROWS + narrow::<u32, _>(i);
                 match row {
                     Row::Dead { value } => {
                         w.write_all(&[DEAD])?;
@@ -46,9 +47,9 @@ impl Engine {
                     Row::Periodic { start, pattern } => {
                         w.write_all(&[PERIODIC])?;
                         put32(w, *start)?;
-                        put32(w, pattern.len() as u32)?;
+                        put32(w, crate::bytes::len32(pattern.len())?)?;
                         for &x in pattern {
-                            put32(w, x as u32)?;
+                            put32(w, x.cast_unsigned())?;
                         }
                     }
                     Row::Live(_) => {
@@ -66,7 +67,7 @@ impl Engine {
     pub fn load(rd: &mut dyn Read) -> io::Result<Engine> {
         let q = get32(rd)?;
         let row_limit = get32(rd)?;
-        let words = get64(rd)? as usize;
+        let words = crate::bytes::usize_of(get64(rd)?);
         let diagonal = get64s(rd, words)?;
         let rows_end = q.min(row_limit.saturating_add(1));
         let nchunks = get64(rd)?;
@@ -75,7 +76,7 @@ impl Engine {
         }
         let mut chunks: Vec<Mutex<Vec<Row>>> = Vec::new();
         let mut live = Deltas::default();
-        for c in 0..nchunks as u32 {
+        for c in 0..narrow::<u32, _>(nchunks) {
             let len = get32(rd)?;
             let lo = c * CHUNK_ROWS;
             if len != 0 && len != (lo + CHUNK_ROWS).min(rows_end) - lo {
@@ -167,7 +168,7 @@ fn load_row(rd: &mut dyn Read, r: u32, q: u32, live: &mut Deltas) -> io::Result<
             let start = get32(rd)?;
             let len = get32(rd)? as usize;
             let pattern = (0..len)
-                .map(|_| get32(rd).map(|x| x as i32))
+                .map(|_| get32(rd).map(|x| x.cast_signed()))
                 .collect::<io::Result<Vec<_>>>()?;
             Row::Periodic { start, pattern }
         }
@@ -187,6 +188,12 @@ fn load_row(rd: &mut dyn Read, r: u32, q: u32, live: &mut Deltas) -> io::Result<
 }
 
 #[cfg(test)]
+// Test data: small numbers made by the tests themselves.
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss
+)]
 mod tests {
     use super::*;
     use crate::engine::tests::columns;
@@ -211,6 +218,8 @@ mod tests {
 }
 
 #[cfg(test)]
+// Test data: small numbers made by the tests themselves.
+#[allow(clippy::cast_possible_truncation)]
 mod delta_tests {
     use super::*;
 

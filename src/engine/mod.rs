@@ -57,6 +57,7 @@ pub mod ranks;
 mod resume;
 mod row;
 
+use crate::bytes::narrow;
 use std::collections::BTreeMap;
 use std::ops::Range;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -142,7 +143,7 @@ impl Block<'_> {
     /// [`Block::column`].
     pub fn owned_rows(&self) -> impl Iterator<Item = Range<u32>> + '_ {
         let (size, rank) = self.ranks;
-        let (lo, rows_end) = (self.lo, self.lo + self.stride as u32);
+        let (lo, rows_end) = (self.lo, self.lo + narrow::<u32, _>(self.stride));
         (lo / CHUNK_ROWS..rows_end.div_ceil(CHUNK_ROWS))
             .filter(move |&c| owner(c, size) == rank)
             .map(move |c| (c * CHUNK_ROWS).max(lo)..((c + 1) * CHUNK_ROWS).min(rows_end))
@@ -242,7 +243,7 @@ impl Engine {
 
     /// Number of chunks of [`CHUNK_ROWS`] rows made so far.
     pub fn chunks_created(&self) -> u32 {
-        self.chunks.len() as u32
+        narrow::<u32, _>(self.chunks.len())
     }
 
     /// Rows held in chunk `c` (0 for another rank's chunk).
@@ -297,7 +298,7 @@ impl Engine {
             self.chunks.push(Mutex::new(Vec::new()));
         }
         let block_range = |b: usize| {
-            let q0 = first + b as u32 * BLOCK_COLS;
+            let q0 = first + narrow::<u32, _>(b) * BLOCK_COLS;
             (q0, (q0 + BLOCK_COLS).min(end))
         };
         let progress: Vec<AtomicU32> = (0..nblocks).map(|_| AtomicU32::new(0)).collect();
@@ -325,7 +326,7 @@ impl Engine {
                             signal.1.notify_all();
                         };
                         let at = Place {
-                            block: b as u32,
+                            block: narrow::<u32, _>(b),
                             q0,
                             q_end,
                         };
@@ -372,7 +373,7 @@ impl Engine {
         // The nearest row below that has not died, as (chunk, index), if known.
         let mut neighbour: Option<(usize, usize)> = None;
         for c in 0..chunks.len() {
-            if owner(c as u32, size) != rank {
+            if owner(narrow::<u32, _>(c), size) != rank {
                 neighbour = None;
                 continue;
             }
@@ -622,6 +623,12 @@ fn in_order<T>(rx: mpsc::Receiver<(usize, T)>, consume: &mut impl FnMut(T)) {
 }
 
 #[cfg(test)]
+// Test data: small numbers made by the tests themselves.
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss
+)]
 mod tests {
     use super::*;
 

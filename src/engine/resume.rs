@@ -85,6 +85,12 @@ impl Engine {
 }
 
 #[cfg(test)]
+// Test data: small numbers made by the tests themselves.
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss
+)]
 mod tests {
     use super::*;
     use crate::engine::tests::columns;

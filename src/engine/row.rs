@@ -38,6 +38,8 @@
 //!   row scans as before until [`Window::set_diff`] rebuilds it from the two
 //!   windows at the start of a later `advance`.
 
+use crate::bytes::narrow;
+
 /// The state of row `r` after some column.
 #[derive(Clone, Debug)]
 pub(crate) enum Row {
@@ -130,7 +132,7 @@ impl State {
     pub fn from_words(words: &[u64]) -> State {
         let Some(first) = words.iter().position(|&w| w != u64::MAX) else {
             return State {
-                lead: 64 * words.len() as u32,
+                lead: 64 * narrow::<u32, _>(words.len()),
                 bits: Vec::new(),
             };
         };
@@ -144,7 +146,7 @@ impl State {
             .collect();
         trim(&mut bits);
         State {
-            lead: 64 * first as u32 + shift,
+            lead: 64 * narrow::<u32, _>(first) + shift,
             bits,
         }
     }
@@ -216,7 +218,7 @@ fn span_words(r: u32) -> usize {
 /// Words by which a row's window grows or slides at a time: a sixty-fourth
 /// of its span.
 fn slack_words(r: u32) -> u32 {
-    span_words(r) as u32 / 64 + 1
+    narrow::<u32, _>(span_words(r)) / 64 + 1
 }
 
 impl Row {
@@ -313,10 +315,17 @@ impl Row {
             }
             Row::Periodic { start, pattern } => {
                 let used_base = q0 / 64;
-                let period = pattern.len() as u32;
+                let period = narrow::<u32, _>(pattern.len());
                 for q in q_from..q_end {
                     let j = (q - q0) as usize;
+                    // A value of the table, like every `f` the engine
+                    // stores as a u32 (a checked cast here cost 7 % of a census).
+                    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
                     let v = (q as i64 + pattern[((q - *start) % period) as usize] as i64) as u32;
+                    debug_assert_eq!(
+                        i64::from(v),
+                        q as i64 + pattern[((q - *start) % period) as usize] as i64
+                    );
                     b.used[j * used_words + (v / 64 - used_base) as usize] |= 1u64 << (v % 64);
                     if let Some(i) = r_idx {
                         b.out[j * stride + i] = v;
@@ -412,7 +421,11 @@ impl Window {
             w += 1;
             word = self.word(w);
         }
-        (self.base + w as u32) * 64 + (!word).trailing_zeros()
+        // A word of a window of fewer than 2^32 values (unchecked: the scan's
+        // result, on every cell).
+        #[allow(clippy::cast_possible_truncation)]
+        let w = w as u32;
+        (self.base + w) * 64 + (!word).trailing_zeros()
     }
 
     /// The live part of [`Row::advance`]: returns the column where the row died,
@@ -560,7 +573,7 @@ impl Window {
                 word &= !((1u64 << (q % 64)) - 1);
             }
             while word != 0 {
-                diff.push(64 * k as u32 + word.trailing_zeros());
+                diff.push(64 * narrow::<u32, _>(k) + word.trailing_zeros());
                 word &= word - 1;
             }
             if diff.len() > MAX_DIFF {
@@ -595,7 +608,11 @@ fn first_zero_of_union(a: &[u64], b: &[u64], skip: u32) -> u32 {
     loop {
         let word = at(i) | b[i];
         if word != u64::MAX {
-            return (i as u32 + 1) * 64 + (!word).trailing_zeros();
+            // A word of a window of fewer than 2^32 values (unchecked: the
+            // scan's result, on every cell).
+            #[allow(clippy::cast_possible_truncation)]
+            let i = i as u32;
+            return (i + 1) * 64 + (!word).trailing_zeros();
         }
         i += 1;
     }
@@ -694,6 +711,12 @@ fn full_prefix_avx512(a: &[u64], b: &[u64]) -> usize {
 }
 
 #[cfg(test)]
+// Test data: small numbers made by the tests themselves.
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss
+)]
 mod tests {
     use super::*;
 

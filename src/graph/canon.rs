@@ -9,6 +9,7 @@
 //! isomorphism class (below), and the key records which one made it, so the two
 //! never mix.
 
+use crate::bytes::narrow;
 use canonical_form::Canonize;
 use smallvec::SmallVec;
 
@@ -178,7 +179,7 @@ impl Key {
     pub(super) fn save(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
         let bytes = body_bits(self.n()).div_ceil(8);
         let mut out = Vec::with_capacity(2 + bytes);
-        out.extend_from_slice(&[self.by(), self.n() as u8]);
+        out.extend_from_slice(&[self.by(), narrow::<u8, _>(self.n())]);
         let stream = self.words.iter().flat_map(|w| w.to_le_bytes());
         out.extend(stream.skip(HEAD / 8).take(bytes));
         w.write_all(&out)
@@ -195,7 +196,7 @@ impl Key {
         }
         let count = body_bits(n);
         let mut bytes = vec![0u8; 1 + count.div_ceil(8)];
-        bytes[0] = n as u8 | by << 7;
+        bytes[0] = narrow::<u8, _>(n) | by << 7;
         r.read_exact(&mut bytes[1..])?;
         let past = |i: usize| bytes[1 + i / 8] >> (i % 8) & 1 == 1;
         if (count..(bytes.len() - 1) * 8).any(past) {
@@ -437,8 +438,8 @@ fn leaf(g: &Graph, cells: &Cells, best: &mut Best) {
     let mut to = [0u8; 64];
     let mut at = [0u8; 64];
     for (i, c) in cells.cells[..n].iter().enumerate() {
-        at[i] = c.trailing_zeros() as u8;
-        to[at[i] as usize] = i as u8;
+        at[i] = narrow::<u8, _>(c.trailing_zeros());
+        to[at[i] as usize] = narrow::<u8, _>(i);
     }
     let map = |bits: u64| relabel_bits(bits, &to);
     let loops = map(g.loops);
@@ -497,7 +498,7 @@ fn mirror_fixed(g: &Graph, s: &[u8]) -> Option<u64> {
     }
     // The identity is no mirror (and never met: distinct leaves order the
     // vertices differently).
-    (fixed.count_ones() < s.len() as u32).then_some(fixed)
+    (fixed.count_ones() < narrow::<u32, _>(s.len())).then_some(fixed)
 }
 
 /// `g` relabelled into its canonical form: two graphs give equal results exactly
@@ -509,6 +510,12 @@ pub(super) fn canonical(g: &Graph) -> Graph {
 }
 
 #[cfg(test)]
+// Test data: small numbers made by the tests themselves.
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss
+)]
 mod tests {
     use super::*;
     use crate::graph::tests::Rng;

@@ -3,6 +3,7 @@
 //! (`u v` per line). Errors say what is wrong; the caller names the line.
 
 use super::{MAX_VERTICES, Multigraph};
+use crate::bytes::narrow;
 
 /// Why a line is not a graph.
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
@@ -166,7 +167,7 @@ pub fn parse_edge_list(text: &str) -> Result<Multigraph, (usize, FormatError)> {
 /// The graph6 line of a simple graph (loops and parallel edges are not in graph6).
 pub fn to_graph6(g: &super::Graph) -> String {
     let n = g.vertices();
-    let mut out = vec![n as u8 + 63];
+    let mut out = vec![narrow::<u8, _>(n) + 63];
     let mut acc = 0u8;
     let mut k = 0;
     for v in 1..n {

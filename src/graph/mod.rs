@@ -8,6 +8,7 @@
 //! every edge at it; the player who cannot move loses. `g(G) = mex` of the
 //! options' values, and `g(G + H) = g(G) xor g(H)`.
 
+use crate::bytes::narrow;
 use smallvec::{SmallVec, smallvec};
 
 mod canon;
@@ -186,7 +187,7 @@ impl Graph {
 
     /// The parity value `p(G) = 2 (e mod 2) + (v mod 2)` of doc/graphs.md.
     pub fn parity_value(&self) -> u32 {
-        2 * (self.edges() % 2) as u32 + (self.n % 2) as u32
+        2 * narrow::<u32, _>(self.edges() % 2) + narrow::<u32, _>(self.n % 2)
     }
 
     /// No loop and no odd cycle.

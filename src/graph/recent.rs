@@ -15,6 +15,7 @@
 //! hand-made rather than a map crate's: it must stay bounded, and every
 //! operation is one slot.
 
+use crate::bytes::narrow;
 use std::cell::RefCell;
 use std::hash::{Hash, Hasher};
 
@@ -60,7 +61,7 @@ impl Cache {
         }
         let mut h = FxHasher::default();
         k.hash(&mut h);
-        h.finish() as usize & (self.slots.len() - 1)
+        narrow::<usize, _>(h.finish()) & (self.slots.len() - 1)
     }
 }
 

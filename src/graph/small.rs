@@ -23,6 +23,7 @@
 //! parity value of a bipartite graph and the symmetry lemma for false twins.
 //! Uses the `Graph` type and its breadth-first walks.
 
+use crate::bytes::narrow;
 use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering::Relaxed};
 
 use super::{Graph, reach, two_colourable};
@@ -79,7 +80,7 @@ pub(super) fn fits(g: &Graph) -> bool {
 /// The edge code of a graph that [`fits`].
 pub(super) fn code(g: &Graph) -> u32 {
     (1..g.n).fold(0, |code, v| {
-        code | ((g.adj[v] & ((1 << v) - 1)) as u32) << (v * (v - 1) / 2)
+        code | narrow::<u32, _>(g.adj[v] & ((1 << v) - 1)) << (v * (v - 1) / 2)
     })
 }
 
@@ -104,7 +105,7 @@ pub(super) fn graph(n: usize, code: u32) -> Graph {
 fn rows(code: u32) -> [u8; SLOTS] {
     let mut rows = [0u8; SLOTS];
     for v in 1..SLOTS {
-        let below = (code >> (v * (v - 1) / 2)) as u8 & ((1 << v) - 1);
+        let below = narrow::<u8, _>((code >> (v * (v - 1) / 2)) & ((1 << v) - 1));
         rows[v] |= below;
         let mut b = below;
         while b != 0 {
@@ -130,7 +131,7 @@ fn within(mask: u8) -> u32 {
 
 /// The slots joined to slot `s`.
 fn component(rows: &[u8; SLOTS], s: usize) -> u8 {
-    reach(s, |u| rows[u] as u64) as u8
+    narrow::<u8, _>(reach(s, |u| rows[u] as u64))
 }
 
 /// Whether the graph on `rows` has no odd cycle.
@@ -204,7 +205,7 @@ impl Small {
     pub(super) fn load(&self, n: usize, code: u32, value: u32) -> bool {
         let ok = value < 29;
         if ok {
-            self.store(n * CLASSES + class(code), value as u8, true);
+            self.store(n * CLASSES + class(code), narrow::<u8, _>(value), true);
         }
         ok
     }
@@ -245,7 +246,7 @@ impl Small {
             || isolated == 0 && component(&rows, busy.trailing_zeros() as usize) == busy;
         let (value, counted) = if !connected {
             // xor over components: `K_1` has value 1.
-            let mut value = (isolated & 1) as u32;
+            let mut value = narrow::<u32, _>(isolated & 1);
             let mut left = busy;
             while left != 0 {
                 let c = component(&rows, left.trailing_zeros() as usize);
@@ -255,14 +256,17 @@ impl Small {
             (value, false)
         } else if bipartite(&rows) {
             // [FS91; KY Thm 3; MPCV Thm 1; OS Prop 1.1], as in `solve`.
-            (2 * (code.count_ones() & 1) + (n as u32 & 1), false)
+            (
+                2 * (code.count_ones() & 1) + (narrow::<u32, _>(n) & 1),
+                false,
+            )
         } else if let Some((u, v)) = false_twins(&rows) {
             // The symmetry lemma on the swap of `u` and `v` (`solve`).
             (self.value(n - 2, code & !(STAR[u] | STAR[v])), true)
         } else {
             (self.mex(n, code, busy), true)
         };
-        self.store(index, value as u8, counted);
+        self.store(index, narrow::<u8, _>(value), counted);
         value
     }
 
@@ -316,6 +320,12 @@ fn false_twins(rows: &[u8; SLOTS]) -> Option<(usize, usize)> {
 }
 
 #[cfg(test)]
+// Test data: small numbers made by the tests themselves.
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss
+)]
 mod tests {
     use super::*;
     use crate::graph::tests::Rng;

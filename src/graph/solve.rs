@@ -27,6 +27,7 @@
 //! `recent`, a cache per thread of components as they were reached, in front
 //! of the canonical search.
 
+use crate::bytes::narrow;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -360,7 +361,7 @@ impl Solver {
             }
             seen[v] = true;
         }
-        let mex = seen.iter().position(|&s| !s).unwrap_or(seen.len()) as u32;
+        let mex = narrow::<u32, _>(seen.iter().position(|&s| !s).unwrap_or(seen.len()));
         self.memo.insert(k, mex);
         Some(mex)
     }

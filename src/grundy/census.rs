@@ -46,6 +46,7 @@
 //! (both repeat with `d` from `s` and agree from `b`); and if `s` is past the
 //! line's first `p`, `x(s - 1) != x(s - 1 + d) = y(s - 1)`.
 
+use crate::bytes::narrow;
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
@@ -391,7 +392,7 @@ fn compare(w: &mut Watch, p: u32, state: impl Fn() -> Seen) -> Option<Watch> {
         *cap *= 2;
         states.insert(s, 0);
     } else {
-        states.insert(s, j as u32);
+        states.insert(s, narrow::<u32, _>(j));
     }
     None
 }
@@ -407,7 +408,7 @@ fn watch_from(kept: Vec<(u32, Seen)>, grid: u64, p: u32) -> Watch {
         if let Some(&i) = states.get(&s) {
             return detected(at as u64 + i as u64 * grid, (j as u64 - i as u64) * grid, p);
         }
-        states.insert(s, j as u32);
+        states.insert(s, narrow::<u32, _>(j));
     }
     let cap = FIRST_CAP.max(2 * states.len());
     Watch::Watching {
@@ -422,10 +423,10 @@ fn watch_from(kept: Vec<(u32, Seen)>, grid: u64, p: u32) -> Watch {
 fn detected(c: u64, period: u64, p: u32) -> Watch {
     assert!(period < 1 << 31, "a period beyond 2^31");
     Watch::Recording {
-        bound: c as u32 + 1,
+        bound: narrow::<u32, _>(c) + 1,
         period,
         from: p + 1,
-        x: Vec::with_capacity(period as usize),
+        x: Vec::with_capacity(narrow::<usize, _>(period)),
     }
 }
 
@@ -436,10 +437,11 @@ fn least(recorded: &Pattern, bound: u32) -> Pattern {
     let x = &recorded.x;
     let d = divisors(k as u64)
         .into_iter()
-        .map(|d| d as usize)
+        .map(|d| narrow::<usize, _>(d))
         .find(|&d| (0..k).all(|i| x[i] == x[(i + d) % k]))
         .expect("k itself is a period");
-    let shift = (bound as i64 - recorded.from as i64).rem_euclid(k as i64) as usize;
+    let shift =
+        narrow::<usize, _>((bound as i64 - recorded.from as i64).rem_euclid(narrow::<i64, _>(k)));
     Pattern {
         from: bound,
         x: (0..d).map(|t| x[(shift + t) % k]).collect(),
@@ -500,7 +502,7 @@ fn second_pass(
         lines.step(|at, x, _| {
             let Some(f) = &found[at] else { return };
             let c = &mut checks[at];
-            c.x[c.len] = x as i16;
+            c.x[c.len] = narrow::<i16, _>(x);
             c.len += 1;
             let last = last(at, f);
             if c.len == BATCH || p == last {
@@ -571,12 +573,12 @@ impl Check {
     /// Compares the values held, those of `p + 1 - len ..= p`, with `f`
     /// continued backwards, and empties the batch.
     fn compare(&mut self, f: &Pattern, p: u32) {
-        let first = p + 1 - self.len as u32;
+        let first = p + 1 - narrow::<u32, _>(self.len);
         let d = f.period() as i64;
-        let mut i = (first as i64 - f.from as i64).rem_euclid(d) as usize;
+        let mut i = narrow::<usize, _>((first as i64 - f.from as i64).rem_euclid(d));
         for (k, &x) in self.x[..self.len].iter().enumerate() {
             if x != f.x[i] {
-                self.differs = Some(first + k as u32);
+                self.differs = Some(first + narrow::<u32, _>(k));
             }
             i = if i + 1 == f.x.len() { 0 } else { i + 1 };
         }
@@ -588,7 +590,7 @@ impl Check {
 /// bound), the pattern turned in place to begin at `start`.
 fn fate(q: u32, r: u32, start: u32, pattern: Arc<Pattern>) -> LineFate {
     let Pattern { from, mut x } = Arc::try_unwrap(pattern).unwrap_or_else(|p| (*p).clone());
-    let d = x.len() as u32;
+    let d = narrow::<u32, _>(x.len());
     // x(start + t) = x(start + t + m d) for every m; take one past `from`.
     let lift = (from - start).div_ceil(d) * d;
     x.rotate_left(((start + lift - from) % d) as usize);

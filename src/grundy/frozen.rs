@@ -10,6 +10,7 @@
 //! residue.
 
 use super::lines::Pattern;
+use crate::bytes::narrow;
 use crate::proof::lcm;
 
 /// Where a value lands in a relative set: `x = value - p` is bit `x + bias`.
@@ -34,7 +35,7 @@ impl Layout {
             "Q = {q_max} is beyond the relative sets' 128 words"
         );
         Layout {
-            bias: bias as i32,
+            bias: narrow::<i32, _>(bias),
             words,
         }
     }
@@ -60,12 +61,12 @@ impl Layout {
     pub(super) fn bit(&self, x: i32) -> usize {
         let b = x + self.bias;
         assert!(
-            b >= 0 && (b as usize) < 64 * self.words,
+            usize::try_from(b).is_ok_and(|b| b < 64 * self.words),
             "G - p = {x} is outside the census's window (-{}..{})",
             self.bias,
-            64 * self.words as i32 - self.bias
+            64 * narrow::<i32, _>(self.words) - self.bias
         );
-        b as usize
+        narrow::<usize, _>(b)
     }
 }
 
@@ -141,9 +142,9 @@ impl Table {
             return false;
         }
         if period != self.period || lo != self.lo || width != self.width {
-            let mut rows = vec![0u64; period as usize * width];
-            for t in 0..period as usize {
-                let old = t % self.period as usize;
+            let mut rows = vec![0u64; narrow::<usize, _>(period) * width];
+            for t in 0..narrow::<usize, _>(period) {
+                let old = t % narrow::<usize, _>(self.period);
                 for i in 0..self.width {
                     rows[t * width + self.lo - lo + i] = self.rows[old * self.width + i];
                 }
@@ -159,16 +160,24 @@ impl Table {
         // Row t is every p = t mod period; there x = pattern at (p - from) mod k,
         // which is (t - from) mod k because k divides the period.
         for t in 0..period {
-            let i = (t as i64 - pattern.from as i64).rem_euclid(k as i64) as usize;
+            let i = narrow::<usize, _>(
+                (t.cast_signed() - pattern.from as i64).rem_euclid(k.cast_signed()),
+            );
             let b = bits[i];
-            self.rows[t as usize * width + b / 64 - lo] |= 1 << (b % 64);
+            self.rows[narrow::<usize, _>(t) * width + b / 64 - lo] |= 1 << (b % 64);
         }
-        self.phase = (p as u64 % period) as usize;
+        self.phase = narrow::<usize, _>(p as u64 % period);
         true
     }
 }
 
 #[cfg(test)]
+// Test data: small numbers made by the tests themselves.
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss
+)]
 mod tests {
     use super::super::index::Taken;
     use super::*;

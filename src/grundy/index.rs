@@ -8,6 +8,8 @@
 //! and each is emptied at every step or every `q` by clearing only the words
 //! it touched.
 
+use crate::bytes::narrow;
+
 /// A set of `u32` values.
 #[derive(Default)]
 pub(super) struct Taken {
@@ -24,7 +26,7 @@ impl Taken {
             self.words.resize((k + 1).next_power_of_two(), 0);
         }
         if self.words[k] == 0 {
-            self.touched.push(k as u32);
+            self.touched.push(narrow::<u32, _>(k));
         }
         self.words[k] |= 1 << (v % 64);
     }
@@ -50,6 +52,12 @@ impl Taken {
 }
 
 #[cfg(test)]
+// Test data: small numbers made by the tests themselves.
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss
+)]
 mod tests {
     use super::*;
     use crate::test_rng::Rng;

@@ -53,6 +53,7 @@
 //! Nothing is taken as proved that these steps do not show: a line whose
 //! period does not divide `L` is never proved, and the census says so.
 
+use crate::bytes::narrow;
 use std::io::{self, Read, Write};
 
 use super::census::dependency;
@@ -259,7 +260,7 @@ fn shift_in(h: &mut [i16; SMALL], last: &mut [u32; SMALL], p: u32, x: i16) {
                 last.as_mut_ptr() as *mut __m128i,
                 last.as_mut_ptr().add(4) as *mut __m128i,
             );
-            let pv = _mm_set1_epi32(p as i32);
+            let pv = _mm_set1_epi32(p.cast_signed());
             let keep_lo = _mm_cvtepi16_epi32(same);
             let keep_hi = _mm_cvtepi16_epi32(_mm_srli_si128::<8>(same));
             _mm_storeu_si128(lo, _mm_blendv_epi8(pv, _mm_loadu_si128(lo), keep_lo));
@@ -342,7 +343,7 @@ impl Lags {
                     ring[(p as usize + SMALL - i) % SMALL] = x;
                 }
             }
-            put32s(w, ring.iter().map(|&x| x as u16 as u32))?;
+            put32s(w, ring.iter().map(|&x| x.cast_unsigned() as u32))?;
         }
         for last in &self.last {
             put32s(w, self.lags.iter().map(|&e| last[e as usize - 1]))?;
@@ -356,12 +357,12 @@ impl Lags {
         for (h, &f) in self.hist.iter_mut().zip(first) {
             let mut ring = [0i16; SMALL];
             for x in ring.iter_mut() {
-                *x = get32(r)? as u16 as i16;
+                *x = get16(r)?;
             }
             for (i, x) in h.iter_mut().enumerate() {
-                let at = p as i64 - i as i64;
+                let at = p as i64 - narrow::<i64, _>(i);
                 *x = match at >= f as i64 {
-                    true => ring[at as usize % SMALL],
+                    true => ring[narrow::<usize, _>(at) % SMALL],
                     false => ABSENT,
                 };
             }
@@ -414,7 +415,10 @@ impl Run {
         if lag < 2 * q_max + 2 {
             return Err(format!("the lag {lag} is below 2Q + 2 = {}", 2 * q_max + 2));
         }
-        let divs: Vec<u32> = divisors(lag as u64).iter().map(|&d| d as u32).collect();
+        let divs: Vec<u32> = divisors(lag as u64)
+            .iter()
+            .map(|&d| narrow::<u32, _>(d))
+            .collect();
         if divs.len() > 128 {
             return Err(format!("the lag {lag} has more than 128 divisors"));
         }
@@ -560,7 +564,7 @@ impl Run {
         let (a, b) = (&self.trail.x, &self.lead.x);
         let k = a.steps();
         assert_eq!(k, b.steps());
-        let p0 = self.trail.lines.p() - k as u32;
+        let p0 = self.trail.lines.p() - narrow::<u32, _>(k);
         let pick = |(low, high): (&[i16], &[i16]), at: usize| match at.checked_sub(low.len()) {
             None => low[at],
             Some(i) => high[i],
@@ -574,9 +578,9 @@ impl Run {
                         self.proved[at] == NONE,
                         "line {:?} was proved, yet differs at p = {}",
                         self.order[at],
-                        p0 + i as u32 + 1
+                        p0 + narrow::<u32, _>(i) + 1
                     );
-                    self.last_diff[at] = p0 + i as u32 + 1;
+                    self.last_diff[at] = p0 + narrow::<u32, _>(i) + 1;
                 }
             }
         }
@@ -757,7 +761,7 @@ impl Run {
         put32s(w, self.period.iter().copied())?;
         put32s(w, self.next_dep.iter().copied())?;
         for (probe, full) in self.trail.probes.iter().zip(&self.full) {
-            put32(w, full.len() as u32)?;
+            put32(w, crate::bytes::len32(full.len())?)?;
             put32s(w, full.iter().map(|&(e, ok)| e << 1 | ok as u32))?;
             match probe {
                 Probe::Idle => put32(w, 0)?,
@@ -836,8 +840,8 @@ fn head_start(lead: &mut Lead, q_max: u32, rounds: u32) {
         &mut lead.lines,
         q1,
         rounds,
-        |at, p, x, _| lo.observe(at, p, x as i16),
-        |at, p, x, _| hi.observe(at, p, x as i16),
+        |at, p, x, _| lo.observe(at, p, narrow::<i16, _>(x)),
+        |at, p, x, _| hi.observe(at, p, narrow::<i16, _>(x)),
     );
 }
 
@@ -913,7 +917,7 @@ fn both_split(trail: &mut Trail, lead: &mut Lead, divs: &[u32], q_max: u32, copy
                         })
                     };
                     low_steps(&mut l_part, sub, true, given, |at, p, x, _| {
-                        l_lo.observe(at, p, x as i16)
+                        l_lo.observe(at, p, narrow::<i16, _>(x))
                     })
                 })
             };
@@ -929,7 +933,7 @@ fn both_split(trail: &mut Trail, lead: &mut Lead, divs: &[u32], q_max: u32, copy
                     };
                     let up = &l_up[j - 2];
                     high_steps(l_lines, q1, up, true, given, |at, p, x, _| {
-                        l_hi.observe(at, p, x as i16)
+                        l_hi.observe(at, p, narrow::<i16, _>(x))
                     })
                 })
             };
@@ -979,7 +983,7 @@ fn low_steps<'a>(
         let row = x.get_mut(i * nlow..(i + 1) * nlow);
         match row {
             Some(row) => part.step_given(given(i), |at, v, used| {
-                row[at] = v as i16;
+                row[at] = narrow::<i16, _>(v);
                 seen(at, p, v, used)
             }),
             None => part.step_given(given(i), |at, v, used| seen(at, p, v, used)),
@@ -1008,7 +1012,7 @@ fn high_steps<'a>(
         let p = lines.p() + 1;
         match x.get_mut(i * nhigh..(i + 1) * nhigh) {
             Some(row) => lines.step_above(q1, low, given(i), |at, v, used| {
-                row[at - nlow] = v as i16;
+                row[at - nlow] = narrow::<i16, _>(v);
                 seen(at, p, v, used)
             }),
             None => lines.step_above(q1, low, given(i), |at, v, used| seen(at, p, v, used)),
@@ -1039,7 +1043,7 @@ fn trail_alone(trail: &mut Trail, divs: &[u32], q_max: u32, rounds: u32) {
 #[inline(always)]
 fn show(probe: &mut Probe, divs: &[u32], p: u32, x: i32, used: View) {
     if let Probe::Look(look) = probe {
-        look.observe(divs, p, x as i16, used);
+        look.observe(divs, p, narrow::<i16, _>(x), used);
     }
 }
 
@@ -1085,8 +1089,8 @@ fn lead_steps(lead: &mut Lead, n: usize, k: usize) {
         let p = lead.lines.p() + 1;
         let mut lags = lead.lags.whole();
         lead.lines.step(|at, x, _| {
-            row[at] = x as i16;
-            lags.observe(at, p, x as i16);
+            row[at] = narrow::<i16, _>(x);
+            lags.observe(at, p, narrow::<i16, _>(x));
         });
     }
     lead.x = whole(n, k, x);
@@ -1100,7 +1104,7 @@ fn trail_steps(trail: &mut Trail, divs: &[u32], n: usize, k: usize) {
     for row in x.chunks_exact_mut(n) {
         let p = trail.lines.p() + 1;
         trail.lines.step(|at, x, used| {
-            row[at] = x as i16;
+            row[at] = narrow::<i16, _>(x);
             show(&mut probes[at], divs, p, x, used);
         });
     }
@@ -1155,11 +1159,16 @@ impl Look {
     fn save(&self, w: &mut dyn Write) -> io::Result<()> {
         put32s(
             w,
-            [self.c, self.snap_at, self.wlo as u32, self.checked as u32],
+            [
+                self.c,
+                self.snap_at,
+                narrow::<u32, _>(self.wlo),
+                narrow::<u32, _>(self.checked),
+            ],
         )?;
-        put64(w, self.refuted as u64)?;
+        put64(w, narrow::<u64, _>(self.refuted))?;
         put64(w, (self.refuted >> 64) as u64)?;
-        put64(w, self.equal as u64)?;
+        put64(w, narrow::<u64, _>(self.equal))?;
         put64(w, (self.equal >> 64) as u64)?;
         match &self.snap {
             None => put32(w, 0)?,
@@ -1168,8 +1177,8 @@ impl Look {
                 s.save(w)?;
             }
         }
-        put32(w, self.win.len() as u32)?;
-        put32s(w, self.win.iter().map(|&x| x as u16 as u32))?;
+        put32(w, crate::bytes::len32(self.win.len())?)?;
+        put32s(w, self.win.iter().map(|&x| x.cast_unsigned() as u32))?;
         match &self.ring {
             None => put32(w, 0),
             Some(ring) => {
@@ -1180,7 +1189,7 @@ impl Look {
                     Some(true) => 2,
                 };
                 put32s(w, [ring.from, ring.e, verdict])?;
-                put32s(w, ring.x.iter().map(|&x| x as u16 as u32))
+                put32s(w, ring.x.iter().map(|&x| x.cast_unsigned() as u32))
             }
         }
     }
@@ -1199,7 +1208,7 @@ impl Look {
             _ => Some(Seen::load(r)?),
         };
         let values = |r: &mut dyn Read, k: usize| -> io::Result<Vec<i16>> {
-            (0..k).map(|_| Ok(get32(r)? as u16 as i16)).collect()
+            (0..k).map(|_| get16(r)).collect()
         };
         let k = get32(r)? as usize;
         if k > WINDOW || wlo > 128 || checked > 128 {
@@ -1366,7 +1375,21 @@ impl Run {
     }
 }
 
+/// A 16-bit signed value stored in 32 bits; a stored value past 16 bits
+/// means a damaged file.
+fn get16(r: &mut dyn Read) -> io::Result<i16> {
+    u16::try_from(get32(r)?)
+        .map(u16::cast_signed)
+        .map_err(|_| crate::bytes::damaged("a 16-bit value past 16 bits"))
+}
+
 #[cfg(test)]
+// Test data: small numbers made by the tests themselves.
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss
+)]
 mod tests {
     use super::*;
 

@@ -30,6 +30,7 @@
 //! one of the incremental sets needs it; every other line is in every table
 //! that reads it.
 
+use crate::bytes::narrow;
 use std::sync::Arc;
 
 use super::frozen::{Layout, Table};
@@ -49,7 +50,7 @@ pub(super) struct Pattern {
 impl Pattern {
     /// Its period.
     pub(super) fn period(&self) -> u32 {
-        self.x.len() as u32
+        narrow::<u32, _>(self.x.len())
     }
 
     /// `G(p,q,r) - p`, `p >= from`.
@@ -174,12 +175,12 @@ impl Lines {
                 let own = if r < q { r } else { q.saturating_sub(1) };
                 while q > 0 && next_diag <= own {
                     let x = self.now[line(next_diag, next_diag)] as i64 - p as i64;
-                    let b = self.bit_of(x as i32);
+                    let b = self.bit_of(narrow::<i32, _>(x));
                     self.diag_inc.insert(b);
                     next_diag += 1;
                 }
                 let g = self.value(q, r, &mut seen);
-                let b = self.bit_of((g as i64 - p as i64) as i32);
+                let b = self.bit_of(narrow::<i32, _>(g as i64 - p as i64));
                 if r < q && q >= self.col_front[r as usize] {
                     self.col_inc[r as usize].insert(b);
                 }
@@ -211,7 +212,7 @@ impl Lines {
         if self.layout.fits(x) {
             // Above, `x <= 2Q - 1` (Layout::new) keeps it in the window; the
             // sets it goes into grow if ever it were not.
-            (x + self.layout.bias()) as u32
+            (x + self.layout.bias()).cast_unsigned()
         } else {
             self.below = Some(self.below.map_or(x, |l| l.min(x)));
             0
@@ -225,7 +226,7 @@ impl Lines {
         let at = line(q, r);
         let starts = p == q.max(1);
         let g = match &self.mode[at] {
-            Mode::Retired(pattern) => (p as i64 + pattern.at(p) as i64) as u32,
+            Mode::Retired(pattern) => narrow::<u32, _>(p as i64 + pattern.at(p) as i64),
             Mode::Live(_) => {
                 if starts {
                     for j in 1..q {
@@ -236,7 +237,7 @@ impl Lines {
                 let g = self.least_free(q, r);
                 let used = self.used_mut(at);
                 used.insert(g);
-                seen(at, (g as i64 - p as i64) as i32, used);
+                seen(at, narrow::<i32, _>(g as i64 - p as i64), used);
                 g
             }
         };
@@ -266,9 +267,9 @@ impl Lines {
         let low = self.p as i64 - self.layout.bias() as i64;
         // Nothing is taken below `low` (Layout::bit), so a free value there wins.
         if free < low {
-            return free as u32;
+            return narrow::<u32, _>(free);
         }
-        let s = (free - low) as usize;
+        let s = narrow::<usize, _>(free - low);
         let mut k = s / 64;
         let mut below = (1u64 << (s % 64)) - 1;
         let (ri, qi) = (r as usize, q as usize);
@@ -276,7 +277,7 @@ impl Lines {
         // With every line live the tables are empty: leave them out.
         let tables = self.live < self.mode.len();
         loop {
-            let mut w = used.bits_from(low + 64 * k as i64) | below;
+            let mut w = used.bits_from(low + 64 * narrow::<i64, _>(k)) | below;
             if q > 0 {
                 w |= self.diag_inc.word(k) | self.row_inc.word(k);
                 if r < q {
@@ -294,7 +295,7 @@ impl Lines {
                 }
             }
             if w != u64::MAX {
-                return (low + 64 * k as i64 + w.trailing_ones() as i64) as u32;
+                return narrow::<u32, _>(low + 64 * narrow::<i64, _>(k) + w.trailing_ones() as i64);
             }
             k += 1;
             below = 0;
@@ -371,6 +372,12 @@ impl Lines {
 }
 
 #[cfg(test)]
+// Test data: small numbers made by the tests themselves.
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss
+)]
 mod tests {
     use super::super::Sweep;
     use super::*;

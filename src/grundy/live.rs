@@ -39,6 +39,7 @@
 //! Hand-made rather than a bitset crate: this is the inner loop of the
 //! census, where each ring must be read by slot without bounds or shifts.
 
+use crate::bytes::narrow;
 use std::io::{self, Read, Write};
 
 use super::line;
@@ -103,7 +104,7 @@ impl View<'_> {
         let front = word(self.base);
         let free = 64 * self.base + front.trailing_ones();
         let s = free % 64;
-        let bits = (0..self.ring.len() as u32)
+        let bits = (0..narrow::<u32, _>(self.ring.len()))
             .map(|i| {
                 let k = free / 64 + i;
                 match s {
@@ -285,7 +286,7 @@ impl Live {
         let p = self.p;
         // Below this a value is outside the window (see `put`).
         let floor = p as i64 - self.bias as i64;
-        let a0 = line(q as u32, 0);
+        let a0 = line(narrow::<u32, _>(q), 0);
         let Live {
             used,
             base,
@@ -315,7 +316,7 @@ impl Live {
             let ring = &mut used[at * len..(at + 1) * len];
             let g = match given {
                 Some(given) if given.copy[at] => {
-                    let g = (p as i64 + given.x[at - given.from] as i64) as u32;
+                    let g = narrow::<u32, _>(p as i64 + given.x[at - given.from] as i64);
                     now[at] = g;
                     if r < q {
                         set_bit(&mut col[r * len..], g, mask);
@@ -347,7 +348,7 @@ impl Live {
                 ring,
                 base: base[at],
             };
-            seen(at, (g as i64 - p as i64) as i32, view);
+            seen(at, narrow::<i32, _>(g as i64 - p as i64), view);
             now[at] = g;
             if r < q {
                 set_bit(&mut col[r * len..], g, mask);
@@ -405,11 +406,11 @@ impl Live {
         for at in 0..self.base.len() {
             let base = self.base[at];
             put32(w, 64 * base)?;
-            put32(w, r as u32)?;
+            put32(w, narrow::<u32, _>(r))?;
             let ring = &self.used[at * r..(at + 1) * r];
             put64s(
                 w,
-                &(base..base + r as u32)
+                &(base..base + narrow::<u32, _>(r))
                     .map(|k| ring[k as usize & self.mask])
                     .collect::<Vec<_>>(),
             )?;
@@ -481,7 +482,7 @@ fn prefetch(words: &[u64], i: usize) {
 /// [`Live::below_window`]).
 #[cold]
 fn note_below(below: &mut Option<i32>, g: u32, p: u32) {
-    let x = (g as i64 - p as i64) as i32;
+    let x = narrow::<i32, _>(g as i64 - p as i64);
     *below = Some(below.map_or(x, |b| b.min(x)));
 }
 
@@ -559,6 +560,12 @@ enum Set {
 }
 
 #[cfg(test)]
+// Test data: small numbers made by the tests themselves.
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss
+)]
 mod tests {
     use super::super::Sweep;
     use super::*;

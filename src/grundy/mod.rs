@@ -52,6 +52,7 @@ pub mod sequences;
 pub mod table;
 mod used;
 
+use crate::bytes::narrow;
 use std::io::{self, Read, Write};
 
 use crate::bytes::stream::{get32, put32};
@@ -276,7 +277,7 @@ impl Sweep {
             let w =
                 used.word(k) | self.diagonal.word(k) | column.word(k) | self.row.word(k) | below;
             if w != u64::MAX {
-                return 64 * k as u32 + w.trailing_ones();
+                return 64 * narrow::<u32, _>(k) + w.trailing_ones();
             }
             k += 1;
             below = 0;

@@ -14,6 +14,7 @@
 //! comparing every stored value on the way (without a checkpoint, all of
 //! them): a table that disagrees is reported damaged and never extended.
 
+use crate::bytes::narrow;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -53,7 +54,11 @@ impl GrundyTable {
                 shape: Shape::Tetrahedron,
             });
         }
-        self.0.cell(cell(p as u32, q as u32, r as u32))
+        self.0.cell(cell(
+            narrow::<u32, _>(p),
+            narrow::<u32, _>(q),
+            narrow::<u32, _>(r),
+        ))
     }
 
     /// Recomputes the data checksum (see [`Table::verify`]).
@@ -195,7 +200,7 @@ pub fn extend(
     if done > u64::from(n) {
         return Ok(Extended::Held);
     }
-    let q_max = n.max((done - 1) as u32);
+    let q_max = n.max(narrow::<u32, _>(done - 1));
     let ck_error = |c: &Checkpoint, e| ExtendError::Checkpoint(c.path.clone(), e);
     let mut sweep = match checkpoint.filter(|c| c.path.exists()) {
         Some(c) => load_sweep(&c.path, q_max).map_err(|e| ck_error(c, e))?,
@@ -294,7 +299,7 @@ pub fn rectangles(t: &GrundyTable) -> Result<Vec<u32>, TableError> {
 /// and how many of them have `G = 0` (the P-positions), 1, 2 and 3.
 pub fn slab_counts(t: &GrundyTable) -> Result<Vec<[u64; 5]>, TableError> {
     let mut out = Vec::new();
-    for p in 1..=t.n().unwrap_or(0) as u32 {
+    for p in 1..=narrow::<u32, _>(t.n().unwrap_or(0)) {
         let mut c = [0u64; 5];
         for i in cell(p, 0, 0)..cell(p + 1, 0, 0) {
             c[0] += 1;
@@ -322,11 +327,18 @@ pub fn zeros_match(g: &GrundyTable, f: &Table) -> Result<Result<u64, [u64; 3]>, 
     let mut compared = 0;
     for q in 0..=q_top {
         for r in 0..=q {
-            let zero_at = u64::from(f.value(q as u32, r as u32).map_err(Damaged::F)?);
+            let zero_at = u64::from(
+                f.value(narrow::<u32, _>(q), narrow::<u32, _>(r))
+                    .map_err(Damaged::F)?,
+            );
             for p in q.max(1)..=n {
                 let value =
-                    g.0.cell(cell(p as u32, q as u32, r as u32))
-                        .map_err(Damaged::Grundy)?;
+                    g.0.cell(cell(
+                        narrow::<u32, _>(p),
+                        narrow::<u32, _>(q),
+                        narrow::<u32, _>(r),
+                    ))
+                    .map_err(Damaged::Grundy)?;
                 if (value == 0) != (p == zero_at) {
                     return Ok(Err([p, q, r]));
                 }

@@ -1,6 +1,7 @@
 //! The set of values a line has taken so far, kept as its first free value and
 //! a window of bits from there: every value below the window is taken.
 
+use crate::bytes::narrow;
 use smallvec::SmallVec;
 use std::io::{self, Read, Write};
 
@@ -55,7 +56,7 @@ impl Used {
     fn drop_full_front(&mut self) {
         let full = self.words.iter().take_while(|&&w| w == u64::MAX).count();
         self.words.drain(..full);
-        self.base += 64 * full as u32;
+        self.base += 64 * narrow::<u32, _>(full);
     }
 
     /// The least value at or above `from` that is not in the set.
@@ -68,7 +69,7 @@ impl Used {
             self.words.get(k).copied().unwrap_or(0) | ((1u64 << ((from - self.base) % 64)) - 1);
         loop {
             if word != u64::MAX {
-                return self.base + 64 * k as u32 + word.trailing_ones();
+                return self.base + 64 * narrow::<u32, _>(k) + word.trailing_ones();
             }
             k += 1;
             word = self.words.get(k).copied().unwrap_or(0);
@@ -93,7 +94,7 @@ impl Used {
         let base = self.base as i64;
         let word = |k: usize| self.words.get(k).copied().unwrap_or(0);
         if v >= base {
-            let off = (v - base) as usize;
+            let off = narrow::<usize, _>(v - base);
             let (k, s) = (off / 64, off % 64);
             match s {
                 0 => word(k),
@@ -102,7 +103,7 @@ impl Used {
         } else if base - v >= 64 {
             u64::MAX
         } else {
-            let d = (base - v) as u32;
+            let d = narrow::<u32, _>(base - v);
             word(0) << d | ((1u64 << d) - 1)
         }
     }
@@ -110,7 +111,7 @@ impl Used {
     /// Writes the set (for the sweep's checkpoint): `base`, then its words.
     pub(super) fn save(&self, w: &mut dyn Write) -> io::Result<()> {
         put32(w, self.base)?;
-        put32(w, self.words.len() as u32)?;
+        put32(w, crate::bytes::len32(self.words.len())?)?;
         put64s(w, &self.words)
     }
 
@@ -124,7 +125,8 @@ impl Used {
             return Err(damaged("a used set no sweep makes"));
         }
         let words: SmallVec<[u64; INLINE]> = (0..n).map(|_| get64(r)).collect::<io::Result<_>>()?;
-        if words.first() == Some(&u64::MAX) || base.checked_add(64 * n as u32).is_none() {
+        if words.first() == Some(&u64::MAX) || base.checked_add(64 * narrow::<u32, _>(n)).is_none()
+        {
             return Err(damaged("a used set no sweep makes"));
         }
         Ok(Used { base, words })
@@ -182,14 +184,14 @@ impl Seen {
 
     /// Writes the state (for a checkpoint).
     pub(super) fn save(&self, w: &mut dyn Write) -> io::Result<()> {
-        put64(w, self.free as u64)?;
-        put32(w, self.bits.len() as u32)?;
+        put64(w, self.free.cast_unsigned())?;
+        put32(w, crate::bytes::len32(self.bits.len())?)?;
         put64s(w, &self.bits)
     }
 
     /// Reads a state written by [`Seen::save`].
     pub(super) fn load(r: &mut dyn Read) -> io::Result<Seen> {
-        let free = get64(r)? as i64;
+        let free = (get64(r)?).cast_signed();
         let n = get32(r)? as usize;
         if n > 1 << 20 {
             return Err(damaged("a state of more than 2^20 words"));
@@ -200,6 +202,12 @@ impl Seen {
 }
 
 #[cfg(test)]
+// Test data: small numbers made by the tests themselves.
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss
+)]
 mod tests {
     use super::*;
     use crate::test_rng::Rng;

@@ -155,8 +155,8 @@ where
     let legend = body.margin(60, 60, 0, 20);
     let (w, _) = legend.dim_in_pixel();
     for v in 0..=TOP_VALUE {
-        let y = 10 + 28 * v as i32;
-        let x = w as i32 - 150;
+        let y = 10 + 28 * v.cast_signed();
+        let x = w.cast_signed() - 150;
         legend.draw(&Rectangle::new(
             [(x, y), (x + 22, y + 20)],
             value_colour(v).filled(),

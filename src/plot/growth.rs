@@ -2,6 +2,7 @@
 //! differences figure.
 
 use super::*;
+use crate::bytes::narrow;
 
 fn growth<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, g: &Growth) -> DrawResult
 where
@@ -138,7 +139,7 @@ where
             .configure_mesh()
             .y_label_formatter(&|v| format!("{v:.0}"))
             .disable_x_mesh()
-            .x_labels((hi - lo + 1) as usize)
+            .x_labels(narrow::<usize, _>(hi - lo + 1))
             .x_label_formatter(&|x| format!("{}", x.round()))
             .x_desc("difference")
             .y_desc("count")

@@ -1,6 +1,7 @@
 //! The periodicity figure: the rows of period > 1, their periods and preperiods.
 
 use super::*;
+use crate::bytes::narrow;
 
 /// Colour of a period in the periodicity figure.
 fn period_colour(p: usize) -> RGBColor {
@@ -66,7 +67,7 @@ fn periodic_rows(a: &Analysis) -> Vec<(u64, usize, f64)> {
             match &s.fate {
                 Fate::Periodic { start, pattern } if pattern.len() > 1 => {
                     let slope = std::f64::consts::SQRT_2 - 1.0;
-                    let pre = (start - r as u32) as f64 - slope * r as f64;
+                    let pre = (start - narrow::<u32, _>(r)) as f64 - slope * r as f64;
                     Some((r as u64, pattern.len(), pre))
                 }
                 _ => None,

@@ -1,6 +1,7 @@
 //! One row up close: its values, its start and period marked.
 
 use super::*;
+use crate::bytes::narrow;
 
 /// Shading of a row's preperiod and of its first period in the row figure.
 const PREPERIOD: RGBColor = RGBColor(250, 220, 210);
@@ -22,7 +23,7 @@ fn describe_row(row: &Option<RowStatus>) -> (String, Option<u32>, u32) {
             (
                 format!("period {} from q = {start}{how}", pattern.len()),
                 Some(*start),
-                pattern.len() as u32,
+                narrow::<u32, _>(pattern.len()),
             )
         }
         Fate::Constant { start } => (format!("constant from q = {start}"), Some(*start), 1),

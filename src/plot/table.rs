@@ -2,6 +2,7 @@
 //! with its colour bar.
 
 use super::*;
+use crate::bytes::narrow;
 
 /// Samples per axis in the image of the table (one per pixel of the plot area).
 const IMAGE_SAMPLES: u32 = 900;
@@ -19,7 +20,7 @@ struct Image {
 
 fn sample_table(t: &Table) -> Result<Image, crate::table::TableError> {
     let n = t.n().unwrap_or(0);
-    let samples = IMAGE_SAMPLES.min(n as u32 + 1);
+    let samples = IMAGE_SAMPLES.min(narrow::<u32, _>(n) + 1);
     let at = |i: u32| ((i as u64 * 2 + 1) * (n + 1) / (2 * samples as u64)).min(n);
     let mut cells = Vec::with_capacity((samples * samples) as usize);
     let mut max_offset = 1;
@@ -28,7 +29,9 @@ fn sample_table(t: &Table) -> Result<Image, crate::table::TableError> {
         for j in 0..samples {
             let q = at(j);
             let v = match r <= q {
-                true => Some(t.value(q as u32, r as u32)? as i64 - q as i64),
+                true => Some(
+                    t.value(narrow::<u32, _>(q), narrow::<u32, _>(r))? as i64 - q.cast_signed(),
+                ),
                 false => None,
             };
             if let Some(v) = v {
@@ -58,6 +61,8 @@ fn offset_colour(x: f64) -> RGBColor {
         let ((x0, c0), (x1, c1)) = (w[0], w[1]);
         if x <= x1 {
             let u = (x - x0) / (x1 - x0);
+            // Between two bytes (`u` in [0, 1]), so a byte.
+            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
             let mix = |a: u8, b: u8| (a as f64 + u * (b as f64 - a as f64)).round() as u8;
             return RGBColor(mix(c0.0, c1.0), mix(c0.1, c1.1), mix(c0.2, c1.2));
         }

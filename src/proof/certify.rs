@@ -2,6 +2,7 @@
 //! the argument in `proof/mod.rs`, made on the row's stored values.
 
 use super::{Below, divisors, lcm};
+use crate::bytes::narrow;
 
 /// A proved eventual period of a row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,12 +29,12 @@ pub fn certify(
     let n = r + row.len() as u64 - 1; // last column
     let f = |a: u64| -> u64 {
         if a < r {
-            diagonal[a as usize] as u64
+            diagonal[narrow::<usize, _>(a)] as u64
         } else {
-            row[(a - r) as usize] as u64
+            row[narrow::<usize, _>(a - r)] as u64
         }
     };
-    let offset = |q: u64| f(q) as i64 - q as i64;
+    let offset = |q: u64| f(q).cast_signed() - q.cast_signed();
     let k = lcm(below.period, period);
     // Any qc at or after the column where the rows below are settled will do. Try
     // the earliest, where the row is already in its periodic part; failing that,
@@ -69,11 +70,11 @@ pub fn certify(
 /// The row's state at column `q`: which offsets `x >= 0` have `f(a,r) = q + x` for
 /// some `a < q`, as a bitset (only `a >= q - r - 1` can reach `q`).
 fn state(r: u64, q: u64, f: impl Fn(u64) -> u64) -> Vec<u64> {
-    let mut bits = vec![0u64; (r as usize + 2) / 64 + 1];
+    let mut bits = vec![0u64; (narrow::<usize, _>(r) + 2) / 64 + 1];
     for a in q.saturating_sub(r + 1)..q {
         let v = f(a);
         if v >= q {
-            let x = (v - q) as usize;
+            let x = narrow::<usize, _>(v - q);
             bits[x / 64] |= 1 << (x % 64);
         }
     }

@@ -14,6 +14,7 @@ pub mod raw;
 mod upgrade;
 mod writer;
 
+use crate::bytes::narrow;
 use std::fs::File;
 use std::ops::Range;
 use std::os::unix::fs::FileExt;
@@ -266,7 +267,7 @@ impl Table {
                 path: path.to_path_buf(),
             }
         };
-        let mut head = vec![0u8; HEADER_LEN as usize];
+        let mut head = vec![0u8; narrow::<usize, _>(HEADER_LEN)];
         bytes.read_at(0, &mut head)?;
         let (header, commit) = Header::decode(&head)?;
         if header.shape != shape {
@@ -360,7 +361,7 @@ impl Table {
         match &self.bytes {
             Bytes::Map(_) => Ok(f(self.mapped_data(), 0)),
             Bytes::Read { .. } => {
-                let mut buf = vec![0u8; (to - from) as usize];
+                let mut buf = vec![0u8; narrow::<usize, _>(to - from)];
                 self.bytes
                     .read_at(self.header.data_offset() + from, &mut buf)?;
                 Ok(f(&buf, from))
@@ -390,7 +391,7 @@ impl Table {
             self.bytes.read_at(HEADER_LEN + 4 * block, &mut crc)?;
             return Ok(crc32fast::hash(bytes) == u32::from_le_bytes(crc));
         }
-        let n = (complete - from) as usize;
+        let n = narrow::<usize, _>(complete - from);
         let tail = bytes.get(n).copied().unwrap_or(0);
         Ok(crc32fast::hash(&bytes[..n]) == self.commit.block_crc && tail == self.commit.tail)
     }
@@ -413,7 +414,8 @@ impl Table {
         }
         if let Bytes::Map(_) = self.bytes {
             let span = self.block_span(block);
-            let bytes = &self.mapped_data()[span.start as usize..span.end as usize];
+            let bytes =
+                &self.mapped_data()[narrow::<usize, _>(span.start)..narrow::<usize, _>(span.end)];
             if !self.block_matches(block, bytes)? {
                 return Err(self.damaged(block));
             }
@@ -427,7 +429,7 @@ impl Table {
     /// Reads data block `block` from the file and checks it.
     fn read_block(&self, block: u64) -> Result<Box<[u8]>, TableError> {
         let span = self.block_span(block);
-        let mut b = vec![0u8; (span.end - span.start) as usize].into_boxed_slice();
+        let mut b = vec![0u8; narrow::<usize, _>(span.end - span.start)].into_boxed_slice();
         self.bytes
             .read_at(self.header.data_offset() + span.start, &mut b)?;
         match self.block_matches(block, &b)? {
@@ -474,7 +476,10 @@ impl Table {
     /// The packed data of a mapped table (empty for one that is read).
     fn mapped_data(&self) -> &[u8] {
         match &self.bytes {
-            Bytes::Map(map) => &map[self.header.data_offset() as usize..self.used_len() as usize],
+            Bytes::Map(map) => {
+                &map[narrow::<usize, _>(self.header.data_offset())
+                    ..narrow::<usize, _>(self.used_len())]
+            }
             Bytes::Read { .. } => &[],
         }
     }
@@ -526,7 +531,7 @@ impl Table {
                 let (mut hasher, mut tail) = (crc32fast::Hasher::new(), 0);
                 for block in 0..=last {
                     let b = self.read_block(block)?;
-                    let n = b.len().min((full - block * BLOCK_BYTES) as usize);
+                    let n = b.len().min(narrow::<usize, _>(full - block * BLOCK_BYTES));
                     hasher.update(&b[..n]);
                     tail = b.get(n).copied().unwrap_or(0);
                 }
@@ -579,7 +584,7 @@ impl Bytes {
     fn read_at(&self, at: u64, buf: &mut [u8]) -> Result<(), TableError> {
         match self {
             Bytes::Map(map) => {
-                let at = at as usize;
+                let at = narrow::<usize, _>(at);
                 let bytes = map
                     .get(at..at + buf.len())
                     .ok_or(TableError::CorruptHeader("the file ends inside it"))?;

@@ -1,6 +1,7 @@
 //! The bytes of a table file: header layout, commit slots, cell addressing and bit
 //! packing. Every offset here is listed in `FORMAT.md`; nothing here opens files.
 
+use crate::bytes::narrow;
 use crate::bytes::{put, u32_at, u64_at};
 use crate::table::TableError;
 
@@ -182,7 +183,7 @@ impl Header {
     /// The header bytes of a new file (both commit slots empty but for slot 0,
     /// which records zero columns).
     pub fn encode(&self) -> Vec<u8> {
-        let mut h = vec![0u8; HEADER_LEN as usize];
+        let mut h = vec![0u8; narrow::<usize, _>(HEADER_LEN)];
         put(&mut h, 0, &self.shape.magic());
         put(&mut h, 8, &VERSION.to_le_bytes());
         put(&mut h, 12, &self.bits.to_le_bytes());
@@ -201,7 +202,7 @@ impl Header {
     /// Reads and checks the header; returns it with the newest valid commit.
     pub fn decode(h: &[u8]) -> Result<(Header, Commit), TableError> {
         let shape = match h.get(0..8) {
-            _ if h.len() < HEADER_LEN as usize => return Err(TableError::NotThisFile),
+            _ if h.len() < narrow::<usize, _>(HEADER_LEN) => return Err(TableError::NotThisFile),
             Some(m) if m == MAGIC => Shape::Triangle,
             Some(m) if m == MAGIC_GRUNDY => Shape::Tetrahedron,
             _ => return Err(TableError::NotThisFile),
@@ -298,7 +299,8 @@ pub fn pack<'a>(bits: u32, first_cell: u64, values: impl IntoIterator<Item = &'a
             acc |= (v as u64) << filled;
             filled += bits;
             if filled >= 32 {
-                bytes.extend_from_slice(&(acc as u32).to_le_bytes());
+                // The low 32 bits of the accumulator, by design.
+                bytes.extend_from_slice(&acc.to_le_bytes()[..4]);
                 acc >>= 32;
                 filled -= 32;
             }
@@ -331,10 +333,19 @@ pub fn unpack_bit(data: &[u8], bit: u64, bits: u32) -> u32 {
             u64::from_le_bytes(b)
         }
     };
-    ((word >> (bit % 8)) & ((1u64 << bits) - 1)) as u32
+    // Masked to `bits <= 32` bits (unchecked: every value read goes here).
+    #[allow(clippy::cast_possible_truncation)]
+    let value = ((word >> (bit % 8)) & ((1u64 << bits) - 1)) as u32;
+    value
 }
 
 #[cfg(test)]
+// Test data: small numbers made by the tests themselves.
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss
+)]
 mod tests {
     use super::*;
 

@@ -4,6 +4,7 @@
 //! through the writer (which makes the block checksums), and the new file is
 //! read back and compared value by value. The old file is never changed.
 
+use crate::bytes::narrow;
 use std::path::Path;
 
 use memmap2::Mmap;
@@ -125,7 +126,7 @@ impl<'a> V1<'a> {
                 found: map.len() as u64,
             });
         }
-        let data = &map[HEADER..end as usize];
+        let data = &map[HEADER..narrow::<usize, _>(end)];
         let complete = (data_bits / 8) as usize;
         let crc = crc32fast::hash(&data[..complete]);
         let tail = data.get(complete).copied().unwrap_or(0);

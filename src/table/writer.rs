@@ -7,6 +7,7 @@
 //! commit records alternate between two checksummed slots, so a torn commit write
 //! leaves the previous one in force. A reader therefore always sees whole columns.
 
+use crate::bytes::narrow;
 use std::fs::{File, OpenOptions};
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
@@ -118,7 +119,7 @@ impl TableWriter {
         if len < HEADER_LEN {
             return Err(TableError::NotThisFile);
         }
-        let mut head = vec![0u8; HEADER_LEN as usize];
+        let mut head = vec![0u8; narrow::<usize, _>(HEADER_LEN)];
         file.read_exact_at(&mut head, 0)
             .map_err(TableError::io(path))?;
         let (header, committed) = Header::decode(&head)?;
@@ -142,7 +143,7 @@ impl TableWriter {
             .expect("decode picked one of the slots");
         let complete = header.data_bits(committed.columns) / 8;
         let block_start = complete / BLOCK_BYTES * BLOCK_BYTES;
-        let mut partial = vec![0u8; (complete - block_start) as usize];
+        let mut partial = vec![0u8; narrow::<usize, _>(complete - block_start)];
         file.read_exact_at(&mut partial, header.data_offset() + block_start)
             .map_err(TableError::io(path))?;
         let mut block_crc = crc32fast::Hasher::new();
@@ -211,7 +212,7 @@ impl TableWriter {
         self.file
             .write_all_at(&packed.bytes, self.header.data_offset() + packed.start_byte)
             .map_err(TableError::io(&self.path))?;
-        let complete = (end_bit / 8 - packed.start_byte) as usize;
+        let complete = narrow::<usize, _>(end_bit / 8 - packed.start_byte);
         self.crc.update(&packed.bytes[..complete]);
         self.add_to_blocks(&packed.bytes[..complete]);
         self.tail = packed.bytes.get(complete).copied().unwrap_or(0);
@@ -222,7 +223,7 @@ impl TableWriter {
     /// Adds newly complete data bytes to the block checksums.
     fn add_to_blocks(&mut self, mut bytes: &[u8]) {
         while !bytes.is_empty() {
-            let room = (BLOCK_BYTES - self.complete % BLOCK_BYTES) as usize;
+            let room = narrow::<usize, _>(BLOCK_BYTES - self.complete % BLOCK_BYTES);
             let (now, rest) = bytes.split_at(room.min(bytes.len()));
             self.block_crc.update(now);
             self.complete += now.len() as u64;

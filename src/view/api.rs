@@ -2,6 +2,7 @@
 //! range, and the census's list of rows. Every value comes through
 //! [`Sources`], so the page follows the same source rule as `chomp3 get`.
 
+use crate::bytes::narrow;
 use serde_json::{Value, json};
 
 use crate::census_file::Descriptors;
@@ -52,7 +53,7 @@ pub fn row(s: &Sources, r: u64, from: u64, to: u64) -> Result<Value, String> {
             to - from + 1
         ));
     }
-    let mut values = Vec::with_capacity((to - from + 1) as usize);
+    let mut values = Vec::with_capacity(narrow::<usize, _>(to - from + 1));
     let mut segments: Vec<(u64, u64, &str)> = Vec::new();
     for q in from..=to {
         let a = s.answer(q, r).ok();
@@ -93,7 +94,7 @@ pub fn census(d: &Descriptors) -> Value {
             }
             Some(Fate::Periodic { start: s, pattern }) => {
                 class.push('p');
-                (start[i], period[i]) = (s, pattern.len() as u32);
+                (start[i], period[i]) = (s, narrow::<u32, _>(pattern.len()));
             }
         }
         if d.start_is_bound(r) {
@@ -127,7 +128,7 @@ fn row_fate(census: Option<&Descriptors>, r: u64) -> Value {
             json!({"known": false, "why": format!("the census covers rows 0..{}", d.rows() - 1)})
         }
         None => json!({"known": false, "why": format!("row {r} is open in the census")}),
-        Some(s) => fate_json(&s, d.start_is_bound(r as u32)),
+        Some(s) => fate_json(&s, d.start_is_bound(narrow::<u32, _>(r))),
     }
 }
 

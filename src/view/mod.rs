@@ -13,6 +13,7 @@ pub mod api;
 pub mod query;
 pub mod tile;
 
+use crate::bytes::narrow;
 use std::io;
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -151,7 +152,7 @@ fn tile(s: &Sources, query: &str) -> Result<Reply, String> {
                 Ok(rgba) => rgba,
                 Err(e) => return Ok(file_error(s, e)),
             };
-            Reply::ok("image/png", tile::png(&rgba, tile::TILE as u32))
+            Reply::ok("image/png", tile::png(&rgba, narrow::<u32, _>(tile::TILE)))
         }
     })
 }

@@ -8,6 +8,7 @@
 //! no cell has. Reading 65,536 cells from the memory map bounds a tile's work
 //! whatever its scale, so the browser never loads the table.
 
+use crate::bytes::narrow;
 use crate::census_file::Descriptors;
 use crate::proof::RowStatus;
 use crate::table::raw::cells;
@@ -63,7 +64,7 @@ impl TileAt {
     fn cell(&self, i: u64, j: u64, columns: u64) -> Option<(u32, u32)> {
         let q = ((self.x * TILE + i) << self.scale) + self.half();
         let r = self.row(j);
-        (r <= q && q < columns).then_some((q as u32, r as u32))
+        (r <= q && q < columns).then_some((narrow::<u32, _>(q), narrow::<u32, _>(r)))
     }
 
     /// The row `r` pixel row `j` shows.
@@ -122,7 +123,7 @@ pub fn pixels(
         Measure::Settle => Vec::new(),
         _ => values(t, at)?,
     };
-    let mut out = Vec::with_capacity((4 * TILE * TILE) as usize);
+    let mut out = Vec::with_capacity(narrow::<usize, _>(4 * TILE * TILE));
     for j in 0..TILE {
         // The row's fate, looked up once per pixel row.
         let r = at.row(j);
@@ -134,7 +135,7 @@ pub fn pixels(
                 out.extend([0, 0, 0, 0]);
                 continue;
             };
-            let f = || values[(j * TILE + i) as usize];
+            let f = || values[narrow::<usize, _>(j * TILE + i)];
             let rgb = match m {
                 Measure::Offset if f() < q => DEAD,
                 Measure::Offset if f() == q => DEATH,
@@ -172,7 +173,7 @@ pub fn legend() -> Vec<u8> {
 
 /// Encodes RGBA pixels as a PNG `width` pixels wide.
 pub fn png(rgba: &[u8], width: u32) -> Vec<u8> {
-    let height = rgba.len() as u32 / (4 * width);
+    let height = narrow::<u32, _>(rgba.len()) / (4 * width);
     let mut bytes = Vec::new();
     let mut enc = png::Encoder::new(&mut bytes, width, height);
     enc.set_color(png::ColorType::Rgba);
@@ -206,9 +207,13 @@ pub fn palette(t: f64) -> [u8; 3] {
         [253.0, 231.0, 37.0],
     ];
     let x = t.clamp(0.0, 1.0) * (STOPS.len() - 1) as f64;
+    // `x` lies in [0, 4] (clamped above): the casts below lose nothing.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
     let k = (x.floor() as usize).min(STOPS.len() - 2);
     let u = x - k as f64;
     let (a, b) = (STOPS[k], STOPS[k + 1]);
+    // Between two colour stops, so within 0..=255.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
     [0, 1, 2].map(|c| (a[c] + (b[c] - a[c]) * u).round() as u8)
 }
 
