@@ -40,8 +40,9 @@
 //! huge         the binary's allocator: huge pages for large blocks uses nothing
 //! ```
 //!
-//! The `chomp3` binary (`src/cli/`, one module per command) parses arguments and
-//! calls these; it holds no mathematics of its own.
+//! The `chomp3` binary (the crate in `cli/`, one module per command) parses
+//! arguments and calls these; it holds no mathematics of its own, and this
+//! library depends on nothing of the command line.
 //!
 //! ```no_run
 //! use std::path::Path;

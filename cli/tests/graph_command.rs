@@ -525,7 +525,7 @@ fn a_bad_family_is_refused_in_one_line_naming_what_it_takes() {
     let err = String::from_utf8_lossy(&run(&["graph", "foo:3"]).stderr).to_string();
     let help = stdout(&run(&["graph", "--help"]));
     let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).unwrap();
     for f in chomp3::graph::family::FAMILIES {
         let spec = format!("{}:{}", f.name, f.args);
         assert!(err.contains(&spec), "error lacks {spec}");

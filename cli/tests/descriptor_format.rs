@@ -60,8 +60,10 @@ fn sample() -> Vec<Option<RowStatus>> {
 
 #[test]
 fn descriptor_bytes_follow_format_md() {
-    let format_md =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("FORMAT.md")).unwrap();
+    let format_md = std::fs::read_to_string(
+        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("FORMAT.md"),
+    )
+    .unwrap();
     // The layout this test decodes by, as FORMAT.md states it.
     for line in [
         "| 0 | 8 | bytes | magic `CHOMP3DS` |",

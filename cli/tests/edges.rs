@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use common::{chomp3, chomp3_ok, computed};
 
 fn repo(path: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
         .join(path)
         .display()
         .to_string()

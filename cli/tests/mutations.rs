@@ -240,7 +240,8 @@ fn every_text_reader_survives_damage() {
     };
     survive("a Grundy census", &census, &all, &f, census_reader);
     survive("a census of periods", &periods, &all, &f, census_reader);
-    let record = std::fs::read("plots/figures.tsv").unwrap();
+    let record =
+        std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../plots/figures.tsv")).unwrap();
     survive("a figure record", &record, &all, &f, |p| {
         let bytes = std::fs::read(p).unwrap();
         chomp3::plot::record::read(&bytes[..]).map(|_| ())
