@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every fuzz target for SECONDS (default 120) on its seeds (fuzz/seed.sh),
+# Runs every fuzz target (or those named after SECONDS) for SECONDS (default
+# 120) each on its seeds (fuzz/seed.sh),
 # one at a time, with a 512 MB allocation limit, and prints the executions
 # and time of each. Needs the nightly toolchain and cargo-fuzz
 # (`cargo install cargo-fuzz`). A crash stops the script and leaves the input
@@ -7,8 +8,9 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 secs=${1:-120}
+shift || true
 [ -d corpus ] || ./seed.sh
-targets=$(cargo +nightly fuzz list)
+targets=${*:-$(cargo +nightly fuzz list)}
 for t in $targets; do
   log=$(mktemp)
   cargo +nightly fuzz run -O "$t" -- -max_total_time="$secs" -malloc_limit_mb=512 \

@@ -309,3 +309,16 @@ fn graph_inputs_and_viewer_queries_survive_damage() {
         assert_eq!(body.trim_end().lines().count(), 1, "{url:?}: {body}");
     }
 }
+
+/// Inputs the fuzz targets found (fuzz/): each must be refused in one line,
+/// without its allocation (a periods checkpoint whose header asked for 2 GB).
+#[test]
+fn inputs_found_by_fuzzing_are_refused() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/fuzz");
+    let path = Path::new(dir).join("periods-checkpoint-2gb");
+    let e = chomp3::grundy::lag::load(&path).err().expect("refused");
+    assert!(
+        e.to_string().contains("more lines than the file can hold"),
+        "{e}"
+    );
+}

@@ -774,12 +774,17 @@ impl Run {
         Ok(())
     }
 
-    /// Reads a census written by [`Run::save`].
-    pub fn load(r: &mut dyn Read) -> io::Result<Run> {
+    /// Reads a census written by [`Run::save`] from a file of `bytes`
+    /// bytes: its sweeps hold at least 16 bytes a line, so a count of lines
+    /// the file cannot hold is refused before anything is allocated for them.
+    pub fn load(r: &mut dyn Read, bytes: u64) -> io::Result<Run> {
         let q_max = get32(r)?;
         let lag = get32(r)?;
         if q_max > 1000 {
             return Err(damaged("more than 1000 rows"));
+        }
+        if 16 * super::line(q_max, q_max) as u64 > bytes {
+            return Err(damaged("more lines than the file can hold"));
         }
         let trail = Live::load(r)?;
         let lead = Live::load(r)?;
@@ -1346,8 +1351,9 @@ pub fn load(path: &std::path::Path) -> io::Result<Run> {
     if &magic != MAGIC && &magic != b"C3GLAG02" {
         return Err(damaged("not a checkpoint of grundy-periods"));
     }
+    let bytes = std::fs::metadata(path)?.len();
     let mut crc = crate::bytes::stream::CrcReader::new(&mut r);
-    let run = Run::load(&mut crc).map_err(|e| match e.kind() {
+    let run = Run::load(&mut crc, bytes).map_err(|e| match e.kind() {
         io::ErrorKind::UnexpectedEof => damaged("cut short"),
         _ => e,
     })?;
