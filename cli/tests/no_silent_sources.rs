@@ -215,3 +215,30 @@ fn errors_name_the_file_once_and_blame_what_was_given() {
     );
     assert!(!t.exists());
 }
+
+/// A committed census is read as it is committed, compressed: `.c3d.xz` is
+/// decompressed as it is read (value from issue 46's report, checked there
+/// against the decompressed file); a cut `.xz` is refused in one line.
+#[test]
+fn a_compressed_census_answers_as_committed() {
+    let committed = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../data/census-500000/census.c3d.xz"
+    );
+    let out = chomp3(&["get", "10000000", "432746", "--census", committed]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "10253498");
+    let dir = tempfile::tempdir().unwrap();
+    let cut = dir.path().join("cut.c3d.xz");
+    let bytes = std::fs::read(committed).unwrap();
+    std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
+    let out = chomp3(&["get", "10", "5", "--census", cut.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("cut.c3d.xz") && err.contains(".xz"), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+}

@@ -214,6 +214,27 @@ pub fn rows_in_file(path: &Path) -> Result<Option<u32>, DescriptorError> {
     Descriptors::open(path).map(|d| Some(d.rows()))
 }
 
+/// No descriptor file compresses by more than this (the census of rows to
+/// `5*10^5` does by 1.6): a larger output is refused, not allocated.
+const XZ_MOST: u64 = 64;
+
+/// The decompressed bytes of the `.xz` file at `path`.
+fn read_xz(path: &Path) -> io::Result<Vec<u8>> {
+    let file = File::open(path)?;
+    let limit = XZ_MOST * file.metadata()?.len() + (1 << 20);
+    let mut bytes = Vec::new();
+    xz2::read::XzDecoder::new(BufReader::new(file))
+        .take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| io::Error::new(e.kind(), format!("not a whole .xz file ({e})")))?;
+    if bytes.len() as u64 > limit {
+        return Err(io::Error::other(format!(
+            "decompresses to more than {XZ_MOST} times its size, more than a census file can"
+        )));
+    }
+    Ok(bytes)
+}
+
 /// A descriptor file read into memory (a few MB for 10^5 rows).
 pub struct Descriptors {
     bytes: Vec<u8>,
@@ -221,15 +242,22 @@ pub struct Descriptors {
 }
 
 impl Descriptors {
-    /// Reads and checks a descriptor file (magic, version, length, CRC-32).
+    /// Reads and checks a descriptor file (magic, version, length, CRC-32);
+    /// a path ending in `.xz` is decompressed as it is read (the committed
+    /// censuses are kept so).
     pub fn open(path: &Path) -> Result<Descriptors, DescriptorError> {
-        let bytes = std::fs::read(path).map_err(|error| match error.kind() {
+        let io = |error: io::Error| match error.kind() {
             io::ErrorKind::NotFound => DescriptorError::NotFound(path.to_path_buf()),
             _ => DescriptorError::Io {
                 path: path.to_path_buf(),
                 error,
             },
-        })?;
+        };
+        let bytes = if path.extension().is_some_and(|e| e == "xz") {
+            read_xz(path).map_err(io)?
+        } else {
+            std::fs::read(path).map_err(io)?
+        };
         let header = raw::decode_header(&bytes)?;
         Ok(Descriptors { bytes, header })
     }
