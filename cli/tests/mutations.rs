@@ -311,7 +311,8 @@ fn graph_inputs_and_viewer_queries_survive_damage() {
 }
 
 /// Inputs the fuzz targets found (fuzz/): each must be refused in one line,
-/// without its allocation (a periods checkpoint whose header asked for 2 GB).
+/// without its allocation (periods checkpoints whose headers asked for 2 and
+/// 4 GB).
 #[test]
 fn inputs_found_by_fuzzing_are_refused() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/fuzz");

@@ -786,8 +786,8 @@ impl Run {
         if 16 * super::line(q_max, q_max) as u64 > bytes {
             return Err(damaged("more lines than the file can hold"));
         }
-        let trail = Live::load(r)?;
-        let lead = Live::load(r)?;
+        let trail = Live::load(r, q_max)?;
+        let lead = Live::load(r, q_max)?;
         let mut run = Run::new(q_max, lag, trail.bias()).map_err(|e| damaged(&e))?;
         let first: Vec<u32> = run.order.iter().map(|&(q, _)| q.max(1)).collect();
         run.lead.lags.load(r, lead.p(), &first)?;

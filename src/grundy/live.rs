@@ -422,16 +422,21 @@ impl Live {
 
     /// Reads a sweep written by [`Live::save`] (or by the census's sweep
     /// before it, whose format this is).
-    pub(super) fn load(r: &mut dyn Read) -> io::Result<Live> {
-        let q_max = get32(r)?;
-        if q_max > 1000 {
-            return Err(damaged("a sweep of more than 1000 rows"));
+    /// `q_max`: the lines the caller's run holds (a sweep of others is
+    /// refused before anything is allocated for it).
+    pub(super) fn load(r: &mut dyn Read, q_max: u32) -> io::Result<Live> {
+        if get32(r)? != q_max {
+            return Err(damaged("a sweep of other lines than its run's"));
         }
         let p = get32(r)?;
         let bias = get32(r)?;
         if bias % 64 != 0 || bias > 1 << 20 {
             return Err(damaged("a sweep's bias that is not a multiple of 64"));
         }
+        let ring = u64::from((bias + 2 * q_max + 64).div_ceil(64)).next_power_of_two();
+        let words = (line(q_max, q_max) as u64 + 2 * u64::from(q_max) + 4) * ring;
+        crate::memory::check("this sweep", 8 * words)
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))?;
         let mut live = Live::new(q_max, bias);
         live.p = p;
         let len = live.mask + 1;
@@ -596,7 +601,7 @@ mod tests {
             live.absorb(&low);
             let mut bytes = Vec::new();
             live.save(&mut bytes).unwrap();
-            live = Live::load(&mut &bytes[..]).unwrap();
+            live = Live::load(&mut &bytes[..], q_max).unwrap();
             for _ in 0..100 {
                 plain.step();
                 live.step(|_, _, _| {});
