@@ -169,16 +169,22 @@ mod tests {
         }
     }
 
-    /// Replacing follows the rule: same kind and at least as large, or
-    /// `--replace`; an image the record does not know is not replaced.
-    #[test]
-    fn a_figure_is_replaced_only_by_one_from_as_much_of_the_same() {
+    /// A directory whose record says `table.png` came from a table to 1000.
+    fn recorded() -> tempfile::TempDir {
         let dir = tempfile::tempdir().unwrap();
         let mut set = FileSet::new();
         let mut r = Record::open(dir.path(), false).unwrap();
         r.note("table.png", &made("table", 1000));
         r.write(&mut set).unwrap();
         set.commit().unwrap();
+        dir
+    }
+
+    /// Replacing follows the rule: same kind and at least as large, or
+    /// `--replace`; an image the record does not know is not replaced.
+    #[test]
+    fn a_figure_is_replaced_only_by_one_from_as_much_of_the_same() {
+        let dir = recorded();
         std::fs::write(dir.path().join("table.png"), b"image").unwrap();
         std::fs::write(dir.path().join("other.png"), b"image").unwrap();
         let r = Record::open(dir.path(), false).unwrap();
@@ -208,12 +214,7 @@ mod tests {
     /// A record cut or edited is refused (and started anew with `--replace`).
     #[test]
     fn a_damaged_record_is_refused() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut set = FileSet::new();
-        let mut r = Record::open(dir.path(), false).unwrap();
-        r.note("table.png", &made("table", 1000));
-        r.write(&mut set).unwrap();
-        set.commit().unwrap();
+        let dir = recorded();
         let path = dir.path().join(RECORD);
         let text = std::fs::read_to_string(&path).unwrap();
         std::fs::write(&path, text.replace("1000", "9000")).unwrap();
