@@ -117,12 +117,26 @@ impl View<'_> {
     }
 }
 
+/// Words of each ring of a sweep of the lines `q <= q_max` with room for
+/// `G - p >= -below`: a power of two.
+fn ring(q_max: u32, below: u32) -> u32 {
+    let bias = 64 * below.div_ceil(64);
+    (bias + 2 * q_max + 64).div_ceil(64).next_power_of_two()
+}
+
+/// Words of every ring of such a sweep, which [`Live::new`] allocates: one
+/// ring per line (`line(q_max, q_max) + 1`), per column row (`q_max + 1`),
+/// per diagonal (`q_max + 2`), and the row's own.
+fn ring_words(q_max: u32, below: u32) -> u64 {
+    (line(q_max, q_max) as u64 + 2 * u64::from(q_max) + 5) * u64::from(ring(q_max, below))
+}
+
 impl Live {
     /// The lines `q <= q_max` before the first step, with room for
     /// `G - p >= -below` (rounded up to a multiple of 64).
     pub(super) fn new(q_max: u32, below: u32) -> Live {
         let bias = 64 * below.div_ceil(64);
-        let ring = ((bias + 2 * q_max + 64).div_ceil(64) as usize).next_power_of_two();
+        let ring = ring(q_max, below) as usize;
         let n = line(q_max, q_max) + 1;
         let rows = q_max as usize + 1;
         Live {
@@ -146,9 +160,7 @@ impl Live {
     /// often room to spare): a wider window makes a restart less likely and
     /// costs nothing.
     pub(super) fn room(q_max: u32, below: u32) -> u32 {
-        let bias = 64 * below.div_ceil(64);
-        let ring = ((bias + 2 * q_max + 64).div_ceil(64)).next_power_of_two();
-        (64 * ring - 2 * q_max - 64) / 64 * 64
+        (64 * ring(q_max, below) - 2 * q_max - 64) / 64 * 64
     }
 
     /// The last `p` computed (0 before the first step).
@@ -433,9 +445,7 @@ impl Live {
         if bias % 64 != 0 || bias > 1 << 20 {
             return Err(damaged("a sweep's bias that is not a multiple of 64"));
         }
-        let ring = u64::from((bias + 2 * q_max + 64).div_ceil(64)).next_power_of_two();
-        let words = (line(q_max, q_max) as u64 + 2 * u64::from(q_max) + 4) * ring;
-        crate::memory::check("this sweep", 8 * words)
+        crate::memory::check("this sweep", 8 * ring_words(q_max, bias))
             .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))?;
         let mut live = Live::new(q_max, bias);
         live.p = p;
