@@ -1,6 +1,7 @@
 //! Little-endian byte helpers shared by the file formats (`table::raw`,
-//! `census_file::raw`, the census checkpoint and the graph memo). Uses nothing
-//! else in the crate.
+//! `census_file::raw`, the census checkpoint and the graph memo), and the
+//! checked integer conversions every module uses where a cast could drop bits
+//! ([`narrow`], [`usize_of`], [`len32`]). Uses nothing else in the crate.
 
 /// The `u32` stored little-endian at `b[at .. at + 4]`.
 pub(crate) fn u32_at(b: &[u8], at: usize) -> u32 {

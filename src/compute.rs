@@ -1,7 +1,7 @@
 //! Creating or extending a table file: checks the request, runs the [`Engine`] and
 //! streams its blocks into a [`TableWriter`], committing as it goes. This is the one
-//! place where engine and table meet (uses `engine`, `table`, `stop`, and
-//! `path_message` for its errors).
+//! place where engine and table meet (uses `engine`, `table`, `stop`, `bytes`,
+//! and `path_message` for its errors).
 
 use crate::bytes::narrow;
 use std::ops::Range;

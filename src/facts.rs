@@ -1,7 +1,7 @@
 //! What the columns `0 ..= N` of `f` say, collected column by column: the
 //! diagonal, constant-row starts, P-position counts, value counts, row minima and
 //! the largest value of each column. Filled by the table's column pass
-//! (`analysis::columns`) or by the census; uses nothing else in the crate.
+//! (`analysis::columns`) or by the census; uses only `bytes` (checked narrowing).
 
 use crate::bytes::narrow;
 

@@ -1,8 +1,9 @@
 //! Passes over a table file that turn it into results: the OEIS sequences of doc/chomp.md
 //! section 3, the row census, growth statistics and the open questions of doc/chomp.md
 //! section 4. Reads the table through its memory map (one column pass, one row
-//! pass in bounded blocks); never writes the table. Uses `table`, `proof` and
-//! `census_file` (for rows a census has proved and the table cannot).
+//! pass in bounded blocks); never writes the table. Uses `table`, `proof`,
+//! `census_file` (for rows a census has proved and the table cannot), `facts`,
+//! `atomic_write` and `bytes`.
 //!
 //! Everything reported carries its status: exact for the table's `N`, proved for
 //! all `q` (constant rows, certified periodic rows), or evidence within the table.

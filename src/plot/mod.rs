@@ -1,7 +1,7 @@
 //! Figures of a table and its analysis (PNG or SVG, with `plotters`), one file
 //! per figure, each a `Figure` drawn by `render`. Reads the table (the image
-//! of `f`) and an [`Analysis`]; writes only image files. Uses `table`,
-//! `analysis` and `proof`; [`graphs`] draws graph Chomp's results from the files
+//! of `f`) and an [`Analysis`]; writes only image files (and their record).
+//! Uses `table`, `analysis`, `proof`, `atomic_write`, `seal` and `bytes`; [`graphs`] draws graph Chomp's results from the files
 //! `chomp3 graph` writes (read by `graph::summary`), [`grundy`] the Grundy
 //! census from its file. [`record`] keeps, beside the figures, what each was
 //! drawn from, so that no figure is replaced by one from a smaller or another

@@ -1,6 +1,6 @@
 //! What a row of `f(q,r)` does for all `q`, how that is known, and the proof that
 //! turns finite data into "for all `q`" (CERTIFICATE.md). The base that both the
-//! census and the analysis build on; uses nothing else in the crate.
+//! census and the analysis build on; uses only `bytes` (checked narrowing).
 //!
 //! # The argument
 //!

@@ -3,7 +3,7 @@
 //! binary from `src/view/page/`) and answers the page's requests from the
 //! table and census it was started with. Owns the routes, the tiles and the
 //! JSON answers; uses `lookup` (the source rule of `get`), `table`,
-//! `census_file`, `proof` and `stop`.
+//! `census_file`, `proof`, `stop` and `bytes`.
 //!
 //! It answers `GET` (and `HEAD`) on its own routes only, never a file by path:
 //! anything else is a 404, a bad parameter a 400, and a table that fails a
