@@ -305,12 +305,13 @@ impl Run {
         // Speculative cycle search on every live row old enough to have settled,
         // and the comparisons due at this column.
         let mut last = None;
+        let mut live = self.engine.rows();
         for r in self.settled_below..=rows.min(q - 1) {
-            if !self.owns(r) {
+            if !ranks::owns(&*self.ranks, r / CHUNK_ROWS) {
                 continue;
             }
             let t = &mut self.trackers[r as usize];
-            let row = self.engine.live_row(r);
+            let row = live.get(r);
             let state: Option<&dyn StateAt> = match &row {
                 Some(_) if weaken.ignore_state => Some(&EMPTY),
                 Some(row) => Some(row),
@@ -329,6 +330,7 @@ impl Run {
                 t.verify(q, state);
             }
         }
+        drop(live);
         self.settle(q);
     }
 

@@ -10,7 +10,8 @@ use crate::bytes::narrow;
 use std::io::{self, Read, Write};
 use std::sync::Mutex;
 
-use super::row::{Row, State};
+use super::chain::{Builder, Walk};
+use super::row::{Row, State, Window};
 use super::{CHUNK_ROWS, Engine};
 use crate::bytes::damaged;
 use crate::bytes::stream::{get_varint, get32, get64, get64s, put_varint, put32, put64, put64s};
@@ -36,8 +37,9 @@ impl Engine {
         let mut live = Deltas::default();
         for (c, chunk) in self.chunks.iter_mut().enumerate() {
             let chunk = chunk.get_mut().unwrap();
-            put32(w, crate::bytes::len32(chunk.len())?)?;
-            for (i, row) in chunk.iter().enumerate() {
+            put32(w, crate::bytes::len32(chunk.rows.len())?)?;
+            let mut walk = Walk::new(chunk);
+            for (i, row) in chunk.rows.iter().enumerate() {
                 let r = narrow::<u32, _>(c) * CHUNK_ROWS + narrow::<u32, _>(i);
                 match row {
                     Row::Dead { value } => {
@@ -53,7 +55,8 @@ impl Engine {
                         }
                     }
                     Row::Live(_) => {
-                        let state = row.state(r, q).expect("a live row has a state");
+                        let (l, win) = walk.row(chunk, i).expect("a live row");
+                        let state = l.state(win, r, q);
                         w.write_all(&[LIVE])?;
                         live.save(w, &state)?;
                     }
@@ -74,7 +77,7 @@ impl Engine {
         if nchunks > rows_end.div_ceil(CHUNK_ROWS) as u64 {
             return Err(damaged("more rows than columns"));
         }
-        let mut chunks: Vec<Mutex<Vec<Row>>> = Vec::new();
+        let mut chunks = Vec::new();
         let mut live = Deltas::default();
         for c in 0..narrow::<u32, _>(nchunks) {
             let len = get32(rd)?;
@@ -82,11 +85,14 @@ impl Engine {
             if len != 0 && len != (lo + CHUNK_ROWS).min(rows_end) - lo {
                 return Err(damaged("a chunk of rows neither empty nor whole"));
             }
-            let mut chunk = Vec::with_capacity(len as usize);
+            let mut chunk = Builder::new(q);
             for r in lo..lo + len {
-                chunk.push(load_row(rd, r, q, &mut live)?);
+                match load_row(rd, r, q, &mut live)? {
+                    Ok(row) => chunk.settled(row),
+                    Err(win) => chunk.live(win),
+                }
             }
-            chunks.push(Mutex::new(chunk));
+            chunks.push(Mutex::new(chunk.finish()));
         }
         Ok(Engine {
             columns: q,
@@ -158,30 +164,38 @@ impl Deltas {
     }
 }
 
-/// One row `r` of a checkpoint taken before column `q`.
-fn load_row(rd: &mut dyn Read, r: u32, q: u32, live: &mut Deltas) -> io::Result<Row> {
+/// One row `r` of a checkpoint taken before column `q`: a dead or periodic
+/// row, or a live row's window.
+fn load_row(
+    rd: &mut dyn Read,
+    r: u32,
+    q: u32,
+    live: &mut Deltas,
+) -> io::Result<Result<Row, Window>> {
     let mut tag = [0u8];
     rd.read_exact(&mut tag)?;
     Ok(match tag[0] {
-        DEAD => Row::Dead { value: get32(rd)? },
+        DEAD => Ok(Row::Dead { value: get32(rd)? }),
         PERIODIC => {
             let start = get32(rd)?;
             let len = get32(rd)? as usize;
             let pattern = (0..len)
                 .map(|_| get32(rd).map(|x| x.cast_signed()))
                 .collect::<io::Result<Vec<_>>>()?;
-            Row::Periodic { start, pattern }
+            Ok(Row::Periodic { start, pattern })
         }
         LIVE => {
             let state = live.load(rd, r + 2)?;
-            Row::live(r, q, |base, bits| {
-                for x in 0..r + 2 {
-                    if state.contains(x) {
-                        let v = q + x;
-                        bits[(v / 64 - base) as usize] |= 1u64 << (v % 64);
-                    }
+            let mut win = Window {
+                base: q / 64,
+                bits: Vec::new(),
+            };
+            for x in 0..r + 2 {
+                if state.contains(x) {
+                    win.mark(q + x);
                 }
-            })
+            }
+            Err(win)
         }
         _ => return Err(damaged("unknown row tag")),
     })

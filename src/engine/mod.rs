@@ -52,6 +52,7 @@
 //! state and the rows below it in its own column, so the result does not depend on
 //! the number of threads.
 
+mod chain;
 mod checkpoint;
 pub mod ranks;
 mod resume;
@@ -63,11 +64,12 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard, mpsc};
 
+use chain::{Chunk, Scratch, Walk};
 pub(crate) use checkpoint::Deltas;
 use ranks::{Ranks, Solo, owner};
 pub use resume::StoredColumns;
 pub use row::State;
-use row::{BlockOut, Row};
+use row::{BlockOut, Live, Row, Window};
 
 /// Columns per block. A row's window is reused across the block's columns while
 /// the block's column bitsets (`N / 8` bytes each) stay in L2. 32, 64 and 128
@@ -150,10 +152,45 @@ impl Block<'_> {
     }
 }
 
-/// A live row at the engine's next column `q`, borrowed from its chunk.
+/// The live rows at the engine's next column `q`, lent one at a time in
+/// increasing order ([`Engine::rows`]): each row's window is rebuilt from its
+/// chunk's chain (`chain.rs`) as the rows are walked.
+pub struct Rows<'a> {
+    engine: &'a Engine,
+    /// The chunk being walked, and the walk.
+    at: Option<(u32, MutexGuard<'a, Chunk>, Walk)>,
+}
+
+impl Rows<'_> {
+    /// Live row `r` (`None` for a dead or periodic row, or one not made yet);
+    /// rows asked in increasing order cost one walk of their chunks.
+    pub fn get(&mut self, r: u32) -> Option<LiveRow<'_>> {
+        let c = r / CHUNK_ROWS;
+        if self.at.as_ref().is_none_or(|(at, _, _)| *at != c) {
+            self.at = None;
+            let chunk = self.engine.chunks.get(c as usize)?.lock().unwrap();
+            let walk = Walk::new(&chunk);
+            self.at = Some((c, chunk, walk));
+        }
+        let (_, chunk, walk) = self.at.as_mut()?;
+        let i = (r % CHUNK_ROWS) as usize;
+        if i >= chunk.rows.len() {
+            return None;
+        }
+        let (live, win) = walk.row(chunk, i)?;
+        Some(LiveRow {
+            live,
+            win,
+            r,
+            q: self.engine.columns,
+        })
+    }
+}
+
+/// A live row at the engine's next column `q`, with its window.
 pub struct LiveRow<'a> {
-    rows: MutexGuard<'a, Vec<Row>>,
-    i: usize,
+    live: &'a Live,
+    win: &'a Window,
     r: u32,
     q: u32,
 }
@@ -161,14 +198,12 @@ pub struct LiveRow<'a> {
 impl LiveRow<'_> {
     /// The row's state at `q`: the values `>= q` it has used.
     pub fn state(&self) -> State {
-        self.rows[self.i].state(self.r, self.q).expect("a live row")
+        self.live.state(self.win, self.r, self.q)
     }
 
     /// Whether the row's state at `q` is `s` (compared without a copy).
     pub fn state_is(&self, s: &State) -> bool {
-        self.rows[self.i]
-            .state_is(self.r, self.q, s)
-            .expect("a live row")
+        self.live.state_is(self.win, self.r, self.q, s)
     }
 }
 
@@ -179,7 +214,7 @@ pub struct Engine {
     row_limit: u32,
     /// Rows `c * CHUNK_ROWS ..` in chunk `c`; a mutex each so that the pipeline's
     /// threads can hand chunks on (the schedule makes every lock uncontended).
-    chunks: Vec<Mutex<Vec<Row>>>,
+    chunks: Vec<Mutex<Chunk>>,
     /// Bitset of the diagonal values `f(a,a)` for the rows created so far.
     diagonal: Mutex<Vec<u64>>,
     /// Rows below this are not handed to the caller ([`Engine::report_from`]).
@@ -220,17 +255,13 @@ impl Engine {
         }
     }
 
-    /// Live row `r` at the next column `q = columns()`, to read its state in
-    /// place (`None` for a dead or periodic row, or one not made yet).
-    pub fn live_row(&self, r: u32) -> Option<LiveRow<'_>> {
-        let rows = self.chunks.get((r / CHUNK_ROWS) as usize)?.lock().unwrap();
-        let i = (r % CHUNK_ROWS) as usize;
-        matches!(rows.get(i)?, Row::Live(_)).then_some(LiveRow {
-            rows,
-            i,
-            r,
-            q: self.columns,
-        })
+    /// The live rows at the next column `q = columns()`, to read their states
+    /// in place, in increasing order.
+    pub fn rows(&self) -> Rows<'_> {
+        Rows {
+            engine: self,
+            at: None,
+        }
     }
 
     /// Hands a live row over to its proved pattern: from column `start` on,
@@ -238,7 +269,7 @@ impl Engine {
     /// dropped; later columns take its values from the pattern in O(1).
     pub fn set_periodic(&mut self, r: u32, start: u32, pattern: Vec<i32>) {
         let chunk = self.chunks[(r / CHUNK_ROWS) as usize].get_mut().unwrap();
-        chunk[(r % CHUNK_ROWS) as usize].make_periodic(start, pattern);
+        chunk.make_periodic((r % CHUNK_ROWS) as usize, start, pattern);
     }
 
     /// Number of chunks of [`CHUNK_ROWS`] rows made so far.
@@ -248,7 +279,7 @@ impl Engine {
 
     /// Rows held in chunk `c` (0 for another rank's chunk).
     pub fn chunk_len(&mut self, c: u32) -> usize {
-        self.chunks[c as usize].get_mut().unwrap().len()
+        self.chunks[c as usize].get_mut().unwrap().rows.len()
     }
 
     /// Number of complete columns (`0 .. columns()` are done).
@@ -295,7 +326,7 @@ impl Engine {
         let rows_end = end.min(self.row_limit.saturating_add(1));
         self.rebuild_diffs(ranks);
         while self.chunks.len() < rows_end.div_ceil(CHUNK_ROWS) as usize {
-            self.chunks.push(Mutex::new(Vec::new()));
+            self.chunks.push(Mutex::new(Chunk::default()));
         }
         let block_range = |b: usize| {
             let q0 = first + narrow::<u32, _>(b) * BLOCK_COLS;
@@ -313,6 +344,7 @@ impl Engine {
                 scope.spawn(move |_| {
                     let mut used = Vec::new();
                     let mut out = Vec::new();
+                    let mut scratch = Scratch::default();
                     for b in (t..nblocks).step_by(workers) {
                         let (q0, q_end) = block_range(b);
                         let wait_for = |rows: u32| {
@@ -330,7 +362,8 @@ impl Engine {
                             q0,
                             q_end,
                         };
-                        this.compute_block(at, ranks, &mut used, &mut out, wait_for, done);
+                        let bufs = (&mut used, &mut out, &mut scratch);
+                        this.compute_block(at, ranks, bufs, wait_for, done);
                         let rows_end = q_end.min(this.row_limit.saturating_add(1));
                         let lo = this.report_from.min(rows_end);
                         let block = Block {
@@ -362,42 +395,19 @@ impl Engine {
     fn rebuild_diffs(&mut self, ranks: &dyn Ranks) {
         let q = self.columns;
         let (size, rank) = (ranks.size(), ranks.rank());
-        let mut chunks: Vec<&mut Vec<Row>> = self
-            .chunks
-            .iter_mut()
-            .map(|c| c.get_mut().unwrap())
-            .collect();
-        if !chunks.iter().any(|c| c.iter().any(Row::lacks_diff)) {
+        let lacking = |c: &mut Mutex<Chunk>| c.get_mut().unwrap().rows.iter().any(Row::lacks_diff);
+        if !self.chunks.iter_mut().any(lacking) {
             return;
         }
-        // The nearest row below that has not died, as (chunk, index), if known.
-        let mut neighbour: Option<(usize, usize)> = None;
-        for c in 0..chunks.len() {
+        // The window of the nearest row below that has not died, if it is a
+        // live row of this rank.
+        let mut below: Option<Window> = None;
+        for (c, chunk) in self.chunks.iter_mut().enumerate() {
             if owner(narrow::<u32, _>(c), size) != rank {
-                neighbour = None;
+                below = None;
                 continue;
             }
-            for i in 0..chunks[c].len() {
-                if matches!(chunks[c][i], Row::Dead { .. }) {
-                    continue;
-                }
-                if chunks[c][i].lacks_diff()
-                    && let Some((nc, ni)) = neighbour
-                {
-                    // The neighbour lies before this row: borrow both at once.
-                    let (below, row) = if nc == c {
-                        let (lo, hi) = chunks[c].split_at_mut(i);
-                        (&lo[ni], &mut hi[0])
-                    } else {
-                        let (lo, hi) = chunks.split_at_mut(c);
-                        (&lo[nc][ni], &mut hi[0][i])
-                    };
-                    if let (Some(x), Row::Live(w)) = (below.window(), row) {
-                        w.set_diff(q, x);
-                    }
-                }
-                neighbour = Some((c, i));
-            }
+            chunk.get_mut().unwrap().rebuild_diffs(q, &mut below);
         }
     }
 
@@ -410,8 +420,7 @@ impl Engine {
         &self,
         at: Place,
         ranks: &dyn Ranks,
-        used: &mut Vec<u64>,
-        out: &mut Vec<u32>,
+        (used, out, scratch): (&mut Vec<u64>, &mut Vec<u32>, &mut Scratch),
         wait_for: impl Fn(u32),
         done: impl Fn(u32),
     ) {
@@ -451,39 +460,17 @@ impl Engine {
                 self.take_handoff(at, lo, rows_end, used_words, used, &message);
             }
             let mut rows = self.chunks[chunk as usize].lock().unwrap();
-            for r in lo..hi {
-                let q_from = r.max(q0);
-                if r >= q0 {
-                    // Row r is born at column r with the diagonal values f(a,a), a < r.
-                    let diagonal = self.diagonal.lock().unwrap();
-                    let mut row = Row::live(r, r, |base, bits| copy_words(&diagonal, base, bits));
-                    // Row r - 1, computed just before, is alive at column r.
-                    let left = r.checked_sub(1).and_then(|x| x.checked_sub(lo_out));
-                    if left.is_some_and(|i| out[(r - q0) as usize * stride + i as usize] >= r) {
-                        row.start_diff();
-                    }
-                    rows.push(row);
-                }
-                rows[(r - lo) as usize].advance(
-                    r,
-                    q_from,
-                    q_end,
-                    &mut BlockOut {
-                        q0,
-                        used,
-                        used_words,
-                        out,
-                        stride,
-                        lo: lo_out,
-                        below: &mut below,
-                        carry: &mut carry,
-                    },
-                );
-                if r >= q0 {
-                    let d = out[(r - q0) as usize * stride + (r - lo_out) as usize];
-                    set_bit(&mut self.diagonal.lock().unwrap(), d);
-                }
-            }
+            let mut b = BlockOut {
+                q0,
+                used,
+                used_words,
+                out,
+                stride,
+                lo: lo_out,
+                below: &mut below,
+                carry: &mut carry,
+            };
+            rows.advance_block((lo, hi), q_end, &mut b, scratch, &self.diagonal);
             drop(rows);
             done(hi);
             if chunk + 1 < chunks && owner(chunk + 1, size) != ranks.rank() {

@@ -9,7 +9,8 @@
 use std::ops::Range;
 use std::sync::Mutex;
 
-use super::row::Row;
+use super::chain::Builder;
+use super::row::{Row, Window};
 use super::{CHUNK_ROWS, Engine, copy_words, set_bit};
 
 /// Where stored columns come from (the table file, or a test's vectors).
@@ -44,9 +45,14 @@ impl Engine {
         for r in 0..n {
             let v = last[r as usize];
             rows.push(if v < n {
-                Row::Dead { value: v }
+                Ok(Row::Dead { value: v })
             } else {
-                Row::live(r, n, |base, bits| copy_words(&earlier_diagonal, base, bits))
+                let mut win = Window {
+                    base: n / 64,
+                    bits: vec![0; (r as usize + 1) / 64 + 2],
+                };
+                copy_words(&earlier_diagonal, win.base, &mut win.bits);
+                Err(win)
             });
             set_bit(&mut earlier_diagonal, diagonal[r as usize]);
         }
@@ -58,9 +64,8 @@ impl Engine {
             buf.clear();
             source.read_column(a, lo..a + 1, &mut buf);
             for (r, &v) in (lo..).zip(&buf) {
-                let row = &mut rows[r as usize];
-                if v >= n {
-                    row.mark(v); // a no-op on dead rows
+                if let (Err(win), true) = (&mut rows[r as usize], v >= n) {
+                    win.mark(v);
                 }
             }
         }
@@ -68,11 +73,19 @@ impl Engine {
         let mut chunks = Vec::new();
         let mut rows = rows.into_iter();
         loop {
-            let chunk: Vec<Row> = rows.by_ref().take(CHUNK_ROWS as usize).collect();
-            if chunk.is_empty() {
+            let mut chunk = Builder::new(n);
+            let mut any = false;
+            for row in rows.by_ref().take(CHUNK_ROWS as usize) {
+                any = true;
+                match row {
+                    Ok(row) => chunk.settled(row),
+                    Err(win) => chunk.live(win),
+                }
+            }
+            if !any {
                 break;
             }
-            chunks.push(Mutex::new(chunk));
+            chunks.push(Mutex::new(chunk.finish()));
         }
         Engine {
             columns: n,

@@ -1,9 +1,11 @@
 //! One row's state and the inner loop that advances it through a block of columns.
 //!
 //! This is where the engine spends its time: every live cell of the table is one
-//! iteration of [`Row::advance`]. A live row only needs the values it has already
-//! used at or above the current column `q` (see the rule in `engine/mod.rs`), so its
-//! state is a short bitset window `[q, q + r + 1]`, not a set of every value so far.
+//! iteration of [`Live::advance`]. A live row only needs the values it has already
+//! used at or above the current column `q` (see the rule in `engine/mod.rs`): its
+//! window, a bitset of `[q, q + r + 1]`. The windows themselves are kept by the
+//! row's chunk as a chain of differences (`chain.rs`); a row here holds what is its
+//! own, and works on the window its chunk lends it.
 //!
 //! # The neighbour shortcut (proof)
 //!
@@ -35,7 +37,7 @@
 //!   column and never die there, so row `s` is alive at `s`);
 //! * a set that cannot be kept (no neighbour known, as at the first row of a
 //!   chunk another rank computes, or after a checkpoint) is `None`, and the
-//!   row scans as before until [`Window::set_diff`] rebuilds it from the two
+//!   row scans as before until [`Live::set_diff`] rebuilds it from the two
 //!   windows at the start of a later `advance`.
 
 use crate::bytes::narrow;
@@ -49,47 +51,45 @@ pub(crate) enum Row {
         value: u32,
     },
     /// A row proved periodic: `f(q,r) - q = pattern[(q - start) % len]` for
-    /// `q >= start`; its window is dropped and its values come from this in O(1).
+    /// `q >= start`; it leaves its chunk's chain and its values come from this
+    /// in O(1).
     Periodic {
         /// First column of the pattern.
         start: u32,
         /// One period of `f(q,r) - q`.
         pattern: Vec<i32>,
     },
-    /// A live row: the window of values `>= q` that earlier entries already use.
-    Live(Window),
+    /// A live row.
+    Live(Live),
 }
 
-/// A live row's window of used values, holding only the words that carry
-/// information: from its first unused value (below it every value from the
-/// column on is used) to its last used one (above it none is).
-///
-/// A row that has settled keeps a word or two; one that has not (`q < sqrt 2 r`)
-/// keeps `0.6 r` to `0.7 r` of the `r + 2` values its state spans. The words
-/// are kept in a `Vec` with slack of a sixty-fourth of the span at each end, so
-/// that it grows and slides by one copy every `~r / 64` columns: a copy of the
-/// window costs about a byte a column then, and the slack about 3 % of the
-/// census's windows (a sixteenth cost 12 %; a shift every column would cost
-/// more time, a second span doubles the memory).
+/// What a live row keeps of its own; its window is its chunk's to lend.
 #[derive(Clone, Debug)]
-pub(crate) struct Window {
-    /// Absolute word index of `bits[0]`: bit `v` of the row lives in
-    /// `bits[v / 64 - base]`. Every value from the current column up to
-    /// `64 * base` is used (`64 * base <= low`); bits below the current column
-    /// are stale and always masked.
-    base: u32,
-    /// Lower bound for the first value `>= q` that is not in the window.
+pub(crate) struct Live {
+    /// Lower bound for the first value `>= q` that is not in the window: every
+    /// value from the column up to it is used.
     low: u32,
-    /// The words from `base` on; every value past them is unused.
-    bits: Vec<u64>,
-    /// Words of slack ([`slack_words`]).
-    slack: u32,
     /// A superset of the values `>= q` that the neighbour below has used and
     /// this row has not (see the module's proof); `None` when not known.
     diff: Option<Vec<u32>>,
+    /// The chain's link (`chain.rs`): the values `>= q`, at the engine's column
+    /// `q`, in which this row's window differs from that of the live row before
+    /// it in its chunk; empty for the chunk's first live row. In no order.
+    pub(crate) delta: Vec<u32>,
 }
 
-/// In [`BlockOut::below`]: no value of a row below is known in that column.
+/// A window of used values: bit `v` lives in `bits[v / 64 - base]`; values
+/// below `64 * base` count as used, and bits below the current column are
+/// stale and never read.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Window {
+    /// Absolute word index of `bits[0]`.
+    pub(crate) base: u32,
+    /// The words from `base` on; every value past them is unused.
+    pub(crate) bits: Vec<u64>,
+}
+
+/// In [`BlockOut::below`] and a row's marks: no value is known in that column.
 pub(crate) const NONE: u32 = u32::MAX;
 
 /// A set of differences larger than this is dropped (the row scans instead):
@@ -210,32 +210,20 @@ pub(crate) struct BlockOut<'a> {
     pub(crate) carry: &'a mut Option<Vec<u32>>,
 }
 
-/// Number of 64-bit words that cover `[q, q + r + 1]` for any `q`.
-fn span_words(r: u32) -> usize {
-    (r as usize + 1) / 64 + 2
-}
-
-/// Words by which a row's window grows or slides at a time: a sixty-fourth
-/// of its span.
-fn slack_words(r: u32) -> u32 {
-    narrow::<u32, _>(span_words(r)) / 64 + 1
-}
-
 impl Row {
-    /// A live row `r` at column `q`, its window filled by `fill`, which receives the
-    /// window's words (absolute word index `q / 64` first) and sets the used values.
-    pub(crate) fn live(r: u32, q: u32, fill: impl FnOnce(u32, &mut [u64])) -> Row {
-        let mut bits = vec![0u64; span_words(r)];
-        fill(q / 64, &mut bits);
-        trim(&mut bits);
-        bits.shrink_to_fit();
-        Row::Live(Window {
-            base: q / 64,
+    /// Row `r` at its birth column `r`: its window there is the diagonal
+    /// values `f(a,a) >= r`, `a < r`, which its chunk lends it.
+    pub(crate) fn born(r: u32) -> Row {
+        Row::live_at(r, Vec::new())
+    }
+
+    /// A live row at column `q` with the chain's link `delta`.
+    pub(crate) fn live_at(q: u32, delta: Vec<u32>) -> Row {
+        Row::Live(Live {
             // f is positive: at column 0 the least candidate is 1, not 0.
             low: q.max(1),
-            bits,
-            slack: slack_words(r),
             diff: None,
+            delta,
         })
     }
 
@@ -252,56 +240,20 @@ impl Row {
         matches!(self, Row::Live(w) if w.diff.is_none())
     }
 
-    /// The live row's window (`None` for a dead or periodic row).
-    pub(crate) fn window(&self) -> Option<&Window> {
-        match self {
-            Row::Live(w) => Some(w),
-            _ => None,
-        }
-    }
-
-    /// Replaces a live row's window by its proved periodic pattern: from column
-    /// `start` on, `f(q,r) - q = pattern[(q - start) % pattern.len()]`.
-    pub(crate) fn make_periodic(&mut self, start: u32, pattern: Vec<i32>) {
-        assert!(matches!(self, Row::Live(_)) && !pattern.is_empty());
-        *self = Row::Periodic { start, pattern };
-    }
-
-    /// The state of a live row at column `q` (the values `>= q` it has used so
-    /// far); `None` for a dead or periodic row.
-    pub(crate) fn state(&self, r: u32, q: u32) -> Option<State> {
-        let Row::Live(w) = self else { return None };
-        let lead = w.lead(r, q);
-        let mut bits: Vec<u64> = w.words_from(q + lead, q + r + 2).collect();
-        trim(&mut bits);
-        bits.shrink_to_fit();
-        Some(State { lead, bits })
-    }
-
-    /// Whether a live row's state at column `q` is `s`, without copying it;
-    /// `None` for a dead or periodic row.
-    pub(crate) fn state_is(&self, r: u32, q: u32, s: &State) -> Option<bool> {
-        let Row::Live(w) = self else { return None };
-        let lead = w.lead(r, q);
-        if lead != s.lead {
-            return Some(false);
-        }
-        let mut words = w.words_from(q + lead, q + r + 2);
-        let same = s.bits.iter().all(|&x| words.next() == Some(x)) && words.all(|x| x == 0);
-        Some(same)
-    }
-
-    /// Sets value `v` (absolute) in a live row's window; a no-op on other rows.
-    pub(crate) fn mark(&mut self, v: u32) {
-        if let Row::Live(w) = self {
-            w.mark(v);
-        }
-    }
-
     /// Computes `f(q, r)` for `q` in `q_from..q_end` (all inside the block that starts
     /// at column `b.q0`), writing `f(q0 + j, r)` to `b.out[j * b.stride + r]` and
-    /// adding the row's values to the block's column bitsets.
-    pub(crate) fn advance(&mut self, r: u32, q_from: u32, q_end: u32, b: &mut BlockOut) {
+    /// adding the row's values to the block's column bitsets. A live row works on
+    /// `win`, its window at `q_from`, and appends its values to `marks`; the
+    /// caller turns a row that died into [`Row::Dead`] (returned: its column).
+    pub(crate) fn advance(
+        &mut self,
+        r: u32,
+        q_from: u32,
+        q_end: u32,
+        b: &mut BlockOut,
+        win: &mut Window,
+        marks: &mut Vec<u32>,
+    ) -> Option<u32> {
         let (q0, used_words, stride) = (b.q0, b.used_words, b.stride);
         let r_idx = r.checked_sub(b.lo).map(|i| i as usize);
         match self {
@@ -312,6 +264,7 @@ impl Row {
                         b.out[(q - q0) as usize * stride + i] = *value;
                     }
                 }
+                None
             }
             Row::Periodic { start, pattern } => {
                 let used_base = q0 / 64;
@@ -334,48 +287,41 @@ impl Row {
                 }
                 // The rows above see this row as their neighbour; it never dies.
                 clear(b.carry);
+                None
             }
-            Row::Live(w) => {
+            Row::Live(live) => {
                 let r_idx = r_idx.expect("rows below the reported ones are dead or periodic");
-                if let Some(died) = w.advance(r, q_from, q_end, b) {
+                let died = live.advance(r, q_from, q_end, b, win, marks);
+                if let Some(died) = died {
                     for q2 in died + 1..q_end {
                         b.out[(q2 - q0) as usize * stride + r_idx] = died;
                     }
-                    *self = Row::Dead { value: died };
                 }
+                died
             }
         }
     }
 }
 
 impl Window {
-    /// Sets value `v` (absolute, `v >= low`) in the window, growing it by the
-    /// slack when `v` lies past its words.
-    fn mark(&mut self, v: u32) {
-        let w = (v / 64 - self.base) as usize;
-        if w >= self.bits.len() {
-            let len = w + 1 + self.slack as usize;
-            self.bits.reserve_exact(len - self.bits.len());
-            self.bits.resize(len, 0);
+    /// Overwrites `dst`'s words with this window's values (the values below
+    /// this window's `64 * base` set).
+    pub(crate) fn copy_into(&self, dst: &mut Window) {
+        for (k, w) in (dst.base as usize..).zip(dst.bits.iter_mut()) {
+            *w = match k.checked_sub(self.base as usize) {
+                None => u64::MAX,
+                Some(i) => self.word(i),
+            };
         }
-        self.bits[w] |= 1u64 << (v % 64);
     }
 
-    /// Drops the words below `low` once there are a slack's worth of them
-    /// (every value from the column up to there is used), and the spare words
-    /// past the last used value.
-    fn slide(&mut self) {
-        let drop = (self.low / 64).saturating_sub(self.base);
-        if drop < self.slack {
-            return;
-        }
-        let drop = (drop as usize).min(self.bits.len());
-        self.bits.drain(..drop);
-        self.base = self.low / 64;
-        trim(&mut self.bits);
-        if self.bits.capacity() > self.bits.len() + 2 * self.slack as usize {
-            self.bits.shrink_to(self.bits.len() + self.slack as usize);
-        }
+    /// The window's words from absolute word `k >= base` on, the zero words
+    /// at the end dropped.
+    pub(crate) fn tail_from(&self, k: u32) -> Window {
+        let start = ((k - self.base) as usize).min(self.bits.len());
+        let mut bits = self.bits[start..].to_vec();
+        trim(&mut bits);
+        Window { base: k, bits }
     }
 
     /// Word `i` of the window (`0` past its end).
@@ -384,15 +330,45 @@ impl Window {
         self.bits.get(i).copied().unwrap_or(0)
     }
 
-    /// How many values from `q` on the row has used without a gap (at most
-    /// `r + 2`: its state's `lead`).
-    fn lead(&self, r: u32, q: u32) -> u32 {
-        (self.next_free(self.low.max(q)) - q).min(r + 2)
+    /// Sets value `v` (absolute, `v >= 64 * base`), growing the words if `v`
+    /// lies past them.
+    #[inline]
+    pub(crate) fn mark(&mut self, v: u32) {
+        let w = (v / 64 - self.base) as usize;
+        if w >= self.bits.len() {
+            self.bits.resize(w + 1, 0);
+        }
+        self.bits[w] |= 1u64 << (v % 64);
     }
 
-    /// The window's values `from .. to` (absolute, `from >= low`), 64 to a
+    /// Flips value `v` (absolute, `v >= 64 * base`).
+    #[inline]
+    pub(crate) fn toggle(&mut self, v: u32) {
+        let w = (v / 64 - self.base) as usize;
+        if w >= self.bits.len() {
+            self.bits.resize(w + 1, 0);
+        }
+        self.bits[w] ^= 1u64 << (v % 64);
+    }
+
+    /// Whether the window holds `v` (values below `64 * base` count as used).
+    #[inline]
+    pub(crate) fn has(&self, v: u32) -> bool {
+        match (v / 64).checked_sub(self.base) {
+            None => true,
+            Some(w) => self.word(w as usize) >> (v % 64) & 1 == 1,
+        }
+    }
+
+    /// How many values from `q` on a row `r` whose first free value is at
+    /// least `low` has used without a gap (at most `r + 2`: its state's `lead`).
+    pub(crate) fn lead(&self, r: u32, q: u32, low: u32) -> u32 {
+        (self.next_free(low.max(q)) - q).min(r + 2)
+    }
+
+    /// The window's values `from .. to` (absolute, `from >= 64 * base`), 64 to a
     /// word, the last word padded with zeros.
-    fn words_from(&self, from: u32, to: u32) -> impl Iterator<Item = u64> + '_ {
+    pub(crate) fn words_from(&self, from: u32, to: u32) -> impl Iterator<Item = u64> + '_ {
         debug_assert!(from >= 64 * self.base);
         let (first, shift) = ((from / 64 - self.base) as usize, from % 64);
         let n = to.saturating_sub(from);
@@ -427,10 +403,46 @@ impl Window {
         let w = w as u32;
         (self.base + w) * 64 + (!word).trailing_zeros()
     }
+}
+
+impl Live {
+    /// Whether the row lacks its set of differences.
+    pub(crate) fn diff_missing(&self) -> bool {
+        self.diff.is_none()
+    }
+
+    /// The row's state at column `q` (the values `>= q` it has used), its
+    /// window being `win`.
+    pub(crate) fn state(&self, win: &Window, r: u32, q: u32) -> State {
+        let lead = win.lead(r, q, self.low);
+        let mut bits: Vec<u64> = win.words_from(q + lead, q + r + 2).collect();
+        trim(&mut bits);
+        bits.shrink_to_fit();
+        State { lead, bits }
+    }
+
+    /// Whether the row's state at column `q` is `s`, its window being `win`,
+    /// without copying it.
+    pub(crate) fn state_is(&self, win: &Window, r: u32, q: u32, s: &State) -> bool {
+        let lead = win.lead(r, q, self.low);
+        if lead != s.lead {
+            return false;
+        }
+        let mut words = win.words_from(q + lead, q + r + 2);
+        s.bits.iter().all(|&x| words.next() == Some(x)) && words.all(|x| x == 0)
+    }
 
     /// The live part of [`Row::advance`]: returns the column where the row died,
-    /// if it did (the caller fills the rest of the block and drops the window).
-    fn advance(&mut self, r: u32, q_from: u32, q_end: u32, b: &mut BlockOut) -> Option<u32> {
+    /// if it did (the caller fills the rest of the block).
+    fn advance(
+        &mut self,
+        r: u32,
+        q_from: u32,
+        q_end: u32,
+        b: &mut BlockOut,
+        win: &mut Window,
+        marks: &mut Vec<u32>,
+    ) -> Option<u32> {
         let BlockOut {
             q0,
             ref mut used,
@@ -441,7 +453,6 @@ impl Window {
             ref mut below,
             ref mut carry,
         } = *b;
-        self.slide();
         // What rows that died below hand on (module's proof).
         match carry.as_mut() {
             None => self.diff = None,
@@ -458,9 +469,9 @@ impl Window {
             let j = (q - q0) as usize;
             let column = &mut used[j * used_words..(j + 1) * used_words];
             // Least value >= q unused by the row; every value in [q, low) is used.
-            low = self.next_free(low.max(q));
+            low = win.next_free(low.max(q));
             let g = below[j];
-            let v = match self.neighbour_answer(q, g, column, used_base) {
+            let v = match self.neighbour_answer(win, q, g, column, used_base) {
                 Ok(v) => v,
                 Err(start) => {
                     // Least value >= start used neither by the row nor by the column below.
@@ -468,13 +479,14 @@ impl Window {
                     let from = start / 64;
                     from * 64
                         + first_zero_of_union(
-                            self.bits.get((from - self.base) as usize..).unwrap_or(&[]),
+                            win.bits.get((from - win.base) as usize..).unwrap_or(&[]),
                             &column[(from - used_base) as usize..],
                             start % 64,
                         )
                 }
             };
-            self.mark(v);
+            win.mark(v);
+            marks.push(v);
             column[(v / 64 - used_base) as usize] |= 1u64 << (v % 64);
             out[j * stride + (r - lo) as usize] = v;
             below[j] = v;
@@ -487,7 +499,7 @@ impl Window {
                 });
                 return Some(q);
             }
-            self.after(q, v, g);
+            self.after(win, q, v, g);
             if v == low {
                 low += 1;
             }
@@ -496,21 +508,13 @@ impl Window {
         None
     }
 
-    /// Whether the window holds `v` (`v >= q`, `v >= 64 * base` or below it).
-    #[inline]
-    fn has(&self, v: u32) -> bool {
-        match (v / 64).checked_sub(self.base) {
-            None => true,
-            Some(w) => self.word(w as usize) >> (v % 64) & 1 == 1,
-        }
-    }
-
     /// The neighbour shortcut at column `q`, `g` the neighbour's value there:
     /// `Ok(v)` if an element of the set of differences is `f(q, r)`, else
     /// `Err(start)`, a value from which the scan may start.
     #[inline]
     fn neighbour_answer(
         &mut self,
+        win: &Window,
         q: u32,
         g: u32,
         column: &[u64],
@@ -526,7 +530,7 @@ impl Window {
         let mut diff = self.diff.take().unwrap_or_default();
         let mut best = NONE;
         diff.retain(|&d| {
-            let keep = d >= q && !self.has(d);
+            let keep = d >= q && !win.has(d);
             if keep && d < g && d < best {
                 let in_column = column[(d / 64 - used_base) as usize] >> (d % 64) & 1 == 1;
                 if !in_column {
@@ -542,14 +546,14 @@ impl Window {
     /// Keeps the set of differences after column `q` (`v = f(q, r)`, `g` the
     /// neighbour's value): `v` leaves it, `g` joins it unless the row holds it.
     #[inline]
-    fn after(&mut self, q: u32, v: u32, g: u32) {
+    fn after(&mut self, win: &Window, q: u32, v: u32, g: u32) {
         let Some(mut diff) = self.diff.take() else {
             return;
         };
         if let Some(i) = diff.iter().position(|&d| d == v) {
             diff.swap_remove(i);
         }
-        if g != NONE && g > q && !self.has(g) {
+        if g != NONE && g > q && !win.has(g) {
             diff.push(g);
         }
         if diff.len() <= MAX_DIFF {
@@ -557,31 +561,42 @@ impl Window {
         }
     }
 
-    /// Rebuilds the set of differences at column `q` from the neighbour's
-    /// window `x`: the values `>= q` that `x` holds and this window does not.
-    /// Left unknown when there are more than [`MAX_DIFF`].
-    pub(crate) fn set_diff(&mut self, q: u32, x: &Window) {
+    /// Rebuilds the set of differences at column `q`: the values of
+    /// `candidates` (a superset of those the neighbour's window `x` holds and
+    /// this row's does not) that `x` holds. Left unknown when there are more
+    /// than [`MAX_DIFF`].
+    pub(crate) fn set_diff(&mut self, q: u32, candidates: impl Iterator<Item = u32>, x: &Window) {
         let mut diff = Vec::new();
-        let last = (x.base as usize + x.bits.len()).max(q as usize / 64 + 1);
-        for k in q as usize / 64..last {
-            let abs = |w: &Window| match k.checked_sub(w.base as usize) {
-                None => u64::MAX,
-                Some(i) => w.word(i),
-            };
-            let mut word = abs(x) & !abs(self);
-            if k == q as usize / 64 {
-                word &= !((1u64 << (q % 64)) - 1);
-            }
-            while word != 0 {
-                diff.push(64 * narrow::<u32, _>(k) + word.trailing_zeros());
-                word &= word - 1;
-            }
+        for v in candidates.filter(|&v| v >= q && x.has(v)) {
+            diff.push(v);
             if diff.len() > MAX_DIFF {
                 return;
             }
         }
         self.diff = Some(diff);
     }
+}
+
+/// The values `>= q` in which two windows differ, from word `q / 64` on (a
+/// window's values below its `64 * base` count as used).
+pub(crate) fn differences(q: u32, x: &Window, y: &Window) -> Vec<u32> {
+    let last = (x.base as usize + x.bits.len()).max(y.base as usize + y.bits.len());
+    let mut out = Vec::new();
+    for k in q as usize / 64..last {
+        let abs = |w: &Window| match k.checked_sub(w.base as usize) {
+            None => u64::MAX,
+            Some(i) => w.word(i),
+        };
+        let mut word = abs(x) ^ abs(y);
+        if k == q as usize / 64 {
+            word &= !((1u64 << (q % 64)) - 1);
+        }
+        while word != 0 {
+            out.push(64 * narrow::<u32, _>(k) + word.trailing_zeros());
+            word &= word - 1;
+        }
+    }
+    out
 }
 
 /// Empties a carry (keeping its allocation), or makes a known empty one.
@@ -734,6 +749,7 @@ mod tests {
             let (r, q) = (1 + (rng.next() % 700) as u32, (rng.next() % 5000) as u32);
             let values: Vec<u32> = (0..r + 2)
                 .filter(|_| !rng.next().is_multiple_of(3))
+                .map(|x| q + x)
                 .collect();
             // x holds `values`; y the same but for a few, and a few more.
             let dropped: Vec<u32> = values
@@ -741,30 +757,35 @@ mod tests {
                 .copied()
                 .filter(|_| rng.next().is_multiple_of(50))
                 .collect();
-            let build = |has: &dyn Fn(u32) -> bool| {
-                let mut row = Row::live(r, q, |base, bits| {
-                    for x in (0..r + 2).filter(|&x| has(x)) {
-                        let v = q + x;
-                        bits[(v / 64 - base) as usize] |= 1 << (v % 64);
+            let y_has = |v: u32| values.contains(&v) && !dropped.contains(&v) || v % 97 == 5;
+            // Windows from a word at or below the column, stale bits below it.
+            let build = |base: u32, has: &dyn Fn(u32) -> bool| {
+                let mut w = Window {
+                    base,
+                    bits: Vec::new(),
+                };
+                for v in 64 * base..q + r + 2 {
+                    if v < q && v % 3 == 0 || v >= q && has(v) {
+                        w.mark(v);
                     }
-                });
-                // Slide the window as the engine does once its start is used.
-                if let Row::Live(w) = &mut row {
-                    w.low = w.next_free(q.max(1));
-                    w.slide();
                 }
-                row
+                w
             };
-            let x = build(&|v| values.contains(&v));
-            let mut y = build(&|v| values.contains(&v) && !dropped.contains(&v) || v % 97 == 5);
-            let Row::Live(w) = &mut y else { unreachable!() };
-            w.set_diff(q, x.window().unwrap());
-            let want: Vec<u32> = dropped
-                .iter()
-                .filter(|&&v| v % 97 != 5)
-                .map(|&v| q + v)
+            let x = build(q / 64, &|v| values.contains(&v));
+            let y = build((q / 64).saturating_sub(1), &y_has);
+            let mut symmetric: Vec<u32> = (q..q + r + 2)
+                .filter(|&v| values.contains(&v) != y_has(v))
                 .collect();
-            match (&w.diff, want.len() <= MAX_DIFF) {
+            let mut got = differences(q, &x, &y);
+            got.sort_unstable();
+            symmetric.sort_unstable();
+            assert_eq!(got, symmetric, "r {r} q {q}");
+            let Row::Live(mut live) = Row::born(q) else {
+                unreachable!()
+            };
+            live.set_diff(q, got.iter().copied(), &x);
+            let want: Vec<u32> = dropped.iter().copied().filter(|&v| v % 97 != 5).collect();
+            match (&live.diff, want.len() <= MAX_DIFF) {
                 (Some(got), true) => assert_eq!(got, &want, "r {r} q {q}"),
                 (None, false) => {}
                 (got, _) => panic!("r {r} q {q}: {got:?} for {} values", want.len()),
