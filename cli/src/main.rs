@@ -3,7 +3,7 @@
 mod cli;
 
 #[global_allocator]
-static ALLOC: chomp3::huge::HugePages = chomp3::huge::HugePages;
+static ALLOC: chomp3::base::huge::HugePages = chomp3::base::huge::HugePages;
 
 fn main() -> std::process::ExitCode {
     cli::main()

@@ -7,9 +7,9 @@ mod common;
 
 use std::path::Path;
 
-use chomp3::analysis::period::periodic_tail;
-use chomp3::proof::{Below, certify};
-use chomp3::table::Table;
+use chomp3::f::analysis::period::periodic_tail;
+use chomp3::f::proof::{Below, certify};
+use chomp3::f::table::Table;
 use common::{BruteForce, chomp3_ok, computed, reference_table};
 
 /// Terms of a b-file (skipping `#` lines), checking the index runs 0, 1, 2, ...

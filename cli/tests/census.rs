@@ -3,10 +3,10 @@
 
 mod common;
 
-use chomp3::analysis::crosscheck::check_against;
-use chomp3::census::{BATCH_COLS, Params, Weaken, census};
-use chomp3::proof::{Fate, RowStatus};
-use chomp3::table::Table;
+use chomp3::f::analysis::crosscheck::check_against;
+use chomp3::f::census::{BATCH_COLS, Params, Weaken, census};
+use chomp3::f::proof::{Fate, RowStatus};
+use chomp3::f::table::Table;
 use common::{chomp3, chomp3_ok, computed};
 
 /// Each row's fate, `None` if open.

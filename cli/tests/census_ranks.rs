@@ -6,9 +6,9 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use chomp3::census::{self, Census, CheckpointError, Params, Run};
-use chomp3::census_file;
-use chomp3::engine::ranks::{Local, Ranks};
+use chomp3::f::census::{self, Census, CheckpointError, Params, Run};
+use chomp3::f::census_file;
+use chomp3::f::engine::ranks::{Local, Ranks};
 
 /// Rows over several chunks of 1024, so that every rank count hands column
 /// sets, diagonal values and settled rows from rank to rank; short batches, so
@@ -29,7 +29,7 @@ fn pool() -> rayon::ThreadPool {
 /// The census files' bytes (table, then descriptors).
 fn files(c: &Census, dir: &Path) -> (Vec<u8>, Vec<u8>) {
     let (tsv, c3d) = (dir.join("c.tsv"), dir.join("c.c3d"));
-    let mut set = chomp3::atomic_write::FileSet::new();
+    let mut set = chomp3::base::atomic_write::FileSet::new();
     census_file::write_tsv(&mut set, &c.rows, &c.start_bounds, c.columns, "test", &tsv).unwrap();
     census_file::write_descriptors(
         &mut set,
@@ -102,7 +102,7 @@ fn ranks_stopped_at_a_checkpoint_continue_to_the_same_bytes() {
             assert!(!run.done());
             let mut bytes = Vec::new();
             run.save(&mut bytes).unwrap();
-            let all = chomp3::engine::ranks::gather(&*ranks, bytes)?;
+            let all = chomp3::f::engine::ranks::gather(&*ranks, bytes)?;
             assert_eq!(rank, 0);
             Some(all)
         });

@@ -3,10 +3,10 @@
 
 use std::path::{Path, PathBuf};
 
-use chomp3::census_file::{Descriptors, write_descriptors};
-use chomp3::facts::ColumnFacts;
-use chomp3::lookup::{Named, Source, lookup};
-use chomp3::proof::{Fate, Known, RowStatus};
+use chomp3::f::census_file::{Descriptors, write_descriptors};
+use chomp3::f::facts::ColumnFacts;
+use chomp3::f::lookup::{Named, Source, lookup};
+use chomp3::f::proof::{Fate, Known, RowStatus};
 
 fn u32_at(b: &[u8], at: usize) -> u32 {
     u32::from_le_bytes(b[at..at + 4].try_into().unwrap())
@@ -32,7 +32,7 @@ fn facts() -> ColumnFacts {
 
 /// Writes `sample()` with `facts()` after `columns` columns.
 fn write(path: &Path, columns: u32) {
-    let mut set = chomp3::atomic_write::FileSet::new();
+    let mut set = chomp3::base::atomic_write::FileSet::new();
     write_descriptors(&mut set, &sample(), &[3], &facts(), columns, path).unwrap();
     set.commit().unwrap();
 }

@@ -44,7 +44,7 @@ fn whole_reference_table_matches() {
     let reference = reference_table();
     let dir = tempfile::tempdir().unwrap();
     let path = computed(dir.path(), "t.c3t", 30, &[]);
-    let t = chomp3::table::Table::open(&path).unwrap();
+    let t = chomp3::f::table::Table::open(&path).unwrap();
     for (r, row) in reference.iter().enumerate() {
         for (q, &want) in row.iter().enumerate() {
             // `get` answers above the diagonal too: f(q,r) = f(q,q) for r > q.

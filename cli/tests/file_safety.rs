@@ -9,11 +9,11 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use chomp3::table::Table;
+use chomp3::f::table::Table;
 use common::{chomp3, chomp3_ok, computed, read_all};
 
 /// Everything after the header: the block checksums and the data.
-const HEADER_LEN: usize = chomp3::table::raw::HEADER_LEN as usize;
+const HEADER_LEN: usize = chomp3::f::table::raw::HEADER_LEN as usize;
 
 fn data_bytes(path: &Path) -> Vec<u8> {
     std::fs::read(path).unwrap()[HEADER_LEN..].to_vec()

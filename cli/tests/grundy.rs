@@ -100,8 +100,12 @@ fn the_census_fates_hold_over_long_stretches_and_start_exactly_where_they_say() 
     // Every line of q <= 25 (351 lines, periods up to 2304): checked against
     // the plain sweep, itself checked against the brute force above.
     let q_max = 25;
-    let c =
-        chomp3::grundy::census::census(q_max, 1_000_000, &chomp3::stop::Stop::new(), &mut |_| {});
+    let c = chomp3::grundy::census::census(
+        q_max,
+        1_000_000,
+        &chomp3::base::stop::Stop::new(),
+        &mut |_| {},
+    );
     assert_eq!(c.lines.len(), 351, "every line of q <= 25 proved");
     let fates: Vec<Fate> = c
         .lines
@@ -138,7 +142,7 @@ fn the_census_of_two_sweeps_finds_the_same_starts_and_least_periods() {
             lag,
             1_000_000,
             None,
-            &chomp3::stop::Stop::new(),
+            &chomp3::base::stop::Stop::new(),
             &mut |_| {},
         )
         .unwrap();
@@ -386,7 +390,7 @@ fn the_bfiles_hold_the_rectangles_and_the_census_in_order() {
     assert_eq!(png(&a), png(&b));
     // A gap in a whole file is named by its line; a file cut off, by its end.
     let mut gap = Vec::new();
-    chomp3::seal::write_sealed(&mut gap, |w| w.write_all(b"0 1\n2 5\n")).unwrap();
+    chomp3::base::seal::write_sealed(&mut gap, |w| w.write_all(b"0 1\n2 5\n")).unwrap();
     for (text, says) in [
         (gap, "grundy-starts.txt line 2"),
         (b"0 1\n2 5\n".to_vec(), "grundy-starts.txt: no end line"),

@@ -8,11 +8,11 @@ mod common;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
 
-use chomp3::census::{Params, Run};
-use chomp3::census_file::Descriptors;
+use chomp3::base::stop::Stop;
+use chomp3::f::census::{Params, Run};
+use chomp3::f::census_file::Descriptors;
+use chomp3::f::table::Table;
 use chomp3::grundy::table::GrundyTable;
-use chomp3::stop::Stop;
-use chomp3::table::Table;
 
 /// A small deterministic generator (xorshift64*), so a failure repeats.
 struct Rng(u64);
@@ -127,7 +127,7 @@ fn every_binary_reader_survives_damage() {
     let params = Params {
         last_row: 40,
         max_columns: 5000,
-        batch: chomp3::census::BATCH_COLS,
+        batch: chomp3::f::census::BATCH_COLS,
     };
     let mut ck = Vec::new();
     Run::new(params).save(&mut ck).unwrap();
@@ -293,11 +293,11 @@ fn graph_inputs_and_viewer_queries_survive_damage() {
     }
     // Found by the fuzz target `viewer`: a path with a newline was echoed
     // into the 404's line. Every refusal is one line.
-    let none = |name: &str| chomp3::lookup::Named {
+    let none = |name: &str| chomp3::f::lookup::Named {
         path: std::path::PathBuf::from(format!("/nonexistent/{name}")),
         named: false,
     };
-    let s = chomp3::lookup::Sources::open(&none("t.c3t"), &none("c.c3d")).unwrap();
+    let s = chomp3::f::lookup::Sources::open(&none("t.c3t"), &none("c.c3d")).unwrap();
     for url in [
         "/\0\0\0\n\tS\0/o",
         "/api/cell?q=1&r=\n2",

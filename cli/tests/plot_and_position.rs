@@ -5,8 +5,8 @@ mod common;
 
 use std::collections::BTreeSet;
 
-use chomp3::position::{is_p, winning_moves};
-use chomp3::table::Table;
+use chomp3::f::position::{is_p, winning_moves};
+use chomp3::f::table::Table;
 use common::{BruteForce, chomp3, chomp3_ok, computed};
 
 #[test]

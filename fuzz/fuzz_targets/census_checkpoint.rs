@@ -2,7 +2,7 @@
 //! stops one at (a checkpoint for another size is refused at its header).
 #![no_main]
 
-use chomp3::census::{BATCH_COLS, Params, Run, default_max_columns};
+use chomp3::f::census::{BATCH_COLS, Params, Run, default_max_columns};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -2,7 +2,7 @@
 #![no_main]
 mod common;
 
-use chomp3::census_file::Descriptors;
+use chomp3::f::census_file::Descriptors;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -3,7 +3,7 @@
 #![no_main]
 mod common;
 
-use chomp3::table::Table;
+use chomp3::f::table::Table;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -4,7 +4,7 @@
 
 use std::sync::OnceLock;
 
-use chomp3::lookup::{Named, Sources};
+use chomp3::f::lookup::{Named, Sources};
 use libfuzzer_sys::fuzz_target;
 
 fn sources() -> &'static Sources {
@@ -14,15 +14,15 @@ fn sources() -> &'static Sources {
         std::fs::create_dir_all(&dir).unwrap();
         let table = dir.join("t.c3t");
         let _ = std::fs::remove_file(&table);
-        let req = chomp3::compute::Request {
+        let req = chomp3::f::compute::Request {
             path: table.clone(),
             n: 300,
             capacity: None,
             threads: 1,
-            commit_every: chomp3::compute::DEFAULT_COMMIT_EVERY,
-            stop: chomp3::stop::Stop::new(),
+            commit_every: chomp3::f::compute::DEFAULT_COMMIT_EVERY,
+            stop: chomp3::base::stop::Stop::new(),
         };
-        chomp3::compute::compute(&req, &mut |_, _| {}).unwrap();
+        chomp3::f::compute::compute(&req, &mut |_, _| {}).unwrap();
         let named = |path| Named { path, named: true };
         let census = Named { path: dir.join("none.c3d"), named: false };
         Sources::open(&named(table), &census).unwrap()

@@ -14,14 +14,14 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use chomp3::census::driver::Checkpoints;
-use chomp3::census_file::{DescriptorError, Descriptors};
+use chomp3::base::path_message::NamesPath;
+use chomp3::base::stop::Stop;
+use chomp3::f::census::driver::Checkpoints;
+use chomp3::f::census_file::{DescriptorError, Descriptors};
+use chomp3::f::lookup::{LookupError, Named, Source};
+use chomp3::f::proof::{Fate, Known};
+use chomp3::f::table::TableError;
 use chomp3::graph::{Graph, MAX_VERTICES, MemoError, Move, Multigraph, Solver};
-use chomp3::lookup::{LookupError, Named, Source};
-use chomp3::path_message::NamesPath;
-use chomp3::proof::{Fate, Known};
-use chomp3::stop::Stop;
-use chomp3::table::TableError;
 use numpy::{IntoPyArray, PyArray1};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyFileNotFoundError, PyKeyboardInterrupt, PyValueError};
@@ -77,7 +77,7 @@ fn census_error(path: &Path, e: DescriptorError) -> PyErr {
 /// A table file (`chomp3 compute`), read through a memory map.
 #[pyclass(module = "chomp3._chomp3", frozen)]
 struct Table {
-    inner: chomp3::table::Table,
+    inner: chomp3::f::table::Table,
     path: PathBuf,
 }
 
@@ -87,7 +87,7 @@ impl Table {
     fn new(path: PathBuf) -> PyResult<Table> {
         // Read, not mapped: a notebook keeps the table open for long, and a
         // file cut meanwhile must give an error, not kill the kernel (SIGBUS).
-        guard(|| match chomp3::table::Table::open_reading(&path) {
+        guard(|| match chomp3::f::table::Table::open_reading(&path) {
             Ok(inner) => Ok(Table { inner, path }),
             Err(e) => Err(table_error(&path, e)),
         })
@@ -308,7 +308,7 @@ fn lookup(
     guard(|| {
         let table = named(table, DEFAULT_TABLE);
         let census = named(census, DEFAULT_CENSUS);
-        match chomp3::lookup::lookup(q, r, &table, &census) {
+        match chomp3::f::lookup::lookup(q, r, &table, &census) {
             Ok(a) => {
                 let kind = match a.source {
                     Source::Table { .. } => "table",
@@ -347,10 +347,10 @@ fn position(
     r: u64,
     table: Option<PathBuf>,
 ) -> PyResult<(bool, Vec<(&'static str, u64, (u64, u64, u64))>)> {
-    use chomp3::position::{PositionError, Row, is_p, winning_moves};
+    use chomp3::f::position::{PositionError, Row, is_p, winning_moves};
     guard(|| {
         let path = table.unwrap_or_else(|| PathBuf::from(DEFAULT_TABLE));
-        let t = chomp3::table::Table::open(&path).map_err(|e| table_error(&path, e))?;
+        let t = chomp3::f::table::Table::open(&path).map_err(|e| table_error(&path, e))?;
         let bad = |e: PositionError| match e {
             PositionError::Table(e) => table_error(&path, e),
             e => error(e),
@@ -492,7 +492,7 @@ fn compute(
     threads: Option<usize>,
     progress: Option<PyObject>,
 ) -> PyResult<Option<(Option<u64>, u64, u64, f64, u64)>> {
-    use chomp3::compute::{ComputeError, DEFAULT_COMMIT_EVERY, Request};
+    use chomp3::f::compute::{ComputeError, DEFAULT_COMMIT_EVERY, Request};
     guard(|| {
         let watch = Watcher::new(progress);
         let req = Request {
@@ -505,7 +505,7 @@ fn compute(
         };
         let result = py.allow_threads(|| {
             let mut last = Instant::now() - Duration::from_secs(1);
-            chomp3::compute::compute(&req, &mut |done, total| {
+            chomp3::f::compute::compute(&req, &mut |done, total| {
                 if last.elapsed() >= Duration::from_millis(200) || done >= total {
                     last = Instant::now();
                     watch.tick(done, total);
@@ -519,7 +519,7 @@ fn compute(
                 {
                     PyKeyboardInterrupt::new_err(format!(
                         "interrupted; the table is safe and holds {}; compute again to continue",
-                        chomp3::table::holds(n)
+                        chomp3::f::table::holds(n)
                     ))
                 }
                 _ => e,
@@ -553,9 +553,9 @@ fn census(
     replace: bool,
     progress: Option<PyObject>,
 ) -> PyResult<(u64, u64, u64, u32)> {
-    use chomp3::census::driver::{self, Drive, Ended, OneFile};
-    use chomp3::census::{self as c, BATCH_COLS, Params, Run};
-    use chomp3::census_file;
+    use chomp3::f::census::driver::{self, Drive, Ended, OneFile};
+    use chomp3::f::census::{self as c, BATCH_COLS, Params, Run};
+    use chomp3::f::census_file;
     guard(|| {
         let descriptors = descriptors.unwrap_or_else(|| out.with_extension("c3d"));
         let checkpoint = OneFile {
@@ -602,9 +602,9 @@ fn census(
         let command = format!("chomp3.census({rows}) from Python");
         result.write(&command, &out, &descriptors).map_err(error)?;
         checkpoint
-            .remove(&chomp3::engine::ranks::Solo)
+            .remove(&chomp3::f::engine::ranks::Solo)
             .map_err(error)?;
-        let counts = chomp3::proof::Counts::of(&result.rows);
+        let counts = chomp3::f::proof::Counts::of(&result.rows);
         Ok((
             counts.constant,
             counts.periodic,
@@ -644,7 +644,7 @@ impl Memo {
     /// Writes the memo to `path` (aside, then renamed into place).
     fn save(&self, path: PathBuf) -> PyResult<()> {
         guard(|| {
-            chomp3::atomic_write::write_atomically(&path, |w| self.solver.save(w))
+            chomp3::base::atomic_write::write_atomically(&path, |w| self.solver.save(w))
                 .map_err(|e| error(format!("{}: {e}", path.display())))
         })
     }

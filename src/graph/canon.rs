@@ -9,7 +9,7 @@
 //! isomorphism class (below), and the key records which one made it, so the two
 //! never mix.
 
-use crate::bytes::narrow;
+use crate::base::bytes::narrow;
 use canonical_form::Canonize;
 use smallvec::SmallVec;
 
@@ -192,7 +192,9 @@ impl Key {
         let [by, n] = head;
         let n = n as usize;
         if n > super::MAX_VERTICES || by > BY_CRATE {
-            return Err(crate::bytes::damaged("a key this version does not write"));
+            return Err(crate::base::bytes::damaged(
+                "a key this version does not write",
+            ));
         }
         let count = body_bits(n);
         let mut bytes = vec![0u8; 1 + count.div_ceil(8)];
@@ -200,7 +202,7 @@ impl Key {
         r.read_exact(&mut bytes[1..])?;
         let past = |i: usize| bytes[1 + i / 8] >> (i % 8) & 1 == 1;
         if (count..(bytes.len() - 1) * 8).any(past) {
-            return Err(crate::bytes::damaged("a key with bits past its end"));
+            return Err(crate::base::bytes::damaged("a key with bits past its end"));
         }
         let words = bytes
             .chunks(8)

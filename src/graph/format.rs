@@ -3,7 +3,7 @@
 //! (`u v` per line). Errors say what is wrong; the caller names the line.
 
 use super::{MAX_VERTICES, Multigraph};
-use crate::bytes::narrow;
+use crate::base::bytes::narrow;
 
 /// Why a line is not a graph.
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]

@@ -8,7 +8,7 @@
 //! every edge at it; the player who cannot move loses. `g(G) = mex` of the
 //! options' values, and `g(G + H) = g(G) xor g(H)`.
 
-use crate::bytes::narrow;
+use crate::base::bytes::narrow;
 use smallvec::{SmallVec, smallvec};
 
 mod canon;
@@ -371,7 +371,7 @@ fn two_colourable(vertices: u64, row: impl Fn(usize) -> u64) -> bool {
 mod tests {
     use super::*;
 
-    pub(super) use crate::test_rng::Rng;
+    pub(super) use crate::base::test_rng::Rng;
 
     #[test]
     fn induced_keeps_the_edges_and_loops_among_the_kept_vertices_in_order() {

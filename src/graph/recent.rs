@@ -15,7 +15,7 @@
 //! hand-made rather than a map crate's: it must stay bounded, and every
 //! operation is one slot.
 
-use crate::bytes::narrow;
+use crate::base::bytes::narrow;
 use std::cell::RefCell;
 use std::hash::{Hash, Hasher};
 

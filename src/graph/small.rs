@@ -23,7 +23,7 @@
 //! parity value of a bipartite graph and the symmetry lemma for false twins.
 //! Uses the `Graph` type and its breadth-first walks.
 
-use crate::bytes::narrow;
+use crate::base::bytes::narrow;
 use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering::Relaxed};
 
 use super::{Graph, reach, two_colourable};

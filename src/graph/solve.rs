@@ -27,7 +27,7 @@
 //! `recent`, a cache per thread of components as they were reached, in front
 //! of the canonical search.
 
-use crate::bytes::narrow;
+use crate::base::bytes::narrow;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -40,8 +40,8 @@ use super::canon::{Key, key, key_and_mirror};
 use super::recent;
 use super::small::{self, Small};
 use super::{Graph, Move, Multigraph};
-use crate::bytes::stream::{CrcReader, CrcWriter, get32, get64, put32, put64};
-use crate::stop::Stop;
+use crate::base::bytes::stream::{CrcReader, CrcWriter, get32, get64, put32, put64};
+use crate::base::stop::Stop;
 
 /// First 8 bytes of a memo file, and its version.
 const MAGIC: &[u8; 8] = b"CHOMP3GM";

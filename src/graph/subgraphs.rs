@@ -7,7 +7,7 @@ use rayon::prelude::*;
 
 use super::Graph;
 use super::canon::canonical;
-use crate::stop::Stop;
+use crate::base::stop::Stop;
 
 /// Every subgraph of `g` up to isomorphism (`g` itself and the empty graph
 /// included), each in canonical form, ordered by vertices, then edges (both

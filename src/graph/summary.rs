@@ -1,12 +1,14 @@
 //! The `chomp3 graph --summary` table: per number of vertices, how many graphs,
 //! P-positions, non-bipartite graphs, those of them whose value is not the parity
 //! value `p(G)`, and the count of each value. One writer and one reader, so a
-//! figure or a notebook reads exactly what the command wrote. Uses `Graph`.
+//! figure or a notebook reads exactly what the command wrote. Uses `Graph` and
+//! `base::lines`.
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 
 use super::Graph;
+use crate::base::lines::{BadLine, data_lines};
 
 /// The header line of a summary table.
 pub const HEADER: &str =
@@ -37,16 +39,6 @@ impl Counts {
 pub struct Summary {
     /// Number of vertices to its counts, ascending.
     pub by_n: BTreeMap<usize, Counts>,
-}
-
-/// A line of a result file that is not what the file should hold.
-#[derive(Debug, thiserror::Error)]
-#[error("line {line}: not a line of {what}")]
-pub struct BadLine {
-    /// Its number, from 1.
-    pub line: usize,
-    /// The kind of file it should belong to.
-    pub what: &'static str,
 }
 
 impl Summary {
@@ -124,18 +116,6 @@ impl Summary {
         }
         Ok(summary)
     }
-}
-
-/// The data lines of a result file, numbered from 1, split at tabs: without
-/// comments (`#`), blank lines and the header line (it starts with `header`).
-pub(crate) fn data_lines<'a>(
-    text: &'a str,
-    header: &'a str,
-) -> impl Iterator<Item = (usize, Vec<&'a str>)> {
-    text.lines()
-        .enumerate()
-        .filter(move |(_, l)| !(l.starts_with('#') || l.starts_with(header) || l.is_empty()))
-        .map(|(i, l)| (i + 1, l.split('\t').collect()))
 }
 
 #[cfg(test)]

@@ -46,7 +46,7 @@
 //! (both repeat with `d` from `s` and agree from `b`); and if `s` is past the
 //! line's first `p`, `x(s - 1) != x(s - 1 + d) = y(s - 1)`.
 
-use crate::bytes::narrow;
+use crate::base::bytes::narrow;
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
@@ -54,8 +54,8 @@ use super::frozen::Layout;
 use super::line;
 use super::lines::{Lines, Pattern};
 use super::used::Seen;
-use crate::proof::{divisors, lcm};
-use crate::stop::Stop;
+use crate::base::numeric::{divisors, lcm};
+use crate::base::stop::Stop;
 
 /// What the census proved of one line.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -6,13 +6,13 @@
 //! three ways: every line with its pattern ([`read`], patterns only), every
 //! line without ([`summaries`], for files of gigabytes), or one line
 //! ([`find`], reading stops there). Uses the census's [`LineFate`] and
-//! `graph::summary`'s [`BadLine`].
+//! `base::lines`'s [`BadLine`].
 
 use std::io::{self, BufRead, Write};
 
 use super::census::{Census, LineFate};
-use crate::graph::summary::BadLine;
-use crate::seal::{self, SealError, write_sealed};
+use crate::base::lines::BadLine;
+use crate::base::seal::{self, SealError, write_sealed};
 
 /// The first line of the file, up to `Q`.
 const TITLE: &str = "# Certified Grundy census of three-rowed Chomp: every line (q,r), r <= q <= ";
@@ -25,7 +25,7 @@ const PERIODS_TITLE: &str =
 const PERIODS_HEADER: &str = "q\tr\tstart\tperiod";
 
 /// Writes `census` after comment lines that say what the columns mean and the
-/// command that made it, sealed ([`crate::seal`]).
+/// command that made it, sealed ([`crate::base::seal`]).
 pub fn write(census: &Census, command: &str, out: &mut dyn Write) -> io::Result<()> {
     write_sealed(out, |out| write_body(census, command, out))
 }
@@ -66,7 +66,7 @@ fn write_body(census: &Census, command: &str, out: &mut dyn Write) -> io::Result
 
 /// Writes a census of periods and starts of the lines `q <= q_max`: `lines`
 /// (every line, in the sweep's order) after comment lines that say what the
-/// columns mean and the command that made it, sealed ([`crate::seal`]).
+/// columns mean and the command that made it, sealed ([`crate::base::seal`]).
 pub fn write_periods(
     q_max: u32,
     lines: &[LineSummary],
@@ -280,8 +280,8 @@ fn with_pattern(line: LineSummary, text: &str, at: usize) -> Result<LineFate, Ba
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::base::stop::Stop;
     use crate::grundy::census::census;
-    use crate::stop::Stop;
 
     #[test]
     fn the_streaming_readers_agree_with_the_whole_reader() {

@@ -10,8 +10,8 @@
 //! residue.
 
 use super::lines::Pattern;
-use crate::bytes::narrow;
-use crate::proof::lcm;
+use crate::base::bytes::narrow;
+use crate::base::numeric::lcm;
 
 /// Where a value lands in a relative set: `x = value - p` is bit `x + bias`.
 #[derive(Clone, Copy, Debug)]
@@ -181,7 +181,7 @@ impl Table {
 mod tests {
     use super::super::index::Taken;
     use super::*;
-    use crate::test_rng::Rng;
+    use crate::base::test_rng::Rng;
 
     #[test]
     fn a_table_holds_the_union_of_its_lines_at_every_p() {

@@ -8,7 +8,7 @@
 //! and each is emptied at every step or every `q` by clearing only the words
 //! it touched.
 
-use crate::bytes::narrow;
+use crate::base::bytes::narrow;
 
 /// A set of `u32` values.
 #[derive(Default)]
@@ -60,7 +60,7 @@ impl Taken {
 )]
 mod tests {
     use super::*;
-    use crate::test_rng::Rng;
+    use crate::base::test_rng::Rng;
     use std::collections::HashSet;
 
     #[test]

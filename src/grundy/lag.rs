@@ -53,7 +53,7 @@
 //! Nothing is taken as proved that these steps do not show: a line whose
 //! period does not divide `L` is never proved, and the census says so.
 
-use crate::bytes::narrow;
+use crate::base::bytes::narrow;
 use std::io::{self, Read, Write};
 
 use super::census::dependency;
@@ -61,10 +61,10 @@ use super::frozen::Layout;
 use super::line;
 use super::live::{Given, Live, View};
 use super::used::Seen;
-use crate::bytes::damaged;
-use crate::bytes::stream::{get32, get64, put32, put32s, put64};
-use crate::proof::{divisors, lcm};
-use crate::stop::Stop;
+use crate::base::bytes::damaged;
+use crate::base::bytes::stream::{get32, get64, put32, put32s, put64};
+use crate::base::numeric::{divisors, lcm};
+use crate::base::stop::Stop;
 
 /// Steps the two sweeps take between looks at the proofs (and checkpoints).
 pub const CHUNK: u32 = 256;
@@ -761,7 +761,7 @@ impl Run {
         put32s(w, self.period.iter().copied())?;
         put32s(w, self.next_dep.iter().copied())?;
         for (probe, full) in self.trail.probes.iter().zip(&self.full) {
-            put32(w, crate::bytes::len32(full.len())?)?;
+            put32(w, crate::base::bytes::len32(full.len())?)?;
             put32s(w, full.iter().map(|&(e, ok)| e << 1 | ok as u32))?;
             match probe {
                 Probe::Idle => put32(w, 0)?,
@@ -1182,7 +1182,7 @@ impl Look {
                 s.save(w)?;
             }
         }
-        put32(w, crate::bytes::len32(self.win.len())?)?;
+        put32(w, crate::base::bytes::len32(self.win.len())?)?;
         put32s(w, self.win.iter().map(|&x| x.cast_unsigned() as u32))?;
         match &self.ring {
             None => put32(w, 0),
@@ -1328,9 +1328,9 @@ const MAGIC: &[u8; 8] = b"C3GLAG03";
 
 /// Writes `run` to `path` whole (beside it, then renamed), with a CRC.
 pub fn save(run: &Run, path: &std::path::Path) -> io::Result<()> {
-    crate::atomic_write::write_atomically(path, |w| {
+    crate::base::atomic_write::write_atomically(path, |w| {
         w.write_all(MAGIC)?;
-        let mut crc = crate::bytes::stream::CrcWriter::new(w);
+        let mut crc = crate::base::bytes::stream::CrcWriter::new(w);
         run.save(&mut crc)?;
         let sum = crc.crc.finalize();
         put32(w, sum)
@@ -1352,7 +1352,7 @@ pub fn load(path: &std::path::Path) -> io::Result<Run> {
         return Err(damaged("not a checkpoint of grundy-periods"));
     }
     let bytes = std::fs::metadata(path)?.len();
-    let mut crc = crate::bytes::stream::CrcReader::new(&mut r);
+    let mut crc = crate::base::bytes::stream::CrcReader::new(&mut r);
     let run = Run::load(&mut crc, bytes).map_err(|e| match e.kind() {
         io::ErrorKind::UnexpectedEof => damaged("cut short"),
         _ => e,
@@ -1386,7 +1386,7 @@ impl Run {
 fn get16(r: &mut dyn Read) -> io::Result<i16> {
     u16::try_from(get32(r)?)
         .map(u16::cast_signed)
-        .map_err(|_| crate::bytes::damaged("a 16-bit value past 16 bits"))
+        .map_err(|_| crate::base::bytes::damaged("a 16-bit value past 16 bits"))
 }
 
 #[cfg(test)]

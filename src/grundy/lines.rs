@@ -30,7 +30,7 @@
 //! one of the incremental sets needs it; every other line is in every table
 //! that reads it.
 
-use crate::bytes::narrow;
+use crate::base::bytes::narrow;
 use std::sync::Arc;
 
 use super::frozen::{Layout, Table};

@@ -39,13 +39,13 @@
 //! Hand-made rather than a bitset crate: this is the inner loop of the
 //! census, where each ring must be read by slot without bounds or shifts.
 
-use crate::bytes::narrow;
+use crate::base::bytes::narrow;
 use std::io::{self, Read, Write};
 
 use super::line;
 use super::used::Seen;
-use crate::bytes::damaged;
-use crate::bytes::stream::{get32, get64, put32, put64s};
+use crate::base::bytes::damaged;
+use crate::base::bytes::stream::{get32, get64, put32, put64s};
 
 /// Every line `(q, r)`, `q <= Q`, swept in `p`; see the module's comment.
 pub(super) struct Live {
@@ -445,7 +445,7 @@ impl Live {
         if bias % 64 != 0 || bias > 1 << 20 {
             return Err(damaged("a sweep's bias that is not a multiple of 64"));
         }
-        crate::memory::check("this sweep", 8 * ring_words(q_max, bias))
+        crate::base::memory::check("this sweep", 8 * ring_words(q_max, bias))
             .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))?;
         let mut live = Live::new(q_max, bias);
         live.p = p;

@@ -52,11 +52,11 @@ pub mod sequences;
 pub mod table;
 mod used;
 
-use crate::bytes::narrow;
+use crate::base::bytes::narrow;
 use std::io::{self, Read, Write};
 
-use crate::bytes::stream::{get32, put32};
-use crate::stop::Stop;
+use crate::base::bytes::stream::{get32, put32};
+use crate::base::stop::Stop;
 use index::Taken;
 use used::Used;
 
@@ -146,8 +146,8 @@ pub fn sweep_memory(q_max: u32) -> u64 {
 }
 
 /// Refuses a sweep of the lines `q <= q_max` that this machine cannot hold.
-pub fn check_memory(q_max: u32) -> Result<(), crate::memory::TooMuch> {
-    crate::memory::check(
+pub fn check_memory(q_max: u32) -> Result<(), crate::base::memory::TooMuch> {
+    crate::base::memory::check(
         format!("the Grundy sweep of every line q <= {q_max}"),
         sweep_memory(q_max),
     )
@@ -212,7 +212,7 @@ impl Sweep {
     pub(crate) fn load(r: &mut dyn Read, q_max: u32) -> io::Result<Sweep> {
         let (saved_q, p) = (get32(r)?, get32(r)?);
         if saved_q > q_max || p > saved_q {
-            return Err(crate::bytes::damaged(
+            return Err(crate::base::bytes::damaged(
                 "a sweep of other lines than this table's",
             ));
         }

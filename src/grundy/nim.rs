@@ -21,9 +21,9 @@ use std::path::{Path, PathBuf};
 
 use super::file::{self, Found, ReadError};
 use super::table::GrundyTable;
-use crate::path_message::NamesPath;
-use crate::stop::Stop;
-use crate::table::TableError;
+use crate::base::path_message::NamesPath;
+use crate::base::stop::Stop;
+use crate::f::table::TableError;
 
 /// Where a value came from.
 #[derive(Clone, Debug)]
@@ -177,7 +177,7 @@ pub enum NimError {
     },
     /// The sweep would need more memory than the machine has.
     #[error("{0}")]
-    Memory(crate::memory::TooMuch),
+    Memory(crate::base::memory::TooMuch),
     /// The sweep was stopped.
     #[error("interrupted; nothing computed")]
     Stopped,

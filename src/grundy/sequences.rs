@@ -7,8 +7,8 @@ use std::io::{self, BufRead, Write};
 
 use super::Sweep;
 use super::file::LineSummary;
-use crate::seal::write_sealed;
-use crate::stop::Stop;
+use crate::base::seal::write_sealed;
+use crate::base::stop::Stop;
 
 /// A note for every header: where the sequence was looked for.
 const OEIS: &str = "# OEIS: no sequence with these first terms was found in the material searched \
@@ -31,7 +31,7 @@ pub fn rectangles(n_max: u32, stop: &Stop) -> Option<Vec<u32>> {
 }
 
 /// The b-file of `G(n,n,n)`, `n = 1 ..`, from [`rectangles`], sealed
-/// ([`crate::seal`]).
+/// ([`crate::base::seal`]).
 pub fn write_rectangles(values: &[u32], command: &str, out: &mut dyn Write) -> io::Result<()> {
     write_sealed(out, |out| rectangles_body(values, command, out))
 }
@@ -92,7 +92,7 @@ pub fn write_slab_counts(
 /// The b-file of each line's least period (`period`) or start (else), lines
 /// numbered from 0 in the sweep's order (`(0,0), (1,0), (1,1), (2,0), ..`);
 /// only the complete prefix of proved lines is written. Each line is
-/// `(q, r, start, period)`. Sealed ([`crate::seal`]).
+/// `(q, r, start, period)`. Sealed ([`crate::base::seal`]).
 pub fn write_lines(
     lines: &[(u32, u32, u32, u32)],
     period: bool,
@@ -164,7 +164,7 @@ pub fn read_lines(periods: impl BufRead, starts: impl BufRead) -> Result<Vec<Lin
 /// The terms `a(0), a(1), ..` of a sealed b-file with offset 0, in order.
 fn read_terms(reader: impl BufRead, name: &str) -> Result<Vec<u32>, String> {
     let mut terms = Vec::new();
-    for (i, text) in crate::seal::lines(reader).enumerate() {
+    for (i, text) in crate::base::seal::lines(reader).enumerate() {
         let text = text.map_err(|e| format!("{name}: {e}"))?;
         let text = text.trim();
         if text.is_empty() || text.starts_with('#') {

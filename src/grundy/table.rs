@@ -14,14 +14,14 @@
 //! comparing every stored value on the way (without a checkpoint, all of
 //! them): a table that disagrees is reported damaged and never extended.
 
-use crate::bytes::narrow;
+use crate::base::bytes::narrow;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use super::{Sweep, line};
-use crate::stop::Stop;
-use crate::table::{Shape, Table, TableError, TableWriter, raw};
+use crate::base::stop::Stop;
+use crate::f::table::{Shape, Table, TableError, TableWriter, raw};
 
 /// The cell of `G(p,q,r)`.
 pub fn cell(p: u32, q: u32, r: u32) -> u64 {
@@ -125,9 +125,9 @@ const MAGIC: &[u8; 8] = b"C3GSWP01";
 
 /// Writes the sweep's state to `path` whole (beside it, then renamed), with a CRC.
 fn save(sweep: &Sweep, path: &Path) -> io::Result<()> {
-    crate::atomic_write::write_atomically(path, |w| {
+    crate::base::atomic_write::write_atomically(path, |w| {
         w.write_all(MAGIC)?;
-        let mut crc = crate::bytes::stream::CrcWriter::new(w);
+        let mut crc = crate::base::bytes::stream::CrcWriter::new(w);
         sweep.save(&mut crc)?;
         let sum = crc.crc.finalize();
         w.write_all(&sum.to_le_bytes())
@@ -137,7 +137,7 @@ fn save(sweep: &Sweep, path: &Path) -> io::Result<()> {
 /// Reads a sweep checkpoint (`.g3s`) for the lines `q <= q_max`; an error
 /// says what is wrong.
 pub fn load_sweep(path: &Path, q_max: u32) -> io::Result<Sweep> {
-    use crate::bytes::damaged;
+    use crate::base::bytes::damaged;
     let mut r = io::BufReader::new(std::fs::File::open(path)?);
     let mut magic = [0; 8];
     r.read_exact(&mut magic)
@@ -145,7 +145,7 @@ pub fn load_sweep(path: &Path, q_max: u32) -> io::Result<Sweep> {
     if &magic != MAGIC {
         return Err(damaged("not a grundy-table sweep checkpoint"));
     }
-    let mut crc = crate::bytes::stream::CrcReader::new(&mut r);
+    let mut crc = crate::base::bytes::stream::CrcReader::new(&mut r);
     let sweep = Sweep::load(&mut crc, q_max).map_err(|e| match e.kind() {
         io::ErrorKind::UnexpectedEof => damaged("cut short"),
         _ => e,

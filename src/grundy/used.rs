@@ -1,12 +1,12 @@
 //! The set of values a line has taken so far, kept as its first free value and
 //! a window of bits from there: every value below the window is taken.
 
-use crate::bytes::narrow;
+use crate::base::bytes::narrow;
 use smallvec::SmallVec;
 use std::io::{self, Read, Write};
 
-use crate::bytes::damaged;
-use crate::bytes::stream::{get32, get64, put32, put64, put64s};
+use crate::base::bytes::damaged;
+use crate::base::bytes::stream::{get32, get64, put32, put64, put64s};
 
 /// A set of `u32` values held as: every value below `base` is in it; bit `i` of
 /// word `k` of `words` says whether `base + 64 k + i` is. The front word is
@@ -111,7 +111,7 @@ impl Used {
     /// Writes the set (for the sweep's checkpoint): `base`, then its words.
     pub(super) fn save(&self, w: &mut dyn Write) -> io::Result<()> {
         put32(w, self.base)?;
-        put32(w, crate::bytes::len32(self.words.len())?)?;
+        put32(w, crate::base::bytes::len32(self.words.len())?)?;
         put64s(w, &self.words)
     }
 
@@ -185,7 +185,7 @@ impl Seen {
     /// Writes the state (for a checkpoint).
     pub(super) fn save(&self, w: &mut dyn Write) -> io::Result<()> {
         put64(w, self.free.cast_unsigned())?;
-        put32(w, crate::bytes::len32(self.bits.len())?)?;
+        put32(w, crate::base::bytes::len32(self.bits.len())?)?;
         put64s(w, &self.bits)
     }
 
@@ -210,7 +210,7 @@ impl Seen {
 )]
 mod tests {
     use super::*;
-    use crate::test_rng::Rng;
+    use crate::base::test_rng::Rng;
     use std::collections::BTreeSet;
 
     #[test]

@@ -8,7 +8,8 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::{Canvas, DrawResult, FONT, Figure, Format, Made, PlotError, SIZE, TITLE_HEIGHT};
-use crate::graph::summary::{BadLine, Summary, data_lines};
+use crate::base::lines::{BadLine, data_lines};
+use crate::graph::summary::Summary;
 
 /// One wheel of a `--tsv --cost` file.
 #[derive(Clone, Debug, PartialEq)]

@@ -2,7 +2,7 @@
 //! differences figure.
 
 use super::*;
-use crate::bytes::narrow;
+use crate::base::bytes::narrow;
 
 fn growth<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, g: &Growth) -> DrawResult
 where
@@ -72,7 +72,7 @@ const BAND_COLOURS: [RGBColor; 4] = [
 /// Per run of `n`: the range, the 5..95 % and 25..75 % bands, and the median.
 fn quantile_bands<'a, DB: DrawingBackend + 'a>(
     chart: &mut ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
-    bins: &[crate::analysis::growth::Bin],
+    bins: &[crate::f::analysis::growth::Bin],
     legend: bool,
 ) -> DrawResult
 where

@@ -115,8 +115,8 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::base::stop::Stop;
     use crate::grundy::census::census;
-    use crate::stop::Stop;
 
     #[test]
     fn the_figure_renders_from_a_small_census() {

@@ -18,11 +18,11 @@ use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters::style::FontStyle;
 
-use crate::analysis::Analysis;
-use crate::analysis::growth::{Deviation, Growth};
-use crate::atomic_write::FileSet;
-use crate::proof::{Fate, RowStatus};
-use crate::table::Table;
+use crate::base::atomic_write::FileSet;
+use crate::f::analysis::Analysis;
+use crate::f::analysis::growth::{Deviation, Growth};
+use crate::f::proof::{Fate, RowStatus};
+use crate::f::table::Table;
 
 mod census;
 pub mod graphs;
@@ -94,7 +94,7 @@ pub enum PlotError {
     Draw(String),
     /// The table read failed its checks.
     #[error("{0}")]
-    Table(#[from] crate::table::TableError),
+    Table(#[from] crate::f::table::TableError),
     /// A figure would replace one the caller did not say to replace.
     #[error("{0}")]
     Refused(String),
@@ -287,7 +287,7 @@ pub fn plot_all(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compute::{DEFAULT_COMMIT_EVERY, Request, compute};
+    use crate::f::compute::{DEFAULT_COMMIT_EVERY, Request, compute};
 
     fn made() -> Made {
         Made {
@@ -325,11 +325,11 @@ mod tests {
             capacity: None,
             threads: 2,
             commit_every: DEFAULT_COMMIT_EVERY,
-            stop: crate::stop::Stop::new(),
+            stop: crate::base::stop::Stop::new(),
         };
         compute(&req, &mut |_, _| {}).unwrap();
         let t = Table::open(&path).unwrap();
-        let a = crate::analysis::analyze(&t, None, &mut |_, _, _| {}).unwrap();
+        let a = crate::f::analysis::analyze(&t, None, &mut |_, _, _| {}).unwrap();
         let out = dir.path().join("png");
         let written = plot_all(Some(&t), &a, &out, Format::Png, 120, &made(), false).unwrap();
         let names: Vec<String> = written

@@ -1,7 +1,7 @@
 //! The periodicity figure: the rows of period > 1, their periods and preperiods.
 
 use super::*;
-use crate::bytes::narrow;
+use crate::base::bytes::narrow;
 
 /// Colour of a period in the periodicity figure.
 fn period_colour(p: usize) -> RGBColor {

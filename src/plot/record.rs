@@ -10,7 +10,7 @@ use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
 use super::PlotError;
-use crate::atomic_write::FileSet;
+use crate::base::atomic_write::FileSet;
 
 /// The record's file name in a figure directory.
 pub const RECORD: &str = "figures.tsv";
@@ -113,7 +113,7 @@ impl Record {
     pub(super) fn write(&self, set: &mut FileSet) -> Result<(), PlotError> {
         let path = self.dir.join(RECORD);
         set.write(&path, |w| {
-            crate::seal::write_sealed(w, |w| {
+            crate::base::seal::write_sealed(w, |w| {
                 writeln!(
                     w,
                     "# chomp3 figure record: what each figure here was drawn from (FORMAT.md)"
@@ -133,7 +133,7 @@ impl Record {
 /// an error says what is wrong.
 pub fn read(reader: impl std::io::BufRead) -> Result<BTreeMap<String, Made>, String> {
     let mut entries = BTreeMap::new();
-    for (i, line) in crate::seal::lines(reader).enumerate() {
+    for (i, line) in crate::base::seal::lines(reader).enumerate() {
         let line = line.map_err(|e| e.to_string())?;
         if line.starts_with('#') {
             continue;

@@ -1,7 +1,7 @@
 //! One row up close: its values, its start and period marked.
 
 use super::*;
-use crate::bytes::narrow;
+use crate::base::bytes::narrow;
 
 /// Shading of a row's preperiod and of its first period in the row figure.
 const PREPERIOD: RGBColor = RGBColor(250, 220, 210);
@@ -49,7 +49,7 @@ where
         .max(r);
     let pts: Vec<(f64, f64)> = (shown_from..=shown_to)
         .map(|q| Ok((q as f64, t.value(q, r)? as f64 - q as f64)))
-        .collect::<Result<_, crate::table::TableError>>()?;
+        .collect::<Result<_, crate::f::table::TableError>>()?;
     let (lo, hi) = pts.iter().fold((f64::MAX, f64::MIN), |(lo, hi), p| {
         (lo.min(p.1), hi.max(p.1))
     });

@@ -2,7 +2,7 @@
 //! with its colour bar.
 
 use super::*;
-use crate::bytes::narrow;
+use crate::base::bytes::narrow;
 
 /// Samples per axis in the image of the table (one per pixel of the plot area).
 const IMAGE_SAMPLES: u32 = 900;
@@ -18,7 +18,7 @@ struct Image {
     max_offset: i64,
 }
 
-fn sample_table(t: &Table) -> Result<Image, crate::table::TableError> {
+fn sample_table(t: &Table) -> Result<Image, crate::f::table::TableError> {
     let n = t.n().unwrap_or(0);
     let samples = IMAGE_SAMPLES.min(narrow::<u32, _>(n) + 1);
     let at = |i: u32| ((i as u64 * 2 + 1) * (n + 1) / (2 * samples as u64)).min(n);
@@ -168,7 +168,7 @@ pub(super) struct TableFigure {
 
 impl TableFigure {
     /// Samples `t`, whose largest column is `n`.
-    pub(super) fn new(t: &Table, n: u32) -> Result<TableFigure, crate::table::TableError> {
+    pub(super) fn new(t: &Table, n: u32) -> Result<TableFigure, crate::f::table::TableError> {
         Ok(TableFigure {
             image: sample_table(t)?,
             n,

@@ -2,12 +2,12 @@
 //! range, and the census's list of rows. Every value comes through
 //! [`Sources`], so the page follows the same source rule as `chomp3 get`.
 
-use crate::bytes::narrow;
+use crate::base::bytes::narrow;
 use serde_json::{Value, json};
 
-use crate::census_file::Descriptors;
-use crate::lookup::{Answer, Source, Sources};
-use crate::proof::{Fate, RowStatus};
+use crate::f::census_file::Descriptors;
+use crate::f::lookup::{Answer, Source, Sources};
+use crate::f::proof::{Fate, RowStatus};
 
 /// The most values one row request returns (a larger range is refused, not cut).
 pub const MAX_ROW_VALUES: u64 = 1 << 16;

@@ -13,14 +13,14 @@ pub mod api;
 pub mod query;
 pub mod tile;
 
-use crate::bytes::narrow;
+use crate::base::bytes::narrow;
 use std::io;
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use crate::lookup::Sources;
-use crate::path_message::NamesPath;
-use crate::stop::Stop;
+use crate::base::path_message::NamesPath;
+use crate::base::stop::Stop;
+use crate::f::lookup::Sources;
 use query::Query;
 use tile::{Measure, TileAt};
 
@@ -159,7 +159,7 @@ fn tile(s: &Sources, query: &str) -> Result<Reply, String> {
 
 /// A table that fails a read (damaged, or cut by another program while
 /// served): the request was good, so a 500, with the file's message.
-fn file_error(s: &Sources, e: crate::table::TableError) -> Reply {
+fn file_error(s: &Sources, e: crate::f::table::TableError) -> Reply {
     Reply::error(500, e.with_path(&s.table_path.path))
 }
 

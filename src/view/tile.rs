@@ -8,11 +8,11 @@
 //! no cell has. Reading 65,536 cells from the memory map bounds a tile's work
 //! whatever its scale, so the browser never loads the table.
 
-use crate::bytes::narrow;
-use crate::census_file::Descriptors;
-use crate::proof::RowStatus;
-use crate::table::raw::cells;
-use crate::table::{Table, TableError};
+use crate::base::bytes::narrow;
+use crate::f::census_file::Descriptors;
+use crate::f::proof::RowStatus;
+use crate::f::table::raw::cells;
+use crate::f::table::{Table, TableError};
 
 /// Pixels on a tile's side.
 pub const TILE: u64 = 256;

@@ -5,9 +5,9 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
-use chomp3::analysis::counts::RowCounts;
-use chomp3::analysis::{Analysis, analyze};
-use chomp3::census_file::Descriptors;
+use chomp3::f::analysis::counts::RowCounts;
+use chomp3::f::analysis::{Analysis, analyze};
+use chomp3::f::census_file::Descriptors;
 
 use super::args::{CensusArg, QuietArg, TABLE_GAPS, TableArg, ThreadsArg, open_table};
 use super::progress::bar;
@@ -78,7 +78,7 @@ fn census_only(args: &Args) -> Result<()> {
 /// larger `N` or of the other kind of source (table or census alone).
 fn may_replace(args: &Args, n: u64, census_only: bool) -> Result<()> {
     let kind = |c: bool| if c { "the census alone" } else { "a table" };
-    match chomp3::analysis::report::existing(&args.out) {
+    match chomp3::f::analysis::report::existing(&args.out) {
         Some((had, was)) if !args.replace && (had > n || was != census_only) => bail!(
             "{} holds the analysis of {} to N = {had} (its summary.json); this one, of {} to N = {n}, would replace it: give another --out, or --replace",
             args.out.display(),
@@ -99,7 +99,7 @@ pub fn census_analysis(table: &TableArg, census: &CensusArg) -> Result<Analysis>
             path.display()
         );
     };
-    chomp3::analysis::from_census(&d).ok_or_else(|| {
+    chomp3::f::analysis::from_census(&d).ok_or_else(|| {
         anyhow::anyhow!(
             "{}: this census file (version 1) has no facts of its columns; run `chomp3 census` again",
             path.display()
@@ -115,7 +115,7 @@ pub fn write(
     command: &str,
     elapsed: Duration,
 ) -> Result<()> {
-    chomp3::analysis::report::write_all(a, table, command, out)
+    chomp3::f::analysis::report::write_all(a, table, command, out)
         .with_context(|| format!("writing {}", out.display()))?;
     let counts = RowCounts::of(&a.rows);
     println!(

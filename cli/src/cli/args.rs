@@ -4,10 +4,10 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
-use chomp3::census_file::Descriptors;
-use chomp3::lookup::Named;
-use chomp3::path_message::NamesPath;
-use chomp3::table::Table;
+use chomp3::base::path_message::NamesPath;
+use chomp3::f::census_file::Descriptors;
+use chomp3::f::lookup::Named;
+use chomp3::f::table::Table;
 
 /// Where a table is read or written when `--table` is not given.
 pub const DEFAULT_TABLE: &str = "data/table.c3t";

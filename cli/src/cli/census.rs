@@ -9,13 +9,13 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
-use chomp3::analysis::crosscheck::check_against;
-use chomp3::census::driver::{self, Batch, Checkpoints, Drive, Ended, OneFile};
-use chomp3::census::{self, BATCH_COLS, Params, Run};
-use chomp3::census_file;
-use chomp3::engine::BLOCK_COLS;
-use chomp3::outputs::{self, Kind, Output};
-use chomp3::proof::Counts;
+use chomp3::base::outputs::{self, Kind, Output};
+use chomp3::f::analysis::crosscheck::check_against;
+use chomp3::f::census::driver::{self, Batch, Checkpoints, Drive, Ended, OneFile};
+use chomp3::f::census::{self, BATCH_COLS, Params, Run};
+use chomp3::f::census_file;
+use chomp3::f::engine::BLOCK_COLS;
+use chomp3::f::proof::Counts;
 
 use super::Interrupted;
 use super::args::{QuietArg, ThreadsArg, open_table};
@@ -81,7 +81,7 @@ pub fn run(args: &Args) -> Result<()> {
         Output::new(&checkpoint, Kind::CensusCheckpoint, "--checkpoint"),
     ])?;
     if shared.is_none() {
-        chomp3::memory::check(
+        chomp3::base::memory::check(
             format!("a census of rows 0..={rows} in one process"),
             census::memory_estimate(rows),
         )?;
@@ -140,7 +140,7 @@ pub fn run(args: &Args) -> Result<()> {
     };
     write_result(args, &descriptors, &result, started)?;
     match &shared {
-        None => checkpoints.remove(&chomp3::engine::ranks::Solo)?,
+        None => checkpoints.remove(&chomp3::f::engine::ranks::Solo)?,
         Some(r) => checkpoints.remove(&**r)?,
     }
     print!("{}", report.unwrap_or_default());
@@ -182,7 +182,7 @@ fn write_result(
 /// a new one, and whether this process stays quiet.
 fn resume(
     args: &Args,
-    shared: &Option<std::sync::Arc<dyn chomp3::engine::ranks::Ranks>>,
+    shared: &Option<std::sync::Arc<dyn chomp3::f::engine::ranks::Ranks>>,
     one_file: &OneFile,
     params: Params,
 ) -> Result<(Run, bool)> {
@@ -265,7 +265,10 @@ impl Progress {
 }
 
 /// `--check`: every proved value against a dense table.
-fn check_table(rows: &[Option<chomp3::proof::RowStatus>], t: &chomp3::table::Table) -> Result<()> {
+fn check_table(
+    rows: &[Option<chomp3::f::proof::RowStatus>],
+    t: &chomp3::f::table::Table,
+) -> Result<()> {
     let started = Instant::now();
     let report = check_against(rows, t).map_err(|e| anyhow::anyhow!("the --check table: {e}"))?;
     if let Some((q, r)) = report.first_mismatch {
@@ -273,7 +276,7 @@ fn check_table(rows: &[Option<chomp3::proof::RowStatus>], t: &chomp3::table::Tab
     }
     println!(
         "checked against the table ({}): all {} proved values agree, every start is the least ({:.1} s)",
-        chomp3::table::holds(t.n()),
+        chomp3::f::table::holds(t.n()),
         report.values,
         started.elapsed().as_secs_f64()
     );

@@ -4,8 +4,8 @@ use std::path::Path;
 use std::time::Duration;
 
 use anyhow::Result;
-use chomp3::compute::{self, ComputeError, DEFAULT_COMMIT_EVERY, Outcome, Request};
-use chomp3::path_message::NamesPath;
+use chomp3::base::path_message::NamesPath;
+use chomp3::f::compute::{self, ComputeError, DEFAULT_COMMIT_EVERY, Outcome, Request};
 
 use super::Interrupted;
 use super::args::{QuietArg, TableArg, ThreadsArg};

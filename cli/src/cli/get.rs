@@ -1,7 +1,7 @@
 //! `chomp3 get`: one value, from the table or the census, with its source.
 
 use anyhow::Result;
-use chomp3::lookup::{Source, lookup};
+use chomp3::f::lookup::{Source, lookup};
 
 use super::args::{CensusArg, TableArg};
 

@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{Result, anyhow, bail};
+use chomp3::base::outputs::{self, Kind};
 use chomp3::graph::format::{parse_edge_list, parse_line, to_graph6};
 use chomp3::graph::{Graph, Move, Multigraph, Solver, family, subgraphs_or_stop};
-use chomp3::outputs::{self, Kind};
 use rayon::prelude::*;
 
 use super::Interrupted;
@@ -128,7 +128,7 @@ pub fn run(args: &Args) -> Result<()> {
     let result = pool.install(|| match &args.out {
         Some(path) => {
             let mut outcome = Ok(());
-            let written = chomp3::atomic_write::write_atomically(path, |w| {
+            let written = chomp3::base::atomic_write::write_atomically(path, |w| {
                 writeln!(w, "# {}", command_line())?;
                 outcome = solve_all(args, &solver, &mut tally, w);
                 // A failed batch leaves no file behind (and the old one intact).
@@ -167,8 +167,10 @@ pub fn run(args: &Args) -> Result<()> {
         return Err(e);
     }
     if let Some(path) = &args.bfile {
-        chomp3::atomic_write::write_atomically(path, |w| tally.write_bfile(w, &command_line()))
-            .map_err(|e| anyhow!("{}: {e}", path.display()))?;
+        chomp3::base::atomic_write::write_atomically(path, |w| {
+            tally.write_bfile(w, &command_line())
+        })
+        .map_err(|e| anyhow!("{}: {e}", path.display()))?;
     }
     if let Some(path) = &args.out {
         eprintln!("chomp3: wrote {}", path.display());
@@ -474,7 +476,7 @@ fn write_one(args: &Args, tally: &mut Tally, s: &Solved, out: &mut impl Write) -
 /// Saves the memo if asked and reports the figures if asked.
 fn finish(args: &Args, solver: &Solver, loaded: usize, started: Instant) -> Result<()> {
     if let Some(path) = &args.memo {
-        chomp3::atomic_write::write_atomically(path, |w| solver.save(w))
+        chomp3::base::atomic_write::write_atomically(path, |w| solver.save(w))
             .map_err(|e| anyhow!("{}: writing the memo: {e}", path.display()))?;
     }
     if args.stats {

@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{Result, anyhow, bail};
+use chomp3::base::outputs::{self, Kind, Output};
 use chomp3::grundy::{census::census, file, line, sequences};
-use chomp3::outputs::{self, Kind, Output};
 
 use super::Interrupted;
 use super::args::QuietArg;
@@ -99,7 +99,7 @@ pub fn run(args: &Args) -> Result<()> {
         }
     }
     command += &format!(" --out {}", args.out.display());
-    chomp3::atomic_write::write_atomically(&args.out, |w| file::write(&c, &command, w))
+    chomp3::base::atomic_write::write_atomically(&args.out, |w| file::write(&c, &command, w))
         .map_err(|e| anyhow!("{}: {e}", args.out.display()))?;
     if let Some(dir) = &args.bfiles {
         write_bfiles(dir, &c, args.rectangles, &command, &stop)?;
@@ -128,12 +128,12 @@ fn write_bfiles(
     c: &chomp3::grundy::census::Census,
     rectangles: Option<u32>,
     command: &str,
-    stop: &chomp3::stop::Stop,
+    stop: &chomp3::base::stop::Stop,
 ) -> Result<()> {
     std::fs::create_dir_all(dir).map_err(|e| anyhow!("{}: {e}", dir.display()))?;
     let write = |name: &str, f: &dyn Fn(&mut dyn std::io::Write) -> std::io::Result<()>| {
         let path = dir.join(name);
-        chomp3::atomic_write::write_atomically(&path, |w| f(w))
+        chomp3::base::atomic_write::write_atomically(&path, |w| f(w))
             .map_err(|e| anyhow!("{}: {e}", path.display()))
     };
     let rows: Vec<(u32, u32, u32, u32)> = c

@@ -6,10 +6,10 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{Result, anyhow, bail};
+use chomp3::base::outputs::{self, Kind, Output};
 use chomp3::grundy::file::{self, LineSummary};
 use chomp3::grundy::lag::{self, Fate};
 use chomp3::grundy::{line, sequences};
-use chomp3::outputs::{self, Kind, Output};
 
 use super::Interrupted;
 use super::args::QuietArg;
@@ -260,7 +260,7 @@ fn write_outputs(args: &Args, done: &[Fate], command: &str) -> Result<()> {
         done.iter().map(|f| (f.q, f.r, f.start, f.period)).collect();
     for (name, period) in [("grundy-periods.txt", true), ("grundy-starts.txt", false)] {
         let path = dir.join(name);
-        chomp3::atomic_write::write_atomically(&path, |w| {
+        chomp3::base::atomic_write::write_atomically(&path, |w| {
             sequences::write_lines(&rows, period, command, w)
         })
         .map_err(|e| anyhow!("{}: {e}", path.display()))?;
@@ -279,6 +279,8 @@ fn write_census(path: &Path, q_max: u32, lines: &[Fate], command: &str) -> Resul
             period: f.period,
         })
         .collect();
-    chomp3::atomic_write::write_atomically(path, |w| file::write_periods(q_max, &lines, command, w))
-        .map_err(|e| anyhow!("{}: {e}", path.display()))
+    chomp3::base::atomic_write::write_atomically(path, |w| {
+        file::write_periods(q_max, &lines, command, w)
+    })
+    .map_err(|e| anyhow!("{}: {e}", path.display()))
 }

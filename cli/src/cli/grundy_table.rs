@@ -5,12 +5,12 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
+use chomp3::f::table::{Shape, Table};
 use chomp3::grundy::table::{
     Checkpoint, Damaged, ExtendError, Extended, GrundyTable, extend, zeros_match,
 };
-use chomp3::table::{Shape, Table};
 
-use chomp3::outputs::{self, Kind, Output};
+use chomp3::base::outputs::{self, Kind, Output};
 
 use super::Interrupted;
 use super::args::{QuietArg, file_error};
@@ -195,7 +195,7 @@ fn write_bfiles(t: &GrundyTable, dir: &std::path::Path, path: &std::path::Path) 
         dir.display()
     );
     std::fs::create_dir_all(dir).map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?;
-    let mut set = chomp3::atomic_write::FileSet::new();
+    let mut set = chomp3::base::atomic_write::FileSet::new();
     set.write(&dir.join(RECTANGLES), |w| {
         sequences::write_rectangles(&rectangles, &command, w)
     })?;

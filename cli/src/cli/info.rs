@@ -2,8 +2,8 @@
 //! and check it.
 
 use anyhow::Result;
-use chomp3::table::raw::Shape;
-use chomp3::table::{Table, TableError};
+use chomp3::f::table::raw::Shape;
+use chomp3::f::table::{Table, TableError};
 
 use super::args::{TableArg, file_error};
 

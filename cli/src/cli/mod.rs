@@ -28,7 +28,7 @@ mod view;
 use std::io;
 use std::sync::OnceLock;
 
-use chomp3::stop::Stop;
+use chomp3::base::stop::Stop;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};

@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Result, bail};
-use chomp3::analysis::Analysis;
+use chomp3::f::analysis::Analysis;
 use chomp3::plot::{Format, Made, PlotError};
 
 use super::args::{CensusArg, TABLE_GAPS, TableArg, ThreadsArg, open_table};
@@ -165,7 +165,7 @@ pub fn draw(
     {
         bail!(
             "--row {row} is beyond the table, which holds {}; choose a row <= N",
-            chomp3::table::holds(t.n())
+            chomp3::f::table::holds(t.n())
         );
     }
     let written = chomp3::plot::plot_all(t.as_ref(), a, out, format, row, made, replace)

@@ -1,7 +1,7 @@
 //! `chomp3 position`: is `[P,Q,R]` won or lost, and every winning move.
 
 use anyhow::Result;
-use chomp3::position::{PositionError, is_p, winning_moves};
+use chomp3::f::position::{PositionError, is_p, winning_moves};
 
 use super::args::{TableArg, file_error};
 

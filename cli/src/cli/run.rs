@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use chomp3::compute::{DEFAULT_COMMIT_EVERY, Request};
+use chomp3::f::compute::{DEFAULT_COMMIT_EVERY, Request};
 use chomp3::plot::{Format, Made};
 
 use super::args::{CensusArg, DEFAULT_TABLE, TABLE_GAPS, ThreadsArg};

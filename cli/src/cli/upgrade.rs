@@ -26,7 +26,7 @@ pub fn run(args: &Args) -> Result<()> {
         "{bar:40} {pos}/{len} columns  {elapsed} (eta {eta})",
     );
     let columns =
-        chomp3::table::upgrade(&args.old, &args.new, &super::ctrl_c(), &mut |done, all| {
+        chomp3::f::table::upgrade(&args.old, &args.new, &super::ctrl_c(), &mut |done, all| {
             bar.set_length(all);
             bar.set_position(done);
         })

@@ -3,7 +3,7 @@
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 
 use anyhow::{Result, bail};
-use chomp3::lookup::Sources;
+use chomp3::f::lookup::Sources;
 use chomp3::view;
 
 use super::args::{CensusArg, TableArg};

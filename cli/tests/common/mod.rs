@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use chomp3::table::Table;
+use chomp3::f::table::Table;
 
 /// The `chomp3` binary built for these tests, run outside the repository so that
 /// no default path (`data/...`) finds the repository's own files.

@@ -14,10 +14,10 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::{Result, bail};
-use chomp3::atomic_write::left_aside;
-use chomp3::census::driver::{Checkpoints, DriverError, Saved};
-use chomp3::census::{Params, Run};
-use chomp3::engine::ranks::{self as share, Ranks, Traffic};
+use chomp3::base::atomic_write::left_aside;
+use chomp3::f::census::driver::{Checkpoints, DriverError, Saved};
+use chomp3::f::census::{Params, Run};
+use chomp3::f::engine::ranks::{self as share, Ranks, Traffic};
 
 use crate::cli::progress::peak_rss_kib;
 
@@ -35,7 +35,7 @@ pub fn launch() -> Result<Option<Arc<dyn Ranks>>> {
     }
     #[cfg(feature = "mpi")]
     {
-        let mpi = chomp3::cluster::Mpi::init().map_err(|e| anyhow::anyhow!("MPI: {e}"))?;
+        let mpi = chomp3::f::cluster::Mpi::init().map_err(|e| anyhow::anyhow!("MPI: {e}"))?;
         Ok(Some(Arc::new(mpi)))
     }
     #[cfg(not(feature = "mpi"))]
@@ -65,7 +65,7 @@ fn rank_file(base: &Path, size: u32, rank: u32, column: u32) -> PathBuf {
 /// with `aside`, instead the partial files that killed writers left
 /// (`atomic_write` writes `.<name>.new-<pid>` first).
 fn rank_files(base: &Path, aside: bool) -> Result<Vec<(u32, u32, u32, PathBuf)>> {
-    let dir = chomp3::table::parent_dir(base);
+    let dir = chomp3::f::table::parent_dir(base);
     let prefix = format!(
         "{}.",
         base.file_name().unwrap_or_default().to_string_lossy()
@@ -190,7 +190,7 @@ fn save(run: &mut Run, base: &Path) -> Result<Saved> {
     let started = Instant::now();
     let (size, rank, column) = (run.ranks().size(), run.ranks().rank(), run.columns());
     let path = rank_file(base, size, rank, column);
-    chomp3::atomic_write::write_atomically(&path, |w| run.save(w))
+    chomp3::base::atomic_write::write_atomically(&path, |w| run.save(w))
         .map_err(|e| anyhow::anyhow!("{}: writing the checkpoint: {e}", path.display()))?;
     // Every rank has a whole file for this column from here on.
     share::any(run.ranks(), false);

@@ -1,0 +1,18 @@
+//! The plumbing every game shares: file bytes and checked integer narrowing,
+//! atomic writes, the stop token, errors that name their file, sealed text
+//! results, a command's outputs checked before work, the machine's memory, the
+//! binary's allocator, integer helpers of the proofs and the lines of text
+//! results. Nothing here knows a game; nothing here uses the games.
+
+pub mod atomic_write;
+pub(crate) mod bytes;
+pub mod huge;
+pub mod lines;
+pub mod memory;
+pub mod numeric;
+pub mod outputs;
+pub mod path_message;
+pub mod seal;
+pub mod stop;
+#[cfg(test)]
+pub(crate) mod test_rng;

@@ -1,0 +1,374 @@
+//! What a command may write, checked before any work: every output is named
+//! with the kind of file it writes, and the plan is refused when two outputs
+//! are one file, when an output would replace a file of another kind (a table
+//! under a graph's `--out`, a census under a checkpoint's name), or when an
+//! output's directory cannot be written. A file's kind is read from its first
+//! bytes (the magic of a binary format, the title line of a text result).
+//! Plumbing: uses `atomic_write`'s directory rule only.
+
+use std::fmt;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// The kinds of file chomp3 writes, as far as a reader of the first bytes can
+/// tell them apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// An `f(q,r)` table (`.c3t`).
+    Table,
+    /// A Grundy table (`.g3t`).
+    GrundyTable,
+    /// A census descriptor file (`.c3d`).
+    Descriptors,
+    /// A census checkpoint (`.c3k`).
+    CensusCheckpoint,
+    /// A `grundy-periods` checkpoint.
+    PeriodsCheckpoint,
+    /// The sweep's state beside a Grundy table (`.g3s`).
+    SweepCheckpoint,
+    /// A graph Chomp memo.
+    GraphMemo,
+    /// A census table (`census.tsv`).
+    CensusTsv,
+    /// A Grundy census with patterns (`grundy-census --out`).
+    GrundyCensus,
+    /// A census of periods and starts (`grundy-periods --out`).
+    PeriodsCensus,
+    /// A b-file of the Grundy census (`--bfiles`).
+    GrundyBFile,
+    /// The result file of `chomp3 graph --out`.
+    GraphResult,
+    /// The b-file of `chomp3 graph --bfile`.
+    GraphBFile,
+    /// A PNG figure.
+    Png,
+}
+
+/// The first bytes of each kind (a binary magic, or a text result's title).
+const SIGNATURES: [(Kind, &[u8]); 17] = [
+    (Kind::Table, b"CHOMP3TB"),
+    (Kind::GrundyTable, b"CHOMP3GT"),
+    (Kind::Descriptors, b"CHOMP3DS"),
+    (Kind::CensusCheckpoint, b"CHOMP3CK"),
+    (Kind::PeriodsCheckpoint, b"C3GLAG"),
+    (Kind::SweepCheckpoint, b"C3GSWP"),
+    (Kind::GraphMemo, b"CHOMP3GM"),
+    (
+        Kind::CensusTsv,
+        b"# Certified census of three-rowed Chomp, rows",
+    ),
+    (
+        Kind::GrundyCensus,
+        b"# Certified Grundy census of three-rowed Chomp",
+    ),
+    (
+        Kind::PeriodsCensus,
+        b"# Grundy census of three-rowed Chomp (periods and starts)",
+    ),
+    (Kind::GrundyBFile, b"# Three-rowed Chomp: least period"),
+    (Kind::GrundyBFile, b"# Three-rowed Chomp: least p from"),
+    (Kind::GrundyBFile, b"# Sprague-Grundy value of the 3 x n"),
+    (
+        Kind::GrundyBFile,
+        b"# Grundy table of three-rowed Chomp: per slab",
+    ),
+    (Kind::GraphResult, b"# chomp3 graph"),
+    (Kind::GraphBFile, b"# Number of graphs on n unlabeled"),
+    (Kind::Png, b"\x89PNG"),
+];
+
+impl Kind {
+    /// The kind, for messages.
+    pub fn what(self) -> &'static str {
+        match self {
+            Kind::Table => "an f(q,r) table (.c3t)",
+            Kind::GrundyTable => "a Grundy table (.g3t)",
+            Kind::Descriptors => "a census descriptor file (.c3d)",
+            Kind::CensusCheckpoint => "a census checkpoint",
+            Kind::PeriodsCheckpoint => "a grundy-periods checkpoint",
+            Kind::SweepCheckpoint => "a grundy-table sweep checkpoint (.g3s)",
+            Kind::GraphMemo => "a graph memo",
+            Kind::CensusTsv => "a census table (census.tsv)",
+            Kind::GrundyCensus => "a Grundy census (grundy-census --out)",
+            Kind::PeriodsCensus => "a census of periods and starts (grundy-periods --out)",
+            Kind::GrundyBFile => "a Grundy b-file",
+            Kind::GraphResult => "a chomp3 graph result",
+            Kind::GraphBFile => "a graph Chomp b-file",
+            Kind::Png => "a PNG figure",
+        }
+    }
+}
+
+/// What stands at a path now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Found {
+    /// Nothing (or an empty file).
+    Nothing,
+    /// A file of this kind.
+    Kind(Kind),
+    /// A directory.
+    Directory,
+    /// A file chomp3 does not recognise.
+    Other,
+}
+
+/// What stands at `path`, from its first bytes.
+pub fn found(path: &Path) -> std::io::Result<Found> {
+    let meta = match std::fs::metadata(path) {
+        Ok(m) => m,
+        // Nothing there, or a file where a directory of the path should be
+        // (which the check of the directory then names).
+        Err(e)
+            if matches!(
+                e.kind(),
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+            ) =>
+        {
+            return Ok(Found::Nothing);
+        }
+        Err(e) => return Err(e),
+    };
+    if meta.is_dir() {
+        return Ok(Found::Directory);
+    }
+    let mut head = Vec::with_capacity(64);
+    std::fs::File::open(path)?.take(64).read_to_end(&mut head)?;
+    if head.is_empty() {
+        return Ok(Found::Nothing);
+    }
+    Ok(SIGNATURES
+        .iter()
+        .find(|(_, sig)| head.starts_with(sig))
+        .map_or(Found::Other, |&(k, _)| Found::Kind(k)))
+}
+
+/// One output of a command: the file, what it writes there, and the option
+/// that named it (for messages).
+#[derive(Clone, Debug)]
+pub struct Output {
+    /// The file.
+    pub path: PathBuf,
+    /// What is written there.
+    pub kind: Kind,
+    /// The option that named it, e.g. `--out`.
+    pub option: &'static str,
+}
+
+impl Output {
+    /// An output of `kind` at `path`, named by `option`.
+    pub fn new(path: impl Into<PathBuf>, kind: Kind, option: &'static str) -> Output {
+        Output {
+            path: path.into(),
+            kind,
+            option,
+        }
+    }
+}
+
+/// Why a plan of outputs was refused.
+#[derive(Debug)]
+pub enum OutputError {
+    /// Two outputs are one file.
+    Same {
+        /// The file.
+        path: PathBuf,
+        /// The two options.
+        options: (&'static str, &'static str),
+    },
+    /// An output would replace a file of another kind.
+    OtherKind {
+        /// The output.
+        output: Output,
+        /// What is there.
+        found: Found,
+    },
+    /// An output's directory is missing or cannot be written.
+    NotWritable {
+        /// The output.
+        output: Output,
+        /// The directory tried.
+        dir: PathBuf,
+        /// Why.
+        error: std::io::Error,
+    },
+}
+
+impl fmt::Display for OutputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OutputError::Same { path, options } => write!(
+                f,
+                "{} and {} name the same file, {}; give each its own",
+                options.0,
+                options.1,
+                path.display()
+            ),
+            OutputError::OtherKind { output, found } => {
+                let there = match found {
+                    Found::Kind(k) => k.what(),
+                    Found::Directory => "a directory",
+                    _ => "a file chomp3 did not write",
+                };
+                write!(
+                    f,
+                    "{} {} is {there}, not {}; chomp3 does not replace it: give another path, or remove it first",
+                    output.option,
+                    output.path.display(),
+                    output.kind.what()
+                )
+            }
+            OutputError::NotWritable { output, dir, error } => write!(
+                f,
+                "{} {}: cannot write in {} ({error}); nothing was computed",
+                output.option,
+                output.path.display(),
+                dir.display()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for OutputError {}
+
+/// Checks `outputs` before any work: no two are one file, none would replace
+/// a file of another kind, and each one's directory (or the nearest existing
+/// directory above it, which the command creates the rest of) takes a new
+/// file.
+pub fn check(outputs: &[Output]) -> Result<(), OutputError> {
+    let keys: Vec<PathBuf> = outputs.iter().map(|o| identity(&o.path)).collect();
+    for (i, a) in keys.iter().enumerate() {
+        if let Some(j) = keys[..i].iter().position(|b| b == a) {
+            return Err(OutputError::Same {
+                path: outputs[i].path.clone(),
+                options: (outputs[j].option, outputs[i].option),
+            });
+        }
+    }
+    for output in outputs {
+        let found = found(&output.path).map_err(|error| OutputError::NotWritable {
+            output: output.clone(),
+            dir: output.path.clone(),
+            error,
+        })?;
+        match found {
+            Found::Nothing => {}
+            Found::Kind(k) if k == output.kind => {}
+            _ => {
+                return Err(OutputError::OtherKind {
+                    output: output.clone(),
+                    found,
+                });
+            }
+        }
+        let dir = crate::base::atomic_write::parent_dir(&output.path);
+        existing_dir(&output.path)
+            .and_then(|dir| probe(&dir))
+            .map_err(|error| OutputError::NotWritable {
+                output: output.clone(),
+                dir,
+                error,
+            })?;
+    }
+    Ok(())
+}
+
+/// The file `path` names, as one comparable path: its directory resolved
+/// (links and `..`) as far as it exists, then the rest as given.
+fn identity(path: &Path) -> PathBuf {
+    if let Ok(p) = std::fs::canonicalize(path) {
+        return p;
+    }
+    let mut rest = Vec::new();
+    let mut at = path.to_path_buf();
+    loop {
+        let dir = crate::base::atomic_write::parent_dir(&at);
+        if let Some(name) = at.file_name() {
+            rest.push(name.to_owned());
+        }
+        if let Ok(mut p) = std::fs::canonicalize(&dir) {
+            for name in rest.iter().rev() {
+                p.push(name);
+            }
+            return p;
+        }
+        if dir == at || dir.as_os_str().is_empty() {
+            return path.to_path_buf();
+        }
+        at = dir;
+    }
+}
+
+/// The nearest directory at or above `path`'s directory that exists: the
+/// command creates the rest. A file where a directory must be is an error.
+fn existing_dir(path: &Path) -> std::io::Result<PathBuf> {
+    let mut dir = crate::base::atomic_write::parent_dir(path);
+    loop {
+        if dir.is_dir() {
+            return Ok(dir);
+        }
+        if dir.exists() {
+            return Err(std::io::Error::other(format!(
+                "{} is a file, not a directory",
+                dir.display()
+            )));
+        }
+        match dir.parent() {
+            Some(p) if !p.as_os_str().is_empty() => dir = p.to_path_buf(),
+            _ => return Ok(PathBuf::from(".")),
+        }
+    }
+}
+
+/// Whether `dir` takes a new file: one is created and removed.
+fn probe(dir: &Path) -> std::io::Result<()> {
+    let path = dir.join(format!(".chomp3-probe-{}", std::process::id()));
+    std::fs::File::create(&path)?;
+    std::fs::remove_file(&path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn coinciding_other_kind_and_unwritable_outputs_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let table = d.join("t.c3t");
+        std::fs::write(&table, b"CHOMP3TB and the rest").unwrap();
+        let graph = Output::new(&table, Kind::GraphResult, "--out");
+        assert!(matches!(
+            check(&[graph]),
+            Err(OutputError::OtherKind {
+                found: Found::Kind(Kind::Table),
+                ..
+            })
+        ));
+        // The same file by two spellings.
+        let a = Output::new(d.join("b.tsv"), Kind::CensusTsv, "--out");
+        let b = Output::new(d.join("x/../b.tsv"), Kind::CensusCheckpoint, "--checkpoint");
+        std::fs::create_dir(d.join("x")).unwrap();
+        assert!(matches!(
+            check(&[a.clone(), b]),
+            Err(OutputError::Same { .. })
+        ));
+        // A file of the kind written is replaced; a user's file is not.
+        std::fs::write(
+            d.join("b.tsv"),
+            b"# Certified census of three-rowed Chomp, rows 0..5\n",
+        )
+        .unwrap();
+        assert!(check(std::slice::from_ref(&a)).is_ok());
+        std::fs::write(d.join("b.tsv"), b"my notes\n").unwrap();
+        assert!(matches!(
+            check(&[a]),
+            Err(OutputError::OtherKind {
+                found: Found::Other,
+                ..
+            })
+        ));
+        // A directory that will be created below one that exists is fine.
+        let deep = Output::new(d.join("new/deeper/p.png"), Kind::Png, "--out");
+        assert!(check(&[deep]).is_ok());
+    }
+}

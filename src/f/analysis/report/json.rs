@@ -1,0 +1,67 @@
+//! `summary.json`: the row counts, the sequences' extents, growth and checks.
+
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+use std::path::Path;
+
+use serde::Serialize;
+
+use super::Provenance;
+use crate::base::atomic_write::FileSet;
+use crate::f::analysis::Analysis;
+use crate::f::analysis::checks::Checks;
+use crate::f::analysis::counts::RowCounts;
+use crate::f::analysis::growth::Growth;
+use crate::f::analysis::sequences::Sequence;
+
+#[derive(Serialize)]
+struct Summary<'a> {
+    table: String,
+    n: u32,
+    command: &'a str,
+    rows: &'a RowCounts,
+    /// [`Analysis::settled_below`], under the key the committed files use.
+    #[serde(rename = "resolved_below")]
+    settled_below: u32,
+    sequences: BTreeMap<&'static str, SequenceInfo<'a>>,
+    growth: &'a Growth,
+    checks: &'a Checks,
+}
+
+#[derive(Serialize)]
+struct SequenceInfo<'a> {
+    terms: usize,
+    complete: &'a str,
+}
+
+/// Writes `summary.json`.
+pub(super) fn write(
+    set: &mut FileSet,
+    a: &Analysis,
+    counts: &RowCounts,
+    sequences: &[Sequence],
+    provenance: &Provenance,
+    path: &Path,
+) -> io::Result<()> {
+    let summary = Summary {
+        table: provenance.table.display().to_string(),
+        n: a.facts.n,
+        command: provenance.command,
+        rows: counts,
+        settled_below: a.settled_below,
+        sequences: sequences
+            .iter()
+            .map(|s| {
+                let info = SequenceInfo {
+                    terms: s.terms.len(),
+                    complete: &s.complete,
+                };
+                (s.id, info)
+            })
+            .collect(),
+        growth: &a.growth,
+        checks: &a.checks,
+    };
+    let json = serde_json::to_string_pretty(&summary).map_err(io::Error::other)?;
+    set.write(path, |w| writeln!(w, "{json}"))
+}

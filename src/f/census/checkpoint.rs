@@ -1,0 +1,403 @@
+//! The census checkpoint: the whole state of a [`Run`], written to a writer and
+//! read back so that an interrupted census continues to the same results. The
+//! layout is in FORMAT.md; integers little-endian, a CRC-32 of everything at the
+//! end. Never touches files itself (the command line writes it aside and renames
+//! it into place).
+
+use crate::base::bytes::narrow;
+use std::io::{self, Read, Write};
+use std::sync::{Arc, Mutex};
+
+use super::offsets::Offsets;
+use super::snapshot::{LastBase, Snapshot};
+use super::tracker::Tracker;
+use super::{Params, Run, Scan};
+use crate::base::bytes::damaged;
+use crate::base::bytes::stream::{
+    CrcReader, CrcWriter, get32, get32s, get64, put32, put32s, put64,
+};
+use crate::f::engine::ranks::{Ranks, Solo};
+use crate::f::engine::{CHUNK_ROWS, Deltas, Engine};
+use crate::f::proof::{Fate, Known, RowStatus};
+
+/// First 8 bytes of a checkpoint.
+const MAGIC: [u8; 8] = *b"CHOMP3CK";
+/// The layout version this build writes and reads.
+pub const VERSION: u32 = 5;
+/// "None" in `u32` and `u64` fields.
+const NONE32: u32 = u32::MAX;
+const NONE64: u64 = u64::MAX;
+
+/// Why a checkpoint cannot be continued: the file-format cases every chomp3
+/// file has (not this file, another version, damaged) and two of its own (a
+/// checkpoint of another census or rank). Each message ends with what to do.
+#[derive(Debug, thiserror::Error)]
+pub enum CheckpointError {
+    /// Not a census checkpoint at all.
+    #[error(
+        "not a chomp3 census checkpoint (no CHOMP3CK header); give --checkpoint a file that `chomp3 census` wrote, or a new path"
+    )]
+    NotThisFile,
+    /// Written by another layout version.
+    #[error(
+        "census checkpoint version {found}, this chomp3 reads {expected}; finish it with the chomp3 that wrote it (the census files are the same), or {START_OVER}"
+    )]
+    Version {
+        /// The version this build reads.
+        expected: u32,
+        /// The version in the file.
+        found: u32,
+    },
+    /// A checkpoint of another census.
+    #[error(
+        "a checkpoint of `chomp3 census --rows {} --max-columns {}` (batch {}); run that command to finish it, or {START_OVER}",
+        .found.last_row, .found.max_columns, .found.batch
+    )]
+    OtherParams {
+        /// The parameters it was written for.
+        found: Params,
+    },
+    /// A checkpoint of another rank, or of a census on another number of ranks.
+    #[error(
+        "the checkpoint of rank {rank} of {size}, not of rank {want_rank} of {want_size}; run on {size} ranks, or {START_OVER}"
+    )]
+    OtherRank {
+        /// Ranks and rank in the file.
+        size: u32,
+        /// The rank in the file.
+        rank: u32,
+        /// Ranks of this census.
+        want_size: u32,
+        /// This rank.
+        want_rank: u32,
+    },
+    /// Cut off, or bytes that cannot be right (its checksum, a count, a tag).
+    #[error("damaged census checkpoint ({0}); {START_OVER}")]
+    Damaged(String),
+}
+
+/// The last resort every checkpoint message offers.
+const START_OVER: &str = "delete it to start this census over";
+
+fn opt32(x: Option<u32>) -> u32 {
+    x.unwrap_or(NONE32)
+}
+
+fn some32(x: u32) -> Option<u32> {
+    (x != NONE32).then_some(x)
+}
+
+impl Run {
+    /// Writes the whole state.
+    pub fn save(&mut self, w: &mut dyn Write) -> io::Result<()> {
+        let mut w = CrcWriter::new(w);
+        let w = &mut w;
+        w.write_all(&MAGIC)?;
+        put32(w, VERSION)?;
+        let p = self.params;
+        put32s(w, [p.last_row, p.max_columns, p.batch, self.settled_below])?;
+        put32s(w, [self.ranks.size(), self.ranks.rank()])?;
+        for status in &self.settled[..self.settled_below as usize] {
+            save_status(
+                w,
+                status
+                    .as_ref()
+                    .expect("the rows below settled_below are settled"),
+            )?;
+        }
+        put32(w, crate::base::bytes::len32(self.start_bounds.len())?)?;
+        put32s(w, self.start_bounds.iter().copied())?;
+        put32s(w, self.minima.iter().copied())?;
+        save_scan(w, &self.merged_scan())?;
+        let mut snapshots = Deltas::default();
+        for r in self.settled_below..=p.last_row {
+            if self.owns(r) {
+                save_tracker(w, &self.trackers[r as usize], &mut snapshots)?;
+            }
+        }
+        self.engine.save(w)?;
+        let crc = w.crc.clone().finalize();
+        w.w.write_all(&crc.to_le_bytes())
+    }
+
+    /// Reads a state written by [`Run::save`] for `params`.
+    pub fn load(r: &mut dyn Read, params: Params) -> Result<Run, CheckpointError> {
+        Run::load_shared(r, params, Arc::new(Solo))
+    }
+
+    /// Reads a state written by [`Run::save`] for `params` on the same rank of
+    /// as many ranks.
+    pub fn load_shared(
+        r: &mut dyn Read,
+        params: Params,
+        ranks: Arc<dyn Ranks>,
+    ) -> Result<Run, CheckpointError> {
+        let mut rd = CrcReader::new(r);
+        let broken = |e: io::Error| {
+            CheckpointError::Damaged(match e.kind() {
+                io::ErrorKind::UnexpectedEof => "cut off".into(),
+                _ => e.to_string(),
+            })
+        };
+        let mut magic = [0u8; 8];
+        rd.read_exact(&mut magic)
+            .map_err(|_| CheckpointError::NotThisFile)?;
+        if magic != MAGIC {
+            return Err(CheckpointError::NotThisFile);
+        }
+        let version = get32(&mut rd).map_err(broken)?;
+        if version != VERSION {
+            return Err(CheckpointError::Version {
+                expected: VERSION,
+                found: version,
+            });
+        }
+        let v = get32s(&mut rd, 4).map_err(broken)?;
+        let found = Params {
+            last_row: v[0],
+            max_columns: v[1],
+            batch: v[2],
+        };
+        if found != params {
+            return Err(CheckpointError::OtherParams { found });
+        }
+        let place = get32s(&mut rd, 2).map_err(broken)?;
+        if place != [ranks.size(), ranks.rank()] {
+            return Err(CheckpointError::OtherRank {
+                size: place[0],
+                rank: place[1],
+                want_size: ranks.size(),
+                want_rank: ranks.rank(),
+            });
+        }
+        let run = load_body(&mut rd, Run::shared(params, ranks), v[3]).map_err(broken)?;
+        let expect = rd.crc.clone().finalize();
+        let stored = get32(rd.r).map_err(broken)?;
+        if stored != expect {
+            return Err(CheckpointError::Damaged(
+                "its checksum does not match".into(),
+            ));
+        }
+        Ok(run)
+    }
+}
+
+/// Everything after the parameters.
+fn load_body(rd: &mut dyn Read, mut run: Run, settled_below: u32) -> io::Result<Run> {
+    let rows = run.params.last_row as usize;
+    if settled_below as usize > rows + 1 {
+        return Err(damaged("more rows settled than the census has"));
+    }
+    for r in 0..settled_below as usize {
+        let status = load_status(rd)?;
+        run.below.add(&status.fate);
+        run.settled[r] = Some(status);
+    }
+    run.settled_below = settled_below;
+    let bounds = get32(rd)? as usize;
+    run.start_bounds = get32s(rd, bounds)?;
+    run.minima = get32s(rd, rows + 1)?;
+    run.scans = vec![Mutex::new(load_scan(rd, narrow::<u32, _>(rows))?)];
+    let mut snapshots = Deltas::default();
+    let mut last = None;
+    for r in settled_below..=narrow::<u32, _>(rows) {
+        if run.owns(r) {
+            run.trackers[r as usize] = load_tracker(rd, r, &mut snapshots, &mut last)?;
+        }
+    }
+    run.engine = Engine::load(rd)?;
+    let own_chunks_only = (0..run.engine.chunks_created())
+        .all(|c| run.owns(c * CHUNK_ROWS) || run.engine.chunk_len(c) == 0);
+    if !own_chunks_only {
+        return Err(damaged("rows of another rank"));
+    }
+    Ok(run)
+}
+
+/// A scan: diagonal, P-position counts, largest value below the diagonal.
+pub(super) fn save_scan(w: &mut dyn Write, scan: &Scan) -> io::Result<()> {
+    put32s(w, scan.diagonal.iter().copied())?;
+    put32s(w, scan.p_count.iter().copied())?;
+    put32s(w, scan.largest_below.iter().copied())
+}
+
+/// A scan of a census of rows `0 ..= rows`.
+pub(super) fn load_scan(rd: &mut dyn Read, rows: u32) -> io::Result<Scan> {
+    let n = rows as usize + 1;
+    Ok(Scan {
+        diagonal: get32s(rd, n)?,
+        p_count: get32s(rd, n)?,
+        largest_below: get32s(rd, n)?,
+    })
+}
+
+/// class (0 constant, 1 periodic), start, closed_at, period, pattern.
+pub(super) fn save_status(w: &mut dyn Write, s: &RowStatus) -> io::Result<()> {
+    match &s.fate {
+        Fate::Constant { start } => {
+            w.write_all(&[0])?;
+            put64(w, u64::from(*start))
+        }
+        Fate::Periodic { start, pattern } => {
+            w.write_all(&[1])?;
+            put64(w, u64::from(*start))?;
+            put64(w, s.known.closed_at().unwrap_or(0))?;
+            put32(w, crate::base::bytes::len32(pattern.len())?)?;
+            put32s(w, pattern.iter().map(|&x| x.cast_unsigned()))
+        }
+    }
+}
+
+pub(super) fn load_status(rd: &mut dyn Read) -> io::Result<RowStatus> {
+    let mut class = [0u8];
+    rd.read_exact(&mut class)?;
+    let start = u32::try_from(get64(rd)?)
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "a row's start is past 2^32"))?;
+    if class[0] == 0 {
+        return Ok(RowStatus::died(start));
+    }
+    let closed_at = get64(rd)?;
+    let len = get32(rd)? as usize;
+    let pattern = get32s(rd, len)?
+        .into_iter()
+        .map(|x| x.cast_signed())
+        .collect();
+    Ok(RowStatus {
+        fate: Fate::Periodic { start, pattern },
+        known: Known::Certificate { closed_at },
+    })
+}
+
+fn save_tracker(w: &mut dyn Write, t: &Tracker, snapshots: &mut Deltas) -> io::Result<()> {
+    put64(w, t.dead.map_or(NONE64, u64::from))?;
+    put32s(w, [t.recorded_from, t.min_value, t.history.len()])?;
+    // Offsets as differences from the one before (zigzag varints), as the
+    // tracker holds them: a row that has settled repeats a few values.
+    w.write_all(t.history.encoded())?;
+    match &t.snapshot {
+        Some((q, snapshot)) => {
+            put32s(w, [1, *q])?;
+            snapshots.save(w, &snapshot.state())?;
+        }
+        None => put32(w, 0)?,
+    }
+    put32s(w, [t.steps, t.limit])?;
+    let (qs, k) = t.cycle.unwrap_or((NONE32, NONE32));
+    put32s(w, [qs, k, t.confirmed, opt32(t.verify_at)])
+}
+
+fn load_tracker(
+    rd: &mut dyn Read,
+    r: u32,
+    snapshots: &mut Deltas,
+    last: &mut LastBase,
+) -> io::Result<Tracker> {
+    let dead = get64(rd)?;
+    let v = get32s(rd, 3)?;
+    let history = Offsets::read(rd, v[2])?;
+    let snapshot = match get32(rd)? {
+        0 => None,
+        _ => {
+            let q = get32(rd)?;
+            Some((q, Snapshot::take(snapshots.load(rd, r + 2)?, q, last)))
+        }
+    };
+    let w = get32s(rd, 6)?;
+    Ok(Tracker {
+        dead: (dead != NONE64)
+            .then(|| u32::try_from(dead))
+            .transpose()
+            .map_err(|_| {
+                io::Error::new(io::ErrorKind::InvalidData, "a row's death is past 2^32")
+            })?,
+        recorded_from: v[0],
+        min_value: v[1],
+        history,
+        snapshot,
+        steps: w[0],
+        limit: w[1],
+        cycle: some32(w[2]).map(|qs| (qs, w[3])),
+        confirmed: w[4],
+        verify_at: some32(w[5]),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pool() -> rayon::ThreadPool {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap()
+    }
+
+    #[test]
+    fn a_run_saved_at_any_batch_continues_to_the_same_census() {
+        let params = Params {
+            last_row: 700,
+            max_columns: 6000,
+            batch: 72,
+        };
+        let pool = pool();
+        let direct = super::super::census(params, &pool, Default::default(), &mut |_, _| {});
+        for stop_after in [1, 5, 13, 15] {
+            let mut run = Run::new(params);
+            for _ in 0..stop_after {
+                run.step(&pool, Default::default());
+            }
+            assert!(!run.done(), "stop before the end ({stop_after} batches)");
+            let mut bytes = Vec::new();
+            run.save(&mut bytes).unwrap();
+            let mut run = Run::load(&mut bytes.as_slice(), params).unwrap();
+            while !run.done() {
+                run.step(&pool, Default::default());
+            }
+            let resumed = run.finish().unwrap();
+            assert_eq!(
+                resumed.rows, direct.rows,
+                "stopped after {stop_after} batches"
+            );
+            assert_eq!(resumed.columns, direct.columns);
+            assert_eq!(resumed.facts.p_count, direct.facts.p_count);
+            assert_eq!(resumed.facts.row_min, direct.facts.row_min);
+        }
+    }
+
+    #[test]
+    fn other_parameters_and_damage_are_refused() {
+        let params = Params {
+            last_row: 100,
+            max_columns: 2000,
+            batch: 50,
+        };
+        let mut run = Run::new(params);
+        run.step(&pool(), Default::default());
+        let mut bytes = Vec::new();
+        run.save(&mut bytes).unwrap();
+        let other = Params {
+            last_row: 101,
+            ..params
+        };
+        assert!(matches!(
+            Run::load(&mut bytes.as_slice(), other),
+            Err(CheckpointError::OtherParams { found }) if found == params
+        ));
+        let mut bad = bytes.clone();
+        let mid = bad.len() / 2;
+        bad[mid] ^= 0x10;
+        assert!(matches!(
+            Run::load(&mut bad.as_slice(), params),
+            Err(CheckpointError::Damaged(_))
+        ));
+        assert!(matches!(
+            Run::load(&mut &bytes[..bytes.len() - 9], params),
+            Err(CheckpointError::Damaged(_))
+        ));
+        assert!(matches!(
+            Run::load(&mut &b"CHOMP3TB"[..], params),
+            Err(CheckpointError::NotThisFile)
+        ));
+    }
+}

@@ -1,0 +1,221 @@
+//! Running a census to its end: a step per batch, a checkpoint at a set rhythm
+//! and when a stop is requested, and a hook after every batch for progress.
+//! The command (one process, or one rank of several) and the Python package
+//! both run a census through [`drive`]; where checkpoints live is behind
+//! [`Checkpoints`] ([`OneFile`] here; the command's MPI ranks keep one file
+//! each). Uses `Run`, the engine's `ranks` for the decisions all ranks must
+//! share, `stop` and `atomic_write`.
+
+use std::fs::File;
+use std::io::BufReader;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use super::{Census, CheckpointError, Params, Run, Weaken};
+use crate::base::stop::Stop;
+use crate::f::engine::ranks::{self as share, Ranks, Traffic};
+
+/// A checkpoint written.
+#[derive(Clone, Debug)]
+pub struct Saved {
+    /// The file.
+    pub path: PathBuf,
+    /// Its size in bytes.
+    pub bytes: u64,
+    /// Seconds the save took.
+    pub seconds: f64,
+}
+
+/// Why a census could not be continued or saved.
+#[derive(Debug, thiserror::Error)]
+pub enum DriverError {
+    /// The checkpoint to continue from is refused.
+    #[error("{}: {error}", .path.display())]
+    Checkpoint {
+        /// The checkpoint file.
+        path: PathBuf,
+        /// What is wrong with it.
+        error: CheckpointError,
+    },
+    /// A checkpoint could not be read or written.
+    #[error("{}: {error}", .path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The underlying error.
+        error: std::io::Error,
+    },
+    /// The census files could not be written (the message names the file;
+    /// the files there before are as they were).
+    #[error("writing the census: {0}")]
+    Results(std::io::Error),
+    /// The checkpoint files of several ranks disagree (the message says how).
+    #[error("{0}")]
+    Ranks(String),
+}
+
+/// Where a census keeps its state between sittings.
+pub trait Checkpoints {
+    /// Saves the whole state of `run`.
+    fn save(&self, run: &mut Run) -> Result<Saved, DriverError>;
+    /// Deletes the checkpoints once the census's files are written (every rank
+    /// calls it).
+    fn remove(&self, ranks: &dyn Ranks) -> Result<(), DriverError>;
+}
+
+/// The checkpoint of a census in one process: one file, written aside, synced
+/// and renamed into place.
+pub struct OneFile {
+    /// The file.
+    pub path: PathBuf,
+}
+
+impl OneFile {
+    /// The state saved in the file, if there is one (it must be for `params`).
+    pub fn resume(&self, params: Params) -> Result<Option<Run>, DriverError> {
+        let io = |error| DriverError::Io {
+            path: self.path.clone(),
+            error,
+        };
+        let file = match File::open(&self.path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(io(e)),
+        };
+        Run::load(&mut BufReader::with_capacity(1 << 20, file), params)
+            .map(Some)
+            .map_err(|error| DriverError::Checkpoint {
+                path: self.path.clone(),
+                error,
+            })
+    }
+}
+
+impl Checkpoints for OneFile {
+    fn save(&self, run: &mut Run) -> Result<Saved, DriverError> {
+        let started = Instant::now();
+        crate::base::atomic_write::write_atomically(&self.path, |w| run.save(w)).map_err(
+            |error| DriverError::Io {
+                path: self.path.clone(),
+                error,
+            },
+        )?;
+        Ok(Saved {
+            path: self.path.clone(),
+            bytes: std::fs::metadata(&self.path).map_or(0, |m| m.len()),
+            seconds: started.elapsed().as_secs_f64(),
+        })
+    }
+
+    fn remove(&self, _: &dyn Ranks) -> Result<(), DriverError> {
+        match std::fs::remove_file(&self.path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(DriverError::Io {
+                path: self.path.clone(),
+                error: e,
+            }),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// What the hook hears after every batch.
+pub struct Batch<'a> {
+    /// Columns computed.
+    pub columns: u32,
+    /// Rows `0 .. settled` are settled.
+    pub settled: u32,
+    /// The checkpoint written after this batch, if one was.
+    pub saved: Option<&'a Saved>,
+}
+
+/// How a drive ended.
+pub enum Ended {
+    /// Every row settled or the column limit reached: the census (on rank 0;
+    /// `None` on the other ranks) and this rank's message traffic.
+    Finished {
+        /// The result.
+        census: Option<Census>,
+        /// Bytes and messages this rank sent.
+        traffic: Traffic,
+    },
+    /// Stopped on request, after saving the state.
+    Stopped {
+        /// Columns computed.
+        columns: u32,
+        /// The checkpoint written.
+        saved: Saved,
+    },
+}
+
+/// How often to save, and what else a drive needs.
+pub struct Drive<'a> {
+    /// The worker threads.
+    pub pool: &'a rayon::ThreadPool,
+    /// Once requested (on any rank), the state is saved and the drive stops.
+    pub stop: &'a Stop,
+    /// Save at least this often (on rank 0's clock).
+    pub every: Duration,
+    /// Where to save.
+    pub checkpoints: &'a dyn Checkpoints,
+    /// Test hook (see [`Weaken`]); `Weaken::default()` for a real census.
+    #[doc(hidden)]
+    pub weaken: Weaken,
+}
+
+/// No checkpoints: for a census that is never stopped and never saved
+/// ([`super::census`]); asked to save, it says so.
+pub struct Nowhere;
+
+impl Checkpoints for Nowhere {
+    fn save(&self, _: &mut Run) -> Result<Saved, DriverError> {
+        Err(DriverError::Ranks(
+            "this census keeps no checkpoint".to_string(),
+        ))
+    }
+
+    fn remove(&self, _: &dyn Ranks) -> Result<(), DriverError> {
+        Ok(())
+    }
+}
+
+/// Runs `run` to its end as `d` says, calling `on_batch` after every batch.
+pub fn drive(
+    mut run: Run,
+    d: Drive,
+    on_batch: &mut dyn FnMut(Batch),
+) -> Result<Ended, DriverError> {
+    let mut last_save = Instant::now();
+    while !run.done() {
+        run.step(d.pool, d.weaken);
+        crate::base::huge::release_free_pages();
+        let ranks = run.ranks();
+        let wanted = d.stop.requested();
+        // Rank 0's clock decides; a stop on any rank stops them all.
+        let due = last_save.elapsed() >= d.every && !run.done() && ranks.rank() == 0;
+        let save_now = share::any(ranks, due || wanted);
+        let stopped = share::any(ranks, wanted);
+        let saved = match save_now {
+            true => Some(d.checkpoints.save(&mut run)?),
+            false => None,
+        };
+        if saved.is_some() {
+            last_save = Instant::now();
+        }
+        on_batch(Batch {
+            columns: run.columns(),
+            settled: run.settled_rows(),
+            saved: saved.as_ref(),
+        });
+        if let (true, Some(saved)) = (stopped, saved) {
+            return Ok(Ended::Stopped {
+                columns: run.columns(),
+                saved,
+            });
+        }
+    }
+    let traffic = run.ranks().sent();
+    Ok(Ended::Finished {
+        census: run.finish(),
+        traffic,
+    })
+}

@@ -1,0 +1,596 @@
+//! The certified row census: runs the engine on rows `0 ..= R` only, each until
+//! its fate is proved (CERTIFICATE.md), without storing the square table. A row
+//! proved periodic leaves the engine's work and feeds the rows above it from its
+//! pattern in O(1). On the way it collects what columns `0 ..= R` say (the
+//! diagonal, P-position counts, the column maxima) and each row's true minimum, so
+//! that every sequence of the analysis follows without a table. Uses `engine`,
+//! `proof` and `facts`; never touches files (`census_file` stores the result).
+//!
+//! Proof, row by row in increasing order: a row that reaches `f(q,r) = q` is
+//! constant (the recurrence's rule). A live row is proved periodic when every row
+//! below it is constant or proved periodic (combined period `L`, all settled from
+//! column `q1`), and its state (the engine's window: the values it has used at or
+//! above `q`) is equal at two columns `qs >= max(q1, 1)` and `qs + K`, `K` a
+//! multiple of `L` ([`Below::admits`]). The states are compared at batch
+//! boundaries: every live row keeps a snapshot that is renewed at doubling
+//! distances (Brent's method), so a cycle is found whatever its length.
+
+mod checkpoint;
+pub mod driver;
+mod offsets;
+mod snapshot;
+mod tracker;
+
+use crate::base::bytes::narrow;
+use std::ops::Range;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+use crate::f::engine::ranks::{self, Ranks, Solo, owner};
+use crate::f::engine::{Block, CHUNK_ROWS, Engine, State};
+use crate::f::facts::ColumnFacts;
+use crate::f::proof::{Below, Fate, RowStatus};
+pub use checkpoint::CheckpointError;
+pub use tracker::Settled;
+use tracker::{Seen, StateAt, Tracker};
+
+/// The state every row has under [`Weaken::ignore_state`].
+const EMPTY: State = State {
+    lead: 0,
+    bits: Vec::new(),
+};
+
+/// Default columns between state comparisons: a multiple of every period 1..=10,
+/// so that a repetition's length `K` is mostly a multiple of the period `L` below
+/// (when it is not, the states are compared again at `lcm(K, L)`).
+pub const BATCH_COLS: u32 = 2520;
+
+/// Rows settle near column `sqrt(2) r` (README, `plots/census.png`).
+pub const SETTLE_SLOPE: f64 = std::f64::consts::SQRT_2;
+
+/// The peak memory of a census of rows `0 ..= rows` in one process, by the
+/// fit to measured runs in SCALING.md: `2.41 GiB (R / 3*10^5)^1.82` (peaks of
+/// 0.33 GiB at `10^5` and 2.41 GiB at `3*10^5`). An estimate, used to refuse
+/// a census that this machine cannot hold before it starts.
+pub fn memory_estimate(rows: u32) -> u64 {
+    let gib = 2.41 * (f64::from(rows.max(1)) / 3e5).powf(1.82);
+    // A float past u64 saturates in `as` (and is never negative here): the
+    // estimate of a census past counting is u64::MAX.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    let bytes = (gib * (1u64 << 30) as f64) as u64;
+    bytes
+}
+
+/// Default column limit for a census of rows `0 ..= rows`: `3 R` plus four
+/// batches, far past where rows settle.
+pub fn default_max_columns(rows: u32) -> u32 {
+    rows.saturating_mul(3).saturating_add(4 * BATCH_COLS)
+}
+
+/// A fair guess of the columns a census of rows `0 ..= rows` computes (for a
+/// progress bar): where the last row settles, plus two batches.
+pub fn expected_columns(rows: u32) -> u64 {
+    // A positive guess far below 2^64 (rows < 2^32): no bits to lose.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    let settle = (f64::from(rows) * SETTLE_SLOPE) as u64;
+    settle + 2 * u64::from(BATCH_COLS)
+}
+
+/// Test hook: a deliberately wrong state comparison, to show the tests can fail.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Weaken {
+    /// Compare empty states (drops every value from the state).
+    pub ignore_state: bool,
+}
+
+/// The result of a census.
+#[derive(Clone, Debug)]
+pub struct Census {
+    /// Rows `0 ..= R`: each one's proved fate, `None` if open.
+    pub rows: Vec<Option<RowStatus>>,
+    /// Rows whose proved fate holds from its `start`, but whose least start lies
+    /// before the offsets were recorded (`start` is an upper bound). None so far.
+    pub start_bounds: Vec<u32>,
+    /// Columns computed.
+    pub columns: u32,
+    /// What columns `0 ..= min(R, columns - 1)` say, with every settled row's
+    /// true minimum (`u32::MAX` for a row not settled).
+    pub facts: ColumnFacts,
+}
+
+/// What the census counts in columns `0 ..= R` as it computes them, from the
+/// rows it computes (on one of several ranks, its own rows; the ranks' scans
+/// are merged at the end).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Scan {
+    /// `f(q,q)` (0 where another rank holds row `q`).
+    pub(crate) diagonal: Vec<u32>,
+    /// Cells with `q <= f(q,r) = v <= R`, by `v`.
+    pub(crate) p_count: Vec<u32>,
+    /// The largest `f(q,r)`, `r < q`, in column `q`.
+    pub(crate) largest_below: Vec<u32>,
+}
+
+impl Scan {
+    fn new(rows: u32) -> Scan {
+        Scan {
+            diagonal: vec![0; rows as usize + 1],
+            p_count: vec![0; rows as usize + 1],
+            largest_below: vec![0; rows as usize + 1],
+        }
+    }
+
+    /// Adds column `q <= R`, `col[r] = f(q, r)`, for the rows `r <= q` in `owned`.
+    fn add(&mut self, q: u32, col: &[u32], owned: &[Range<u32>]) {
+        let top = narrow::<u32, _>(self.p_count.len()) - 1;
+        let mut largest_below = 0;
+        for r in clipped(owned, 0, q + 1) {
+            let v = col[r as usize];
+            if r == q {
+                self.diagonal[q as usize] = v;
+            } else {
+                largest_below = largest_below.max(v);
+            }
+            if v >= q && v <= top {
+                self.p_count[v as usize] += 1;
+            }
+        }
+        let l = &mut self.largest_below[q as usize];
+        *l = (*l).max(largest_below);
+    }
+
+    /// Adds column `q <= R` from its diagonal value `f(q,q)` and the values
+    /// `>= q` its rows took, `taken` (one per row alive there, on a single
+    /// rank: every row). The same counts as [`Scan::add`] over every row:
+    /// a dead row's value is below `q`, so it is never a P-position count's
+    /// `v >= q`, and never the column's largest below the diagonal, since
+    /// row 0 never dies (`f(q,0) = q + 1 >= q`: two-row Chomp's P-positions
+    /// are `[q+1, q]`), so for `q >= 1` a value `>= q` lies below the diagonal.
+    fn add_taken(&mut self, q: u32, diagonal: u32, taken: impl Iterator<Item = u32>) {
+        let top = narrow::<u32, _>(self.p_count.len()) - 1;
+        self.diagonal[q as usize] = diagonal;
+        let mut largest_below = 0;
+        for v in taken {
+            if v != diagonal {
+                largest_below = v;
+            }
+            if v <= top {
+                self.p_count[v as usize] += 1;
+            }
+        }
+        assert!(q == 0 || largest_below >= q, "row 0 is alive at column {q}");
+        let l = &mut self.largest_below[q as usize];
+        *l = (*l).max(largest_below);
+    }
+
+    fn merge(&mut self, other: &Scan) {
+        for (a, b) in self.diagonal.iter_mut().zip(&other.diagonal) {
+            *a = (*a).max(*b);
+        }
+        for (a, b) in self.p_count.iter_mut().zip(&other.p_count) {
+            *a += b;
+        }
+        for (a, b) in self.largest_below.iter_mut().zip(&other.largest_below) {
+            *a = (*a).max(*b);
+        }
+    }
+
+    /// The first column `q <= n` whose largest value is not `f(q,q)`.
+    fn not_max(&self, n: u32) -> Option<u32> {
+        (0..=n).find(|&q| self.largest_below[q as usize] > self.diagonal[q as usize])
+    }
+}
+
+/// The rows of `ranges` inside `from .. to`, in order.
+fn clipped(ranges: &[Range<u32>], from: u32, to: u32) -> impl Iterator<Item = u32> + '_ {
+    ranges
+        .iter()
+        .flat_map(move |r| r.start.max(from)..r.end.min(to))
+}
+
+/// What a census computes: its last row, its column limit, and the columns
+/// between state comparisons (at most [`BATCH_COLS`]). A checkpoint belongs to
+/// one set of these.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Params {
+    /// The last row: the census settles rows `0 ..= last_row`.
+    pub last_row: u32,
+    /// Stop after this many columns.
+    pub max_columns: u32,
+    /// Columns between state comparisons.
+    pub batch: u32,
+}
+
+/// A census under way: its whole state, which [`Run::save`] writes and
+/// [`Run::load`] reads back, so that it continues to the same results.
+pub struct Run {
+    params: Params,
+    engine: Engine,
+    trackers: Vec<Tracker>,
+    settled: Vec<Option<RowStatus>>,
+    start_bounds: Vec<u32>,
+    /// True minima of the settled rows.
+    minima: Vec<u32>,
+    /// One scan per worker thread (merged when saved or finished).
+    scans: Vec<Mutex<Scan>>,
+    below: Below,
+    /// Rows `0 .. settled_below` are settled; `settled_below` is the first
+    /// unsettled row.
+    settled_below: u32,
+    /// The ranks sharing this census (one unless it runs on several processes).
+    ranks: Arc<dyn Ranks>,
+}
+
+impl Run {
+    /// A census before column 0.
+    pub fn new(params: Params) -> Run {
+        Run::shared(params, Arc::new(Solo))
+    }
+
+    /// A census before column 0, on one of the ranks `ranks` (every rank makes
+    /// one and steps it in lockstep; rank 0 gets the result).
+    pub fn shared(params: Params, ranks: Arc<dyn Ranks>) -> Run {
+        assert!(
+            (1..=BATCH_COLS).contains(&params.batch),
+            "batch of 1 ..= {BATCH_COLS} columns"
+        );
+        let rows = params.last_row;
+        Run {
+            params,
+            engine: Engine::with_row_limit(rows),
+            trackers: (0..=rows).map(|_| Tracker::new()).collect(),
+            settled: vec![None; rows as usize + 1],
+            start_bounds: Vec::new(),
+            minima: vec![u32::MAX; rows as usize + 1],
+            scans: vec![Mutex::new(Scan::new(rows))],
+            below: Below::none(),
+            settled_below: 0,
+            ranks,
+        }
+    }
+
+    /// The ranks sharing this census.
+    pub fn ranks(&self) -> &dyn Ranks {
+        &*self.ranks
+    }
+
+    /// Whether this rank owns row `r`.
+    fn owns(&self, r: u32) -> bool {
+        ranks::owns(&*self.ranks, r / CHUNK_ROWS)
+    }
+
+    /// The parameters.
+    pub fn params(&self) -> Params {
+        self.params
+    }
+
+    /// Columns computed so far.
+    pub fn columns(&self) -> u32 {
+        self.engine.columns()
+    }
+
+    /// Rows settled so far (`0 .. settled_rows()`).
+    pub fn settled_rows(&self) -> u32 {
+        self.settled_below
+    }
+
+    /// Whether there is nothing left to do: every row settled, or the column
+    /// limit reached.
+    pub fn done(&self) -> bool {
+        self.settled_below > self.params.last_row
+            || self.engine.columns() >= self.params.max_columns
+    }
+
+    /// Computes one batch of columns, compares states, and settles rows in order.
+    pub fn step(&mut self, pool: &rayon::ThreadPool, weaken: Weaken) {
+        let rows = self.params.last_row;
+        while self.scans.len() < pool.current_num_threads() {
+            self.scans.push(Mutex::new(Scan::new(rows)));
+        }
+        let cols = self
+            .params
+            .batch
+            .min(self.params.max_columns - self.engine.columns());
+        advance(
+            &mut self.engine,
+            &mut self.trackers,
+            &self.scans,
+            self.settled_below,
+            cols,
+            pool,
+            &*self.ranks,
+        );
+        let q = self.engine.columns();
+        // Speculative cycle search on every live row old enough to have settled,
+        // and the comparisons due at this column.
+        let mut last = None;
+        let mut live = self.engine.rows();
+        for r in self.settled_below..=rows.min(q - 1) {
+            if !ranks::owns(&*self.ranks, r / CHUNK_ROWS) {
+                continue;
+            }
+            let t = &mut self.trackers[r as usize];
+            let row = live.get(r);
+            let state: Option<&dyn StateAt> = match &row {
+                Some(_) if weaken.ignore_state => Some(&EMPTY),
+                Some(row) => Some(row),
+                None => None,
+            };
+            if let Some(state) = state
+                && t.searching()
+                && tracker::settling(r, q)
+            {
+                t.step(q, state, &mut last);
+            }
+            // Every repetition is confirmed at a multiple of the period below as
+            // far as it is known, in parallel; the first unsettled row then rarely waits.
+            t.schedule(q, self.below.period);
+            if t.verify_at == Some(q) {
+                t.verify(q, state);
+            }
+        }
+        drop(live);
+        self.settle(q);
+    }
+
+    /// The chain: settles rows in order while the hypotheses hold. The rank that
+    /// owns the first unsettled row's chunk settles what it can there and announces it to every
+    /// rank; the chain goes on in the next chunk while it is not stopped.
+    fn settle(&mut self, q: u32) {
+        while self.settled_below <= self.params.last_row {
+            let root = owner(self.settled_below / CHUNK_ROWS, self.ranks.size());
+            let mut news = Vec::new();
+            if root == self.ranks.rank() {
+                self.settle_chunk(q, &mut news);
+            }
+            if self.ranks.size() > 1 {
+                news = ranks::broadcast(&*self.ranks, root, news);
+            }
+            if !self.take_news(&news) {
+                break;
+            }
+        }
+    }
+
+    /// Settles rows of the first unsettled row's chunk (this rank's) in order while the data
+    /// allows; writes them, as [`Run::take_news`] reads them, to `news`.
+    fn settle_chunk(&mut self, q: u32, news: &mut Vec<u8>) {
+        let end =
+            ((self.settled_below / CHUNK_ROWS + 1) * CHUNK_ROWS).min(self.params.last_row + 1);
+        let mut below = self.below;
+        let mut settled = Vec::new();
+        let mut r = self.settled_below;
+        while r < end {
+            let Some(s) = self.trackers[r as usize].settle(r, q, &below) else {
+                break;
+            };
+            if let Fate::Periodic { start, pattern } = &s.status.fate {
+                self.engine.set_periodic(r, *start, pattern.clone());
+            }
+            below.add(&s.status.fate);
+            settled.push((s, self.trackers[r as usize].min_value));
+            self.trackers[r as usize] = Tracker::default();
+            r += 1;
+        }
+        news.push((r == end) as u8);
+        news.extend(narrow::<u32, _>(settled.len()).to_le_bytes());
+        for (s, min_value) in settled {
+            news.push(s.exact_start as u8);
+            news.extend(min_value.to_le_bytes());
+            checkpoint::save_status(news, &s.status).expect("writes to memory");
+        }
+    }
+
+    /// Takes in the rows a [`Run::settle_chunk`] settled; whether the chain goes
+    /// on past them.
+    fn take_news(&mut self, mut news: &[u8]) -> bool {
+        let read = |news: &mut &[u8], n: usize| {
+            let (a, b) = news.split_at(n);
+            *news = b;
+            a.to_vec()
+        };
+        let go_on = read(&mut news, 1)[0] == 1;
+        let count = u32::from_le_bytes(read(&mut news, 4).try_into().unwrap());
+        for _ in 0..count {
+            let r = self.settled_below;
+            let exact_start = read(&mut news, 1)[0] == 1;
+            let min_value = u32::from_le_bytes(read(&mut news, 4).try_into().unwrap());
+            let status = checkpoint::load_status(&mut news).expect("a whole announcement");
+            if !exact_start {
+                self.start_bounds.push(r);
+            }
+            self.below.add(&status.fate);
+            self.minima[r as usize] = min_value;
+            self.settled[r as usize] = Some(status);
+            self.settled_below += 1;
+        }
+        go_on
+    }
+
+    /// All the scans in one.
+    fn merged_scan(&self) -> Scan {
+        let mut scan = Scan::new(self.params.last_row);
+        for s in &self.scans {
+            scan.merge(&s.lock().unwrap());
+        }
+        scan
+    }
+
+    /// The result (what is not settled by now is open), on rank 0; `None` on
+    /// the other ranks (every rank calls it: the ranks' scans meet on rank 0).
+    pub fn finish(self) -> Option<Census> {
+        let columns = self.engine.columns();
+        let mut scan = self.merged_scan();
+        if self.ranks.size() > 1 {
+            let mut bytes = Vec::new();
+            checkpoint::save_scan(&mut bytes, &scan).expect("writes to memory");
+            let all = ranks::gather(&*self.ranks, bytes)?;
+            for theirs in &all[1..] {
+                let theirs = checkpoint::load_scan(&mut theirs.as_slice(), self.params.last_row)
+                    .expect("a whole scan");
+                scan.merge(&theirs);
+            }
+        }
+        let facts = facts(
+            self.params.last_row,
+            columns,
+            &self.settled,
+            &self.minima,
+            scan,
+        );
+        Some(Census {
+            rows: self.settled,
+            start_bounds: self.start_bounds,
+            columns,
+            facts,
+        })
+    }
+}
+
+impl Census {
+    /// Writes `census.tsv` (`tsv`, after a line naming `command`) and the
+    /// descriptor file as a set: both aside, then both renamed into place, so
+    /// a failed write leaves the old pair as it was.
+    pub fn write(
+        &self,
+        command: &str,
+        tsv: &Path,
+        descriptors: &Path,
+    ) -> Result<(), driver::DriverError> {
+        let (rows, bounds) = (&self.rows, &self.start_bounds);
+        let mut set = crate::base::atomic_write::FileSet::new();
+        crate::f::census_file::write_tsv(&mut set, rows, bounds, self.columns, command, tsv)
+            .and_then(|()| {
+                crate::f::census_file::write_descriptors(
+                    &mut set,
+                    rows,
+                    bounds,
+                    &self.facts,
+                    self.columns,
+                    descriptors,
+                )
+            })
+            .and_then(|()| set.commit())
+            .map_err(driver::DriverError::Results)
+    }
+}
+
+/// Census of rows `0 ..= params.last_row` from the start, with no checkpoints.
+/// `progress(column, rows settled)` after each batch.
+pub fn census(
+    params: Params,
+    pool: &rayon::ThreadPool,
+    weaken: Weaken,
+    progress: &mut dyn FnMut(u32, u32),
+) -> Census {
+    let d = driver::Drive {
+        pool,
+        stop: &crate::base::stop::Stop::new(),
+        every: std::time::Duration::MAX,
+        checkpoints: &driver::Nowhere,
+        weaken,
+    };
+    match driver::drive(Run::new(params), d, &mut |b| progress(b.columns, b.settled)) {
+        Ok(driver::Ended::Finished {
+            census: Some(c), ..
+        }) => c,
+        _ => unreachable!("a census in one process, never stopped, finishes"),
+    }
+}
+
+/// The facts of columns `0 ..= min(R, columns - 1)` from the scan, the settled
+/// rows' starts and the rows' minima.
+fn facts(
+    rows: u32,
+    columns: u32,
+    settled: &[Option<RowStatus>],
+    minima: &[u32],
+    scan: Scan,
+) -> ColumnFacts {
+    let n = rows.min(columns.saturating_sub(1));
+    let mut starts: Vec<(u32, u32)> = settled
+        .iter()
+        .enumerate()
+        .filter_map(|(r, s)| match s.as_ref()?.fate {
+            Fate::Constant { start } if start <= n => Some((start, narrow::<u32, _>(r))),
+            _ => None,
+        })
+        .collect();
+    starts.sort_unstable();
+    let keep = n as usize + 1;
+    ColumnFacts {
+        n,
+        diagonal: scan.diagonal[..keep].to_vec(),
+        starts,
+        p_count: scan.p_count[..keep].iter().map(|&c| c as u64).collect(),
+        value_count: Vec::new(),
+        row_min: minima[..keep].to_vec(),
+        row_min_complete: true,
+        diagonal_not_max: scan.not_max(n),
+    }
+}
+
+/// Computes `cols` more columns, scans those up to column `R` (on the worker
+/// threads, one scan each), and records this rank's rows `settled_below ..` in
+/// their trackers (only those: the rows below are settled).
+fn advance(
+    engine: &mut Engine,
+    trackers: &mut [Tracker],
+    scans: &[Mutex<Scan>],
+    settled_below: u32,
+    cols: u32,
+    pool: &rayon::ThreadPool,
+    ranks: &dyn Ranks,
+) {
+    let rows = narrow::<u32, _>(trackers.len()) - 1;
+    // The rows below the first unsettled one (dead or periodic) are of no use
+    // here but for the scan of columns up to R, which on a single rank reads
+    // the values each column took instead.
+    let solo = ranks.size() == 1;
+    let all_rows = !solo && engine.columns() <= rows;
+    engine.report_from(if all_rows { 0 } else { settled_below });
+    engine.advance_shared(
+        cols,
+        pool,
+        ranks,
+        |b: &Block| {
+            let owned: Vec<Range<u32>> = b.owned_rows().collect();
+            if b.first <= rows {
+                let i = rayon::current_thread_index().unwrap_or(0) % scans.len();
+                let mut scan = scans[i].lock().unwrap();
+                for j in 0..b.cols.min(rows + 1 - b.first) {
+                    let (q, col) = (b.first + j, b.column(j));
+                    if solo {
+                        scan.add_taken(q, col[(q - b.first_row()) as usize], b.taken(j));
+                    } else {
+                        assert_eq!(b.first_row(), 0, "the scan sees every row");
+                        scan.add(q, col, &owned);
+                    }
+                }
+            }
+            // What the trackers need of each unsettled row, gathered
+            // here (column by column, in memory order) so that only a few words
+            // a row wait for the calling thread.
+            let lo = b.first_row();
+            let last = lo + narrow::<u32, _>(b.column(b.cols - 1).len());
+            let rows: Vec<u32> = clipped(&owned, settled_below, last).collect();
+            let mut seen: Vec<Seen> = rows
+                .iter()
+                .map(|&r| Seen::new(r, b.first.max(r), b.cols))
+                .collect();
+            for j in 0..b.cols {
+                let (q, col) = (b.first + j, b.column(j));
+                for (s, &r) in seen.iter_mut().zip(&rows).take_while(|(_, r)| **r <= q) {
+                    s.add(r, q, col[(r - lo) as usize]);
+                }
+            }
+            rows.into_iter().zip(seen).collect::<Vec<(u32, Seen)>>()
+        },
+        |rows| {
+            for (r, seen) in rows {
+                trackers[r as usize].take(seen);
+            }
+        },
+    );
+}

@@ -1,0 +1,291 @@
+//! The census on disk: `census.tsv` for people and a compact binary descriptor
+//! file (`.c3d`, layout in FORMAT.md, bytes in [`raw`]) that `get` and `analyze`
+//! read. Uses `proof`, `facts`, `atomic_write` and `path_message`; reads and
+//! writes these files, each written aside, synced and renamed into place.
+
+pub mod raw;
+
+use crate::base::bytes::narrow;
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+
+use crate::base::atomic_write::FileSet;
+use crate::base::path_message::NamesPath;
+use crate::f::facts::ColumnFacts;
+use crate::f::proof::{Fate, RowStatus};
+
+/// What can go wrong with a descriptor file.
+#[derive(Debug, thiserror::Error)]
+pub enum DescriptorError {
+    /// No file at the path.
+    #[error("{0}: no such census file; make one with `chomp3 census --rows R`")]
+    NotFound(PathBuf),
+    /// Not a descriptor file.
+    #[error("not a chomp3 census descriptor file (no CHOMP3DS header); give --census a .c3d file")]
+    NotThisFile,
+    /// Written by another format version.
+    #[error(
+        "census descriptor version {found}, this chomp3 reads {expected}; use a chomp3 that reads it"
+    )]
+    Version {
+        /// The version this build reads.
+        expected: u32,
+        /// The version in the file.
+        found: u32,
+    },
+    /// Wrong length or checksum.
+    #[error("damaged census descriptor file (length or checksum); run `chomp3 census` again")]
+    Damaged,
+    /// An operating-system error.
+    #[error("{path}: {error}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The underlying error.
+        error: io::Error,
+    },
+}
+
+impl NamesPath for DescriptorError {
+    fn names_path(&self) -> bool {
+        matches!(
+            self,
+            DescriptorError::NotFound(_) | DescriptorError::Io { .. }
+        )
+    }
+}
+
+/// Why a census file may not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum MayWriteError {
+    /// Its directory is missing.
+    #[error("directory {} does not exist; create it first", .0.display())]
+    NoDirectory(PathBuf),
+    /// It holds a census of more rows.
+    #[error(
+        "{} holds a census of rows 0..{}, more than the {} rows asked for; pass --replace to replace it, or write elsewhere with --out",
+        .path.display(), .covered - 1, *.rows as u64 + 1
+    )]
+    Larger {
+        /// The file.
+        path: PathBuf,
+        /// Rows it covers.
+        covered: u32,
+        /// The last row asked for.
+        rows: u32,
+    },
+    /// It is something else.
+    #[error(
+        "{} exists and is not a census file this chomp3 reads ({error}); pass --replace to replace it",
+        .path.display()
+    )]
+    NotCensus {
+        /// The file.
+        path: PathBuf,
+        /// Why it is not read.
+        error: DescriptorError,
+    },
+}
+
+/// Refuses, before any work, to write `path` when its directory is missing, or
+/// when it holds a census of more rows than `0 ..= rows` (or something that is
+/// not a census) unless `replace`.
+pub fn may_write(path: &Path, rows: u32, replace: bool) -> Result<(), MayWriteError> {
+    let dir = crate::base::atomic_write::parent_dir(path);
+    if !dir.is_dir() {
+        return Err(MayWriteError::NoDirectory(dir));
+    }
+    if replace {
+        return Ok(());
+    }
+    match rows_in_file(path) {
+        Ok(Some(covered)) if covered as u64 > rows as u64 + 1 => Err(MayWriteError::Larger {
+            path: path.to_path_buf(),
+            covered,
+            rows,
+        }),
+        Ok(_) => Ok(()),
+        Err(error) => Err(MayWriteError::NotCensus {
+            path: path.to_path_buf(),
+            error,
+        }),
+    }
+}
+
+/// First line of `census.tsv`, up to the last row.
+const TSV_TITLE: &str = "# Certified census of three-rowed Chomp, rows 0..";
+
+/// Writes `census.tsv` for `rows` (each row's proved fate, `None` if open; a start
+/// in `start_bounds` is written `<=start`) after `columns` columns. `command` goes
+/// into the header. Written aside into `set`.
+pub fn write_tsv(
+    set: &mut FileSet,
+    rows: &[Option<RowStatus>],
+    start_bounds: &[u32],
+    columns: u32,
+    command: &str,
+    path: &Path,
+) -> io::Result<()> {
+    set.write(path, |w| {
+        writeln!(w, "{TSV_TITLE}{}", rows.len() - 1)?;
+        writeln!(
+            w,
+            "# from `{command}`; {columns} columns computed, no table stored"
+        )?;
+        for line in [
+            "# class: constant (f(q,r) = start for all q >= start; the recurrence's rule), periodic",
+            "#   (proved for all q by an equal row state a multiple of the period apart: CERTIFICATE.md),",
+            "#   open (not proved within the columns computed)",
+            "# start: constant: the q with f(q,r) = q; periodic: least q0 >= r from which f(q,r) - q repeats",
+            "#   (<=q0: it repeats from q0, and its least start lies before the recorded columns)",
+            "# pattern: f(q,r) - q for q = start .. start+period-1; closed_at: column qs+K of the certificate",
+            "r\tclass\tstart\tperiod\tpattern\tclosed_at",
+        ] {
+            writeln!(w, "{line}")?;
+        }
+        for (r, status) in rows.iter().enumerate() {
+            let Some(s) = status else {
+                writeln!(w, "{r}\topen\t-\t-\t-\t-")?;
+                continue;
+            };
+            match &s.fate {
+                Fate::Constant { start } => writeln!(w, "{r}\tconstant\t{start}\t-\t-\t-")?,
+                Fate::Periodic { start, pattern } => {
+                    let pat: Vec<String> = pattern.iter().map(i32::to_string).collect();
+                    let closed_at = s.known.closed_at().unwrap_or(0);
+                    let bound = if start_bounds.contains(&narrow::<u32, _>(r)) {
+                        "<="
+                    } else {
+                        ""
+                    };
+                    writeln!(
+                        w,
+                        "{r}\tperiodic\t{bound}{start}\t{}\t{}\t{closed_at}",
+                        pattern.len(),
+                        pat.join(",")
+                    )?;
+                }
+            }
+        }
+        Ok(())
+    })
+}
+
+/// Writes the binary descriptor file for `rows` (and which of them have only a
+/// bound for their start) and the `facts`, after `columns` columns. Written
+/// aside into `set`.
+pub fn write_descriptors(
+    set: &mut FileSet,
+    rows: &[Option<RowStatus>],
+    start_bounds: &[u32],
+    facts: &ColumnFacts,
+    columns: u32,
+    path: &Path,
+) -> io::Result<()> {
+    let bytes = raw::encode(rows, start_bounds, facts, columns as u64);
+    set.write(path, |w| w.write_all(&bytes))
+}
+
+/// How many rows an existing census file covers, `tsv` or `c3d` by its content:
+/// `Ok(None)` when there is no file, an error when it is not a census file.
+pub fn rows_in_file(path: &Path) -> Result<Option<u32>, DescriptorError> {
+    if !path.exists() {
+        return Ok(None);
+    }
+    let io = |error| DescriptorError::Io {
+        path: path.to_path_buf(),
+        error,
+    };
+    // The first line as bytes: a descriptor file is binary, not text.
+    let mut first = Vec::new();
+    BufReader::new(File::open(path).map_err(io)?)
+        .take(256)
+        .read_until(b'\n', &mut first)
+        .map_err(io)?;
+    if let Some(last) = first.strip_prefix(TSV_TITLE.as_bytes()) {
+        return std::str::from_utf8(last)
+            .ok()
+            .and_then(|last| last.trim_end().parse::<u32>().ok())
+            .and_then(|last| last.checked_add(1))
+            .map(Some)
+            .ok_or(DescriptorError::Damaged);
+    }
+    Descriptors::open(path).map(|d| Some(d.rows()))
+}
+
+/// No descriptor file compresses by more than this (the census of rows to
+/// `5*10^5` does by 1.6): a larger output is refused, not allocated.
+const XZ_MOST: u64 = 64;
+
+/// The decompressed bytes of the `.xz` file at `path`.
+fn read_xz(path: &Path) -> io::Result<Vec<u8>> {
+    let file = File::open(path)?;
+    let limit = XZ_MOST * file.metadata()?.len() + (1 << 20);
+    let mut bytes = Vec::new();
+    xz2::read::XzDecoder::new(BufReader::new(file))
+        .take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| io::Error::new(e.kind(), format!("not a whole .xz file ({e})")))?;
+    if bytes.len() as u64 > limit {
+        return Err(io::Error::other(format!(
+            "decompresses to more than {XZ_MOST} times its size, more than a census file can"
+        )));
+    }
+    Ok(bytes)
+}
+
+/// A descriptor file read into memory (a few MB for 10^5 rows).
+pub struct Descriptors {
+    bytes: Vec<u8>,
+    header: raw::Header,
+}
+
+impl Descriptors {
+    /// Reads and checks a descriptor file (magic, version, length, CRC-32);
+    /// a path ending in `.xz` is decompressed as it is read (the committed
+    /// censuses are kept so).
+    pub fn open(path: &Path) -> Result<Descriptors, DescriptorError> {
+        let io = |error: io::Error| match error.kind() {
+            io::ErrorKind::NotFound => DescriptorError::NotFound(path.to_path_buf()),
+            _ => DescriptorError::Io {
+                path: path.to_path_buf(),
+                error,
+            },
+        };
+        let bytes = if path.extension().is_some_and(|e| e == "xz") {
+            read_xz(path).map_err(io)?
+        } else {
+            std::fs::read(path).map_err(io)?
+        };
+        let header = raw::decode_header(&bytes)?;
+        Ok(Descriptors { bytes, header })
+    }
+
+    /// Number of rows described (`0 .. rows`).
+    pub fn rows(&self) -> u32 {
+        self.header.rows
+    }
+
+    /// Columns the census computed.
+    pub fn columns(&self) -> u64 {
+        self.header.columns
+    }
+
+    /// The facts of columns `0 ..= N` the census computed (version 2 files).
+    pub fn facts(&self) -> Option<ColumnFacts> {
+        raw::decode_facts(&self.bytes, &self.header)
+    }
+
+    /// Whether row `r`'s start is only an upper bound for its least start.
+    pub fn start_is_bound(&self, r: u32) -> bool {
+        r < self.header.rows && raw::start_is_bound(&self.bytes, r)
+    }
+
+    /// Row `r`'s proved fate; `None` if the row is open or not described.
+    pub fn status(&self, r: u32) -> Option<RowStatus> {
+        (r < self.header.rows)
+            .then(|| raw::decode_row(&self.bytes, &self.header, r))
+            .flatten()
+    }
+}

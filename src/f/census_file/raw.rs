@@ -1,0 +1,227 @@
+//! The bytes of a census descriptor file (`.c3d`): header, one fixed record per
+//! row, the pattern pool, the facts of columns `0 ..= N` (version 2), and the
+//! closing checksum. Every offset here is listed in `FORMAT.md` (a test checks
+//! them); nothing here opens files.
+
+use super::DescriptorError;
+use crate::base::bytes::narrow;
+use crate::base::bytes::{i32_at, put, u32_at, u64_at};
+use crate::f::facts::ColumnFacts;
+use crate::f::proof::{Fate, Known, RowStatus};
+
+/// First 8 bytes of every descriptor file.
+pub const MAGIC: [u8; 8] = *b"CHOMP3DS";
+/// The format version this build writes (it also reads version 1, which has no
+/// facts section).
+pub const VERSION: u32 = 2;
+/// Size of the header; the records start here.
+pub const HEADER: usize = 32;
+/// Size of one row's record.
+pub const RECORD: usize = 32;
+
+/// Record class byte: open, constant, periodic.
+const OPEN: u8 = 0;
+const CONSTANT: u8 = 1;
+const PERIODIC: u8 = 2;
+
+/// "None" in the facts section's `u32` fields.
+const NONE: u32 = u32::MAX;
+
+/// The header fields.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// Format version (1 or 2).
+    pub version: u32,
+    /// Rows described, `0 .. rows`.
+    pub rows: u32,
+    /// Columns the census computed.
+    pub columns: u64,
+    /// Entries in the pattern pool.
+    pub pool: u64,
+    /// Version 2: the facts cover columns `0 ..= facts_n`.
+    pub facts_n: Option<u32>,
+}
+
+impl Header {
+    /// Offset of the pattern pool.
+    fn pool_offset(&self) -> usize {
+        HEADER + RECORD * self.rows as usize
+    }
+
+    /// Offset of the facts section (version 2).
+    fn facts_offset(&self) -> usize {
+        self.pool_offset() + 4 * narrow::<usize, _>(self.pool)
+    }
+
+    /// The file's length.
+    pub fn file_len(&self) -> usize {
+        let facts = self.facts_n.map_or(0, |n| 8 + 12 * (n as usize + 1));
+        self.facts_offset() + facts + 4
+    }
+}
+
+/// A periodic row's pattern (empty for other rows).
+fn pattern(s: &Option<RowStatus>) -> &[i32] {
+    match s.as_ref().map(|s| &s.fate) {
+        Some(Fate::Periodic { pattern, .. }) => pattern,
+        _ => &[],
+    }
+}
+
+/// The whole file for `rows` (each row's status, `None` if open), the rows whose
+/// start is only an upper bound, the facts, and the columns the census computed.
+pub fn encode(
+    rows: &[Option<RowStatus>],
+    start_bounds: &[u32],
+    facts: &ColumnFacts,
+    columns: u64,
+) -> Vec<u8> {
+    let header = Header {
+        version: VERSION,
+        rows: narrow::<u32, _>(rows.len()),
+        columns,
+        pool: rows.iter().map(|s| pattern(s).len() as u64).sum(),
+        facts_n: Some(facts.n),
+    };
+    let mut b = vec![0u8; header.file_len()];
+    put(&mut b, 0, &MAGIC);
+    put(&mut b, 8, &VERSION.to_le_bytes());
+    put(&mut b, 12, &header.rows.to_le_bytes());
+    put(&mut b, 16, &header.columns.to_le_bytes());
+    put(&mut b, 24, &header.pool.to_le_bytes());
+    let mut index = 0u64;
+    for (r, status) in rows.iter().enumerate() {
+        let at = HEADER + RECORD * r;
+        let (class, start, closed_at) = match status {
+            None => (OPEN, 0, 0),
+            Some(s) => match s.fate {
+                Fate::Constant { start } => (CONSTANT, u64::from(start), 0),
+                Fate::Periodic { start, .. } => {
+                    (PERIODIC, u64::from(start), s.known.closed_at().unwrap_or(0))
+                }
+            },
+        };
+        let pat = pattern(status);
+        b[at] = class;
+        put(&mut b, at + 4, &narrow::<u32, _>(pat.len()).to_le_bytes());
+        put(&mut b, at + 8, &start.to_le_bytes());
+        put(&mut b, at + 16, &index.to_le_bytes());
+        put(&mut b, at + 24, &closed_at.to_le_bytes());
+        for (i, &x) in pat.iter().enumerate() {
+            let p = header.pool_offset() + 4 * (narrow::<usize, _>(index) + i);
+            put(&mut b, p, &x.to_le_bytes());
+        }
+        index += pat.len() as u64;
+    }
+    for &r in start_bounds {
+        b[HEADER + RECORD * r as usize + 1] = 1;
+    }
+    encode_facts(&mut b[header.facts_offset()..], facts);
+    let body = b.len() - 4;
+    let crc = crc32fast::hash(&b[..body]);
+    put(&mut b, body, &crc.to_le_bytes());
+    b
+}
+
+/// Writes the facts section: `N`, the first column whose maximum is not on the
+/// diagonal, then `N + 1` each of `f(n,n)`, P-position counts and row minima.
+fn encode_facts(b: &mut [u8], facts: &ColumnFacts) {
+    let n = facts.n as usize;
+    put(b, 0, &facts.n.to_le_bytes());
+    put(b, 4, &facts.diagonal_not_max.unwrap_or(NONE).to_le_bytes());
+    for i in 0..=n {
+        let p = u32::try_from(facts.p_count[i]).expect("p_count[v] <= v + 1");
+        put(b, 8 + 4 * i, &facts.diagonal[i].to_le_bytes());
+        put(b, 8 + 4 * (n + 1 + i), &p.to_le_bytes());
+        put(b, 8 + 4 * (2 * n + 2 + i), &facts.row_min[i].to_le_bytes());
+    }
+}
+
+/// The facts of a checked version-2 file; the starts come from the rows.
+pub fn decode_facts(b: &[u8], header: &Header) -> Option<ColumnFacts> {
+    let n = header.facts_n? as usize;
+    let at = header.facts_offset();
+    let field = |k: usize, i: usize| u32_at(b, at + 8 + 4 * (k * (n + 1) + i));
+    let mut starts: Vec<(u32, u32)> = (0..header.rows)
+        .filter_map(|r| match decode_row(b, header, r)?.fate {
+            Fate::Constant { start } if start <= narrow::<u32, _>(n) => Some((start, r)),
+            _ => None,
+        })
+        .collect();
+    starts.sort_unstable();
+    Some(ColumnFacts {
+        n: narrow::<u32, _>(n),
+        diagonal: (0..=n).map(|i| field(0, i)).collect(),
+        starts,
+        p_count: (0..=n).map(|i| field(1, i) as u64).collect(),
+        value_count: Vec::new(),
+        row_min: (0..=n).map(|i| field(2, i)).collect(),
+        row_min_complete: true,
+        diagonal_not_max: Some(u32_at(b, at + 4)).filter(|&q| q != NONE),
+    })
+}
+
+/// Whether row `r`'s start is only an upper bound (record byte 1).
+pub fn start_is_bound(b: &[u8], r: u32) -> bool {
+    b[HEADER + RECORD * r as usize + 1] == 1
+}
+
+/// Checks magic, version, length and checksum; returns the header.
+pub fn decode_header(b: &[u8]) -> Result<Header, DescriptorError> {
+    if b.len() < HEADER + 4 || b[..8] != MAGIC {
+        return Err(DescriptorError::NotThisFile);
+    }
+    let version = u32_at(b, 8);
+    if version != 1 && version != VERSION {
+        return Err(DescriptorError::Version {
+            expected: VERSION,
+            found: version,
+        });
+    }
+    let mut header = Header {
+        version,
+        rows: u32_at(b, 12),
+        columns: u64_at(b, 16),
+        pool: u64_at(b, 24),
+        facts_n: None,
+    };
+    let body = b.len() - 4;
+    let damaged = || DescriptorError::Damaged;
+    let facts_at = crate::base::bytes::usize_of(header.pool)
+        .checked_mul(4)
+        .and_then(|p| p.checked_add(header.pool_offset()))
+        .filter(|&at| at <= body)
+        .ok_or_else(damaged)?;
+    if version == 2 {
+        if facts_at + 8 > body {
+            return Err(damaged());
+        }
+        header.facts_n = Some(u32_at(b, facts_at));
+    }
+    if header.file_len() != b.len() || crc32fast::hash(&b[..body]) != u32_at(b, body) {
+        return Err(DescriptorError::Damaged);
+    }
+    Ok(header)
+}
+
+/// Row `r`'s status from a checked file (`r < header.rows`).
+pub fn decode_row(b: &[u8], header: &Header, r: u32) -> Option<RowStatus> {
+    let at = HEADER + RECORD * r as usize;
+    let period = u32_at(b, at + 4) as usize;
+    // The checksum held, so the record is the writer's, which widened a u32.
+    let start = u32::try_from(u64_at(b, at + 8)).ok()?;
+    let index = narrow::<usize, _>(u64_at(b, at + 16));
+    let closed_at = u64_at(b, at + 24);
+    match b[at] {
+        CONSTANT => Some(RowStatus::died(start)),
+        PERIODIC => {
+            let pool = header.pool_offset() + 4 * index;
+            let pattern = (0..period).map(|i| i32_at(b, pool + 4 * i)).collect();
+            Some(RowStatus {
+                fate: Fate::Periodic { start, pattern },
+                known: Known::Certificate { closed_at },
+            })
+        }
+        _ => None,
+    }
+}

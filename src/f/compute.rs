@@ -1,0 +1,293 @@
+//! Creating or extending a table file: checks the request, runs the [`Engine`] and
+//! streams its blocks into a [`TableWriter`], committing as it goes. This is the one
+//! place where engine and table meet (uses `engine`, `table`, `stop`, `bytes`,
+//! and `path_message` for its errors).
+
+use crate::base::bytes::narrow;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use crate::base::path_message::NamesPath;
+use crate::base::stop::Stop;
+use crate::f::engine::{BLOCK_COLS, Engine, StoredColumns};
+use crate::f::table::raw::{self, MAX_CAPACITY};
+use crate::f::table::{Table, TableError, TableWriter, parent_dir};
+
+/// Capacity given to a new table when none is asked for: the largest `N` whose
+/// values (at most `2N + 1`) fit in 18 bits.
+pub const DEFAULT_CAPACITY: u64 = 131_071;
+
+/// How often a computation commits (syncs the file) by default: a crash loses at
+/// most this much work.
+pub const DEFAULT_COMMIT_EVERY: Duration = Duration::from_secs(2);
+
+/// What to compute.
+#[derive(Clone, Debug)]
+pub struct Request {
+    /// The table file.
+    pub path: PathBuf,
+    /// Compute columns `0 ..= n`.
+    pub n: u64,
+    /// Capacity for a new table (default: the larger of `n` and [`DEFAULT_CAPACITY`]).
+    pub capacity: Option<u64>,
+    /// Worker threads (0: one per core).
+    pub threads: usize,
+    /// Commit at most this often (a commit syncs the file to disk).
+    pub commit_every: Duration,
+    /// Once requested, the computation commits what it has and stops
+    /// ([`ComputeError::Interrupted`]).
+    pub stop: Stop,
+}
+
+/// Why a computation did not run or stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum ComputeError {
+    /// A table-file problem.
+    #[error(transparent)]
+    Table(#[from] TableError),
+    /// A capacity this format cannot hold.
+    #[error("--capacity {0} is not possible: give at least --n and at most {MAX_CAPACITY}")]
+    BadCapacity(u64),
+    /// An `N` beyond the largest table the format can hold.
+    #[error("--n {0} is beyond the largest table this format holds (N <= {MAX_CAPACITY})")]
+    TooLarge(u64),
+    /// Not enough free disk for the requested table.
+    #[error(
+        "not enough free disk in {dir}: N = {n} needs {needed} more bytes, {available} available"
+    )]
+    DiskFull {
+        /// The directory.
+        dir: PathBuf,
+        /// Requested N.
+        n: u64,
+        /// Bytes still to write.
+        needed: u64,
+        /// Bytes free.
+        available: u64,
+    },
+    /// The directory for a new table is missing.
+    #[error("directory {0} does not exist; create it first")]
+    NoDirectory(PathBuf),
+    /// The directory for a new table is read-only.
+    #[error("directory {0} is read-only; choose another --table")]
+    ReadOnly(PathBuf),
+    /// Stopped by Ctrl-C; every column up to `n` is committed.
+    #[error(
+        "interrupted; the table is safe and holds {}; run compute again to continue",
+        crate::f::table::holds(*n)
+    )]
+    Interrupted {
+        /// The N now committed (`None`: no column yet).
+        n: Option<u64>,
+    },
+}
+
+impl NamesPath for ComputeError {
+    fn names_path(&self) -> bool {
+        match self {
+            ComputeError::Table(e) => e.names_path(),
+            ComputeError::NoDirectory(_)
+            | ComputeError::ReadOnly(_)
+            | ComputeError::DiskFull { .. } => true,
+            _ => false,
+        }
+    }
+}
+
+/// What a computation did.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// N before the run (`None` for a table that held no column).
+    pub from_n: Option<u64>,
+    /// N after the run.
+    pub n: u64,
+    /// Cells computed in this run.
+    pub cells: u64,
+    /// Wall time of this run (checks, rebuild and writing included).
+    pub elapsed: Duration,
+    /// Bytes in the table file afterwards.
+    pub file_len: u64,
+}
+
+/// Progress reports: `(cells done, cells to do)`.
+pub type Progress<'a> = &'a mut dyn FnMut(u64, u64);
+
+/// Creates `req.path` or extends it to `req.n`. Returns `Ok(None)` when the table
+/// already holds `N >= req.n` (nothing is written).
+pub fn compute(req: &Request, progress: Progress) -> Result<Option<Outcome>, ComputeError> {
+    let start = Instant::now();
+    let path = req.path.as_path();
+    let existing = if path.exists() {
+        Some(Table::open(path)?)
+    } else {
+        None
+    };
+    let (bits, capacity, from_columns) = shape(req, existing.as_ref())?;
+    if req.n > capacity {
+        return Err(TableError::BeyondCapacity {
+            n: req.n,
+            capacity,
+            bits,
+        }
+        .into());
+    }
+    let target = req.n + 1;
+    if target <= from_columns {
+        return Ok(None);
+    }
+    check_disk(
+        path,
+        req.n,
+        raw::file_len(target, capacity),
+        existing.as_ref(),
+    )?;
+
+    let mut writer = match existing {
+        Some(_) => TableWriter::open(path)?,
+        None => TableWriter::create(path, capacity)?,
+    };
+    // Rebuild the engine from the committed columns (the writer's lock is held, so
+    // they cannot change under us).
+    // The base is checked whole (every block) before it is extended, so no
+    // damaged value feeds the new columns.
+    let mut engine = match Table::open(path)? {
+        t if t.columns() > 0 => {
+            t.verify()?;
+            Engine::resume(&t)
+        }
+        _ => Engine::new(),
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(req.threads)
+        .build()
+        .expect("thread pool");
+    let todo = raw::cells(target) - raw::cells(from_columns);
+    progress(0, todo);
+    fill(&mut engine, &mut writer, &pool, req, target, &mut |done| {
+        progress(done, todo)
+    })?;
+    writer.commit()?;
+    writer.trim()?;
+    Ok(Some(Outcome {
+        from_n: from_columns.checked_sub(1),
+        n: req.n,
+        cells: todo,
+        elapsed: start.elapsed(),
+        file_len: raw::file_len(target, capacity),
+    }))
+}
+
+/// Computes columns up to `target` into `writer`, committing at the request's
+/// rhythm and when it is stopped; `progress(cells written in this run)`.
+fn fill(
+    engine: &mut Engine,
+    writer: &mut TableWriter,
+    pool: &rayon::ThreadPool,
+    req: &Request,
+    target: u64,
+    progress: &mut dyn FnMut(u64),
+) -> Result<(), ComputeError> {
+    let bits = writer.bits();
+    let batch = BLOCK_COLS * 8 * narrow::<u32, _>(pool.current_num_threads());
+    let mut last_commit = Instant::now();
+    let mut failure = None;
+    let mut done = 0u64;
+    while (engine.columns() as u64) < target {
+        let cols = narrow::<u32, _>((target - engine.columns() as u64).min(batch as u64));
+        engine.advance(
+            cols,
+            pool,
+            |block| {
+                let first = raw::cells(block.first as u64);
+                (
+                    block.cols,
+                    raw::pack(bits, first, (0..block.cols).map(|j| block.column(j))),
+                )
+            },
+            |(count, packed)| {
+                if failure.is_none() {
+                    let cells = packed.end_bit / bits as u64 - raw::cells(writer.columns());
+                    failure = writer.append(count as u64, packed).err();
+                    done += cells;
+                    progress(done);
+                }
+            },
+        );
+        if let Some(e) = failure {
+            return Err(e.into());
+        }
+        let interrupted = req.stop.requested();
+        if last_commit.elapsed() >= req.commit_every || interrupted {
+            writer.commit()?;
+            last_commit = Instant::now();
+        }
+        if interrupted {
+            return Err(ComputeError::Interrupted {
+                n: writer.committed_columns().checked_sub(1),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Bits per value, capacity and complete columns of the table: the existing one's,
+/// or those a new one gets.
+fn shape(req: &Request, existing: Option<&Table>) -> Result<(u32, u64, u64), ComputeError> {
+    if let Some(t) = existing {
+        return Ok((t.bits(), t.capacity(), t.columns()));
+    }
+    if req.capacity.is_none() && req.n > MAX_CAPACITY {
+        return Err(ComputeError::TooLarge(req.n));
+    }
+    let capacity = req.capacity.unwrap_or(req.n.max(DEFAULT_CAPACITY));
+    if capacity < req.n || capacity > MAX_CAPACITY {
+        return Err(ComputeError::BadCapacity(capacity));
+    }
+    Ok((raw::bits_for_capacity(capacity), capacity, 0))
+}
+
+/// Checks, before anything is written, that the directory exists and has room.
+fn check_disk(
+    path: &Path,
+    n: u64,
+    final_len: u64,
+    existing: Option<&Table>,
+) -> Result<(), ComputeError> {
+    let dir = parent_dir(path);
+    if !dir.is_dir() {
+        return Err(ComputeError::NoDirectory(dir));
+    }
+    let read_only = std::fs::metadata(&dir)
+        .map_err(TableError::io(&dir))?
+        .permissions()
+        .readonly();
+    if existing.is_none() && read_only {
+        return Err(ComputeError::ReadOnly(dir));
+    }
+    let have = existing.map_or(0, |t| t.file_len());
+    let needed = final_len.saturating_sub(have);
+    let available = fs4::available_space(&dir).map_err(TableError::io(&dir))?;
+    if needed > available {
+        return Err(ComputeError::DiskFull {
+            dir,
+            n,
+            needed,
+            available,
+        });
+    }
+    Ok(())
+}
+
+/// The engine rebuilds its state from a stored table through this.
+impl StoredColumns for Table {
+    fn columns(&self) -> u32 {
+        narrow::<u32, _>(Table::columns(self))
+    }
+
+    /// Only on a table that passed [`Table::verify`], whose reads then check
+    /// nothing again and cannot fail.
+    fn read_column(&self, q: u32, rows: Range<u32>, out: &mut Vec<u32>) {
+        Table::read_column(self, q, rows, out).expect("a verified table reads back");
+    }
+}

@@ -1,0 +1,289 @@
+//! One value `f(q,r)` and where it comes from: the table where it reaches, else a
+//! census descriptor file, never silently. Uses `table`, `census_file`, `proof`,
+//! `path_message`.
+//!
+//! The rules: a table that exists is always opened, and if it fails its checks the
+//! answer is that error. The census answers only where the table does not reach
+//! (`q` or `r` beyond its `N`), or when no table was named and none exists at the
+//! default path. A census that was named must exist; the default one is used only
+//! if it exists. Every [`Answer`] says its source.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use crate::base::path_message::NamesPath;
+use crate::f::census_file::{DescriptorError, Descriptors};
+use crate::f::proof::{Fate, RowStatus};
+use crate::f::table::{Table, TableError};
+
+/// A path, and whether the user named it (else it is the default).
+#[derive(Clone, Debug)]
+pub struct Named {
+    /// The path.
+    pub path: PathBuf,
+    /// Given on the command line (`false`: the default path).
+    pub named: bool,
+}
+
+/// Where an answer came from.
+#[derive(Clone, Debug)]
+pub enum Source {
+    /// The table holds the cell.
+    Table {
+        /// The table file.
+        path: PathBuf,
+        /// Its `N`.
+        n: u64,
+    },
+    /// A census proved the row's fate.
+    Census {
+        /// The descriptor file.
+        path: PathBuf,
+        /// The row asked about (`min(q, r)`).
+        row: u64,
+        /// Its proved status.
+        status: RowStatus,
+        /// Why the table did not answer: `None` when there is no table, else its
+        /// `N` (`None` inside: it holds no column yet).
+        table_n: Option<Option<u64>>,
+        /// The table's path.
+        table: PathBuf,
+    },
+}
+
+/// A value and its source.
+#[derive(Clone, Debug)]
+pub struct Answer {
+    /// `f(q, r)`.
+    pub value: u128,
+    /// Where it came from.
+    pub source: Source,
+}
+
+/// Why no value could be given.
+#[derive(Debug, thiserror::Error)]
+pub enum LookupError {
+    /// The table exists (or was named) and fails to open.
+    #[error("{}", .error.with_path(.path))]
+    Table {
+        /// The table file.
+        path: PathBuf,
+        /// What is wrong with it (its message is this error's whole message).
+        error: TableError,
+    },
+    /// The census is needed and fails to open.
+    #[error("{}", .error.with_path(.path))]
+    Census {
+        /// The descriptor file.
+        path: PathBuf,
+        /// What is wrong with it (its message is this error's whole message).
+        error: DescriptorError,
+    },
+    /// The table does not reach the cell and the census does not settle it.
+    #[error("{table}; {census}")]
+    Unanswered {
+        /// Why the table did not answer.
+        table: String,
+        /// Why the census did not answer.
+        census: String,
+    },
+    /// Neither a table nor a census exists at the default paths.
+    #[error(
+        "no table at {} and no census at {}; compute a table with `chomp3 compute --n N` or give --table",
+        .table.display(),
+        .census.display()
+    )]
+    NoSource {
+        /// The default table path.
+        table: PathBuf,
+        /// The default census path.
+        census: PathBuf,
+    },
+}
+
+/// `f(q, r)` (for `r > q`, `f(q,q)`) from `table`, or from `census` where the rules
+/// of this module allow. The census is opened only when the table does not answer.
+pub fn lookup(q: u64, r: u64, table: &Named, census: &Named) -> Result<Answer, LookupError> {
+    let opened = open_table(table)?;
+    let beyond = opened
+        .as_ref()
+        .is_none_or(|t| matches!(t.get(q, r), Err(TableError::OutOfRange { .. })));
+    let census_file = if beyond { open_census(census)? } else { None };
+    Sources {
+        table: opened,
+        census: census_file,
+        table_path: table.clone(),
+        census_path: census.clone(),
+    }
+    .answer(q, r)
+}
+
+/// A table and a census opened once under this module's rules, for many look-ups
+/// (the viewer's).
+pub struct Sources {
+    /// The table, if one was named or exists at the default path.
+    pub table: Option<Table>,
+    /// The census, if one was named or exists at the default path.
+    pub census: Option<Descriptors>,
+    /// Where the table is (or would be).
+    pub table_path: Named,
+    /// Where the census is (or would be).
+    pub census_path: Named,
+}
+
+impl Sources {
+    /// Opens both: a named file must open; a default one is used if it exists.
+    pub fn open(table: &Named, census: &Named) -> Result<Sources, LookupError> {
+        Ok(Sources {
+            table: open_table(table)?,
+            census: open_census(census)?,
+            table_path: table.clone(),
+            census_path: census.clone(),
+        })
+    }
+
+    /// `f(q, r)` and its source: the table where it reaches, else the census.
+    pub fn answer(&self, q: u64, r: u64) -> Result<Answer, LookupError> {
+        let (table, census) = (&self.table_path, &self.census_path);
+        let beyond = match &self.table {
+            Some(t) => match t.get(q, r) {
+                Ok(v) => {
+                    return Ok(Answer {
+                        value: u128::from(v),
+                        source: Source::Table {
+                            path: table.path.clone(),
+                            n: t.columns() - 1,
+                        },
+                    });
+                }
+                Err(e @ TableError::OutOfRange { .. }) => Some((e, t.n())),
+                Err(error) => {
+                    return Err(LookupError::Table {
+                        path: table.path.clone(),
+                        error,
+                    });
+                }
+            },
+            None => None,
+        };
+        let no_table = || match &beyond {
+            Some((e, _)) => e.with_path(&table.path),
+            None => format!("no table at {}", table.path.display()),
+        };
+        let Some(d) = &self.census else {
+            return Err(match beyond {
+                Some(_) => LookupError::Unanswered {
+                    table: no_table(),
+                    census: format!("no census at {} to answer beyond it", census.path.display()),
+                },
+                None => LookupError::NoSource {
+                    table: table.path.clone(),
+                    census: census.path.clone(),
+                },
+            });
+        };
+        let row = r.min(q);
+        let status = u32::try_from(row).ok().and_then(|row| d.status(row));
+        match status.as_ref().and_then(|s| s.proved_value(q)) {
+            Some(value) => Ok(Answer {
+                value,
+                source: Source::Census {
+                    path: census.path.clone(),
+                    row,
+                    status: status.expect("a value comes from a status"),
+                    table_n: beyond.as_ref().map(|(_, n)| *n),
+                    table: table.path.clone(),
+                },
+            }),
+            None => Err(LookupError::Unanswered {
+                table: no_table(),
+                census: census_gap(&census.path, d, row, status.as_ref()),
+            }),
+        }
+    }
+}
+
+/// The table if it was named or exists at the default path.
+fn open_table(table: &Named) -> Result<Option<Table>, LookupError> {
+    open_if_there(table, Table::open_reading, |path, error| {
+        LookupError::Table { path, error }
+    })
+}
+
+/// The census if it was named or exists at the default path.
+fn open_census(census: &Named) -> Result<Option<Descriptors>, LookupError> {
+    open_if_there(census, Descriptors::open, |path, error| {
+        LookupError::Census { path, error }
+    })
+}
+
+/// Opens a named file (which must open) or a default one that exists.
+fn open_if_there<T, E>(
+    file: &Named,
+    open: impl Fn(&Path) -> Result<T, E>,
+    error: impl Fn(PathBuf, E) -> LookupError,
+) -> Result<Option<T>, LookupError> {
+    if !file.named && !file.path.exists() {
+        return Ok(None);
+    }
+    open(&file.path)
+        .map(Some)
+        .map_err(|e| error(file.path.clone(), e))
+}
+
+/// Why the census cannot answer for `row`.
+fn census_gap(path: &Path, d: &Descriptors, row: u64, status: Option<&RowStatus>) -> String {
+    let p = path.display();
+    match status {
+        _ if row >= d.rows() as u64 => {
+            format!("the census {p} covers rows 0..{} only", d.rows() as u64 - 1)
+        }
+        None => format!("row {row} is open in the census {p}"),
+        Some(s) => format!(
+            "the census {p} gives row {row} only from q = {}",
+            s.fate.start()
+        ),
+    }
+}
+
+impl fmt::Display for Source {
+    /// The `--explain` line.
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            Source::Table { path, n } => {
+                write!(f, "from the table {} (N = {n})", path.display())
+            }
+            Source::Census {
+                path,
+                row: r,
+                status,
+                table_n,
+                table,
+            } => {
+                write!(f, "from {}: row {r} is ", path.display())?;
+                match &status.fate {
+                    Fate::Constant { start } => {
+                        write!(f, "constant, f(q,{r}) = {start} for q >= {start}")?
+                    }
+                    Fate::Periodic { start, pattern } => {
+                        let pattern: Vec<String> = pattern.iter().map(i32::to_string).collect();
+                        write!(
+                            f,
+                            "proved periodic, f(q,{r}) - q repeats [{}] from q = {start}",
+                            pattern.join(",")
+                        )?
+                    }
+                }
+                match table_n {
+                    Some(n) => write!(
+                        f,
+                        " (beyond the table {}, {})",
+                        table.display(),
+                        crate::f::table::holds(*n)
+                    ),
+                    None => write!(f, " (no table at {})", table.display()),
+                }
+            }
+        }
+    }
+}

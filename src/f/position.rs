@@ -1,0 +1,119 @@
+//! Questions about single positions `[p,q,r]`, answered from a table: won or lost,
+//! and every winning move. Uses `table`: reads it, never writes it.
+//!
+//! `[p,q,r]` (`p >= q >= r >= 0`, `p >= 1`) is a P-position exactly when
+//! `f(q,r) = p`: `f(q,r)` is the one `p` for which `[p, min(p,q), min(p,q,r)]` is P
+//! (doc/chomp.md section 2), and for `p >= q` that position is `[p,q,r]` itself. So any `p`
+//! can be asked about once `q <= N`.
+
+use std::fmt;
+
+use crate::f::table::{Table, TableError};
+
+/// Which row a move takes from (doc/chomp.md section 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Row {
+    /// Row 1, the longest.
+    Bottom,
+    /// Row 2.
+    Middle,
+    /// Row 3.
+    Top,
+}
+
+/// A move: the square taken (row, 1-based column) and the position it leaves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Move {
+    /// Row of the square taken.
+    pub row: Row,
+    /// Its column, from 1.
+    pub column: u64,
+    /// The position after the move.
+    pub to: [u64; 3],
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        let row = match self.row {
+            Row::Bottom => "row 1 (bottom)",
+            Row::Middle => "row 2 (middle)",
+            Row::Top => "row 3 (top)",
+        };
+        let [p, q, r] = self.to;
+        write!(f, "take {row}, column {} -> [{p},{q},{r}]", self.column)
+    }
+}
+
+/// Why a position cannot be answered.
+#[derive(Debug, thiserror::Error)]
+pub enum PositionError {
+    /// Not `p >= q >= r >= 0` with `p >= 1`.
+    #[error("[{0},{1},{2}] is not a position: rows must satisfy P >= Q >= R >= 0 and P >= 1")]
+    Invalid(u64, u64, u64),
+    /// `q` beyond the table.
+    #[error(transparent)]
+    Table(#[from] TableError),
+}
+
+/// Whether `[p,q,r]` is a P-position (the player to move loses).
+pub fn is_p(t: &Table, p: u64, q: u64, r: u64) -> Result<bool, PositionError> {
+    check(p, q, r)?;
+    Ok(t.get(q, r)? as u64 == p)
+}
+
+/// Every move from `[p,q,r]` to a P-position, bottom row first, by column.
+pub fn winning_moves(t: &Table, p: u64, q: u64, r: u64) -> Result<Vec<Move>, PositionError> {
+    check(p, q, r)?;
+    t.get(q, r)?; // q (and so every smaller middle row) is inside the table
+    let f = |a: u64, b: u64| t.get(a, b).map(|v| v as u64);
+    let mut moves = Vec::new();
+    // Bottom row, column c: [x, min(q,x), min(r,x)] with x = c - 1 >= 1. For x < q
+    // that is [x, x, min(r,x)], P iff f(x, min(r,x)) = x; for x >= q it is
+    // [x, q, r], P iff x = f(q,r).
+    for x in 1..q.min(p) {
+        if f(x, r.min(x))? == x {
+            moves.push(Move {
+                row: Row::Bottom,
+                column: x + 1,
+                to: [x, x, r.min(x)],
+            });
+        }
+    }
+    let x = f(q, r)?;
+    if x >= q.max(1) && x < p {
+        moves.push(Move {
+            row: Row::Bottom,
+            column: x + 1,
+            to: [x, q, r],
+        });
+    }
+    // Middle row, column c: [p, c-1, min(r, c-1)], P iff f(c-1, min(r,c-1)) = p.
+    for y in 0..q {
+        if f(y, r.min(y))? == p {
+            moves.push(Move {
+                row: Row::Middle,
+                column: y + 1,
+                to: [p, y, r.min(y)],
+            });
+        }
+    }
+    // Top row, column c: [p, q, c-1], P iff f(q, c-1) = p.
+    for z in 0..r {
+        if f(q, z)? == p {
+            moves.push(Move {
+                row: Row::Top,
+                column: z + 1,
+                to: [p, q, z],
+            });
+        }
+    }
+    Ok(moves)
+}
+
+fn check(p: u64, q: u64, r: u64) -> Result<(), PositionError> {
+    if p >= q && q >= r && p >= 1 {
+        Ok(())
+    } else {
+        Err(PositionError::Invalid(p, q, r))
+    }
+}

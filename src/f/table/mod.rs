@@ -1,0 +1,615 @@
+//! The table file: owns its format (see `FORMAT.md` and [`raw`]), reading through a
+//! read-only memory map or positional reads ([`Table`]) and crash-safe appending
+//! ([`TableWriter`]).
+//! It never computes values; uses the byte helpers of `bytes`, `atomic_write`'s
+//! `parent_dir`, and `path_message` so its errors name the file once.
+//!
+//! # Memory use
+//!
+//! [`Table::open`] maps the file and reads only its header; values are paged in from
+//! disk when first read, so a 11 GB table costs no memory until it is used, and the
+//! pages it does use are cache that the kernel can drop at any time.
+
+pub mod raw;
+mod upgrade;
+mod writer;
+
+use crate::base::bytes::narrow;
+use std::fs::File;
+use std::ops::Range;
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+
+use memmap2::Mmap;
+
+use crate::base::path_message::NamesPath;
+
+pub use raw::Shape;
+use raw::{BLOCK_BYTES, Commit, HEADER_LEN, Header};
+use std::sync::atomic::{AtomicU64, Ordering};
+pub use upgrade::upgrade;
+pub use writer::{TableWriter, parent_dir};
+
+/// What can go wrong with a table file. Each message says what is wrong and what
+/// to do; those that do not name the file are shown after its path.
+#[derive(Debug, thiserror::Error)]
+pub enum TableError {
+    /// No file at the path, where a table of this shape was wanted.
+    #[error(
+        "{path}: no such {noun}; create it with `{command} --n N --table {path}`",
+        path = .0.display(), noun = .1.noun(), command = .1.command()
+    )]
+    NotFound(PathBuf, Shape),
+    /// The path is a directory, where a table of this shape was wanted.
+    #[error(
+        "{} is a directory, not a {} file; give the path of a {} file",
+        .0.display(), .1.noun(), .1.extension()
+    )]
+    IsDirectory(PathBuf, Shape),
+    /// The file does not start with the table magic: it is some other file.
+    #[error(
+        "not a chomp3 table (no CHOMP3TB or CHOMP3GT header); give the path of a .c3t (or, for Grundy values, .g3t) file"
+    )]
+    NotThisFile,
+    /// A table of the other kind (an `f` table where a Grundy table was wanted, or
+    /// the reverse).
+    #[error("this file is {}, not {}; give the path of the right file", .found.what(), .wanted.what())]
+    OtherKind {
+        /// The kind asked for.
+        wanted: Shape,
+        /// The kind the file is.
+        found: Shape,
+    },
+    /// The file was written in another format version: an older one (whose
+    /// data is not checked on read) or a newer one.
+    #[error("{}", version_message(*.expected, *.found))]
+    Version {
+        /// The version this build reads.
+        expected: u32,
+        /// The version in the file.
+        found: u32,
+    },
+    /// The header fails its checksum or its fields disagree: the file is damaged.
+    #[error("damaged table header ({0}); restore the file or compute it again")]
+    CorruptHeader(&'static str),
+    /// The file is shorter than its committed columns need (cut off by a copy or a
+    /// full disk).
+    #[error(
+        "truncated table: {columns} columns need {expected} bytes, file has {found}; restore the file or compute it again"
+    )]
+    Truncated {
+        /// Columns the header commits.
+        columns: u64,
+        /// Bytes those columns need.
+        expected: u64,
+        /// Bytes in the file.
+        found: u64,
+    },
+    /// The data does not match the committed checksum (`info --verify`).
+    #[error("table data fails its checksum ({0}); restore the file or compute it again")]
+    ChecksumMismatch(String),
+    /// A block of data read fails its checksum: the file was damaged.
+    #[error(
+        "damaged table: data bytes {from}..{to} fail their CRC-32 (block {block}); restore the file or compute it again"
+    )]
+    Damaged {
+        /// The block.
+        block: u64,
+        /// Its first data byte.
+        from: u64,
+        /// One past its last.
+        to: u64,
+    },
+    /// A read came short: the file was cut while it was open.
+    #[error(
+        "{}: the file became shorter while it was open (another program cut or rewrote it in place); open it again",
+        .0.display()
+    )]
+    Shrunk(PathBuf),
+    /// A question about a cell the table does not hold yet.
+    #[error(
+        "{what} {value} is beyond the table, which holds {}; {}",
+        holds(*n), extend_to(*value, *shape)
+    )]
+    OutOfRange {
+        /// Which coordinate.
+        what: &'static str,
+        /// Its value.
+        value: u64,
+        /// The table's N (`None`: no column yet).
+        n: Option<u64>,
+        /// The table's shape (which command extends it).
+        shape: Shape,
+    },
+    /// An `N` asked of a table whose value width cannot hold it.
+    #[error(
+        "--n {n} is beyond the table's capacity {capacity} ({bits} bits per value); recreate it with a larger --capacity"
+    )]
+    BeyondCapacity {
+        /// Requested N.
+        n: u64,
+        /// The table's capacity.
+        capacity: u64,
+        /// Its bits per value.
+        bits: u32,
+    },
+    /// An operating-system error on the file.
+    #[error("{path}: {error}")]
+    Io {
+        /// The file or directory concerned.
+        path: PathBuf,
+        /// The underlying error.
+        error: std::io::Error,
+    },
+}
+
+impl TableError {
+    pub(crate) fn io(path: &Path) -> impl FnOnce(std::io::Error) -> TableError + '_ {
+        move |error| TableError::Io {
+            path: path.to_path_buf(),
+            error,
+        }
+    }
+}
+
+impl NamesPath for TableError {
+    fn names_path(&self) -> bool {
+        matches!(
+            self,
+            TableError::NotFound(..)
+                | TableError::IsDirectory(..)
+                | TableError::Io { .. }
+                | TableError::Shrunk(..)
+        )
+    }
+}
+
+/// What a table of largest column `n` holds, for messages: `N = n`, or no
+/// column yet.
+pub fn holds(n: Option<u64>) -> String {
+    match n {
+        Some(n) => format!("N = {n}"),
+        None => "no column yet".to_string(),
+    }
+}
+
+fn version_message(expected: u32, found: u32) -> String {
+    if found < expected {
+        format!(
+            "table format version {found}, from before tables carried a checksum per block; this chomp3 reads version {expected}: make a version {expected} file of it with `chomp3 upgrade OLD NEW` (it checks the old file whole first), or make the table again"
+        )
+    } else {
+        format!(
+            "table format version {found}, this chomp3 reads version {expected}; use a chomp3 that reads it"
+        )
+    }
+}
+
+/// How to reach `value`: the command that extends a table to it, or, past
+/// the largest table of this shape, that none can.
+fn extend_to(value: u64, shape: Shape) -> String {
+    let max = shape.max_capacity();
+    if value <= max {
+        format!("extend it with `{} --n {value}`", shape.command())
+    } else {
+        format!("no table goes beyond N = {max}")
+    }
+}
+
+/// A table file opened for reading. Every read checks the CRC-32 of the
+/// blocks of data it touches (once each: a block that passed is remembered),
+/// so a damaged file gives an error, never a value.
+pub struct Table {
+    bytes: Bytes,
+    /// Size of the file when it was opened.
+    len: u64,
+    header: Header,
+    commit: Commit,
+    /// One bit per block of data: set once the block has passed its check.
+    checked: Box<[AtomicU64]>,
+}
+
+/// Where a table's bytes come from.
+enum Bytes {
+    /// A read-only memory map: the fastest, for a command that reads and exits.
+    Map(Mmap),
+    /// Positional reads of the open file: a block is read whole and checked
+    /// the first time it is touched, then only the bytes a read needs.
+    Read { file: File, path: PathBuf },
+}
+
+/// In [`Table::cells`], cells at most this many bytes apart are read in one
+/// piece: copying 8 KiB costs about what one more read does.
+const MERGE_GAP: u64 = 8192;
+
+impl Table {
+    /// Opens and checks a table: magic, version, header checksum, commit record and
+    /// file length. The data itself is checked by [`Table::verify`].
+    pub fn open(path: &Path) -> Result<Table, TableError> {
+        Table::open_shape(path, Shape::Triangle)
+    }
+
+    /// Opens and checks a table as [`Table::open`] does, to be read with
+    /// positional reads instead of a map: for a process that keeps it open
+    /// while other programs may change the file.
+    pub fn open_reading(path: &Path) -> Result<Table, TableError> {
+        Table::open_with(path, Shape::Triangle, false)
+    }
+
+    /// Opens and checks a table of the given shape (a Grundy table is
+    /// [`Shape::Tetrahedron`]), as [`Table::open`] does.
+    pub fn open_shape(path: &Path, shape: Shape) -> Result<Table, TableError> {
+        Table::open_with(path, shape, true)
+    }
+
+    fn open_with(path: &Path, shape: Shape, map: bool) -> Result<Table, TableError> {
+        if path.is_dir() {
+            return Err(TableError::IsDirectory(path.to_path_buf(), shape));
+        }
+        let file = File::open(path).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => TableError::NotFound(path.to_path_buf(), shape),
+            _ => TableError::io(path)(e),
+        })?;
+        let len = file.metadata().map_err(TableError::io(path))?.len();
+        if len < HEADER_LEN {
+            return Err(TableError::NotThisFile);
+        }
+        let bytes = if map {
+            // SAFETY: the map is read-only and chomp3 never shrinks a table below
+            // its committed data, which is all this reader touches. If another
+            // program truncates the file while it is mapped, reading the lost
+            // pages raises SIGBUS and the process dies; no wrong value can be
+            // returned (`open_reading` is for processes that must live on).
+            Bytes::Map(unsafe { Mmap::map(&file) }.map_err(TableError::io(path))?)
+        } else {
+            Bytes::Read {
+                file,
+                path: path.to_path_buf(),
+            }
+        };
+        let mut head = vec![0u8; narrow::<usize, _>(HEADER_LEN)];
+        bytes.read_at(0, &mut head)?;
+        let (header, commit) = Header::decode(&head)?;
+        if header.shape != shape {
+            return Err(TableError::OtherKind {
+                wanted: shape,
+                found: header.shape,
+            });
+        }
+        let expected = header.file_len(commit.columns);
+        if len < expected {
+            return Err(TableError::Truncated {
+                columns: commit.columns,
+                expected,
+                found: len,
+            });
+        }
+        // Blocks up to and with the one holding the last, partly filled byte.
+        let blocks = header.data_bits(commit.columns) / 8 / BLOCK_BYTES + 1;
+        let checked = (0..blocks.div_ceil(64))
+            .map(|_| AtomicU64::new(0))
+            .collect();
+        Ok(Table {
+            bytes,
+            len,
+            header,
+            commit,
+            checked,
+        })
+    }
+
+    /// Value number `cell` in the file's order (for a Grundy table, see
+    /// `grundy::table`), its block checked; panics past the committed cells.
+    pub fn cell(&self, cell: u64) -> Result<u32, TableError> {
+        assert!(
+            cell < self.header.shape.cells(self.columns()),
+            "cell {cell} outside the table"
+        );
+        let (bits, bit) = (self.header.bits, cell * u64::from(self.header.bits));
+        self.with_data(bit / 8, (bit + u64::from(bits)).div_ceil(8), |d, at| {
+            raw::unpack_bit(d, bit - 8 * at, bits)
+        })
+    }
+
+    /// The values of `cells` (numbers in the file's order, as [`Table::cell`]
+    /// takes them), in that order, their blocks checked. On a table opened by
+    /// [`Table::open_reading`], cells whose bytes lie near each other come in
+    /// one read (a viewer's tile is 65,536 cells). Panics past the committed cells.
+    pub fn cells(&self, cells: &[u64]) -> Result<Vec<u32>, TableError> {
+        if let Bytes::Map(_) = self.bytes {
+            return cells.iter().map(|&c| self.cell(c)).collect();
+        }
+        let total = self.header.shape.cells(self.columns());
+        let bits = self.header.bits;
+        let at_bit = |i: usize| {
+            assert!(cells[i] < total, "cell {} outside the table", cells[i]);
+            cells[i] * u64::from(bits)
+        };
+        let mut order: Vec<usize> = (0..cells.len()).collect();
+        order.sort_unstable_by_key(|&i| cells[i]);
+        let mut out = vec![0u32; cells.len()];
+        let mut k = 0;
+        while k < order.len() {
+            let from = at_bit(order[k]) / 8;
+            let (mut end, mut to) = (k, 0);
+            while end < order.len() && (end == k || at_bit(order[end]) / 8 <= to + MERGE_GAP) {
+                to = (at_bit(order[end]) + u64::from(bits)).div_ceil(8);
+                end += 1;
+            }
+            self.with_data(from, to, |d, at| {
+                for &i in &order[k..end] {
+                    out[i] = raw::unpack_bit(d, at_bit(i) - 8 * at, bits);
+                }
+            })?;
+            k = end;
+        }
+        Ok(out)
+    }
+
+    /// Runs `f` on data bytes that hold `from .. to` (`to > from`), every
+    /// block they touch checked: `f` gets a slice and the data offset of its
+    /// first byte.
+    fn with_data<T>(
+        &self,
+        from: u64,
+        to: u64,
+        f: impl FnOnce(&[u8], u64) -> T,
+    ) -> Result<T, TableError> {
+        for block in from / BLOCK_BYTES..=(to - 1) / BLOCK_BYTES {
+            self.check_block(block)?;
+        }
+        match &self.bytes {
+            Bytes::Map(_) => Ok(f(self.mapped_data(), 0)),
+            Bytes::Read { .. } => {
+                let mut buf = vec![0u8; narrow::<usize, _>(to - from)];
+                self.bytes
+                    .read_at(self.header.data_offset() + from, &mut buf)?;
+                Ok(f(&buf, from))
+            }
+        }
+    }
+
+    /// Bytes of packed data, with the partly filled last byte.
+    fn data_len(&self) -> u64 {
+        self.header.data_bits(self.columns()).div_ceil(8)
+    }
+
+    /// The data bytes of block `block`: `BLOCK_BYTES` of them, fewer in the last.
+    fn block_span(&self, block: u64) -> Range<u64> {
+        let from = block * BLOCK_BYTES;
+        from..(from + BLOCK_BYTES).min(self.data_len())
+    }
+
+    /// Whether `bytes`, the data of block `block` ([`Table::block_span`]),
+    /// match their CRC-32: a full block's in the region after the header; the
+    /// last one's, with its partly filled byte, in the commit record.
+    fn block_matches(&self, block: u64, bytes: &[u8]) -> Result<bool, TableError> {
+        let complete = self.header.data_bits(self.columns()) / 8;
+        let from = block * BLOCK_BYTES;
+        if from + BLOCK_BYTES <= complete {
+            let mut crc = [0u8; 4];
+            self.bytes.read_at(HEADER_LEN + 4 * block, &mut crc)?;
+            return Ok(crc32fast::hash(bytes) == u32::from_le_bytes(crc));
+        }
+        let n = narrow::<usize, _>(complete - from);
+        let tail = bytes.get(n).copied().unwrap_or(0);
+        Ok(crc32fast::hash(&bytes[..n]) == self.commit.block_crc && tail == self.commit.tail)
+    }
+
+    /// The error for a block that fails its check.
+    fn damaged(&self, block: u64) -> TableError {
+        let span = self.block_span(block);
+        TableError::Damaged {
+            block,
+            from: span.start,
+            to: span.end,
+        }
+    }
+
+    /// Checks data block `block`, unless it has passed before.
+    fn check_block(&self, block: u64) -> Result<(), TableError> {
+        let (word, bit) = ((block / 64) as usize, block % 64);
+        if self.checked[word].load(Ordering::Relaxed) & (1 << bit) != 0 {
+            return Ok(());
+        }
+        if let Bytes::Map(_) = self.bytes {
+            let span = self.block_span(block);
+            let bytes =
+                &self.mapped_data()[narrow::<usize, _>(span.start)..narrow::<usize, _>(span.end)];
+            if !self.block_matches(block, bytes)? {
+                return Err(self.damaged(block));
+            }
+        } else {
+            self.read_block(block)?;
+        }
+        self.checked[word].fetch_or(1 << bit, Ordering::Relaxed);
+        Ok(())
+    }
+
+    /// Reads data block `block` from the file and checks it.
+    fn read_block(&self, block: u64) -> Result<Box<[u8]>, TableError> {
+        let span = self.block_span(block);
+        let mut b = vec![0u8; narrow::<usize, _>(span.end - span.start)].into_boxed_slice();
+        self.bytes
+            .read_at(self.header.data_offset() + span.start, &mut b)?;
+        match self.block_matches(block, &b)? {
+            true => Ok(b),
+            false => Err(self.damaged(block)),
+        }
+    }
+
+    /// Number of complete columns (`N + 1`; 0 for a table with nothing computed).
+    pub fn columns(&self) -> u64 {
+        self.commit.columns
+    }
+
+    /// The table's `N` (largest column), or `None` while it holds no column.
+    pub fn n(&self) -> Option<u64> {
+        self.commit.columns.checked_sub(1)
+    }
+
+    /// How the cells are laid out (an `f` table or a Grundy table).
+    pub fn shape(&self) -> Shape {
+        self.header.shape
+    }
+
+    /// Bits per stored value.
+    pub fn bits(&self) -> u32 {
+        self.header.bits
+    }
+
+    /// Largest `N` this file may be extended to.
+    pub fn capacity(&self) -> u64 {
+        self.header.capacity
+    }
+
+    /// Size of the file in bytes when it was opened.
+    pub fn file_len(&self) -> u64 {
+        self.len
+    }
+
+    /// Bytes the committed columns occupy (header included).
+    pub fn used_len(&self) -> u64 {
+        self.header.file_len(self.commit.columns)
+    }
+
+    /// The packed data of a mapped table (empty for one that is read).
+    fn mapped_data(&self) -> &[u8] {
+        match &self.bytes {
+            Bytes::Map(map) => {
+                &map[narrow::<usize, _>(self.header.data_offset())
+                    ..narrow::<usize, _>(self.used_len())]
+            }
+            Bytes::Read { .. } => &[],
+        }
+    }
+
+    /// `f(q, r)` for `q <= N` and any `r` (above the diagonal, `r > q`, that is
+    /// `f(q,q)`), or an error naming the `q` beyond the table.
+    pub fn get(&self, q: u64, r: u64) -> Result<u32, TableError> {
+        // `f(q, r) = f(q, q)` for `r > q`: only `q` must be in the table.
+        if q >= self.columns() {
+            return Err(TableError::OutOfRange {
+                what: "q",
+                value: q,
+                n: self.n(),
+                shape: self.header.shape,
+            });
+        }
+        let q = u32::try_from(q).expect("a column of the table fits u32");
+        let r = u32::try_from(r.min(u64::from(q))).expect("r <= q");
+        self.value(q, r)
+    }
+
+    /// `f(q, r)` for `r <= q < columns()`, its block checked; panics outside
+    /// the table.
+    pub fn value(&self, q: u32, r: u32) -> Result<u32, TableError> {
+        assert!(
+            r <= q && u64::from(q) < self.columns(),
+            "cell ({q},{r}) outside the table"
+        );
+        self.cell(raw::cells(u64::from(q)) + u64::from(r))
+    }
+
+    /// Checks every block of data (in parallel on a map), then the checksum
+    /// of the whole against the commit record. Reads of a mapped table after
+    /// it check nothing again.
+    pub fn verify(&self) -> Result<(), TableError> {
+        use rayon::prelude::*;
+        let full = self.header.data_bits(self.columns()) / 8;
+        let last = full / BLOCK_BYTES;
+        let (crc, tail) = match &self.bytes {
+            Bytes::Map(_) => {
+                (0..=last)
+                    .into_par_iter()
+                    .try_for_each(|block| self.check_block(block))?;
+                let data = self.mapped_data();
+                let tail = data.get(full as usize).copied().unwrap_or(0);
+                (crc32fast::hash(&data[..full as usize]), tail)
+            }
+            Bytes::Read { .. } => {
+                let (mut hasher, mut tail) = (crc32fast::Hasher::new(), 0);
+                for block in 0..=last {
+                    let b = self.read_block(block)?;
+                    let n = b.len().min(narrow::<usize, _>(full - block * BLOCK_BYTES));
+                    hasher.update(&b[..n]);
+                    tail = b.get(n).copied().unwrap_or(0);
+                }
+                (hasher.finalize(), tail)
+            }
+        };
+        if crc != self.commit.crc {
+            return Err(TableError::ChecksumMismatch(format!(
+                "CRC-32 {crc:08x}, header records {:08x}",
+                self.commit.crc
+            )));
+        }
+        if tail != self.commit.tail {
+            return Err(TableError::ChecksumMismatch(format!(
+                "last byte {tail:02x}, header records {:02x}",
+                self.commit.tail
+            )));
+        }
+        Ok(())
+    }
+
+    /// Appends `f(q, r)` for `r` in `rows` (all `<= q`, `q < columns()`) to
+    /// `out`, their blocks checked.
+    pub fn read_column(
+        &self,
+        q: u32,
+        rows: Range<u32>,
+        out: &mut Vec<u32>,
+    ) -> Result<(), TableError> {
+        assert!(rows.end <= q + 1 && u64::from(q) < self.commit.columns);
+        if rows.is_empty() {
+            return Ok(());
+        }
+        let bits = self.header.bits;
+        let first = raw::cells(u64::from(q)) * u64::from(bits);
+        let (from, to) = (
+            first + u64::from(rows.start) * u64::from(bits),
+            first + u64::from(rows.end) * u64::from(bits),
+        );
+        self.with_data(from / 8, to.div_ceil(8), |d, at| {
+            out.extend(rows.map(|r| {
+                raw::unpack_bit(d, first + u64::from(r) * u64::from(bits) - 8 * at, bits)
+            }));
+        })
+    }
+}
+
+impl Bytes {
+    /// Fills `buf` from the file's byte `at` on.
+    fn read_at(&self, at: u64, buf: &mut [u8]) -> Result<(), TableError> {
+        match self {
+            Bytes::Map(map) => {
+                let at = narrow::<usize, _>(at);
+                let bytes = map
+                    .get(at..at + buf.len())
+                    .ok_or(TableError::CorruptHeader("the file ends inside it"))?;
+                buf.copy_from_slice(bytes);
+                Ok(())
+            }
+            Bytes::Read { file, path } => file.read_exact_at(buf, at).map_err(|e| match e.kind() {
+                std::io::ErrorKind::UnexpectedEof => TableError::Shrunk(path.clone()),
+                _ => TableError::io(path)(e),
+            }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Messages are whole: no error chains a cause it already prints (a chain
+    /// would make `{e:#}` say it twice).
+    #[test]
+    fn errors_carry_no_second_copy_of_their_cause() {
+        use std::error::Error;
+        let io = TableError::io(Path::new("t.c3t"))(std::io::Error::other("disk on fire"));
+        assert_eq!(io.to_string(), "t.c3t: disk on fire");
+        assert!(io.source().is_none());
+    }
+}

@@ -1,0 +1,147 @@
+//! A version 1 table (no block checksums) made into a version 2 file beside
+//! it, exactly: the old file's data is checked whole against its commit
+//! record's CRC-32 first, then every value is read and appended to a new file
+//! through the writer (which makes the block checksums), and the new file is
+//! read back and compared value by value. The old file is never changed.
+
+use crate::base::bytes::narrow;
+use std::path::Path;
+
+use memmap2::Mmap;
+
+use super::raw::{self, Shape};
+use super::{Table, TableError, TableWriter};
+use crate::base::bytes::{u32_at, u64_at};
+use crate::base::stop::Stop;
+
+/// Columns (slabs) appended between commits.
+const COLUMNS_PER_COMMIT: u64 = 64;
+
+/// Makes the version 1 table `old` into a version 2 table `new` (which must
+/// not exist); returns its columns. `progress(done, all)` after each column.
+pub fn upgrade(
+    old: &Path,
+    new: &Path,
+    stop: &Stop,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<u64, TableError> {
+    let file = std::fs::File::open(old).map_err(TableError::io(old))?;
+    // SAFETY: read-only; a file cut while mapped raises SIGBUS (see `Table`).
+    let map = unsafe { Mmap::map(&file) }.map_err(TableError::io(old))?;
+    let v1 = V1::read(&map)?;
+    if new.exists() {
+        return Err(TableError::io(new)(std::io::Error::other(
+            "exists; name a new file for the upgraded table",
+        )));
+    }
+    let mut w = TableWriter::create_shape(new, v1.shape, v1.capacity)?;
+    let mut values = Vec::new();
+    for c in 0..v1.columns {
+        if stop.requested() {
+            drop(w);
+            let _ = std::fs::remove_file(new);
+            return Err(TableError::io(new)(std::io::Error::other(
+                "interrupted; the partial upgrade was removed",
+            )));
+        }
+        let first = v1.shape.cells(c);
+        values.clear();
+        values.extend((first..v1.shape.cells(c + 1)).map(|i| raw::unpack(v1.data, v1.bits, i)));
+        w.append(1, raw::pack(v1.bits, first, [&values[..]]))?;
+        if (c + 1) % COLUMNS_PER_COMMIT == 0 {
+            w.commit()?;
+        }
+        progress(c + 1, v1.columns);
+    }
+    w.commit()?;
+    drop(w);
+    // Read back: every block checked, every value equal.
+    let t = Table::open_shape(new, v1.shape)?;
+    t.verify()?;
+    for i in 0..v1.shape.cells(v1.columns) {
+        if t.cell(i)? != raw::unpack(v1.data, v1.bits, i) {
+            return Err(TableError::ChecksumMismatch(format!(
+                "value {i} of the upgraded table differs from the old one"
+            )));
+        }
+    }
+    Ok(v1.columns)
+}
+
+/// What a version 1 file holds (FORMAT.md of version 1: the header of
+/// version 2 without the block checksums' region, data at 4096, the commit
+/// slots without the block CRC).
+struct V1<'a> {
+    shape: Shape,
+    bits: u32,
+    capacity: u64,
+    columns: u64,
+    data: &'a [u8],
+}
+
+impl<'a> V1<'a> {
+    fn read(map: &'a [u8]) -> Result<V1<'a>, TableError> {
+        const HEADER: usize = 4096;
+        let shape = match map.get(0..8) {
+            Some(m) if m == raw::MAGIC => Shape::Triangle,
+            Some(m) if m == raw::MAGIC_GRUNDY => Shape::Tetrahedron,
+            _ => return Err(TableError::NotThisFile),
+        };
+        if map.len() < HEADER {
+            return Err(TableError::NotThisFile);
+        }
+        let version = u32_at(map, 8);
+        if version != 1 {
+            return Err(TableError::ChecksumMismatch(format!(
+                "format version {version}: only a version 1 table is upgraded"
+            )));
+        }
+        if crc32fast::hash(&map[0..32]) != u32_at(map, 32) || u64_at(map, 24) != HEADER as u64 {
+            return Err(TableError::CorruptHeader("header checksum does not match"));
+        }
+        let (bits, capacity) = (u32_at(map, 12), u64_at(map, 16));
+        if capacity > shape.max_capacity() || bits != shape.bits_for_capacity(capacity) {
+            return Err(TableError::CorruptHeader(
+                "inconsistent header fields (or a capacity beyond what version 2 holds)",
+            ));
+        }
+        // The valid slot with the larger sequence number: sequence, columns,
+        // CRC-32 of the complete data bytes, tail byte, slot CRC at 60.
+        let slot = [64usize, 128]
+            .into_iter()
+            .map(|o| &map[o..o + 64])
+            .filter(|s| u64_at(s, 0) != 0 && crc32fast::hash(&s[0..60]) == u32_at(s, 60))
+            .max_by_key(|s| u64_at(s, 0))
+            .ok_or(TableError::CorruptHeader("no valid commit record"))?;
+        let columns = u64_at(slot, 8);
+        if columns > capacity + 1 {
+            return Err(TableError::CorruptHeader("more columns than the capacity"));
+        }
+        let data_bits = shape.cells(columns) * u64::from(bits);
+        let end = HEADER as u64 + data_bits.div_ceil(8);
+        if (map.len() as u64) < end {
+            return Err(TableError::Truncated {
+                columns,
+                expected: end,
+                found: map.len() as u64,
+            });
+        }
+        let data = &map[HEADER..narrow::<usize, _>(end)];
+        let complete = (data_bits / 8) as usize;
+        let crc = crc32fast::hash(&data[..complete]);
+        let tail = data.get(complete).copied().unwrap_or(0);
+        if crc != u32_at(slot, 16) || tail != slot[20] {
+            return Err(TableError::ChecksumMismatch(format!(
+                "CRC-32 {crc:08x}, header records {:08x}",
+                u32_at(slot, 16)
+            )));
+        }
+        Ok(V1 {
+            shape,
+            bits,
+            capacity,
+            columns,
+            data,
+        })
+    }
+}

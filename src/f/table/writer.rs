@@ -1,0 +1,281 @@
+//! Creating a table file and appending columns to it so that the file is valid
+//! after a crash at any moment.
+//!
+//! The order of writes is what makes it safe: a new file appears under its name
+//! only once its header is complete (written aside, then linked into place);
+//! appended data is synced before the commit record that covers it is written, and
+//! commit records alternate between two checksummed slots, so a torn commit write
+//! leaves the previous one in force. A reader therefore always sees whole columns.
+
+use crate::base::bytes::narrow;
+use std::fs::{File, OpenOptions};
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+
+pub use crate::base::atomic_write::parent_dir;
+
+use super::TableError;
+use super::raw::{BLOCK_BYTES, Commit, HEADER_LEN, Header, Packed, SLOT_LEN, SLOT_OFFSETS, Shape};
+
+/// A table file opened for appending columns; holds an exclusive lock on it.
+pub struct TableWriter {
+    file: File,
+    path: PathBuf,
+    header: Header,
+    committed: Commit,
+    /// Slot that holds `committed`.
+    slot: usize,
+    /// Columns written, committed or not.
+    columns: u64,
+    /// CRC-32 of the complete data bytes written.
+    crc: crc32fast::Hasher,
+    /// The last, partly filled data byte written (0 if none).
+    tail: u8,
+    /// CRC-32 of the complete bytes of the block not yet full.
+    block_crc: crc32fast::Hasher,
+    /// Complete data bytes written.
+    complete: u64,
+    /// `(block, CRC-32)` of the blocks filled since the last commit, in order.
+    filled: Vec<(u64, u32)>,
+}
+
+impl TableWriter {
+    /// Creates a new, empty table at `path` (which must not exist) for `N` up to
+    /// `capacity`. The file appears under its name only once its header is written.
+    pub fn create(path: &Path, capacity: u64) -> Result<TableWriter, TableError> {
+        TableWriter::create_shape(path, Shape::Triangle, capacity)
+    }
+
+    /// [`TableWriter::create`] for a table of the given shape.
+    pub fn create_shape(
+        path: &Path,
+        shape: Shape,
+        capacity: u64,
+    ) -> Result<TableWriter, TableError> {
+        let header = Header {
+            shape,
+            bits: shape.bits_for_capacity(capacity),
+            capacity,
+        };
+        let dir = parent_dir(path);
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy())
+            .unwrap_or_default();
+        let aside = dir.join(format!(".{name}.new-{}", std::process::id()));
+        let write_aside = || -> std::io::Result<()> {
+            let file = File::create(&aside)?;
+            file.write_all_at(&header.encode(), 0)?;
+            // The block checksums' region, empty (a hole) until data fills it.
+            file.set_len(header.data_offset())?;
+            file.sync_all()
+        };
+        // The link fails if the name exists: another run created the same new
+        // table between this one's look and now (it holds it, writing).
+        let placed = write_aside()
+            .and_then(|()| std::fs::hard_link(&aside, path))
+            .map_err(|e| match e.kind() {
+                std::io::ErrorKind::AlreadyExists => TableError::Io {
+                    path: path.to_path_buf(),
+                    error: std::io::Error::other(
+                        "another process created this table just now and is writing it; \
+                         run the command again when it is done",
+                    ),
+                },
+                _ => TableError::io(path)(e),
+            });
+        let _ = std::fs::remove_file(&aside);
+        placed?;
+        if let Ok(d) = File::open(&dir) {
+            let _ = d.sync_all();
+        }
+        TableWriter::open_shape(path, shape)
+    }
+
+    /// Opens an existing table for appending. Fails if another process has it open
+    /// for writing.
+    pub fn open(path: &Path) -> Result<TableWriter, TableError> {
+        TableWriter::open_shape(path, Shape::Triangle)
+    }
+
+    /// [`TableWriter::open`] for a table of the given shape.
+    pub fn open_shape(path: &Path, shape: Shape) -> Result<TableWriter, TableError> {
+        if path.is_dir() {
+            return Err(TableError::IsDirectory(path.to_path_buf(), shape));
+        }
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(path)
+            .map_err(|e| match e.kind() {
+                std::io::ErrorKind::NotFound => TableError::NotFound(path.to_path_buf(), shape),
+                _ => TableError::io(path)(e),
+            })?;
+        file.try_lock().map_err(|_| TableError::Io {
+            path: path.to_path_buf(),
+            error: std::io::Error::other("the table is being written by another process"),
+        })?;
+        let len = file.metadata().map_err(TableError::io(path))?.len();
+        if len < HEADER_LEN {
+            return Err(TableError::NotThisFile);
+        }
+        let mut head = vec![0u8; narrow::<usize, _>(HEADER_LEN)];
+        file.read_exact_at(&mut head, 0)
+            .map_err(TableError::io(path))?;
+        let (header, committed) = Header::decode(&head)?;
+        if header.shape != shape {
+            return Err(TableError::OtherKind {
+                wanted: shape,
+                found: header.shape,
+            });
+        }
+        let expected = header.file_len(committed.columns);
+        if len < expected {
+            return Err(TableError::Truncated {
+                columns: committed.columns,
+                expected,
+                found: len,
+            });
+        }
+        let slot = SLOT_OFFSETS
+            .iter()
+            .position(|&o| Commit::decode(&head[o..o + SLOT_LEN]) == Some(committed))
+            .expect("decode picked one of the slots");
+        let complete = header.data_bits(committed.columns) / 8;
+        let block_start = complete / BLOCK_BYTES * BLOCK_BYTES;
+        let mut partial = vec![0u8; narrow::<usize, _>(complete - block_start)];
+        file.read_exact_at(&mut partial, header.data_offset() + block_start)
+            .map_err(TableError::io(path))?;
+        let mut block_crc = crc32fast::Hasher::new();
+        block_crc.update(&partial);
+        // The block that grows must be whole before more is added to it (the
+        // rest of the base is the caller's to check: `compute` verifies it,
+        // `grundy-table` sweeps it again).
+        if block_crc.clone().finalize() != committed.block_crc {
+            return Err(TableError::Damaged {
+                block: block_start / BLOCK_BYTES,
+                from: block_start,
+                to: complete,
+            });
+        }
+        Ok(TableWriter {
+            file,
+            path: path.to_path_buf(),
+            header,
+            committed,
+            slot,
+            columns: committed.columns,
+            crc: crc32fast::Hasher::new_with_initial(committed.crc),
+            tail: committed.tail,
+            block_crc,
+            complete,
+            filled: Vec::new(),
+        })
+    }
+
+    /// The largest `N` (or `p`) the file may grow to.
+    pub fn capacity(&self) -> u64 {
+        self.header.capacity
+    }
+
+    /// Bits per value.
+    pub fn bits(&self) -> u32 {
+        self.header.bits
+    }
+
+    /// Columns written so far (committed or not).
+    pub fn columns(&self) -> u64 {
+        self.columns
+    }
+
+    /// Columns the file's header currently commits.
+    pub fn committed_columns(&self) -> u64 {
+        self.committed.columns
+    }
+
+    /// Appends `count` packed columns, which must follow the columns written so far.
+    /// They are not part of the table until [`TableWriter::commit`].
+    pub fn append(&mut self, count: u64, mut packed: Packed) -> Result<(), TableError> {
+        let end_bit = self.header.data_bits(self.columns + count);
+        assert_eq!(
+            packed.start_byte * 8 + packed.start_bit as u64,
+            self.header.data_bits(self.columns),
+            "columns appended out of order"
+        );
+        assert_eq!(
+            packed.end_bit, end_bit,
+            "packed data does not match the column count"
+        );
+        if packed.start_bit != 0 {
+            packed.bytes[0] |= self.tail;
+        }
+        self.file
+            .write_all_at(&packed.bytes, self.header.data_offset() + packed.start_byte)
+            .map_err(TableError::io(&self.path))?;
+        let complete = narrow::<usize, _>(end_bit / 8 - packed.start_byte);
+        self.crc.update(&packed.bytes[..complete]);
+        self.add_to_blocks(&packed.bytes[..complete]);
+        self.tail = packed.bytes.get(complete).copied().unwrap_or(0);
+        self.columns += count;
+        Ok(())
+    }
+
+    /// Adds newly complete data bytes to the block checksums.
+    fn add_to_blocks(&mut self, mut bytes: &[u8]) {
+        while !bytes.is_empty() {
+            let room = narrow::<usize, _>(BLOCK_BYTES - self.complete % BLOCK_BYTES);
+            let (now, rest) = bytes.split_at(room.min(bytes.len()));
+            self.block_crc.update(now);
+            self.complete += now.len() as u64;
+            if self.complete.is_multiple_of(BLOCK_BYTES) {
+                let done = std::mem::take(&mut self.block_crc).finalize();
+                self.filled.push((self.complete / BLOCK_BYTES - 1, done));
+            }
+            bytes = rest;
+        }
+    }
+
+    /// Makes the columns appended so far part of the table: syncs them to disk,
+    /// then writes and syncs a new commit record in the other slot.
+    pub fn commit(&mut self) -> Result<(), TableError> {
+        if self.columns == self.committed.columns {
+            return Ok(());
+        }
+        let io = TableError::io(&self.path);
+        // The checksums of the blocks filled go in with their data, in one
+        // write (the blocks filled since the last commit are consecutive).
+        if let Some(&(first, _)) = self.filled.first() {
+            let bytes: Vec<u8> = self
+                .filled
+                .iter()
+                .flat_map(|(_, c)| c.to_le_bytes())
+                .collect();
+            self.file
+                .write_all_at(&bytes, HEADER_LEN + 4 * first)
+                .map_err(TableError::io(&self.path))?;
+            self.filled.clear();
+        }
+        self.file.sync_data().map_err(io)?;
+        let commit = Commit {
+            sequence: self.committed.sequence + 1,
+            columns: self.columns,
+            crc: self.crc.clone().finalize(),
+            tail: self.tail,
+            block_crc: self.block_crc.clone().finalize(),
+        };
+        let slot = 1 - self.slot;
+        self.file
+            .write_all_at(&commit.encode(), SLOT_OFFSETS[slot] as u64)
+            .and_then(|()| self.file.sync_data())
+            .map_err(TableError::io(&self.path))?;
+        self.committed = commit;
+        self.slot = slot;
+        Ok(())
+    }
+
+    /// Cuts off anything past the committed columns (left by an interrupted run).
+    pub fn trim(&mut self) -> Result<(), TableError> {
+        let len = self.header.file_len(self.committed.columns);
+        self.file.set_len(len).map_err(TableError::io(&self.path))
+    }
+}
