@@ -313,3 +313,26 @@ fn jobs_beyond_the_machine_are_refused_before_they_allocate() {
     }
     assert_eq!(std::fs::read_dir(d).unwrap().count(), 0, "nothing written");
 }
+
+#[test]
+fn a_census_beyond_the_machine_is_refused_before_any_work() {
+    // 4*10^9 rows: terabytes by any account of the census (SCALING.md),
+    // whatever the machine running the test has.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("c.tsv");
+    let o = chomp3(&[
+        "census",
+        "--rows",
+        "4000000000",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("needs about") && err.contains("nothing was computed"),
+        "{err}"
+    );
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
