@@ -42,7 +42,7 @@ for u in '/api/info' '/api/tile?scale=0&x=0&y=0&format=values' '/api/tile?scale=
          '/api/cell?q=100&r=40' '/api/row?r=5&from=0&to=300' '/api/census' '/api/legend' '/'; do
   printf '%s' "$u" > "$c/viewer/$(printf '%s' "$u" | md5sum | cut -c1-8)"
 done
-$bin plot --grundy-bfiles data/grundy300 --out "$work/plots" > /dev/null
+$bin plot --grundy-bfiles data/grundy-periods-300 --out "$work/plots" > /dev/null
 cp "$work/plots/figures.tsv" $c/figure_record/grundy
 cp plots/figures.tsv $c/figure_record/committed
 echo "seeds in $c: $(find $c -type f | wc -l) files"

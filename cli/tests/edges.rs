@@ -40,9 +40,9 @@ fn start_period(census: &str, q: u32, r: u32) -> (u128, u128) {
 #[test]
 fn nim_near_two_to_the_64_is_exact() {
     for (census, q, r) in [
-        ("data/grundy/grundy-census.tsv", 30, 20),
-        ("data/grundy/grundy-census.tsv", 4, 4),
-        ("data/grundy300/grundy-periods-census.tsv", 4, 4),
+        ("data/grundy-census-40/grundy-census.tsv", 30, 20),
+        ("data/grundy-census-40/grundy-census.tsv", 4, 4),
+        ("data/grundy-periods-300/grundy-periods-census.tsv", 4, 4),
     ] {
         let census = repo(census);
         let (start, period) = start_period(&census, q, r);
@@ -187,7 +187,7 @@ fn graph_sizes_past_the_limit_are_refused_not_wrapped() {
 
 #[test]
 fn a_cut_or_edited_grundy_census_is_refused() {
-    let census = std::fs::read(repo("data/grundy300/grundy-periods-census.tsv")).unwrap();
+    let census = std::fs::read(repo("data/grundy-periods-300/grundy-periods-census.tsv")).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("periods.tsv");
     let p = path.to_str().unwrap();

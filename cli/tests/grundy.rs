@@ -323,7 +323,7 @@ fn nim_reduces_p_by_a_census_of_periods_and_starts() {
     // Far beyond any sweep, against the census with patterns (a census of
     // another kind, made by another method).
     let patterns = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-        .join("data/grundy/grundy-census.tsv");
+        .join("data/grundy-census-40/grundy-census.tsv");
     for (i, l) in lines.iter().enumerate() {
         let p = 1_000_000_000_000_000 + i as u64;
         let (value, source, _) = nim(p, l, &out);
@@ -972,5 +972,27 @@ fn a_table_gives_the_rectangles_and_slab_counts_of_the_brute_force() {
             }
         }
         assert_eq!(row, &want, "slab {p}");
+    }
+}
+
+#[test]
+fn the_committed_periods_of_two_methods_agree() {
+    // data/grundy-census-160 came from the census with patterns, and
+    // data/grundy-periods-300 from the census of two sweeps: every line
+    // q <= 160 has the same start and least period in both.
+    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../data"));
+    for file in ["grundy-periods.txt", "grundy-starts.txt"] {
+        let terms = |dir: &str| -> Vec<String> {
+            std::fs::read_to_string(root.join(dir).join(file))
+                .unwrap()
+                .lines()
+                .filter(|l| !l.starts_with('#') && !l.is_empty())
+                .map(str::to_string)
+                .collect()
+        };
+        let (small, large) = (terms("grundy-census-160"), terms("grundy-periods-300"));
+        assert_eq!(small.len(), 13041, "{file}: lines q <= 160");
+        assert_eq!(large.len(), 45451, "{file}: lines q <= 300");
+        assert_eq!(small[..], large[..small.len()], "{file}");
     }
 }

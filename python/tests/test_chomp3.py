@@ -107,7 +107,7 @@ def test_nim_values_of_three_rowed_chomp_are_the_brute_force():
 
 
 def test_nim_follows_the_source_rule_of_the_command(tmp_path):
-    census = ROOT / "data/grundy/grundy-census.tsv"
+    census = ROOT / "data/grundy-census-40/grundy-census.tsv"
     # Line (4,2) starts at p = 17 with period 2: every p from 17 to 60 against
     # the brute force, from the census file.
     for p in range(17, 61):
@@ -117,7 +117,7 @@ def test_nim_follows_the_source_rule_of_the_command(tmp_path):
     far = chomp3.nim(10**15 + 20, 4, 2, grundy_census=census)
     assert far - (10**15 + 20) == grundy(20, 4, 2) - 20
     # A census of periods and starts reduces p by the line's period.
-    periods = ROOT / "data/grundy200/grundy-periods-census.tsv"
+    periods = ROOT / "data/grundy-periods-300/grundy-periods-census.tsv"
     value, source = chomp3.nim(10**15 + 20, 4, 2, grundy_census=periods, explain=True)
     assert value == far and "so G - p is that at p =" in source
     for p in range(21, 61):  # line (4,2): start 17, period 2
