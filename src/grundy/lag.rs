@@ -57,6 +57,7 @@ use crate::base::bytes::narrow;
 use std::io::{self, Read, Write};
 
 use super::census::dependency;
+use super::checkpoint::{CheckpointError, Format};
 use super::frozen::Layout;
 use super::line;
 use super::live::{Given, Live, View};
@@ -410,17 +411,20 @@ pub struct Run {
 impl Run {
     /// A census of the lines `q <= q_max` with lag `lag`, before its first
     /// step, with room for `G - p >= -below` (or more: `Live::room`).
-    pub fn new(q_max: u32, lag: u32, below: u32) -> Result<Run, String> {
+    pub fn new(q_max: u32, lag: u32, below: u32) -> Result<Run, LagError> {
         let below = Live::room(q_max, below);
         if lag < 2 * q_max + 2 {
-            return Err(format!("the lag {lag} is below 2Q + 2 = {}", 2 * q_max + 2));
+            return Err(LagError::TooShort {
+                lag,
+                least: 2 * q_max + 2,
+            });
         }
         let divs: Vec<u32> = divisors(lag as u64)
             .iter()
             .map(|&d| narrow::<u32, _>(d))
             .collect();
         if divs.len() > 128 {
-            return Err(format!("the lag {lag} has more than 128 divisors"));
+            return Err(LagError::TooManyDivisors { lag });
         }
         let n = line(q_max, q_max) + 1;
         let order: Vec<(u32, u32)> = (0..=q_max)
@@ -788,7 +792,7 @@ impl Run {
         }
         let trail = Live::load(r, q_max)?;
         let lead = Live::load(r, q_max)?;
-        let mut run = Run::new(q_max, lag, trail.bias()).map_err(|e| damaged(&e))?;
+        let mut run = Run::new(q_max, lag, trail.bias()).map_err(|e| damaged(&e.to_string()))?;
         let first: Vec<u32> = run.order.iter().map(|&(q, _)| q.max(1)).collect();
         run.lead.lags.load(r, lead.p(), &first)?;
         let n = run.order.len();
@@ -1304,7 +1308,7 @@ pub fn run(
     resume: Option<Run>,
     stop: &Stop,
     progress: &mut dyn FnMut(&Run),
-) -> Result<Run, String> {
+) -> Result<Run, LagError> {
     let mut run = match resume {
         Some(r) => r,
         None => Run::new(q_max, lag, Layout::first_guess(q_max))?,
@@ -1320,52 +1324,46 @@ pub fn run(
     Ok(run)
 }
 
-/// The first bytes of a checkpoint of this census. Format 3 is format 2
+/// A lag the census cannot use.
+#[derive(Debug, thiserror::Error)]
+pub enum LagError {
+    /// Shorter than the census's rule needs (`2Q + 2`).
+    #[error("the lag {lag} is below 2Q + 2 = {least}")]
+    TooShort {
+        /// The lag given.
+        lag: u32,
+        /// The least lag for these lines.
+        least: u32,
+    },
+    /// More divisors than the census tracks.
+    #[error("the lag {lag} has more than 128 divisors")]
+    TooManyDivisors {
+        /// The lag given.
+        lag: u32,
+    },
+}
+
+/// The checkpoint's format (`C3GLAG` and two digits). Version 3 is version 2
 /// but for the leading sweep's used sets of proved lines, stale since that
 /// sweep copies their values ([`lead_copying`]): a build that computed them
 /// must not continue it, while this one reads either.
-const MAGIC: &[u8; 8] = b"C3GLAG03";
+pub const VERSION: u32 = 3;
+
+const FORMAT: Format = Format {
+    letters: b"C3GLAG",
+    version: VERSION,
+    oldest: 2,
+    what: "grundy-periods",
+};
 
 /// Writes `run` to `path` whole (beside it, then renamed), with a CRC.
 pub fn save(run: &Run, path: &std::path::Path) -> io::Result<()> {
-    crate::base::atomic_write::write_atomically(path, |w| {
-        w.write_all(MAGIC)?;
-        let mut crc = crate::base::bytes::stream::CrcWriter::new(w);
-        run.save(&mut crc)?;
-        let sum = crc.crc.finalize();
-        put32(w, sum)
-    })
+    FORMAT.save(path, |w| run.save(w))
 }
 
-/// Reads a checkpoint written by [`save`]; an error says what is wrong.
-pub fn load(path: &std::path::Path) -> io::Result<Run> {
-    let mut r = io::BufReader::new(std::fs::File::open(path)?);
-    let mut magic = [0; 8];
-    r.read_exact(&mut magic)
-        .map_err(|_| damaged("too short for a checkpoint"))?;
-    if &magic == b"C3GLAG01" {
-        return Err(damaged(
-            "a checkpoint of an earlier build (format 1): continue it with that build",
-        ));
-    }
-    if &magic != MAGIC && &magic != b"C3GLAG02" {
-        return Err(damaged("not a checkpoint of grundy-periods"));
-    }
-    let bytes = std::fs::metadata(path)?.len();
-    let mut crc = crate::base::bytes::stream::CrcReader::new(&mut r);
-    let run = Run::load(&mut crc, bytes).map_err(|e| match e.kind() {
-        io::ErrorKind::UnexpectedEof => damaged("cut short"),
-        _ => e,
-    })?;
-    let sum = crc.crc.finalize();
-    if get32(&mut r).map_err(|_| damaged("cut short"))? != sum {
-        return Err(damaged("its checksum does not match (damaged)"));
-    }
-    let mut rest = [0; 1];
-    if r.read(&mut rest)? != 0 {
-        return Err(damaged("bytes after its end"));
-    }
-    Ok(run)
+/// Reads a checkpoint written by [`save`] (or by a build of version 2).
+pub fn load(path: &std::path::Path) -> Result<Run, CheckpointError> {
+    FORMAT.load(path, |r, bytes, _| Run::load(r, bytes))
 }
 
 impl Run {

@@ -41,6 +41,7 @@
 //! line's set gains one value per step and its first free value rises with `p`.
 
 pub mod census;
+pub mod checkpoint;
 pub mod file;
 mod frozen;
 mod index;

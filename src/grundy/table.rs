@@ -15,10 +15,11 @@
 //! them): a table that disagrees is reported damaged and never extended.
 
 use crate::base::bytes::narrow;
-use std::io::{self, Read, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use super::checkpoint::{CheckpointError, Format};
 use super::{Sweep, line};
 use crate::base::stop::Stop;
 use crate::f::table::{Shape, Table, TableError, TableWriter, raw};
@@ -100,7 +101,16 @@ pub enum ExtendError {
     /// The table (see [`TableError`]).
     Table(TableError),
     /// The sweep checkpoint at this path cannot be read or written.
-    Checkpoint(PathBuf, io::Error),
+    Checkpoint(PathBuf, CheckpointError),
+    /// The sweep checkpoint at this path is of a longer table than this one.
+    NotThisTable {
+        /// The checkpoint.
+        path: PathBuf,
+        /// Where its sweep is.
+        p: u32,
+        /// The table's last slab.
+        last: u64,
+    },
 }
 
 impl std::fmt::Display for ExtendError {
@@ -108,6 +118,11 @@ impl std::fmt::Display for ExtendError {
         match self {
             ExtendError::Table(e) => write!(f, "{e}"),
             ExtendError::Checkpoint(path, e) => write!(f, "{}: {e}", path.display()),
+            ExtendError::NotThisTable { path, p, last } => write!(
+                f,
+                "{}: the sweep is at p = {p}, past the table's last slab {last}: not this table's",
+                path.display()
+            ),
         }
     }
 }
@@ -120,47 +135,24 @@ impl From<TableError> for ExtendError {
     }
 }
 
-/// The first bytes of a sweep checkpoint.
-const MAGIC: &[u8; 8] = b"C3GSWP01";
+/// The sweep checkpoint's format (`.g3s`: `C3GSWP` and two digits).
+pub const SWEEP_VERSION: u32 = 1;
+
+const SWEEP: Format = Format {
+    letters: b"C3GSWP",
+    version: SWEEP_VERSION,
+    oldest: SWEEP_VERSION,
+    what: "grundy-table sweep",
+};
 
 /// Writes the sweep's state to `path` whole (beside it, then renamed), with a CRC.
 fn save(sweep: &Sweep, path: &Path) -> io::Result<()> {
-    crate::base::atomic_write::write_atomically(path, |w| {
-        w.write_all(MAGIC)?;
-        let mut crc = crate::base::bytes::stream::CrcWriter::new(w);
-        sweep.save(&mut crc)?;
-        let sum = crc.crc.finalize();
-        w.write_all(&sum.to_le_bytes())
-    })
+    SWEEP.save(path, |w| sweep.save(w))
 }
 
-/// Reads a sweep checkpoint (`.g3s`) for the lines `q <= q_max`; an error
-/// says what is wrong.
-pub fn load_sweep(path: &Path, q_max: u32) -> io::Result<Sweep> {
-    use crate::base::bytes::damaged;
-    let mut r = io::BufReader::new(std::fs::File::open(path)?);
-    let mut magic = [0; 8];
-    r.read_exact(&mut magic)
-        .map_err(|_| damaged("too short for a sweep checkpoint"))?;
-    if &magic != MAGIC {
-        return Err(damaged("not a grundy-table sweep checkpoint"));
-    }
-    let mut crc = crate::base::bytes::stream::CrcReader::new(&mut r);
-    let sweep = Sweep::load(&mut crc, q_max).map_err(|e| match e.kind() {
-        io::ErrorKind::UnexpectedEof => damaged("cut short"),
-        _ => e,
-    })?;
-    let sum = crc.crc.finalize();
-    let mut stored = [0; 4];
-    r.read_exact(&mut stored)
-        .map_err(|_| damaged("cut short"))?;
-    if u32::from_le_bytes(stored) != sum {
-        return Err(damaged("its checksum does not match (damaged)"));
-    }
-    if r.read(&mut [0])? != 0 {
-        return Err(damaged("bytes after its end"));
-    }
-    Ok(sweep)
+/// Reads a sweep checkpoint (`.g3s`) for the lines `q <= q_max`.
+pub fn load_sweep(path: &Path, q_max: u32) -> Result<Sweep, CheckpointError> {
+    SWEEP.load(path, |r, _, _| Sweep::load(r, q_max))
 }
 
 /// Creates or extends the table at `path` to every position with `p <= n`.
@@ -202,6 +194,7 @@ pub fn extend(
     }
     let q_max = n.max(narrow::<u32, _>(done - 1));
     let ck_error = |c: &Checkpoint, e| ExtendError::Checkpoint(c.path.clone(), e);
+    let io_error = |c: &Checkpoint, e| ck_error(c, CheckpointError::Io(e));
     let mut sweep = match checkpoint.filter(|c| c.path.exists()) {
         Some(c) => load_sweep(&c.path, q_max).map_err(|e| ck_error(c, e))?,
         None => Sweep::new(q_max),
@@ -209,19 +202,16 @@ pub fn extend(
     let resumed = (sweep.p() > 0).then_some(u64::from(sweep.p()));
     if u64::from(sweep.p()) >= done {
         let c = checkpoint.expect("a loaded sweep has a file");
-        return Err(ck_error(
-            c,
-            io::Error::other(format!(
-                "the sweep is at p = {}, past the table's last slab {}: not this table's",
-                sweep.p(),
-                done - 1
-            )),
-        ));
+        return Err(ExtendError::NotThisTable {
+            path: c.path.clone(),
+            p: sweep.p(),
+            last: done - 1,
+        });
     }
     check_stored(path, &mut sweep, done, stop)?;
     if stop.requested() {
         if let Some(c) = checkpoint {
-            save(&sweep, &c.path).map_err(|e| ck_error(c, e))?;
+            save(&sweep, &c.path).map_err(|e| io_error(c, e))?;
         }
         return Ok(Extended::Stopped(sweep.p() as u64));
     }
@@ -231,7 +221,7 @@ pub fn extend(
         if stop.requested() {
             w.commit()?;
             if let Some(c) = checkpoint {
-                save(&sweep, &c.path).map_err(|e| ck_error(c, e))?;
+                save(&sweep, &c.path).map_err(|e| io_error(c, e))?;
             }
             return Ok(Extended::Stopped(sweep.p() as u64));
         }
@@ -243,7 +233,7 @@ pub fn extend(
             last_commit = Instant::now();
             // The saved sweep is never past the committed table.
             if let Some(c) = checkpoint.filter(|c| last_save.elapsed() >= c.every) {
-                save(&sweep, &c.path).map_err(|e| ck_error(c, e))?;
+                save(&sweep, &c.path).map_err(|e| io_error(c, e))?;
                 last_save = Instant::now();
             }
         }
@@ -251,7 +241,7 @@ pub fn extend(
     }
     w.commit()?;
     if let Some(c) = checkpoint {
-        save(&sweep, &c.path).map_err(|e| ck_error(c, e))?;
+        save(&sweep, &c.path).map_err(|e| io_error(c, e))?;
     }
     Ok(Extended::Done {
         checked: (done - 1).saturating_sub(resumed.unwrap_or(0)),
