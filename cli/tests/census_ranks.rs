@@ -68,7 +68,7 @@ fn on_ranks<T: Send>(size: u32, body: impl Fn(Arc<dyn Ranks>) -> Option<T> + Syn
 fn run_to_end(mut run: Run) -> Option<Census> {
     let pool = pool();
     while !run.done() {
-        run.step(&pool, Default::default());
+        run.step(&pool);
     }
     run.finish()
 }
@@ -76,7 +76,7 @@ fn run_to_end(mut run: Run) -> Option<Census> {
 #[test]
 fn one_to_four_ranks_write_the_census_of_one_process() {
     let dir = tempfile::tempdir().unwrap();
-    let single = census::census(PARAMS, &pool(), Default::default(), &mut |_, _| {});
+    let single = census::census(PARAMS, &pool(), &mut |_, _| {});
     assert_eq!(single.rows.iter().filter(|r| r.is_none()).count(), 0);
     let want = files(&single, dir.path());
     for size in 1..=4 {
@@ -88,7 +88,7 @@ fn one_to_four_ranks_write_the_census_of_one_process() {
 #[test]
 fn ranks_stopped_at_a_checkpoint_continue_to_the_same_bytes() {
     let dir = tempfile::tempdir().unwrap();
-    let single = census::census(PARAMS, &pool(), Default::default(), &mut |_, _| {});
+    let single = census::census(PARAMS, &pool(), &mut |_, _| {});
     let want = files(&single, dir.path());
     for (size, batches) in [(2, 3), (3, 7), (4, 12)] {
         // Every rank saves after the same number of batches.
@@ -97,7 +97,7 @@ fn ranks_stopped_at_a_checkpoint_continue_to_the_same_bytes() {
             let rank = ranks.rank();
             let mut run = Run::shared(PARAMS, ranks.clone());
             for _ in 0..batches {
-                run.step(&pool, Default::default());
+                run.step(&pool);
             }
             assert!(!run.done());
             let mut bytes = Vec::new();

@@ -88,6 +88,7 @@ fn a_census_killed_twice_resumes_to_the_same_bytes() {
 }
 
 #[test]
+#[cfg(feature = "test-hooks")]
 fn ctrl_c_saves_the_census_and_exits_130() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("c.tsv");

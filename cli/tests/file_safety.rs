@@ -292,6 +292,7 @@ fn row_and_dump_print_what_the_table_holds() {
 }
 
 #[test]
+#[cfg(feature = "test-hooks")]
 fn ctrl_c_commits_and_says_how_to_continue() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("t.c3t");

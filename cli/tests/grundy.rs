@@ -585,6 +585,7 @@ fn the_stored_table_holds_the_definitions_values_and_resumes_to_the_same_bytes()
 }
 
 #[test]
+#[cfg(feature = "test-hooks")]
 fn the_stored_table_survives_sigkill_between_commits() {
     use std::io::{BufRead, BufReader};
     let dir = tempfile::tempdir().unwrap();

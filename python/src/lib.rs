@@ -583,7 +583,6 @@ fn census(
                 stop: &watch.stop,
                 every: Duration::from_secs_f64(checkpoint_secs.max(0.0)),
                 checkpoints: &checkpoint,
-                weaken: Default::default(),
             };
             driver::drive(run, d, &mut |b| watch.tick(b.columns as u64, expected))
         });

@@ -1,5 +1,5 @@
 //! The census of periods and starts without patterns (doc/grundy.md section
-//! 5): two sweeps of every line `q <= Q`, one `L` steps ahead of the other.
+//! 4a): two sweeps of every line `q <= Q`, one `L` steps ahead of the other.
 //! Nothing of a line's values is kept beyond a few states, so its memory does
 //! not grow with the periods, as the census of [`super::census`] (which keeps
 //! every proved line's pattern) does. Uses the sweep of `grundy::live`

@@ -55,6 +55,7 @@ pub struct Args {
     #[arg(long, value_name = "S", default_value = "300", value_parser = super::args::seconds)]
     checkpoint_secs: Duration,
     /// Test hook: after the first checkpoint, wait for Ctrl-C
+    #[cfg(feature = "test-hooks")]
     #[arg(long, hide = true)]
     hold: bool,
     #[command(flatten)]
@@ -115,9 +116,12 @@ pub fn run(args: &Args) -> Result<()> {
         stop: &super::ctrl_c(),
         every: args.checkpoint_secs,
         checkpoints,
-        weaken: Default::default(),
     };
-    let mut progress = Progress::new(rows, run.columns(), quiet, args.hold && shared.is_none());
+    #[cfg(feature = "test-hooks")]
+    let hold = args.hold && shared.is_none();
+    #[cfg(not(feature = "test-hooks"))]
+    let hold = false;
+    let mut progress = Progress::new(rows, run.columns(), quiet, hold);
     let ended = driver::drive(run, drive, &mut |b| progress.batch(&b))?;
     progress.bar.finish_and_clear();
     let (result, traffic) = match ended {

@@ -32,6 +32,7 @@ pub struct Args {
     #[arg(long, value_name = "S", hide = true, value_parser = super::args::seconds)]
     commit_secs: Option<Duration>,
     /// Test hook: once the first columns are written, wait for Ctrl-C
+    #[cfg(feature = "test-hooks")]
     #[arg(long, hide = true)]
     hold: bool,
 }
@@ -45,7 +46,11 @@ pub fn run(args: &Args) -> Result<()> {
         commit_every: args.commit_secs.unwrap_or(DEFAULT_COMMIT_EVERY),
         stop: super::ctrl_c(),
     };
-    let Some(o) = with_bar(&req, args.quiet.quiet, args.hold)? else {
+    #[cfg(feature = "test-hooks")]
+    let hold = args.hold;
+    #[cfg(not(feature = "test-hooks"))]
+    let hold = false;
+    let Some(o) = with_bar(&req, args.quiet.quiet, hold)? else {
         println!(
             "{}: already holds N >= {}; nothing to do",
             req.path.display(),

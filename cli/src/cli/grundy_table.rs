@@ -49,6 +49,7 @@ pub struct Args {
     #[arg(long, value_name = "DIR")]
     bfiles: Option<PathBuf>,
     /// Test hook: once slab P is written (not yet committed), say so and wait for Ctrl-C
+    #[cfg(feature = "test-hooks")]
     #[arg(long, value_name = "P", hide = true)]
     hold_at: Option<u32>,
 }
@@ -104,7 +105,11 @@ pub fn run(args: &Args) -> Result<()> {
     let stop = super::ctrl_c();
     let outcome = extend(&path, args.n, capacity, Some(&checkpoint), &stop, |p| {
         bar.set_position(p as u64);
-        if args.hold_at == Some(p) {
+        #[cfg(feature = "test-hooks")]
+        let hold_at = args.hold_at;
+        #[cfg(not(feature = "test-hooks"))]
+        let hold_at = None;
+        if hold_at == Some(p) {
             eprintln!("chomp3: holding at p = {p}");
             super::hold_until_ctrl_c();
         }

@@ -102,8 +102,9 @@ pub fn ctrl_c() -> Stop {
     CTRL_C.get_or_init(Stop::new).clone()
 }
 
-/// Test hook behind the hidden `--hold` options: blocks until Ctrl-C, so that
-/// a test can interrupt a long run at a point it knows the run has reached.
+/// Test hook behind the hidden `--hold` options (feature `test-hooks`):
+/// blocks until Ctrl-C, so that a test can interrupt a long run at a point it
+/// knows the run has reached.
 pub fn hold_until_ctrl_c() {
     let stop = ctrl_c();
     while !stop.requested() {

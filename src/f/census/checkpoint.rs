@@ -341,18 +341,18 @@ mod tests {
             batch: 72,
         };
         let pool = pool();
-        let direct = super::super::census(params, &pool, Default::default(), &mut |_, _| {});
+        let direct = super::super::census(params, &pool, &mut |_, _| {});
         for stop_after in [1, 5, 13, 15] {
             let mut run = Run::new(params);
             for _ in 0..stop_after {
-                run.step(&pool, Default::default());
+                run.step(&pool);
             }
             assert!(!run.done(), "stop before the end ({stop_after} batches)");
             let mut bytes = Vec::new();
             run.save(&mut bytes).unwrap();
             let mut run = Run::load(&mut bytes.as_slice(), params).unwrap();
             while !run.done() {
-                run.step(&pool, Default::default());
+                run.step(&pool);
             }
             let resumed = run.finish().unwrap();
             assert_eq!(
@@ -373,7 +373,7 @@ mod tests {
             batch: 50,
         };
         let mut run = Run::new(params);
-        run.step(&pool(), Default::default());
+        run.step(&pool());
         let mut bytes = Vec::new();
         run.save(&mut bytes).unwrap();
         let other = Params {

@@ -11,7 +11,7 @@ use std::io::BufReader;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use super::{Census, CheckpointError, Params, Run, Weaken};
+use super::{Census, CheckpointError, Params, Run};
 use crate::base::stop::Stop;
 use crate::f::engine::ranks::{self as share, Ranks, Traffic};
 
@@ -157,9 +157,6 @@ pub struct Drive<'a> {
     pub every: Duration,
     /// Where to save.
     pub checkpoints: &'a dyn Checkpoints,
-    /// Test hook (see [`Weaken`]); `Weaken::default()` for a real census.
-    #[doc(hidden)]
-    pub weaken: Weaken,
 }
 
 /// No checkpoints: for a census that is never stopped and never saved
@@ -186,7 +183,7 @@ pub fn drive(
 ) -> Result<Ended, DriverError> {
     let mut last_save = Instant::now();
     while !run.done() {
-        run.step(d.pool, d.weaken);
+        run.step(d.pool);
         crate::base::huge::release_free_pages();
         let ranks = run.ranks();
         let wanted = d.stop.requested();

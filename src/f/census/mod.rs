@@ -77,13 +77,19 @@ pub fn expected_columns(rows: u32) -> u64 {
     settle + 2 * u64::from(BATCH_COLS)
 }
 
-/// Test hook: a deliberately wrong state comparison, to show the tests can fail.
-#[doc(hidden)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Weaken {
-    /// Compare empty states (drops every value from the state).
-    pub ignore_state: bool,
+mod hooks {
+    /// Test hook (feature `test-hooks`): a deliberately wrong state
+    /// comparison, to show the tests can fail.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    pub struct Weaken {
+        /// Compare empty states (drops every value from the state).
+        pub ignore_state: bool,
+    }
 }
+#[cfg(not(feature = "test-hooks"))]
+use hooks::Weaken;
+#[cfg(feature = "test-hooks")]
+pub use hooks::Weaken;
 
 /// The result of a census.
 #[derive(Clone, Debug)]
@@ -221,6 +227,8 @@ pub struct Run {
     settled_below: u32,
     /// The ranks sharing this census (one unless it runs on several processes).
     ranks: Arc<dyn Ranks>,
+    /// Test hook (feature `test-hooks`); never set otherwise.
+    weaken: Weaken,
 }
 
 impl Run {
@@ -248,6 +256,7 @@ impl Run {
             below: Below::none(),
             settled_below: 0,
             ranks,
+            weaken: Weaken::default(),
         }
     }
 
@@ -284,7 +293,8 @@ impl Run {
     }
 
     /// Computes one batch of columns, compares states, and settles rows in order.
-    pub fn step(&mut self, pool: &rayon::ThreadPool, weaken: Weaken) {
+    pub fn step(&mut self, pool: &rayon::ThreadPool) {
+        let weaken = self.weaken;
         let rows = self.params.last_row;
         while self.scans.len() < pool.current_num_threads() {
             self.scans.push(Mutex::new(Scan::new(rows)));
@@ -482,17 +492,33 @@ impl Census {
 pub fn census(
     params: Params,
     pool: &rayon::ThreadPool,
+    progress: &mut dyn FnMut(u32, u32),
+) -> Census {
+    census_of(Run::new(params), pool, progress)
+}
+
+/// [`census`] with a test hook set (feature `test-hooks`).
+#[cfg(feature = "test-hooks")]
+pub fn census_weakened(
+    params: Params,
+    pool: &rayon::ThreadPool,
     weaken: Weaken,
     progress: &mut dyn FnMut(u32, u32),
 ) -> Census {
+    let mut run = Run::new(params);
+    run.weaken = weaken;
+    census_of(run, pool, progress)
+}
+
+/// [`census`] of a run made.
+fn census_of(run: Run, pool: &rayon::ThreadPool, progress: &mut dyn FnMut(u32, u32)) -> Census {
     let d = driver::Drive {
         pool,
         stop: &crate::base::stop::Stop::new(),
         every: std::time::Duration::MAX,
         checkpoints: &driver::Nowhere,
-        weaken,
     };
-    match driver::drive(Run::new(params), d, &mut |b| progress(b.columns, b.settled)) {
+    match driver::drive(run, d, &mut |b| progress(b.columns, b.settled)) {
         Ok(driver::Ended::Finished {
             census: Some(c), ..
         }) => c,
