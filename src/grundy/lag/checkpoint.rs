@@ -1,0 +1,106 @@
+//! The census of periods on disk: its checkpoint, in the frame of
+//! `grundy::checkpoint` (magic `C3GLAG` and the version, body, CRC-32), the
+//! body laid out in FORMAT.md. Part of the census of periods (`super`).
+
+use super::*;
+use crate::grundy::checkpoint::Format;
+
+/// The checkpoint's format (`C3GLAG` and two digits). Version 3 is version 2
+/// but for the leading sweep's used sets of proved lines, stale since that
+/// sweep copies their values ([`lead_copying`]): a build that computed them
+/// must not continue it, while this one reads either.
+pub const VERSION: u32 = 3;
+
+const FORMAT: Format = Format {
+    letters: b"C3GLAG",
+    version: VERSION,
+    oldest: 2,
+    what: "grundy-periods",
+};
+
+/// Writes `run` to `path` whole (beside it, then renamed), with a CRC.
+pub fn save(run: &Run, path: &std::path::Path) -> io::Result<()> {
+    FORMAT.save(path, |w| run.save(w))
+}
+
+/// Reads a checkpoint written by [`save`] (or by a build of version 2).
+pub fn load(path: &std::path::Path) -> Result<Run, CheckpointError> {
+    FORMAT.load(path, |r, bytes, _| Run::load(r, bytes))
+}
+
+impl Run {
+    /// Writes the census's state (between chunks).
+    pub fn save(&self, w: &mut dyn Write) -> io::Result<()> {
+        put32(w, self.q_max)?;
+        put32(w, self.lag)?;
+        self.trail.lines.save(w)?;
+        self.lead.lines.save(w)?;
+        self.lead.lags.save(w, self.lead.lines.p())?;
+        put32s(w, self.last_diff.iter().copied())?;
+        put32s(w, self.proved.iter().copied())?;
+        put32s(w, self.period.iter().copied())?;
+        put32s(w, self.next_dep.iter().copied())?;
+        for (probe, full) in self.trail.probes.iter().zip(&self.full) {
+            put32(w, crate::base::bytes::len32(full.len())?)?;
+            put32s(w, full.iter().map(|&(e, ok)| e << 1 | ok as u32))?;
+            match probe {
+                Probe::Idle => put32(w, 0)?,
+                Probe::Look(look) => {
+                    put32(w, 1)?;
+                    look.save(w)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads a census written by [`Run::save`] from a file of `bytes`
+    /// bytes: its sweeps hold at least 16 bytes a line, so a count of lines
+    /// the file cannot hold is refused before anything is allocated for them.
+    pub fn load(r: &mut dyn Read, bytes: u64) -> io::Result<Run> {
+        let q_max = get32(r)?;
+        let lag = get32(r)?;
+        if q_max > 1000 {
+            return Err(damaged("more than 1000 rows"));
+        }
+        if 16 * super::line(q_max, q_max) as u64 > bytes {
+            return Err(damaged("more lines than the file can hold"));
+        }
+        let trail = Live::load(r, q_max)?;
+        let lead = Live::load(r, q_max)?;
+        let mut run = Run::new(q_max, lag, trail.bias()).map_err(|e| damaged(&e.to_string()))?;
+        let first: Vec<u32> = run.order.iter().map(|&(q, _)| q.max(1)).collect();
+        run.lead.lags.load(r, lead.p(), &first)?;
+        let n = run.order.len();
+        let table = |r: &mut dyn Read| (0..n).map(|_| get32(r)).collect::<io::Result<Vec<_>>>();
+        run.last_diff = table(r)?;
+        run.proved = table(r)?;
+        run.period = table(r)?;
+        run.next_dep = table(r)?;
+        for at in 0..n {
+            let k = get32(r)? as usize;
+            if k > 64 {
+                return Err(damaged("more than 64 full tests"));
+            }
+            run.full[at] = (0..k)
+                .map(|_| get32(r).map(|v| (v >> 1, v & 1 == 1)))
+                .collect::<io::Result<_>>()?;
+            run.trail.probes[at] = match get32(r)? {
+                0 => Probe::Idle,
+                1 => Probe::Look(Box::new(Look::load(r, lag)?)),
+                _ => return Err(damaged("an unknown probe")),
+            };
+        }
+        run.trail.lines = trail;
+        run.lead.lines = lead;
+        Ok(run)
+    }
+}
+
+/// A 16-bit signed value stored in 32 bits; a stored value past 16 bits
+/// means a damaged file.
+pub(super) fn get16(r: &mut dyn Read) -> io::Result<i16> {
+    u16::try_from(get32(r)?)
+        .map(u16::cast_signed)
+        .map_err(|_| crate::base::bytes::damaged("a 16-bit value past 16 bits"))
+}

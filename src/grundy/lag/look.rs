@@ -1,0 +1,226 @@
+//! The least-period search on a proved line (the module comment of `super`,
+//! "Least period"): its probe, the states and first values looked at, the
+//! divisors refuted, and the full test of a candidate (`Ring`).
+
+use super::*;
+
+/// The least-period work on one line, done on the trailing sweep's thread.
+#[derive(Clone, Debug, Default)]
+pub(super) enum Probe {
+    /// Not proved yet, or done.
+    #[default]
+    Idle,
+    /// Proved at `c`: its states and first values are being looked at.
+    Look(Box<Look>),
+}
+
+/// See the module's comment ("Least period").
+#[derive(Clone, Debug)]
+pub(super) struct Look {
+    /// The `p` of the proof.
+    pub(super) c: u32,
+    /// `a`: the state compared with later ones.
+    pub(super) snap_at: u32,
+    pub(super) snap: Option<Seen>,
+    /// `x(c + 1 ..= c + WINDOW)`.
+    pub(super) win: Vec<i16>,
+    /// First divisor whose window may still be compared.
+    pub(super) wlo: usize,
+    /// Divisors (by index) with `x(p) != x(p + d)` seen in the window.
+    pub(super) refuted: u128,
+    /// Divisors compared by state so far (`S(a + d)` met), in order.
+    pub(super) checked: usize,
+    /// Among them, those with `S(a) = S(a + d)`.
+    pub(super) equal: u128,
+    /// A full test of a period `e` under way.
+    pub(super) ring: Option<Ring>,
+}
+
+/// The full test of `x(p) = x(p + e)` for `span - e` consecutive `p > from`
+/// (`from > c`), `span` a multiple of `e` that is a period of the line from
+/// `c + 1` on (`L`, or `P_M` once known): then `e` is one too.
+#[derive(Clone, Debug)]
+pub(super) struct Ring {
+    pub(super) from: u32,
+    pub(super) e: u32,
+    pub(super) span: u32,
+    pub(super) x: Vec<i16>,
+    /// `Some(true)`: confirmed; `Some(false)`: refuted.
+    pub(super) verdict: Option<bool>,
+}
+
+/// Shows a line's `x(p)` and `S(p)` to its probe, if it is looking (inline:
+/// it runs once per line and step of the trailing sweep, and most probes
+/// are idle).
+#[inline(always)]
+pub(super) fn show(probe: &mut Probe, divs: &[u32], p: u32, x: i32, used: View) {
+    if let Probe::Look(look) = probe {
+        look.observe(divs, p, narrow::<i16, _>(x), used);
+    }
+}
+
+impl Look {
+    /// Takes in `x(p)` and `S(p)`.
+    pub(super) fn observe(&mut self, divs: &[u32], p: u32, x: i16, used: View) {
+        let t = (p - self.c) as usize;
+        if t <= WINDOW {
+            self.win.push(x);
+        }
+        // Windows: x(c + i) against x(c + i + d), i in 1..=WINDOW.
+        while self.wlo < divs.len() && (divs[self.wlo] as usize) + WINDOW < t {
+            self.wlo += 1;
+        }
+        let mut i = self.wlo;
+        while i < divs.len() && (divs[i] as usize) < t {
+            if self.win[t - divs[i] as usize - 1] != x {
+                self.refuted |= 1 << i;
+            }
+            i += 1;
+        }
+        if p == self.snap_at {
+            self.snap = Some(used.seen_from(p));
+        } else if p > self.snap_at
+            && self.checked < divs.len()
+            && p == self.snap_at + divs[self.checked]
+        {
+            if Some(used.seen_from(p)) == self.snap {
+                self.equal |= 1 << self.checked;
+            }
+            self.checked += 1;
+        }
+        if let Some(ring) = &mut self.ring {
+            ring.observe(p, x);
+        }
+    }
+
+    pub(super) fn save(&self, w: &mut dyn Write) -> io::Result<()> {
+        put32s(
+            w,
+            [
+                self.c,
+                self.snap_at,
+                narrow::<u32, _>(self.wlo),
+                narrow::<u32, _>(self.checked),
+            ],
+        )?;
+        put64(w, narrow::<u64, _>(self.refuted))?;
+        put64(w, (self.refuted >> 64) as u64)?;
+        put64(w, narrow::<u64, _>(self.equal))?;
+        put64(w, (self.equal >> 64) as u64)?;
+        match &self.snap {
+            None => put32(w, 0)?,
+            Some(s) => {
+                put32(w, 1)?;
+                s.save(w)?;
+            }
+        }
+        put32(w, crate::base::bytes::len32(self.win.len())?)?;
+        put32s(w, self.win.iter().map(|&x| x.cast_unsigned() as u32))?;
+        match &self.ring {
+            None => put32(w, 0),
+            Some(ring) => {
+                put32(w, 1)?;
+                let verdict = match ring.verdict {
+                    None => 0,
+                    Some(false) => 1,
+                    Some(true) => 2,
+                };
+                put32s(w, [ring.from, ring.e, verdict])?;
+                put32s(w, ring.x.iter().map(|&x| x.cast_unsigned() as u32))
+            }
+        }
+    }
+
+    /// Reads a probe of a census with lag `lag`.
+    pub(super) fn load(r: &mut dyn Read, lag: u32) -> io::Result<Look> {
+        let (c, snap_at, wlo, checked) = (get32(r)?, get32(r)?, get32(r)?, get32(r)?);
+        let wide = |r: &mut dyn Read| -> io::Result<u128> {
+            let lo = get64(r)? as u128;
+            Ok(lo | (get64(r)? as u128) << 64)
+        };
+        let refuted = wide(r)?;
+        let equal = wide(r)?;
+        let snap = match get32(r)? {
+            0 => None,
+            _ => Some(Seen::load(r)?),
+        };
+        let values = |r: &mut dyn Read, k: usize| -> io::Result<Vec<i16>> {
+            (0..k).map(|_| get16(r)).collect()
+        };
+        let k = get32(r)? as usize;
+        if k > WINDOW || wlo > 128 || checked > 128 {
+            return Err(damaged("a probe out of range"));
+        }
+        let win = values(r, k)?;
+        let ring = match get32(r)? {
+            0 => None,
+            _ => {
+                let (from, e, v) = (get32(r)?, get32(r)?, get32(r)?);
+                if e > 1 << 28 {
+                    return Err(damaged("a test period out of range"));
+                }
+                // The span is not kept: `L` until the next look narrows it.
+                Some(Ring {
+                    from,
+                    e,
+                    span: lag,
+                    x: values(r, e as usize)?,
+                    verdict: [None, Some(false), Some(true)][v.min(2) as usize],
+                })
+            }
+        };
+        Ok(Look {
+            c,
+            snap_at,
+            snap,
+            win,
+            wlo: wlo as usize,
+            refuted,
+            checked: checked as usize,
+            equal,
+            ring,
+        })
+    }
+}
+
+impl Ring {
+    /// The test of `e` on the values after `from` within the period `span`.
+    pub(super) fn new(from: u32, e: u32, span: u32) -> Ring {
+        Ring {
+            from,
+            e,
+            span,
+            x: vec![0; e as usize],
+            verdict: None,
+        }
+    }
+
+    /// The test within `span` (a period from `c + 1` on that `e` divides),
+    /// if shorter, the values up to `p` having been taken in: `span - e`
+    /// equal pairs may already be there.
+    pub(super) fn narrow(&mut self, span: u32, p: u32) {
+        if span < self.span {
+            self.span = span;
+            if self.verdict.is_none() && p >= self.from + span {
+                self.verdict = Some(true);
+            }
+        }
+    }
+
+    /// Takes in `x(p)`.
+    pub(super) fn observe(&mut self, p: u32, x: i16) {
+        if self.verdict.is_some() || p <= self.from {
+            return;
+        }
+        let t = p - self.from;
+        let slot = ((t - 1) % self.e) as usize;
+        if t > self.e && self.x[slot] != x {
+            self.verdict = Some(false);
+            return;
+        }
+        self.x[slot] = x;
+        if t >= self.span {
+            self.verdict = Some(true);
+        }
+    }
+}
