@@ -287,7 +287,7 @@ fn nim_reduces_p_by_a_census_of_periods_and_starts() {
     let reader = std::io::BufReader::new(std::fs::File::open(&out).unwrap());
     let (q_max, lines) = file::summaries(reader).unwrap();
     assert_eq!((q_max, lines.len()), (10, 66));
-    let nim = |p: u64, l: &file::LineSummary, census: &std::path::Path| {
+    let nim = |p: u64, l: &chomp3::grundy::ProvedLine, census: &std::path::Path| {
         let (p, q, r) = (p.to_string(), l.q.to_string(), l.r.to_string());
         let census = census.to_str().unwrap();
         let o = common::chomp3_ok(&["nim", &p, &q, &r, "--grundy-census", census]);
@@ -824,8 +824,7 @@ fn grundy_periods_resumes_to_the_same_bfiles_and_refuses_bad_checkpoints() {
     let mut brute = Brute {
         memo: HashMap::new(),
     };
-    let mut x =
-        |p: u32, l: &chomp3::grundy::file::LineSummary| brute.value(p, l.q, l.r) as i64 - p as i64;
+    let mut x = |p: u32, l: &chomp3::grundy::ProvedLine| brute.value(p, l.q, l.r) as i64 - p as i64;
     let mut seen = 0;
     for l in found.iter().filter(|l| l.start + l.period < 60) {
         for p in l.start..=60 - l.period {

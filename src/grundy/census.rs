@@ -72,6 +72,17 @@ pub struct LineFate {
     pub pattern: Vec<i16>,
 }
 
+impl From<&LineFate> for super::ProvedLine {
+    fn from(f: &LineFate) -> super::ProvedLine {
+        super::ProvedLine {
+            q: f.q,
+            r: f.r,
+            start: f.start,
+            period: f.period,
+        }
+    }
+}
+
 impl LineFate {
     /// `G(p,q,r)` for `p >= start`, exactly: `p + (G - p)` passes `2^64` for
     /// `p` near it, so the value is a `u128` (never negative: `G >= 0`).

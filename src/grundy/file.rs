@@ -10,6 +10,7 @@
 
 use std::io::{self, BufRead, Write};
 
+use super::ProvedLine;
 use super::census::{Census, LineFate};
 use crate::base::lines::BadLine;
 use crate::base::seal::{self, SealError, write_sealed};
@@ -69,7 +70,7 @@ fn write_body(census: &Census, command: &str, out: &mut dyn Write) -> io::Result
 /// columns mean and the command that made it, sealed ([`crate::base::seal`]).
 pub fn write_periods(
     q_max: u32,
-    lines: &[LineSummary],
+    lines: &[ProvedLine],
     command: &str,
     out: &mut dyn Write,
 ) -> io::Result<()> {
@@ -111,31 +112,7 @@ pub enum Found {
     /// From a census with patterns: its value at every `p` from the start.
     Pattern(LineFate),
     /// From a census of periods and starts: the start and least period only.
-    Period(LineSummary),
-}
-
-/// A line of the census without its pattern.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LineSummary {
-    /// `q` of the line.
-    pub q: u32,
-    /// `r` of the line.
-    pub r: u32,
-    /// The least `p` from which `G(p,q,r) - p` repeats.
-    pub start: u32,
-    /// Its least period.
-    pub period: u32,
-}
-
-impl From<&LineFate> for LineSummary {
-    fn from(f: &LineFate) -> LineSummary {
-        LineSummary {
-            q: f.q,
-            r: f.r,
-            start: f.start,
-            period: f.period,
-        }
-    }
+    Period(ProvedLine),
 }
 
 /// Why a census file could not be read as one.
@@ -167,7 +144,7 @@ const EITHER: &str = "a Grundy census (grundy-census.tsv, or chomp3 grundy-perio
 /// whole file is as it was written.
 fn stream(
     reader: impl BufRead,
-    mut each: impl FnMut(LineSummary, Option<&str>, usize) -> Result<bool, BadLine>,
+    mut each: impl FnMut(ProvedLine, Option<&str>, usize) -> Result<bool, BadLine>,
 ) -> Result<u32, ReadError> {
     let what = EITHER;
     // `Q`, and whether the lines have patterns.
@@ -212,7 +189,7 @@ fn stream(
         if !fits {
             return Err(bad().into());
         }
-        let line = LineSummary {
+        let line = ProvedLine {
             q,
             r,
             start,
@@ -229,7 +206,7 @@ fn stream(
 }
 
 /// Every line's summary, without parsing the patterns.
-pub fn summaries(reader: impl BufRead) -> Result<(u32, Vec<LineSummary>), ReadError> {
+pub fn summaries(reader: impl BufRead) -> Result<(u32, Vec<ProvedLine>), ReadError> {
     let mut lines = Vec::new();
     let q_max = stream(reader, |line, _, _| {
         lines.push(line);
@@ -255,7 +232,7 @@ pub fn find(reader: impl BufRead, q: u32, r: u32) -> Result<(u32, Option<Found>)
 }
 
 /// The line `line` with its pattern parsed from `text` (line `at` of the file).
-fn with_pattern(line: LineSummary, text: &str, at: usize) -> Result<LineFate, BadLine> {
+fn with_pattern(line: ProvedLine, text: &str, at: usize) -> Result<LineFate, BadLine> {
     let bad = || BadLine {
         line: at,
         what: "a Grundy census (grundy-census.tsv)",
@@ -291,10 +268,7 @@ mod tests {
         let (q_max, whole) = read(&text[..]).unwrap();
         let (q2, sums) = summaries(&text[..]).unwrap();
         assert_eq!((q2, q_max), (9, 9));
-        assert_eq!(
-            sums,
-            whole.iter().map(LineSummary::from).collect::<Vec<_>>()
-        );
+        assert_eq!(sums, whole.iter().map(ProvedLine::from).collect::<Vec<_>>());
         for f in &whole {
             let found = find(&text[..], f.q, f.r).unwrap().1;
             assert_eq!(found, Some(Found::Pattern(f.clone())));
@@ -314,7 +288,7 @@ mod tests {
     #[test]
     fn a_census_of_periods_and_starts_reads_back_without_patterns() {
         let c = census(9, 100_000, &Stop::new(), &mut |_| {});
-        let sums: Vec<LineSummary> = c.lines.iter().map(LineSummary::from).collect();
+        let sums: Vec<ProvedLine> = c.lines.iter().map(ProvedLine::from).collect();
         let mut text = Vec::new();
         write_periods(9, &sums, "test", &mut text).unwrap();
         assert_eq!(summaries(&text[..]).unwrap(), (9, sums.clone()));

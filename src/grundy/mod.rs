@@ -53,6 +53,21 @@ pub mod sequences;
 pub mod table;
 mod used;
 
+/// A line `(q, r)` proved periodic: `G(p,q,r) - p` repeats from `start` on
+/// with least period `period`. The one form every Grundy census, file and
+/// figure uses (a census with patterns adds the pattern: `LineFate`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProvedLine {
+    /// `q` of the line.
+    pub q: u32,
+    /// `r` of the line.
+    pub r: u32,
+    /// The least `p` from which `G(p,q,r) - p` repeats.
+    pub start: u32,
+    /// Its least period.
+    pub period: u32,
+}
+
 use crate::base::bytes::narrow;
 use std::io::{self, Read, Write};
 

@@ -5,8 +5,8 @@
 
 use std::io::{self, BufRead, Write};
 
+use super::ProvedLine;
 use super::Sweep;
-use super::file::LineSummary;
 use crate::base::seal::write_sealed;
 use crate::base::stop::Stop;
 
@@ -94,7 +94,7 @@ pub fn write_slab_counts(
 /// only the complete prefix of proved lines is written. Each line is
 /// `(q, r, start, period)`. Sealed ([`crate::base::seal`]).
 pub fn write_lines(
-    lines: &[(u32, u32, u32, u32)],
+    lines: &[ProvedLine],
     period: bool,
     command: &str,
     out: &mut dyn Write,
@@ -103,7 +103,7 @@ pub fn write_lines(
 }
 
 fn lines_body(
-    lines: &[(u32, u32, u32, u32)],
+    lines: &[ProvedLine],
     period: bool,
     command: &str,
     out: &mut dyn Write,
@@ -121,14 +121,14 @@ fn lines_body(
     let terms = lines
         .iter()
         .enumerate()
-        .take_while(|(i, f)| super::line(f.0, f.1) == *i)
+        .take_while(|(i, f)| super::line(f.q, f.r) == *i)
         .count();
     writeln!(
         out,
         "# proved: every term by the Grundy census (CERTIFICATE.md); {terms} terms, offset 0; {command}"
     )?;
     for (i, f) in lines.iter().take(terms).enumerate() {
-        let v = if period { f.3 } else { f.2 };
+        let v = if period { f.period } else { f.start };
         writeln!(out, "{i} {v}")?;
     }
     Ok(())
@@ -137,7 +137,7 @@ fn lines_body(
 /// Each line's start and least period read back from the b-files that
 /// [`write_lines`] wrote (`periods`, `starts`): both must number the same
 /// lines `0, 1, 2, ..` in order. An error names the file's line at fault.
-pub fn read_lines(periods: impl BufRead, starts: impl BufRead) -> Result<Vec<LineSummary>, String> {
+pub fn read_lines(periods: impl BufRead, starts: impl BufRead) -> Result<Vec<ProvedLine>, String> {
     let periods = read_terms(periods, "grundy-periods.txt")?;
     let starts = read_terms(starts, "grundy-starts.txt")?;
     if periods.len() != starts.len() {
@@ -150,7 +150,7 @@ pub fn read_lines(periods: impl BufRead, starts: impl BufRead) -> Result<Vec<Lin
     let mut out = Vec::with_capacity(periods.len());
     let (mut q, mut r) = (0, 0);
     for (&period, &start) in periods.iter().zip(&starts) {
-        out.push(LineSummary {
+        out.push(ProvedLine {
             q,
             r,
             start,
@@ -198,20 +198,22 @@ mod tests {
     /// What `write_lines` writes, `read_lines` reads back; a gap is refused.
     #[test]
     fn the_line_b_files_read_back() {
-        let lines: Vec<(u32, u32, u32, u32)> = (0..6u32)
-            .flat_map(|q| (0..=q).map(move |r| (q, r, 7 * q + r + 1, 2 + q * r)))
+        let lines: Vec<ProvedLine> = (0..6u32)
+            .flat_map(|q| {
+                (0..=q).map(move |r| ProvedLine {
+                    q,
+                    r,
+                    start: 7 * q + r + 1,
+                    period: 2 + q * r,
+                })
+            })
             .collect();
         let mut files = [Vec::new(), Vec::new()];
         for (i, f) in files.iter_mut().enumerate() {
             write_lines(&lines, i == 0, "test", f).unwrap();
         }
         let back = read_lines(&files[0][..], &files[1][..]).unwrap();
-        let want: Vec<_> = lines
-            .iter()
-            .map(|&(q, r, start, period)| (q, r, start, period))
-            .collect();
-        let got: Vec<_> = back.iter().map(|l| (l.q, l.r, l.start, l.period)).collect();
-        assert_eq!(got, want);
+        assert_eq!(back, lines);
         let text = String::from_utf8(files[1].clone())
             .unwrap()
             .replace("\n3 ", "\n4 ");

@@ -8,11 +8,11 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::{Canvas, DrawResult, FONT, Figure, Format, Made, PlotError, SIZE, TITLE_HEIGHT};
-use crate::grundy::file::LineSummary;
+use crate::grundy::ProvedLine;
 
 /// Draws `grundy-periods` into `dir`; returns the file written.
 pub fn plot_grundy(
-    lines: &[LineSummary],
+    lines: &[ProvedLine],
     dir: &Path,
     format: Format,
     made: &Made,
@@ -26,7 +26,7 @@ pub fn plot_grundy(
 }
 
 /// The Grundy census figure.
-struct PeriodsFigure<'a>(&'a [LineSummary]);
+struct PeriodsFigure<'a>(&'a [ProvedLine]);
 
 impl Figure for PeriodsFigure<'_> {
     const NAME: &'static str = "grundy-periods";
@@ -45,7 +45,7 @@ fn period_colour(log2: f64, top: f64) -> RGBColor {
     RGBColor(rgb.0, rgb.1, rgb.2)
 }
 
-fn draw<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, lines: &[LineSummary]) -> DrawResult
+fn draw<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, lines: &[ProvedLine]) -> DrawResult
 where
     DB::ErrorType: 'static,
 {
@@ -57,7 +57,7 @@ where
     )?;
     let (left, right) = body.split_horizontally(SIZE.0 / 2);
     let q_max = lines.iter().map(|f| f.q).max().unwrap_or(1) as f64;
-    let log2 = |f: &LineSummary| (f.period as f64).log2();
+    let log2 = |f: &ProvedLine| (f.period as f64).log2();
     let top_log = lines.iter().map(log2).fold(1.0, f64::max);
     let mut heat = ChartBuilder::on(&left)
         .caption(
@@ -122,7 +122,7 @@ mod tests {
     fn the_figure_renders_from_a_small_census() {
         let c = census(8, 100_000, &Stop::new(), &mut |_| {});
         let dir = tempfile::tempdir().unwrap();
-        let lines: Vec<LineSummary> = c.lines.iter().map(LineSummary::from).collect();
+        let lines: Vec<ProvedLine> = c.lines.iter().map(ProvedLine::from).collect();
         let made = Made {
             kind: "grundy".into(),
             n: 8,

@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use anyhow::{Result, anyhow, bail};
 use chomp3::base::outputs::{self, Kind, Output};
-use chomp3::grundy::{census::census, file, line, sequences};
+use chomp3::grundy::{ProvedLine, census::census, file, line, sequences};
 
 use super::Interrupted;
 use super::args::QuietArg;
@@ -136,11 +136,7 @@ fn write_bfiles(
         chomp3::base::atomic_write::write_atomically(&path, |w| f(w))
             .map_err(|e| anyhow!("{}: {e}", path.display()))
     };
-    let rows: Vec<(u32, u32, u32, u32)> = c
-        .lines
-        .iter()
-        .map(|f| (f.q, f.r, f.start, f.period))
-        .collect();
+    let rows: Vec<ProvedLine> = c.lines.iter().map(ProvedLine::from).collect();
     write("grundy-periods.txt", &|w| {
         sequences::write_lines(&rows, true, command, w)
     })?;

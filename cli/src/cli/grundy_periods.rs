@@ -7,8 +7,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Result, anyhow, bail};
 use chomp3::base::outputs::{self, Kind, Output};
-use chomp3::grundy::file::{self, LineSummary};
-use chomp3::grundy::lag::{self, Fate};
+use chomp3::grundy::ProvedLine;
+use chomp3::grundy::file;
+use chomp3::grundy::lag;
 use chomp3::grundy::{line, sequences};
 
 use super::Interrupted;
@@ -195,9 +196,9 @@ fn resume(args: &Args) -> Result<Option<lag::Run>> {
 fn finish(args: &Args, run: &lag::Run, started: Instant) -> Result<()> {
     let all = line(args.lines, args.lines) + 1;
     let outcome = run.outcome();
-    let done: Vec<Fate> = outcome.lines.iter().map_while(|f| *f).collect();
+    let done: Vec<ProvedLine> = outcome.lines.iter().map_while(|f| *f).collect();
     // Every line done, in order but not a prefix: for a partial --out.
-    let found: Vec<Fate> = outcome.lines.iter().flatten().copied().collect();
+    let found: Vec<ProvedLine> = outcome.lines.iter().flatten().copied().collect();
     let command = format!(
         "chomp3 grundy-periods --lines {} --lag {} --bfiles {}",
         args.lines,
@@ -253,15 +254,13 @@ fn finish(args: &Args, run: &lag::Run, started: Instant) -> Result<()> {
 }
 
 /// The b-files of `done` (the lines done, a prefix in order).
-fn write_outputs(args: &Args, done: &[Fate], command: &str) -> Result<()> {
+fn write_outputs(args: &Args, done: &[ProvedLine], command: &str) -> Result<()> {
     let dir = &args.bfiles;
     std::fs::create_dir_all(dir).map_err(|e| anyhow!("{}: {e}", dir.display()))?;
-    let rows: Vec<(u32, u32, u32, u32)> =
-        done.iter().map(|f| (f.q, f.r, f.start, f.period)).collect();
     for (name, period) in [("grundy-periods.txt", true), ("grundy-starts.txt", false)] {
         let path = dir.join(name);
         chomp3::base::atomic_write::write_atomically(&path, |w| {
-            sequences::write_lines(&rows, period, command, w)
+            sequences::write_lines(done, period, command, w)
         })
         .map_err(|e| anyhow!("{}: {e}", path.display()))?;
     }
@@ -269,18 +268,9 @@ fn write_outputs(args: &Args, done: &[Fate], command: &str) -> Result<()> {
 }
 
 /// The census of periods and starts of `lines` (in order) at `path`.
-fn write_census(path: &Path, q_max: u32, lines: &[Fate], command: &str) -> Result<()> {
-    let lines: Vec<LineSummary> = lines
-        .iter()
-        .map(|f| LineSummary {
-            q: f.q,
-            r: f.r,
-            start: f.start,
-            period: f.period,
-        })
-        .collect();
+fn write_census(path: &Path, q_max: u32, lines: &[ProvedLine], command: &str) -> Result<()> {
     chomp3::base::atomic_write::write_atomically(path, |w| {
-        file::write_periods(q_max, &lines, command, w)
+        file::write_periods(q_max, lines, command, w)
     })
     .map_err(|e| anyhow!("{}: {e}", path.display()))
 }

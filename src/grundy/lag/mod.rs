@@ -62,9 +62,9 @@ use std::io::{self, Read, Write};
 use super::census::dependency;
 use super::checkpoint::CheckpointError;
 use super::frozen::Layout;
-use super::line;
 use super::live::{Given, Live, View};
 use super::used::Seen;
+use super::{ProvedLine, line};
 use crate::base::bytes::damaged;
 use crate::base::bytes::stream::{get32, get64, put32, put32s, put64};
 use crate::base::numeric::{divisors, lcm};
@@ -90,19 +90,6 @@ const NONE: u32 = u32::MAX;
 /// `x` of a line not started at a `p`.
 const ABSENT: i16 = i16::MIN;
 
-/// What the census proved of one line: its exact start and least period.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Fate {
-    /// `q` of the line.
-    pub q: u32,
-    /// `r` of the line.
-    pub r: u32,
-    /// The least `p` from which `G(p,q,r) - p` repeats.
-    pub start: u32,
-    /// Its least period.
-    pub period: u32,
-}
-
 /// Where the census is, for its progress line.
 #[derive(Clone, Copy, Debug)]
 pub struct Progress {
@@ -121,7 +108,7 @@ pub struct Progress {
 #[derive(Debug)]
 pub struct Outcome {
     /// In the sweep's order.
-    pub lines: Vec<Option<Fate>>,
+    pub lines: Vec<Option<ProvedLine>>,
     /// The last `p` of the trailing sweep.
     pub swept: u32,
 }
@@ -272,7 +259,7 @@ impl Run {
         let lines = (0..self.order.len())
             .map(|at| {
                 let (q, r) = self.order[at];
-                (self.period[at] != NONE).then(|| Fate {
+                (self.period[at] != NONE).then(|| ProvedLine {
                     q,
                     r,
                     start: self.last_diff[at] + 1,
@@ -663,11 +650,11 @@ mod tests {
     fn copying_the_proved_lines_changes_no_fate() {
         let (q_max, lag) = (20, 2304);
         let stop = Stop::new();
-        let want: Vec<(u32, u32, u32, u32)> =
+        let want: Vec<ProvedLine> =
             super::super::census::census(q_max, 1 << 20, &stop, &mut |_| {})
                 .lines
                 .iter()
-                .map(|f| (f.q, f.r, f.start, f.period))
+                .map(ProvedLine::from)
                 .collect();
         assert_eq!(want.len(), 231);
         for copy_from in [Some(1), None, Some(usize::MAX)] {
@@ -684,12 +671,7 @@ mod tests {
                     copies += (proved >= run.copy_from) as u32;
                 }
             }
-            let got: Vec<_> = run
-                .outcome()
-                .lines
-                .iter()
-                .map(|f| f.map(|f| (f.q, f.r, f.start, f.period)).unwrap())
-                .collect();
+            let got: Vec<_> = run.outcome().lines.iter().map(|f| f.unwrap()).collect();
             assert_eq!(got, want, "copying from {copy_from:?} lines proved");
             match copy_from {
                 Some(usize::MAX) => assert_eq!(copies, 0),
