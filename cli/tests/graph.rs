@@ -418,3 +418,45 @@ fn the_three_small_exceptions_to_os_conjecture_8_5() {
         Some("# 4 graphs checked, 3 with p(G) = 2, 3 without an edge deletion to 0")
     );
 }
+
+#[test]
+fn a_batch_solved_in_parallel_agrees_with_brute_force() {
+    // The batch job of `chomp3 graph` and Python's `nim_values`: each value
+    // is the brute force's, and with moves the value is the mex of the
+    // options' values, each the brute force's value of that option.
+    let mut rng = Rng(0x2545f4914f6cdd1d);
+    let graphs: Vec<Multigraph> = (0..40)
+        .map(|_| {
+            let n = 1 + (rng.next() % 5) as usize;
+            let e = (rng.next() % 7) as usize;
+            let edges = (0..e)
+                .map(|_| {
+                    let u = (rng.next() % n as u64) as usize;
+                    (u, (rng.next() % n as u64) as usize)
+                })
+                .collect();
+            Multigraph { n, edges }
+        })
+        .collect();
+    let simple: Vec<Graph> = graphs.iter().map(Graph::from_multigraph).collect();
+    let batch: Vec<_> = simple
+        .iter()
+        .zip(&graphs)
+        .map(|(g, m)| (g, Some(m)))
+        .collect();
+    let solver = Solver::new();
+    let solved = solver.try_batch(&batch, true).unwrap();
+    assert_eq!(solved.len(), graphs.len());
+    for (m, s) in graphs.iter().zip(&solved) {
+        let mut brute = Brute::new(m.n);
+        assert_eq!(s.value, brute.value_of(m), "{m:?}");
+        let moves = s.moves.as_ref().unwrap();
+        let option_values: Vec<u32> = m.options().iter().map(|(_, h)| brute.value_of(h)).collect();
+        let got: Vec<u32> = moves.iter().map(|&(_, v)| v).collect();
+        assert_eq!(got, option_values, "{m:?}");
+        let mex = (0..).find(|v| !got.contains(v)).unwrap();
+        assert_eq!(s.value, mex, "{m:?}");
+    }
+    let values = solver.try_batch(&batch[..5], false).unwrap();
+    assert!(values.iter().all(|s| s.moves.is_none()));
+}

@@ -27,7 +27,6 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyFileNotFoundError, PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use rayon::prelude::*;
 
 create_exception!(
     chomp3,
@@ -714,7 +713,10 @@ fn nim_values(
                 &fresh
             }
         };
-        Ok(py.allow_threads(|| graphs.par_iter().map(|g| solver.value(g)).collect()))
+        let batch: Vec<_> = graphs.iter().map(|g| (g, None)).collect();
+        let solved = py.allow_threads(|| solver.try_batch(&batch, false));
+        let solved = solved.expect("a solver without a stop flag finishes");
+        Ok(solved.into_iter().map(|s| s.value).collect())
     })
 }
 

@@ -20,7 +20,7 @@ mod solve;
 mod subgraphs;
 pub mod summary;
 
-pub use solve::{MemoError, Solver};
+pub use solve::{MemoError, Solved, Solver};
 pub use subgraphs::{subgraphs, subgraphs_or_stop};
 
 /// Most vertices a graph may have (vertex sets are `u64` bitsets).

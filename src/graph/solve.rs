@@ -83,6 +83,15 @@ pub enum MemoError {
 /// What every memo message offers.
 const START_OVER: &str = "delete it to start over";
 
+/// What [`Solver::try_batch`] finds of one graph.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solved {
+    /// Its nim-value.
+    pub value: u32,
+    /// Every move with the value of the position it leaves, if asked for.
+    pub moves: Option<Vec<(Move, u32)>>,
+}
+
 /// A solver with its memo (keep it across graphs: positions recur). Threads may
 /// share one solver: the memo is a concurrent map, and two threads that reach
 /// the same new position compute the same value.
@@ -283,6 +292,30 @@ impl Solver {
         m.options()
             .into_iter()
             .map(|(mv, h)| Some((mv, self.try_value(&Graph::from_multigraph(&h))?)))
+            .collect()
+    }
+
+    /// A batch of graphs solved in parallel with this one memo: per graph its
+    /// value and, with `moves`, every move with the value of the position it
+    /// leaves (from the multigraph as given, where there is one: deleting one
+    /// of parallel edges is a move). `None` if the stop flag was set before
+    /// the end. The batch job of `chomp3 graph` and of Python's `nim_values`.
+    pub fn try_batch(
+        &self,
+        batch: &[(&Graph, Option<&Multigraph>)],
+        moves: bool,
+    ) -> Option<Vec<Solved>> {
+        batch
+            .par_iter()
+            .map(|&(g, given)| {
+                let value = self.try_value(g)?;
+                let moves = match (moves, given) {
+                    (true, Some(m)) => Some(self.try_multigraph_moves(m)?),
+                    (true, None) => Some(self.try_moves(g)?),
+                    (false, _) => None,
+                };
+                Some(Solved { value, moves })
+            })
             .collect()
     }
 

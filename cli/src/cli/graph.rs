@@ -8,8 +8,7 @@ use std::time::Instant;
 use anyhow::{Result, anyhow, bail};
 use chomp3::base::outputs::{self, Kind};
 use chomp3::graph::format::{parse_edge_list, parse_line, to_graph6};
-use chomp3::graph::{Graph, Move, Multigraph, Solver, family, subgraphs_or_stop};
-use rayon::prelude::*;
+use chomp3::graph::{self, Graph, Move, Multigraph, Solver, family, subgraphs_or_stop};
 
 use super::Interrupted;
 use super::args::{QuietArg, ThreadsArg};
@@ -384,29 +383,21 @@ fn solve_chunk(args: &Args, solver: &Solver, chunk: Vec<Item>) -> Result<Vec<Sol
             })
             .collect();
     }
-    let results: Option<Vec<_>> = chunk
-        .par_iter()
-        .map(|(_, g, given)| {
-            let value = solver.try_value(g)?;
-            let moves = match (want_moves, given) {
-                (true, Some(m)) => Some(solver.try_multigraph_moves(m)?),
-                (true, None) => Some(solver.try_moves(g)?),
-                (false, _) => None,
-            };
-            Some((value, moves))
-        })
-        .collect();
+    let batch: Vec<_> = chunk.iter().map(|(_, g, m)| (g, m.as_ref())).collect();
+    let results = solver.try_batch(&batch, want_moves).ok_or_else(stopped)?;
     Ok(chunk
         .into_iter()
-        .zip(results.ok_or_else(stopped)?)
-        .map(|((label, graph, given), (value, moves))| Solved {
-            label,
-            graph,
-            given,
-            value,
-            moves,
-            cost: None,
-        })
+        .zip(results)
+        .map(
+            |((label, graph, given), graph::Solved { value, moves })| Solved {
+                label,
+                graph,
+                given,
+                value,
+                moves,
+                cost: None,
+            },
+        )
         .collect())
 }
 
