@@ -16,7 +16,6 @@ use std::time::{Duration, Instant};
 
 use chomp3::base::path_message::NamesPath;
 use chomp3::base::stop::Stop;
-use chomp3::f::census::driver::Checkpoints;
 use chomp3::f::census_file::{DescriptorError, Descriptors};
 use chomp3::f::lookup::{LookupError, Named, Source};
 use chomp3::f::proof::{Fate, Known};
@@ -583,7 +582,11 @@ fn census(
                 every: Duration::from_secs_f64(checkpoint_secs.max(0.0)),
                 checkpoints: &checkpoint,
             };
-            driver::drive(run, d, &mut |b| watch.tick(b.columns as u64, expected))
+            let command = format!("chomp3.census({rows}) from Python");
+            let outputs = (out.as_path(), descriptors.as_path(), command.as_str());
+            driver::drive_and_write(run, d, outputs, &mut |b| {
+                watch.tick(b.columns as u64, expected)
+            })
         });
         let (result, _) = match ended.map_err(error)? {
             Ended::Stopped { columns, saved } => {
@@ -597,11 +600,6 @@ fn census(
             }
             Ended::Finished { census, traffic } => (census.expect("one process"), traffic),
         };
-        let command = format!("chomp3.census({rows}) from Python");
-        result.write(&command, &out, &descriptors).map_err(error)?;
-        checkpoint
-            .remove(&chomp3::f::engine::ranks::Solo)
-            .map_err(error)?;
         let counts = chomp3::f::proof::Counts::of(&result.rows);
         Ok((
             counts.constant,

@@ -5,7 +5,7 @@
 
 mod ranks;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
@@ -122,7 +122,9 @@ pub fn run(args: &Args) -> Result<()> {
     #[cfg(not(feature = "test-hooks"))]
     let hold = false;
     let mut progress = Progress::new(rows, run.columns(), quiet, hold);
-    let ended = driver::drive(run, drive, &mut |b| progress.batch(&b))?;
+    let command = format!("chomp3 census --rows {rows}");
+    let outputs = (args.out.as_path(), descriptors.as_path(), command.as_str());
+    let ended = driver::drive_and_write(run, drive, outputs, &mut |b| progress.batch(&b))?;
     progress.bar.finish_and_clear();
     let (result, traffic) = match ended {
         Ended::Stopped { columns, .. } => {
@@ -137,16 +139,11 @@ pub fn run(args: &Args) -> Result<()> {
     let report = shared
         .as_ref()
         .and_then(|r| ranks::gather_report(&**r, traffic, progress.blocks));
+    // Rank 0 has written the files, and every rank's checkpoints are gone.
     let Some(result) = result else {
-        // Rank 0 writes the files; the checkpoints go once it has.
-        let shared = shared.expect("only rank 0 of several gets the census");
-        return Ok(checkpoints.remove(&*shared)?);
+        return Ok(());
     };
-    write_result(args, &descriptors, &result, started)?;
-    match &shared {
-        None => checkpoints.remove(&chomp3::f::engine::ranks::Solo)?,
-        Some(r) => checkpoints.remove(&**r)?,
-    }
+    say_result(args, &result, started);
     print!("{}", report.unwrap_or_default());
     println!(
         "wrote {} (the census table) and {} (its descriptors, for get and analyze)",
@@ -159,16 +156,9 @@ pub fn run(args: &Args) -> Result<()> {
     }
 }
 
-/// Writes the census table and its descriptors, and says what the census found.
-fn write_result(
-    args: &Args,
-    descriptors: &Path,
-    result: &census::Census,
-    started: Instant,
-) -> Result<()> {
+/// Says what the census found.
+fn say_result(args: &Args, result: &census::Census, started: Instant) {
     let rows = args.rows;
-    let command = format!("chomp3 census --rows {rows}");
-    result.write(&command, &args.out, descriptors)?;
     let c = Counts::of(&result.rows);
     println!(
         "census of rows 0..={rows} in {:.1} s ({} columns, peak RSS {} MiB): {} constant, {} proved periodic, {} open",
@@ -179,7 +169,6 @@ fn write_result(
         c.periodic,
         c.open
     );
-    Ok(())
 }
 
 /// The run to continue (from the checkpoint, one file or the ranks' files) or

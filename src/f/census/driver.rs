@@ -8,7 +8,7 @@
 
 use std::fs::File;
 use std::io::BufReader;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use super::{Census, CheckpointError, Params, Run};
@@ -173,6 +173,28 @@ impl Checkpoints for Nowhere {
     fn remove(&self, _: &dyn Ranks) -> Result<(), DriverError> {
         Ok(())
     }
+}
+
+/// The census job of `chomp3 census` and of Python's `census`: drives `run`
+/// to its end ([`drive`]); if it finished, rank 0 writes the census table
+/// `out` and its descriptors (`command` in their headers), then every rank's
+/// checkpoints are deleted. A stopped job leaves its checkpoint.
+pub fn drive_and_write(
+    run: Run,
+    d: Drive,
+    (out, descriptors, command): (&Path, &Path, &str),
+    on_batch: &mut dyn FnMut(Batch),
+) -> Result<Ended, DriverError> {
+    let ranks = run.shared_ranks();
+    let checkpoints = d.checkpoints;
+    let ended = drive(run, d, on_batch)?;
+    if let Ended::Finished { census, .. } = &ended {
+        if let Some(c) = census {
+            c.write(command, out, descriptors)?;
+        }
+        checkpoints.remove(&*ranks)?;
+    }
+    Ok(ended)
 }
 
 /// Runs `run` to its end as `d` says, calling `on_batch` after every batch.

@@ -265,6 +265,11 @@ impl Run {
         &*self.ranks
     }
 
+    /// The ranks sharing this census, to keep past the run.
+    pub fn shared_ranks(&self) -> Arc<dyn Ranks> {
+        self.ranks.clone()
+    }
+
     /// Whether this rank owns row `r`.
     fn owns(&self, r: u32) -> bool {
         ranks::owns(&*self.ranks, r / CHUNK_ROWS)
