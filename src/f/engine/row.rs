@@ -330,25 +330,27 @@ impl Window {
         self.bits.get(i).copied().unwrap_or(0)
     }
 
-    /// Sets value `v` (absolute, `v >= 64 * base`), growing the words if `v`
-    /// lies past them.
+    /// The word holding value `v` (absolute, `v >= 64 * base`), the words
+    /// grown if `v` lies past them.
     #[inline]
-    pub(crate) fn mark(&mut self, v: u32) {
+    fn word_of(&mut self, v: u32) -> &mut u64 {
         let w = (v / 64 - self.base) as usize;
         if w >= self.bits.len() {
             self.bits.resize(w + 1, 0);
         }
-        self.bits[w] |= 1u64 << (v % 64);
+        &mut self.bits[w]
+    }
+
+    /// Sets value `v` (absolute, `v >= 64 * base`).
+    #[inline]
+    pub(crate) fn mark(&mut self, v: u32) {
+        *self.word_of(v) |= 1u64 << (v % 64);
     }
 
     /// Flips value `v` (absolute, `v >= 64 * base`).
     #[inline]
     pub(crate) fn toggle(&mut self, v: u32) {
-        let w = (v / 64 - self.base) as usize;
-        if w >= self.bits.len() {
-            self.bits.resize(w + 1, 0);
-        }
-        self.bits[w] ^= 1u64 << (v % 64);
+        *self.word_of(v) ^= 1u64 << (v % 64);
     }
 
     /// Whether the window holds `v` (values below `64 * base` count as used).
