@@ -27,7 +27,9 @@
 //!   table           the .c3t file: format, block-checked reader, crash-safe
 //!                   writer, the upgrade of format 1 (also the .g3t container)
 //!   compute         create or extend a table                  -> engine, table
-//!   census          prove each row's fate without a table     -> engine, proof, facts, census_file
+//!   census          prove each row's fate without a table, the -> engine, proof, facts, census_file
+//!                   job with its checkpoints (one file, or one
+//!                   per rank)
 //!   cluster         the census's ranks over MPI (feature `mpi`) -> engine
 //!   census_file     census.tsv and the .c3d descriptor file   -> proof, facts
 //!   analysis        sequences, rows, checks, reports          -> table, proof, facts, census_file

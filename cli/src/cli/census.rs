@@ -12,6 +12,7 @@ use anyhow::{Result, bail};
 use chomp3::base::outputs::{self, Kind, Output};
 use chomp3::f::analysis::crosscheck::check_against;
 use chomp3::f::census::driver::{self, Batch, Checkpoints, Drive, Ended, OneFile};
+use chomp3::f::census::rank_files::RankFiles;
 use chomp3::f::census::{self, BATCH_COLS, Params, Run};
 use chomp3::f::census_file;
 use chomp3::f::engine::BLOCK_COLS;
@@ -102,14 +103,14 @@ pub fn run(args: &Args) -> Result<()> {
     let one_file = OneFile {
         path: checkpoint.clone(),
     };
-    let rank_files = ranks::RankFiles {
+    let rank_files = RankFiles {
         base: checkpoint.clone(),
     };
     let checkpoints: &dyn Checkpoints = match shared {
         None => &one_file,
         Some(_) => &rank_files,
     };
-    let (run, quiet) = resume(args, &shared, &one_file, params)?;
+    let (run, quiet) = resume(args, &shared, (&one_file, &rank_files), params)?;
     let pool = args.threads.pool()?;
     let drive = Drive {
         pool: &pool,
@@ -176,7 +177,7 @@ fn say_result(args: &Args, result: &census::Census, started: Instant) {
 fn resume(
     args: &Args,
     shared: &Option<std::sync::Arc<dyn chomp3::f::engine::ranks::Ranks>>,
-    one_file: &OneFile,
+    (one_file, rank_files): (&OneFile, &RankFiles),
     params: Params,
 ) -> Result<(Run, bool)> {
     match shared {
@@ -197,7 +198,17 @@ fn resume(
             if !quiet {
                 eprintln!("chomp3: census on {} MPI ranks", r.size());
             }
-            let run = ranks::resume_or_start(&one_file.path, params, r.clone(), quiet)?;
+            let run = rank_files.resume_or_start(params, r.clone())?;
+            if !quiet && run.columns() > 0 {
+                eprintln!(
+                    "chomp3: resuming from {}.*-of-{}.at-{}: column {}, rows 0..{} settled",
+                    rank_files.base.display(),
+                    r.size(),
+                    run.columns(),
+                    run.columns(),
+                    run.settled_rows()
+                );
+            }
             Ok((run, quiet))
         }
     }

@@ -18,6 +18,7 @@
 mod checkpoint;
 pub mod driver;
 mod offsets;
+pub mod rank_files;
 mod snapshot;
 mod tracker;
 
