@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The census over MPI against the threaded census, in one run (SCALING.md):
+# The census over MPI against the threaded census, in one run (doc/scaling.md):
 # for each R, every configuration REPS times, interleaved; prints wall time,
 # each rank's bytes sent (per column block) and peak memory, and the sizes of
 # the per-rank checkpoints. Needs a build with the feature:

@@ -1,4 +1,4 @@
-"""Speed of the Python package against its targets (issue 21): run from the
+"""Speed of the Python package against its targets: run from the
 repository root after `pip install ./python`, optionally with the path of a
 large table (default data/table.c3t). Prints medians of repeated runs; these
 are figures for a closing note, not tests."""

@@ -316,7 +316,7 @@ fn jobs_beyond_the_machine_are_refused_before_they_allocate() {
 
 #[test]
 fn a_census_beyond_the_machine_is_refused_before_any_work() {
-    // 4*10^9 rows: terabytes by any account of the census (SCALING.md),
+    // 4*10^9 rows: terabytes by any account of the census (doc/scaling.md),
     // whatever the machine running the test has.
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("c.tsv");

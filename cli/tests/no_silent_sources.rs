@@ -217,7 +217,7 @@ fn errors_name_the_file_once_and_blame_what_was_given() {
 }
 
 /// A committed census is read as it is committed, compressed: `.c3d.xz` is
-/// decompressed as it is read (value from issue 46's report, checked there
+/// decompressed as it is read (the value checked
 /// against the decompressed file); a cut `.xz` is refused in one line.
 #[test]
 fn a_compressed_census_answers_as_committed() {

@@ -39,7 +39,7 @@ fn write_body(census: &Census, command: &str, out: &mut dyn Write) -> io::Result
     )?;
     writeln!(
         out,
-        "# for p = start .. start + period - 1. Each line proved (CERTIFICATE.md, Grundy census)."
+        "# for p = start .. start + period - 1. Each line proved (doc/certificate.md, Grundy census)."
     )?;
     writeln!(
         out,
@@ -78,7 +78,7 @@ pub fn write_periods(
         writeln!(out, "{PERIODS_TITLE}{q_max}")?;
         writeln!(
             out,
-            "# G(p,q,r) - p repeats from p = start with the least period (CERTIFICATE.md); {command}"
+            "# G(p,q,r) - p repeats from p = start with the least period (doc/certificate.md); {command}"
         )?;
         writeln!(out, "{PERIODS_HEADER}")?;
         for f in lines {

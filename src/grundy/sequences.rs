@@ -125,7 +125,7 @@ fn lines_body(
         .count();
     writeln!(
         out,
-        "# proved: every term by the Grundy census (CERTIFICATE.md); {terms} terms, offset 0; {command}"
+        "# proved: every term by the Grundy census (doc/certificate.md); {terms} terms, offset 0; {command}"
     )?;
     for (i, f) in lines.iter().take(terms).enumerate() {
         let v = if period { f.period } else { f.start };

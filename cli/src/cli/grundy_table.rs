@@ -17,14 +17,14 @@ use super::args::{QuietArg, file_error};
 use super::progress::{bar, peak_rss_kib};
 
 /// Where the Grundy table is read or written when `--table` is not given.
-pub const DEFAULT_GRUNDY_TABLE: &str = "data/grundy-census-40.g3t";
+pub const DEFAULT_GRUNDY_TABLE: &str = "data/grundy.g3t";
 
 #[derive(clap::Args)]
 pub struct Args {
     /// Store G(p,q,r) for every position with p <= N
     #[arg(long, value_name = "N")]
     n: u32,
-    /// Table file [default: data/grundy-census-40.g3t]
+    /// Table file [default: data/grundy.g3t]
     #[arg(long = "table", value_name = "PATH")]
     table: Option<PathBuf>,
     /// Largest N a new table may grow to; sets the bits per value [default: max(N, 5000)]

@@ -54,7 +54,7 @@ pub enum DriverError {
     Ranks(String),
 }
 
-/// Where a census keeps its state between sittings.
+/// Where a census keeps its state between runs.
 pub trait Checkpoints {
     /// Saves the whole state of `run`.
     fn save(&self, run: &mut Run) -> Result<Saved, DriverError>;

@@ -1,5 +1,5 @@
 //! The certified row census: runs the engine on rows `0 ..= R` only, each until
-//! its fate is proved (CERTIFICATE.md), without storing the square table. A row
+//! its fate is proved (doc/certificate.md), without storing the square table. A row
 //! proved periodic leaves the engine's work and feeds the rows above it from its
 //! pattern in O(1). On the way it collects what columns `0 ..= R` say (the
 //! diagonal, P-position counts, the column maxima) and each row's true minimum, so
@@ -50,7 +50,7 @@ pub const BATCH_COLS: u32 = 2520;
 pub const SETTLE_SLOPE: f64 = std::f64::consts::SQRT_2;
 
 /// The peak memory of a census of rows `0 ..= rows` in one process, by the
-/// fit to measured runs in SCALING.md ("The windows as a chain"): `1.3 GiB
+/// fit to measured runs in doc/scaling.md ("The windows as a chain"): `1.3 GiB
 /// (R / 10^6)^1.05`, above every peak measured (29 MB at `3*10^4`, 83 MB at
 /// `10^5`, 0.93 GB at `10^6`). An estimate, used to refuse a census that this
 /// machine cannot hold before it starts.

@@ -1,6 +1,6 @@
 //! Brent's snapshots, shared between neighbouring rows. Rows that renew their
 //! snapshots at the same column mostly do so together, and neighbouring rows'
-//! states differ in a few values (ALGORITHM.md section 4), so a snapshot is a
+//! states differ in a few values (doc/algorithm.md section 4), so a snapshot is a
 //! state shared with the rows just below it plus the few positions where its
 //! own differs: one young row's state in memory where each row held its own.
 //! Uses `engine` for the state.

@@ -135,7 +135,7 @@ pub fn write_tsv(
         )?;
         for line in [
             "# class: constant (f(q,r) = start for all q >= start; the recurrence's rule), periodic",
-            "#   (proved for all q by an equal row state a multiple of the period apart: CERTIFICATE.md),",
+            "#   (proved for all q by an equal row state a multiple of the period apart: doc/certificate.md),",
             "#   open (not proved within the columns computed)",
             "# start: constant: the q with f(q,r) = q; periodic: least q0 >= r from which f(q,r) - q repeats",
             "#   (<=q0: it repeats from q0, and its least start lies before the recorded columns)",

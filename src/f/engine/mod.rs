@@ -46,7 +46,7 @@
 //! column's values `>= q` up the rows. A cell is then the first zero of
 //! `window | used` from the row's own first free value: O(1) words on rows that
 //! have settled, about `(f - q) / 64` words on young rows (`r > q / sqrt 2`),
-//! which is where the time goes (see `ALGORITHM.md`). Block `b + 1` may process a chunk of
+//! which is where the time goes (see `doc/algorithm.md`). Block `b + 1` may process a chunk of
 //! [`CHUNK_ROWS`] rows as soon as block `b` has finished those rows, so `k` threads
 //! work on `k` consecutive blocks in a pipeline. Every cell depends only on its row's
 //! state and the rows below it in its own column, so the result does not depend on

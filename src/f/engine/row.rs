@@ -20,7 +20,7 @@
 //! of `D` below `g` missing from `W_y` and `U_y`, if there is one, and otherwise
 //! the first value from `g + 1` missing from both: the scan starts at `g + 1`
 //! instead of the row's first free value, and `D` has a few elements where the
-//! scan had hundreds of words (ALGORITHM.md section 4).
+//! scan had hundreds of words (doc/algorithm.md section 4).
 //!
 //! Each live row keeps a superset of `D` (checking every candidate against
 //! `W_y` and `U_y` keeps the answer exact with extra elements):

@@ -1,5 +1,5 @@
 //! What a row of `f(q,r)` does for all `q`, how that is known, and the proof that
-//! turns finite data into "for all `q`" (CERTIFICATE.md). The base that both the
+//! turns finite data into "for all `q`" (doc/certificate.md). The base that both the
 //! census and the analysis build on; uses only `bytes` (checked narrowing).
 //!
 //! # The argument
@@ -79,7 +79,7 @@ impl Fate {
 pub enum Known {
     /// The row died: constant for ever by the recurrence's rule.
     Rule,
-    /// Proved periodic by equal states (CERTIFICATE.md); the comparison closed at
+    /// Proved periodic by equal states (doc/certificate.md); the comparison closed at
     /// column `closed_at`.
     Certificate {
         /// The column `qc + K` whose state equalled that at `qc`.
