@@ -394,9 +394,10 @@ fn grundy(py: Python<'_>, p: u32, q: u32, r: u32) -> PyResult<(u32, Vec<((u32, u
 }
 
 /// G(p, q, r) by `chomp3 nim`'s source rule: (value, source kind, the
-/// `source:` line, the named files passed over).
+/// `source:` line, the named files passed over). `census` is a path or a
+/// loaded [`GrundyCensus`].
 #[pyfunction]
-#[pyo3(signature = (p, q, r, table=None, census=None))]
+#[pyo3(signature = (p, q, r, table=None, census=None, census_loaded=None))]
 fn grundy_lookup(
     py: Python<'_>,
     p: u64,
@@ -404,19 +405,32 @@ fn grundy_lookup(
     r: u64,
     table: Option<PathBuf>,
     census: Option<PathBuf>,
+    census_loaded: Option<&GrundyCensus>,
+) -> PyResult<(u128, &'static str, String, Vec<String>)> {
+    use chomp3::grundy::nim::Census;
+    let named = match (&census, census_loaded) {
+        (_, Some(c)) => Some(Census::Loaded(&c.inner)),
+        (Some(path), None) => Some(Census::File(path)),
+        (None, None) => None,
+    };
+    nim_answer(py, [p, q, r], table.as_deref(), named)
+}
+
+/// [`grundy_lookup`]'s answer, Ctrl-C stopping a long sweep.
+fn nim_answer(
+    py: Python<'_>,
+    position: [u64; 3],
+    table: Option<&Path>,
+    census: Option<chomp3::grundy::nim::Census<'_>>,
 ) -> PyResult<(u128, &'static str, String, Vec<String>)> {
     use chomp3::grundy::nim::{NimError, nim};
     guard(|| {
         // Ctrl-C stops a long sweep (checked every 4,096 steps).
         let watch = Watcher::new(None);
         let answer = py.allow_threads(|| {
-            nim(
-                [p, q, r],
-                table.as_deref(),
-                census.as_deref(),
-                &watch.stop,
-                &mut |done, total| watch.tick(done, total),
-            )
+            nim(position, table, census, &watch.stop, &mut |done, total| {
+                watch.tick(done, total)
+            })
         });
         if let Some(e) = watch.raised() {
             return Err(e);
@@ -437,6 +451,261 @@ fn grundy_lookup(
         }
     })
 }
+
+/// A Grundy census (`chomp3 grundy-census --out` or `chomp3 grundy-periods
+/// --out`), read once and checked to its end line.
+#[pyclass(module = "chomp3._chomp3", frozen)]
+struct GrundyCensus {
+    inner: chomp3::grundy::nim::LoadedCensus,
+}
+
+#[pymethods]
+impl GrundyCensus {
+    #[new]
+    fn new(path: PathBuf) -> PyResult<GrundyCensus> {
+        use chomp3::grundy::nim::{LoadedCensus, NimError};
+        guard(|| match LoadedCensus::open(&path) {
+            Ok(inner) => Ok(GrundyCensus { inner }),
+            Err(e @ NimError::Census { .. }) if matches!(&e, NimError::Census { error, .. } if error.not_found()) => {
+                Err(PyFileNotFoundError::new_err(e.to_string()))
+            }
+            Err(e) => Err(error(e)),
+        })
+    }
+
+    /// The file's path.
+    #[getter]
+    fn path(&self) -> PathBuf {
+        self.inner.path().to_path_buf()
+    }
+
+    /// Its Q: the lines (q, r), r <= q <= Q.
+    #[getter]
+    fn q_max(&self) -> u32 {
+        self.inner.q_max()
+    }
+
+    /// Whether the lines carry their patterns (a census of periods and starts
+    /// does not).
+    #[getter]
+    fn patterns(&self) -> bool {
+        use chomp3::grundy::file::Found;
+        self.inner.lines().any(|f| matches!(f, Found::Pattern(_)))
+    }
+
+    fn __len__(&self) -> usize {
+        self.inner.lines().count()
+    }
+
+    /// Every proved line as four uint32 arrays: q, r, start, period.
+    #[allow(clippy::type_complexity)]
+    fn columns<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> (
+        Bound<'py, PyArray1<u32>>,
+        Bound<'py, PyArray1<u32>>,
+        Bound<'py, PyArray1<u32>>,
+        Bound<'py, PyArray1<u32>>,
+    ) {
+        use chomp3::grundy::file::Found;
+        let (mut q, mut r, mut start, mut period) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for f in self.inner.lines() {
+            let (a, b, c, d) = match f {
+                Found::Pattern(l) => (l.q, l.r, l.start, l.period),
+                Found::Period(l) => (l.q, l.r, l.start, l.period),
+            };
+            q.push(a);
+            r.push(b);
+            start.push(c);
+            period.push(d);
+        }
+        (
+            q.into_pyarray(py),
+            r.into_pyarray(py),
+            start.into_pyarray(py),
+            period.into_pyarray(py),
+        )
+    }
+
+    /// G(p, q, r) with its source: from the census where it covers the
+    /// position, else by the sweep (p < 2^32).
+    fn lookup(
+        &self,
+        py: Python<'_>,
+        p: u64,
+        q: u64,
+        r: u64,
+    ) -> PyResult<(u128, &'static str, String, Vec<String>)> {
+        use chomp3::grundy::nim::Census;
+        nim_answer(py, [p, q, r], None, Some(Census::Loaded(&self.inner)))
+    }
+}
+
+/// A Grundy table (`chomp3 grundy-table`, a .g3t file): G(p, q, r) for every
+/// position with p <= N, read through a memory map.
+#[pyclass(module = "chomp3._chomp3", frozen)]
+struct GrundyTable {
+    inner: chomp3::grundy::table::GrundyTable,
+    path: PathBuf,
+}
+
+#[pymethods]
+impl GrundyTable {
+    #[new]
+    fn new(path: PathBuf) -> PyResult<GrundyTable> {
+        guard(|| match chomp3::grundy::table::GrundyTable::open(&path) {
+            Ok(inner) => Ok(GrundyTable { inner, path }),
+            Err(e) => Err(table_error(&path, e)),
+        })
+    }
+
+    /// The table's N (None: no slab yet).
+    #[getter]
+    fn n(&self) -> Option<u64> {
+        self.inner.n()
+    }
+
+    /// The file's path.
+    #[getter]
+    fn path(&self) -> PathBuf {
+        self.path.clone()
+    }
+
+    /// G(p, q, r), p >= q >= r, p <= N.
+    fn get(&self, p: u64, q: u64, r: u64) -> PyResult<u32> {
+        guard(|| {
+            self.inner
+                .get(p, q, r)
+                .map_err(|e| table_error(&self.path, e))
+        })
+    }
+
+    /// G(p, q, r) for p in [start, stop) (each p >= max(q, 1), p <= N).
+    fn line<'py>(
+        &self,
+        py: Python<'py>,
+        q: u64,
+        r: u64,
+        start: u64,
+        stop: u64,
+    ) -> PyResult<Bound<'py, PyArray1<u32>>> {
+        let values = guard(|| {
+            (start..stop)
+                .map(|p| {
+                    self.inner
+                        .get(p, q, r)
+                        .map_err(|e| table_error(&self.path, e))
+                })
+                .collect::<PyResult<Vec<u32>>>()
+        })?;
+        Ok(values.into_pyarray(py))
+    }
+
+    /// Reads every block and checks its checksum.
+    fn verify(&self, py: Python<'_>) -> PyResult<()> {
+        let result = py.allow_threads(|| self.inner.verify());
+        result.map_err(|e| table_error(&self.path, e))
+    }
+}
+
+/// G(p, q, r) for p in [max(q, 1), stop), by one sweep of the lines q' <= q;
+/// `progress(p, stop)` every 4,096 steps; Ctrl-C raises KeyboardInterrupt.
+#[pyfunction]
+#[pyo3(signature = (q, r, stop, progress=None))]
+fn grundy_line<'py>(
+    py: Python<'py>,
+    q: u32,
+    r: u32,
+    stop: u32,
+    progress: Option<PyObject>,
+) -> PyResult<Bound<'py, PyArray1<u32>>> {
+    if r > q {
+        return Err(PyValueError::new_err(format!(
+            "r = {r} is above q = {q}: a line needs r <= q"
+        )));
+    }
+    chomp3::grundy::check_memory(q).map_err(error)?;
+    let values = guard(|| {
+        let watch = Watcher::new(progress);
+        let values = py.allow_threads(|| {
+            chomp3::grundy::line_values(q, r, stop, &watch.stop, &mut |p| {
+                watch.tick(u64::from(p), u64::from(stop))
+            })
+        });
+        if let Some(e) = watch.raised() {
+            return Err(e);
+        }
+        values.ok_or_else(|| error("interrupted"))
+    })?;
+    Ok(values.into_pyarray(py))
+}
+
+/// Creates the Grundy table at `path` or extends it to `n`, saving its sweep
+/// beside it (`.g3s`) so that a later call goes on from it; Ctrl-C
+/// (KeyboardInterrupt) keeps every slab committed. `progress(p, n)` after each
+/// slab. Returns the table's N.
+#[pyfunction]
+#[pyo3(signature = (n, path, capacity=None, progress=None))]
+fn grundy_table(
+    py: Python<'_>,
+    n: u32,
+    path: PathBuf,
+    capacity: Option<u64>,
+    progress: Option<PyObject>,
+) -> PyResult<u64> {
+    use chomp3::f::table::Shape;
+    use chomp3::grundy::table::{Checkpoint, ExtendError, Extended, extend};
+    let max = Shape::Tetrahedron.max_capacity();
+    let capacity = capacity.unwrap_or(u64::from(n).max(5000));
+    if u64::from(n) > max {
+        return Err(PyValueError::new_err(format!(
+            "n = {n} is beyond the largest Grundy table the format holds (n <= {max})"
+        )));
+    }
+    if capacity < u64::from(n) || capacity > max {
+        return Err(PyValueError::new_err(format!(
+            "capacity = {capacity} is not possible: give at least n and at most {max}"
+        )));
+    }
+    chomp3::grundy::check_memory(n).map_err(error)?;
+    guard(|| {
+        let watch = Watcher::new(progress);
+        let checkpoint = Checkpoint {
+            path: path.with_extension("g3s"),
+            every: Duration::from_secs(DEFAULT_SWEEP_SAVE_SECS),
+        };
+        let outcome = py.allow_threads(|| {
+            extend(&path, n, capacity, Some(&checkpoint), &watch.stop, |p| {
+                watch.tick(u64::from(p), u64::from(n))
+            })
+        });
+        let interrupted = watch.raised();
+        let outcome = outcome.map_err(|e| match e {
+            ExtendError::Table(e) => table_error(&path, e),
+            e => error(e),
+        })?;
+        match (outcome, interrupted) {
+            (Extended::Stopped(p), Some(e)) if e.is_instance_of::<PyKeyboardInterrupt>(py) => {
+                Err(PyKeyboardInterrupt::new_err(format!(
+                    "interrupted; {} holds every p <= {p}; call again to continue",
+                    path.display()
+                )))
+            }
+            (_, Some(e)) => Err(e),
+            (Extended::Stopped(p), None) => Err(error(format!("stopped at p = {p}"))),
+            _ => {
+                let t = chomp3::grundy::table::GrundyTable::open(&path)
+                    .map_err(|e| table_error(&path, e))?;
+                Ok(t.n().unwrap_or(0))
+            }
+        }
+    })
+}
+
+/// Seconds between saves of a Grundy table's sweep (as `chomp3 grundy-table`).
+const DEFAULT_SWEEP_SAVE_SECS: u64 = 600;
 
 /// What a long call does between its steps: runs Python's signal handlers
 /// (Ctrl-C raises KeyboardInterrupt there) and the progress callback; the
@@ -763,10 +1032,14 @@ fn _chomp3(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Table>()?;
     m.add_class::<Census>()?;
     m.add_class::<Memo>()?;
+    m.add_class::<GrundyCensus>()?;
+    m.add_class::<GrundyTable>()?;
     m.add_function(wrap_pyfunction!(lookup, m)?)?;
     m.add_function(wrap_pyfunction!(position, m)?)?;
     m.add_function(wrap_pyfunction!(grundy, m)?)?;
     m.add_function(wrap_pyfunction!(grundy_lookup, m)?)?;
+    m.add_function(wrap_pyfunction!(grundy_line, m)?)?;
+    m.add_function(wrap_pyfunction!(grundy_table, m)?)?;
     m.add_function(wrap_pyfunction!(compute, m)?)?;
     m.add_function(wrap_pyfunction!(census, m)?)?;
     m.add_function(wrap_pyfunction!(parse_graph6, m)?)?;

@@ -143,6 +143,141 @@ def test_nim_follows_the_source_rule_of_the_command(tmp_path):
         chomp3.nim(9, 5, 1, options=True, grundy_census=census)
 
 
+def test_grundy_census_loaded_once_answers_as_the_brute_force():
+    gc = chomp3.GrundyCensus(ROOT / "data/grundy-census-40/grundy-census.tsv")
+    assert gc.q_max == 40 and len(gc) == 861 and gc.patterns
+    assert "q <= 40" in repr(gc) and "861 lines" in repr(gc)
+    # Every position with p <= 45, q <= 6 against the brute force: from the
+    # pattern past a line's start, by the sweep before it.
+    for q in range(7):
+        for r in range(q + 1):
+            for p in range(max(q, 1), 46):
+                assert gc.value(p, q, r) == grundy(p, q, r), (p, q, r)
+    # Far beyond any sweep, exact.
+    p = 2**63 + 20
+    value, source = gc.value(p, 4, 2, explain=True)
+    assert value - p == grundy(20, 4, 2) - 20 and "line (4,2)" in source
+    # nim() takes the loaded census too.
+    assert chomp3.nim(p, 4, 2, grundy_census=gc) == value
+    lines = gc.lines()
+    assert len(lines) == 861 and lines.dtype.names == ("q", "r", "start", "period")
+    (row,) = lines[(lines["q"] == 4) & (lines["r"] == 2)]
+    assert (row["start"], row["period"]) == (17, 2)
+    # A census of periods and starts: p reduced by the period, then swept.
+    periods = chomp3.GrundyCensus(ROOT / "data/grundy-periods-300/grundy-periods-census.tsv")
+    assert periods.q_max == 300 and not periods.patterns and len(periods) == 45451
+    assert periods.value(10**15 + 20, 4, 2) == gc.value(10**15 + 20, 4, 2)
+    with pytest.raises(FileNotFoundError):
+        chomp3.GrundyCensus(ROOT / "no-such-census.tsv")
+    with pytest.raises(chomp3.Error):
+        chomp3.GrundyCensus(ROOT / "tests/data/f_table_30.txt")
+
+
+def test_grundy_line_is_one_sweep_of_the_brute_force():
+    line = chomp3.grundy_line(5, 3, 50, progress=False)
+    assert isinstance(line, np.ndarray) and len(line) == 50 - 5
+    assert list(line) == [grundy(p, 5, 3) for p in range(5, 50)]
+    assert list(chomp3.grundy_line(0, 0, 12, progress=False)) == [grundy(p, 0, 0) for p in range(1, 12)]
+    assert len(chomp3.grundy_line(9, 2, 5, progress=False)) == 0
+    with pytest.raises(ValueError, match="r <= q"):
+        chomp3.grundy_line(3, 4, 10)
+
+
+def test_grundy_table_made_and_read_from_python(tmp_path):
+    path = tmp_path / "g.g3t"
+    t = chomp3.grundy_table(24, path, progress=False)
+    assert t.n == 24 and "N = 24" in repr(t)
+    for p, q, r in [(1, 0, 0), (7, 4, 2), (24, 24, 24), (24, 10, 0), (19, 13, 13)]:
+        assert t[p, q, r] == grundy(p, q, r)
+    assert list(t.line(6, 1)) == [grundy(p, 6, 1) for p in range(6, 25)]
+    slab = t.slab(9)
+    assert slab.shape == (10, 10)
+    assert all(slab[q, r] == grundy(9, q, r) for q in range(10) for r in range(q + 1))
+    # Extended by a second call, which goes on from the saved sweep.
+    t = chomp3.grundy_table(30, path, progress=False)
+    assert t.n == 30 and t[30, 30, 30] == grundy(30, 30, 30)
+    t.verify()
+    with pytest.raises(chomp3.Error):
+        t[31, 0, 0]
+
+
+def test_bad_arguments_get_pythons_errors_naming_them(tmp_path):
+    census = ROOT / "data/grundy-census-40/grundy-census.tsv"
+    for call, name in [
+        (lambda: chomp3.f(-1, 3), "q"),
+        (lambda: chomp3.nim(-1, 0, 0), "p"),
+        (lambda: chomp3.position(5, -2, 0), "q"),
+        (lambda: chomp3.census(-1, tmp_path / "c.tsv"), "rows"),
+        (lambda: chomp3.compute(-5, tmp_path / "t.c3t"), "n"),
+        (lambda: chomp3.grundy_line(4, -1, 10), "r"),
+        (lambda: chomp3.GrundyCensus(census).value(9, 4, -2), "r"),
+    ]:
+        with pytest.raises(ValueError, match=f"^{name} must be >= 0"):
+            call()
+    with pytest.raises(TypeError, match="q must be an int"):
+        chomp3.f(2.5, 1)
+    with pytest.raises(TypeError, match="path must be a path"):
+        chomp3.Census(None)
+    with pytest.raises(TypeError, match="path must be a path"):
+        chomp3.GrundyCensus(None)
+    with pytest.raises(TypeError, match="iterable of graphs"):
+        chomp3.nim_values("Bw")
+    with pytest.raises(TypeError, match="int vertices"):
+        chomp3.nim_value([(0.5, 1)])
+    with pytest.raises(TypeError, match="undirected"):
+        chomp3.nim_value(nx.DiGraph([(0, 1), (1, 0)]))
+    # Converted explicitly, a directed graph is what the user made of it.
+    assert chomp3.nim_value(nx.DiGraph([(0, 1)]).to_undirected()) == chomp3.nim_value([(0, 1)])
+    # A value past 2**64 comes back as the exact int: on line (40,0),
+    # G - p alternates 19, -21 (doc/grundy.md), so one of these passes 2**64.
+    values = [chomp3.nim(2**64 - k, 40, 0, grundy_census=census) for k in (1, 2)]
+    assert sorted(v - (2**64 - k) for v, k in zip(values, (1, 2))) == [-21, 19]
+    assert max(values) > 2**64
+    with pytest.raises(ValueError, match="^p must be below 2\\*\\*64"):
+        chomp3.nim(2**64, 0, 0)
+
+
+def test_tables_and_censuses_behave_like_data(table, tmp_path):
+    import pickle
+
+    t = chomp3.Table(table)
+    f = reference()
+    assert t.shape == (61, 61) and len(t) == 61 and "N = 60" in repr(t)
+    assert list(t[3:20, 5]) == [f[5][q] for q in range(3, 20)]
+    assert list(t[30, :31]) == [f[r][30] for r in range(31)]
+    # Past q, f(q, r) = f(q, q): the whole column of the square.
+    assert t[10, :][40] == t[10, 10] == f[10][10]
+    block = t[2:9, 0:5]
+    assert block.shape == (7, 5) and all(block[q - 2, r] == f[r][q] for q in range(2, 9) for r in range(5))
+    whole = np.asarray(t)
+    assert whole.shape == (61, 61) and whole[25, 12] == f[12][25]
+    again = pickle.loads(pickle.dumps(t))
+    assert again.path == t.path and again[7, 3] == t[7, 3]
+    with pytest.raises(TypeError, match=r"t\[q, r\]"):
+        t[5]
+    with pytest.raises(ValueError, match="^r must be >= 0"):
+        t[-1:5, -1]
+
+    census = chomp3.Census(ROOT / "data/census.c3d")
+    assert census[120]["period"] == 2 and census[120] == census.fate(120)
+    fates = iter(census)
+    assert [next(fates) for _ in range(3)] == [census.fate(r) for r in range(3)]
+    with pytest.raises(IndexError):
+        census[len(census)]
+    assert pickle.loads(pickle.dumps(census)).fate(120) == census.fate(120)
+    gc = pickle.loads(pickle.dumps(chomp3.GrundyCensus(ROOT / "data/grundy-census-40/grundy-census.tsv")))
+    assert gc.value(20, 4, 2) == grundy(20, 4, 2)
+    pd = pytest.importorskip("pandas")
+    frame = census.rows(as_frame=True)
+    assert frame.index.name == "r" and isinstance(frame["cls"].dtype, pd.CategoricalDtype)
+    assert frame.loc[120, "period"] == 2 and frame["period"].isna().sum() == (frame["cls"] != "periodic").sum()
+    lines = gc.frame()
+    assert list(lines.columns) == ["q", "r", "start", "period"] and len(lines) == 861
+
+    got = chomp3.position(3, 2, 0, table=table)
+    assert got["outcome"] == ("P" if grundy(3, 2, 0) == 0 else "N")
+
+
 def test_f_follows_the_source_rule_of_get(table, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # no census at the default path data/census.c3d
     assert chomp3.f(10, 5, table=table) == reference()[5][10]

@@ -215,6 +215,20 @@ pub fn summaries(reader: impl BufRead) -> Result<(u32, Vec<ProvedLine>), ReadErr
     Ok((q_max, lines))
 }
 
+/// Every line of a census of either kind, with its pattern where the file
+/// has patterns.
+pub fn read_lines(reader: impl BufRead) -> Result<(u32, Vec<Found>), ReadError> {
+    let mut lines = Vec::new();
+    let q_max = stream(reader, |line, text, at| {
+        lines.push(match text {
+            Some(text) => Found::Pattern(with_pattern(line, text, at)?),
+            None => Found::Period(line),
+        });
+        Ok(true)
+    })?;
+    Ok((q_max, lines))
+}
+
 /// The line `(q, r)`, if the census holds it; reading stops there.
 pub fn find(reader: impl BufRead, q: u32, r: u32) -> Result<(u32, Option<Found>), ReadError> {
     let mut found = None;

@@ -100,6 +100,35 @@ pub fn value(p: u32, q: u32, r: u32, stop: &Stop, progress: &mut dyn FnMut(u32))
     sweep.value(q, r)
 }
 
+/// `G(p,q,r)` for `p = max(q,1) .. end` (none if `end <= max(q,1)`), by one
+/// sweep of the lines `q' <= q`; `None` if `stop` was requested first.
+/// `progress` hears the `p` reached every 4,096 steps.
+pub fn line_values(
+    q: u32,
+    r: u32,
+    end: u32,
+    stop: &Stop,
+    progress: &mut dyn FnMut(u32),
+) -> Option<Vec<u32>> {
+    assert!(r <= q, "not a line");
+    let first = q.max(1);
+    let mut out = Vec::with_capacity(end.saturating_sub(first) as usize);
+    let mut sweep = Sweep::new(q);
+    while sweep.p() + 1 < end {
+        if stop.requested() {
+            return None;
+        }
+        sweep.step();
+        if sweep.p().is_multiple_of(4096) {
+            progress(sweep.p());
+        }
+        if sweep.p() >= first {
+            out.push(sweep.value(q, r).expect("the line has started"));
+        }
+    }
+    Some(out)
+}
+
 /// A position one move away and its value.
 pub type Reached = ([u32; 3], u32);
 
@@ -304,6 +333,42 @@ impl Sweep {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::HashMap;
+
+    /// `G(p,q,r)` from the move rule alone: the mex of the values of every
+    /// position one bite away.
+    fn by_moves(p: u32, q: u32, r: u32, memo: &mut HashMap<[u32; 3], u32>) -> u32 {
+        if let Some(&g) = memo.get(&[p, q, r]) {
+            return g;
+        }
+        let mut seen = Vec::new();
+        for c in 2..=p {
+            seen.push(by_moves(c - 1, q.min(c - 1), r.min(c - 1), memo));
+        }
+        for c in 1..=q {
+            seen.push(by_moves(p, c - 1, r.min(c - 1), memo));
+        }
+        for c in 1..=r {
+            seen.push(by_moves(p, q, c - 1, memo));
+        }
+        let g = (0..).find(|v| !seen.contains(v)).expect("a free value");
+        memo.insert([p, q, r], g);
+        g
+    }
+
+    #[test]
+    fn a_line_from_one_sweep_is_the_move_rule() {
+        let mut memo = HashMap::new();
+        let stop = Stop::new();
+        for (q, r) in [(0, 0), (3, 1), (6, 6), (7, 2)] {
+            let got = line_values(q, r, 40, &stop, &mut |_| {}).unwrap();
+            let want: Vec<u32> = (q.max(1)..40).map(|p| by_moves(p, q, r, &mut memo)).collect();
+            assert_eq!(got, want, "line ({q},{r})");
+        }
+        assert!(line_values(9, 4, 9, &stop, &mut |_| {}).unwrap().is_empty());
+        stop.request();
+        assert_eq!(line_values(2, 1, 50, &stop, &mut |_| {}), None);
+    }
 
     #[test]
     fn a_single_row_is_nim() {

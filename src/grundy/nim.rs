@@ -206,7 +206,7 @@ impl CensusError {
 pub fn nim(
     [p, q, r]: [u64; 3],
     table: Option<&Path>,
-    census: Option<&Path>,
+    census: Option<Census<'_>>,
     stop: &Stop,
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<Answer, NimError> {
@@ -244,59 +244,152 @@ pub fn nim(
             Err(e) => return Err(bad(e)),
         }
     }
-    if let Some(path) = census {
+    if let Some(census) = census {
+        let (path, fate) = match census {
+            Census::File(path) => {
+                let bad = |error: CensusError| NimError::Census {
+                    path: path.to_path_buf(),
+                    error,
+                };
+                let reader = BufReader::new(File::open(path).map_err(|e| bad(e.into()))?);
+                // Streamed: a census of a large Q is gigabytes, and one line is wanted.
+                let fate = match (u32::try_from(q), u32::try_from(r)) {
+                    (Ok(q), Ok(r)) => file::find(reader, q, r).map(|(_, fate)| fate),
+                    _ => file::summaries(reader).map(|_| None),
+                }
+                .map_err(|e| bad(e.into()))?;
+                (path, fate)
+            }
+            Census::Loaded(c) => (c.path(), c.line(q, r).cloned()),
+        };
+        if let Some(a) = from_line(path, fate.as_ref(), [p, q, r], &mut passed, stop, progress)? {
+            return answer(a.0, a.1, passed);
+        }
+    }
+    let value = sweep(p, q, r, stop, progress)?;
+    answer(value, Source::Computed { q, p }, passed)
+}
+
+/// The value `fate` (the census `path`'s line `(q,r)`, if it has it) gives
+/// at `p`, with its source; `None`, with the reason in `passed`, if it gives
+/// none.
+fn from_line(
+    path: &Path,
+    fate: Option<&Found>,
+    [p, q, r]: [u64; 3],
+    passed: &mut Vec<String>,
+    stop: &Stop,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<Option<(u128, Source)>, NimError> {
+    match fate {
+        Some(Found::Pattern(f)) if p >= u64::from(f.start) => {
+            let value = f.value(p).expect("p from the start on");
+            let source = Source::Census {
+                path: path.to_path_buf(),
+                q,
+                r,
+                start: u64::from(f.start),
+                period: u64::from(f.period),
+            };
+            Ok(Some((value, source)))
+        }
+        Some(Found::Period(f)) if p >= u64::from(f.start) + u64::from(f.period) => {
+            let (start, period) = (u64::from(f.start), u64::from(f.period));
+            let at = start + (p - start) % period;
+            let g = sweep(at, q, r, stop, progress)?;
+            let source = Source::Reduced {
+                path: path.to_path_buf(),
+                q,
+                r,
+                start,
+                period,
+                at,
+            };
+            // `p - at` is a multiple of the period; `G(p) = G(at) + (p - at)`.
+            Ok(Some((u128::from(p - at) + g, source)))
+        }
+        Some(Found::Period(f)) if p >= u64::from(f.start) => {
+            passed.push(format!(
+                "{}: p is within the first period of line ({q},{r}) (from {} with period {}), nothing to reduce",
+                path.display(),
+                f.start,
+                f.period
+            ));
+            Ok(None)
+        }
+        _ => {
+            passed.push(format!(
+                "{} does not cover [{p},{q},{r}] (line not proved, or p before its start)",
+                path.display()
+            ));
+            Ok(None)
+        }
+    }
+}
+
+/// A Grundy census to answer from: a file read for the one line wanted, or
+/// one read whole once ([`LoadedCensus`]) for many questions.
+#[derive(Clone, Copy)]
+pub enum Census<'a> {
+    /// The file, streamed to the line wanted.
+    File(&'a Path),
+    /// A census in memory.
+    Loaded(&'a LoadedCensus),
+}
+
+/// A Grundy census of either kind read whole, its lines by `(q, r)`.
+#[derive(Clone, Debug)]
+pub struct LoadedCensus {
+    path: PathBuf,
+    q_max: u32,
+    /// The proved lines by `(q, r)` (a map, not a vector by line number: a
+    /// file's `Q` alone must not decide an allocation).
+    lines: std::collections::BTreeMap<(u32, u32), Found>,
+}
+
+impl LoadedCensus {
+    /// Reads the census at `path` (sealed, checked to its end line).
+    pub fn open(path: &Path) -> Result<LoadedCensus, NimError> {
         let bad = |error: CensusError| NimError::Census {
             path: path.to_path_buf(),
             error,
         };
         let reader = BufReader::new(File::open(path).map_err(|e| bad(e.into()))?);
-        // Streamed: a census of a large Q is gigabytes, and one line is wanted.
-        let fate = match (u32::try_from(q), u32::try_from(r)) {
-            (Ok(q), Ok(r)) => file::find(reader, q, r).map(|(_, fate)| fate),
-            _ => file::summaries(reader).map(|_| None),
-        }
-        .map_err(|e| bad(e.into()))?;
-        match fate {
-            Some(Found::Pattern(f)) if p >= f.start as u64 => {
-                let value = f.value(p).expect("p from the start on");
-                let source = Source::Census {
-                    path: path.to_path_buf(),
-                    q,
-                    r,
-                    start: f.start as u64,
-                    period: f.period as u64,
-                };
-                return answer(value, source, passed);
-            }
-            Some(Found::Period(f)) if p >= f.start as u64 + f.period as u64 => {
-                let (start, period) = (f.start as u64, f.period as u64);
-                let at = start + (p - start) % period;
-                let g = sweep(at, q, r, stop, progress)?;
-                let source = Source::Reduced {
-                    path: path.to_path_buf(),
-                    q,
-                    r,
-                    start,
-                    period,
-                    at,
-                };
-                // `p - at` is a multiple of the period; `G(p) = G(at) + (p - at)`.
-                return answer(u128::from(p - at) + g, source, passed);
-            }
-            Some(Found::Period(f)) if p >= f.start as u64 => passed.push(format!(
-                "{}: p is within the first period of line ({q},{r}) (from {} with period {}), nothing to reduce",
-                path.display(),
-                f.start,
-                f.period
-            )),
-            _ => passed.push(format!(
-                "{} does not cover [{p},{q},{r}] (line not proved, or p before its start)",
-                path.display()
-            )),
-        }
+        let (q_max, found) = file::read_lines(reader).map_err(|e| bad(e.into()))?;
+        let lines = found
+            .into_iter()
+            .map(|f| match &f {
+                Found::Pattern(l) => ((l.q, l.r), f),
+                Found::Period(l) => ((l.q, l.r), f),
+            })
+            .collect();
+        Ok(LoadedCensus {
+            path: path.to_path_buf(),
+            q_max,
+            lines,
+        })
     }
-    let value = sweep(p, q, r, stop, progress)?;
-    answer(value, Source::Computed { q, p }, passed)
+
+    /// The file it was read from.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Its `Q`: it holds lines `(q, r)`, `r <= q <= Q`.
+    pub fn q_max(&self) -> u32 {
+        self.q_max
+    }
+
+    /// The proved line `(q, r)`, if the census has it.
+    pub fn line(&self, q: u64, r: u64) -> Option<&Found> {
+        self.lines
+            .get(&(u32::try_from(q).ok()?, u32::try_from(r).ok()?))
+    }
+
+    /// Every proved line, in the order `(q, r)` by `q` then `r`.
+    pub fn lines(&self) -> impl Iterator<Item = &Found> {
+        self.lines.values()
+    }
 }
 
 /// `G(p,q,r)` by the sweep, if `p` fits it.

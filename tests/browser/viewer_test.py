@@ -70,9 +70,9 @@ def no_console_errors(b, where):
     check(not bad, f"no console errors ({where}): {bad}")
 
 
-def start_viewer(chomp3, args):
+def start_viewer(chomp3, args, cwd):
     proc = subprocess.Popen([chomp3, "view", "--port", "0", *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, text=True)
+                            stderr=subprocess.DEVNULL, text=True, cwd=cwd)
     line = proc.stdout.readline()
     check("http://127.0.0.1:" in line, f"the viewer listens on 127.0.0.1: {line.strip()}")
     return proc, line.split("serving ")[1].split()[0]
@@ -84,8 +84,8 @@ def main():
     ap.add_argument("--table", help="a table to view (default: a fresh one, N = 2000)")
     ap.add_argument("--cell", default="1000,400", help="the cell to zoom to and hover, q,r")
     ap.add_argument("--screenshot", help="also save a screenshot of the page here (README's)")
-    ap.add_argument("--screenshot-view", default="tab=table&m=offset&z=-6&q=50000&r=30000",
-                    help="the view (URL hash) of that screenshot")
+    ap.add_argument("--screenshot-view", default="tab=table&m=offset",
+                    help="the view (URL hash) of that screenshot (default: the whole table, fitted)")
     args = ap.parse_args()
     q, r = (int(x) for x in args.cell.split(","))
     census = os.path.join(ROOT, "data", "census.c3d")
@@ -96,7 +96,13 @@ def main():
             subprocess.run([args.chomp3, "compute", "--quiet", "--n", "2000", "--table", table], check=True)
         want = subprocess.run([args.chomp3, "get", str(q), str(r), "--table", table], check=True,
                               capture_output=True, text=True).stdout.strip()
-        proc, url = start_viewer(args.chomp3, ["--table", table, "--census", census])
+        # Started in the temporary directory with names relative to it, so
+        # that the page (and a screenshot of it) shows no machine's paths.
+        os.symlink(census, os.path.join(tmp, "census.c3d"))
+        if args.table is not None:
+            os.symlink(os.path.abspath(table), os.path.join(tmp, "t.c3t"))
+        shown = ["--table", "t.c3t", "--census", "census.c3d"]
+        proc, url = start_viewer(os.path.abspath(args.chomp3), shown, tmp)
         try:
             with Browser() as b:
                 run_checks(b, url, q, r, want)
@@ -112,9 +118,12 @@ def save_screenshot(b, url, view, path):
     b.get("about:blank")
     b.get(f"{url}#{view}")
     b.wait("return document.body.dataset.ready")
-    b.wait("return HeatMap.tiles.size > 0 && [...HeatMap.tiles.values()].every(t => t.complete)")
-    b.hover("#map", 120, 60)
-    b.wait("return !document.getElementById('hover').hidden")
+    if "tab=census" in view:
+        b.wait("return document.querySelectorAll('.census-row').length > 0")
+    else:
+        b.wait("return HeatMap.tiles.size > 0 && [...HeatMap.tiles.values()].every(t => t.complete)")
+        b.hover("#map")  # the centre: a cell of the table in the fitted view
+        b.wait("return !document.getElementById('hover').hidden")
     with open(path, "wb") as f:
         f.write(b.screenshot())
     print(f"saved {path}")
@@ -137,7 +146,22 @@ def run_checks(b, url, q, r, want):
     colours = {px for row in rows[::4] for px in row[::4]}
     check(width > 600 and height > 400 and len(colours) > 20,
           f"the screenshot ({width}x{height}) is not blank: {len(colours)} colours")
+    axes = b.run("return window.chompAxes")
+    check(len(axes["q"]) >= 2 and len(axes["r"]) >= 2 and min(axes["q"]) <= q <= max(axes["q"]) + 100,
+          f"the heat map's axes are numbered around q = {q}: {axes}")
     no_console_errors(b, "table")
+
+    # The whole table fills the canvas's shorter side (not a power of two of it).
+    b.get("about:blank")
+    b.get(f"{url}#tab=table&m=offset")
+    b.wait("return document.body.dataset.ready")
+    fill = b.wait("const c = document.getElementById('map');"
+                  "return HeatMap.ppc() * info.table.columns / Math.min(c.clientWidth - 2 * HeatMap.LEFT,"
+                  " c.clientHeight - 2 * HeatMap.TOP)")
+    check(0.95 <= fill <= 1.0, f"'whole table' fits the window: {fill:.3f} of the shorter side")
+    axes = b.run("return window.chompAxes")
+    check(axes["q"][0] == 0 and axes["r"][0] == 0 and max(axes["q"]) >= 1000,
+          f"the fitted view's axes run from 0: {axes}")
 
     # The census: period 27.
     b.get("about:blank")
@@ -146,6 +170,9 @@ def run_checks(b, url, q, r, want):
     listed = b.wait("const l = [...document.querySelectorAll('.census-row')];"
                     "return l.length && l.map(e => Number(e.dataset.r))")
     check(listed == [112742, 165560, 176144], f"period 27 lists rows 112742, 165560, 176144: {listed}")
+    axes = b.run("return window.chompCensusAxes")
+    check(len(axes["value"]) >= 2 and axes["r"][0] == 0 and max(axes["r"]) >= 200000,
+          f"the census figure's axes are numbered: {axes}")
     times = []
     for mode in ["any", "gt1", "eq"] * 3:
         b.run(f"const s = document.getElementById('f-pmode'); s.value = '{mode}';"

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use anyhow::Result;
-use chomp3::grundy::nim::{NimError, nim};
+use chomp3::grundy::nim::{Census, NimError, nim};
 
 use super::Interrupted;
 
@@ -29,7 +29,8 @@ pub struct Args {
 
 pub fn run(args: &Args) -> Result<()> {
     let stop = super::ctrl_c();
-    let (table, census) = (args.grundy_table.as_deref(), args.grundy_census.as_deref());
+    let table = args.grundy_table.as_deref();
+    let census = args.grundy_census.as_deref().map(Census::File);
     // Shown on a terminal only, from the sweep's 4,096th step on.
     let bar = super::progress::bar(
         false,

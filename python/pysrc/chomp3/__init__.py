@@ -4,8 +4,11 @@ A thin layer over the chomp3 Rust library (the same code as the ``chomp3``
 command). Three-rowed Chomp: :class:`Table` (a table file made by
 ``chomp3 compute`` or :func:`compute`), :class:`Census` (a census descriptor
 file made by ``chomp3 census``), :func:`f` (one value with ``chomp3 get``'s
-source rule), :func:`position` and :func:`nim` (Sprague-Grundy values), :func:`compute`
-and :func:`census` to make the files.
+source rule), :func:`position`, :func:`compute` and :func:`census` to make the
+files. Sprague-Grundy values: :func:`nim` (one value, by ``chomp3 nim``'s
+source rule), :class:`GrundyCensus` (a Grundy census read once),
+:class:`GrundyTable` (a ``.g3t`` file), :func:`grundy_line` (a line's values
+from one sweep) and :func:`grundy_table` (make or extend a Grundy table).
 Graph Chomp: :func:`nim_value`, :func:`nim_values`, :func:`moves` and
 :class:`Memo`.
 
@@ -16,6 +19,8 @@ with the command line's one-line message.
 
 from __future__ import annotations
 
+import operator
+import os
 import sys
 import warnings
 from typing import Any, Iterable, Optional, Union
@@ -23,18 +28,24 @@ from typing import Any, Iterable, Optional, Union
 import numpy as np
 
 from . import _chomp3
-from ._chomp3 import Error, Memo, Table
+from ._chomp3 import Error, Memo
+from ._chomp3 import Table as _Table
+from ._chomp3 import GrundyTable as _GrundyTable
 
 __all__ = [
     "Error",
     "Table",
     "Census",
+    "GrundyCensus",
+    "GrundyTable",
     "Memo",
     "f",
     "position",
     "nim",
     "compute",
     "census",
+    "grundy_line",
+    "grundy_table",
     "nim_value",
     "nim_values",
     "moves",
@@ -43,19 +54,151 @@ __version__ = "0.1.0"
 
 _CLASSES = np.array(["constant", "periodic", "open"])
 
+def _count(name: str, value: Any) -> int:
+    """``value`` as a non-negative int, or TypeError / ValueError naming ``name``."""
+    try:
+        v = operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be an int, not {type(value).__name__}") from None
+    if v < 0:
+        raise ValueError(f"{name} must be >= 0, got {v}")
+    if v >= 2**64:
+        raise ValueError(f"{name} must be below 2**64, got {v}")
+    return v
+
+
+def _position(p: Any, q: Any, r: Any) -> tuple:
+    """``(p, q, r)`` checked to be non-negative ints (the library checks the
+    order ``p >= q >= r``)."""
+    return _count("p", p), _count("q", q), _count("r", r)
+
+
+def _path(name: str, value: Any) -> str:
+    """``value`` as a path string, or TypeError naming ``name``."""
+    if value is None or not isinstance(value, (str, bytes, os.PathLike)):
+        raise TypeError(f"{name} must be a path (str or os.PathLike), not {type(value).__name__}")
+    return os.fsdecode(value)
+
+
+
+class Table:
+    """A table file (``chomp3 compute`` or :func:`compute`): ``f(q, r)`` for
+    every ``0 <= q, r <= N`` (for ``r > q``, ``f(q, q)``), read from the file.
+
+    Indexing is always ``[q, r]`` (column, then row), as in the paper:
+    ``t[q, r]`` is one value; ``t[q0:q1, r]`` a row's values for ``q`` in
+    ``q0..q1``; ``t[q, :]`` a column's values for every ``r``; ``t.row(r)`` and
+    ``t.column(q)`` the same as arrays. ``np.asarray(t)`` is the whole
+    ``(N+1) x (N+1)`` array (tables up to N = 8191; a row or column at a time
+    beyond). A table pickles as its path.
+    """
+
+    #: Largest N that ``np.asarray`` makes whole (256 MiB of uint32).
+    ARRAY_LIMIT = 8191
+
+    def __init__(self, path: Any) -> None:
+        self.path = _path("path", path)
+        self._inner = _Table(self.path)
+
+    def __reduce__(self):
+        return (Table, (self.path,))
+
+    @property
+    def n(self) -> Optional[int]:
+        """The table's N (None before its first column)."""
+        return self._inner.n
+
+    @property
+    def shape(self) -> tuple:
+        """``(N + 1, N + 1)``: indices ``[q, r]``."""
+        size = (self.n or 0) + 1 if self.n is not None else 0
+        return (size, size)
+
+    def __len__(self) -> int:
+        return self.shape[0]
+
+    def __repr__(self) -> str:
+        return f"Table({self.path!r}, N = {self.n})"
+
+    def __getitem__(self, key):
+        if not isinstance(key, tuple) or len(key) != 2:
+            raise TypeError("a table is indexed t[q, r] (or with slices: t[q0:q1, r], t[q, :])")
+        q, r = key
+        size = len(self)
+        if isinstance(q, slice) and not isinstance(r, slice):
+            start, stop, step = q.indices(size)
+            if step != 1:
+                return self.row(_count("r", r), start, max(start, stop))[::step]
+            return self.row(_count("r", r), start, max(start, stop))
+        if isinstance(r, slice) and not isinstance(q, slice):
+            return self.column_all(_count("q", q))[r]
+        if isinstance(q, slice) and isinstance(r, slice):
+            qs = range(*q.indices(size))
+            cols = [self.column_all(x)[r] for x in qs]
+            width = len(range(*r.indices(size)))
+            return np.array(cols, dtype=np.uint32).reshape(len(qs), width)
+        return self._inner[_count("q", q), _count("r", r)]
+
+    def row(self, r: int, start: Optional[int] = None, stop: Optional[int] = None):
+        """Row ``r``: ``f(q, r)`` for ``q`` in ``[start, stop)`` (default the whole
+        row, ``0..=N``), as a uint32 array (the same as ``t[start:stop, r]``)."""
+        return self._inner.row(
+            _count("r", r),
+            None if start is None else _count("start", start),
+            None if stop is None else _count("stop", stop),
+        )
+
+    def column(self, q: int):
+        """Column ``q``: ``f(q, r)`` for ``r = 0..=q``, as a uint32 array."""
+        return self._inner.column(_count("q", q))
+
+    def column_all(self, q: int):
+        """Column ``q`` for every ``r = 0..=N`` (``f(q, r) = f(q, q)`` for
+        ``r > q``): ``t[q, :]``."""
+        col = self._inner.column(_count("q", q))
+        out = np.full(len(self), col[-1] if len(col) else 0, dtype=np.uint32)
+        out[: len(col)] = col
+        return out
+
+    def __array__(self, dtype=None, copy=None):
+        n = self.n
+        if n is None:
+            out = np.zeros((0, 0), dtype=np.uint32)
+        elif n > self.ARRAY_LIMIT:
+            raise Error(
+                f"the table has N = {n}: as one array it would take {4 * (n + 1) ** 2 / 2**30:.1f} GiB; "
+                f"read it a row or a column at a time (t.row(r), t[q, :]) or a part (t[q0:q1, r0:r1])"
+            )
+        else:
+            out = np.empty((n + 1, n + 1), dtype=np.uint32)
+            for q in range(n + 1):
+                out[q] = self.column_all(q)
+        return out if dtype is None else out.astype(dtype)
+
+    def verify(self) -> None:
+        """Reads every value and checks the data's checksums (``chomp3 info
+        --verify``); raises Error if damaged."""
+        self._inner.verify()
+
 
 class Census:
     """A certified census (``census.c3d``): every row's proved fate.
 
     ``c.fate(r)`` is a dict (class, start, period, pattern, how it is known) or
-    None for an open row; ``c.f(q, r)`` answers for any ``q`` up to 2**63 from
-    the row's proved fate; ``c.rows()`` is every row as a numpy structured array
-    (a pandas DataFrame with ``as_frame=True``).
+    None for an open row (also ``c[r]``; iterating gives every row's fate in
+    order); ``c.f(q, r)`` answers for any ``q`` below 2**64 from the row's
+    proved fate; ``c.rows()`` is every row as a numpy structured array (period
+    0 where there is none), ``c.rows(as_frame=True)`` a pandas DataFrame
+    indexed by ``r`` with a categorical class and a nullable period (``<NA>``
+    where there is none).
     """
 
     def __init__(self, path: Any) -> None:
-        self._inner = _chomp3.Census(str(path))
-        self.path = str(path)
+        self.path = _path("path", path)
+        self._inner = _chomp3.Census(self.path)
+
+    def __reduce__(self):
+        return (Census, (self.path,))
 
     def __len__(self) -> int:
         return len(self._inner)
@@ -63,15 +206,24 @@ class Census:
     def __repr__(self) -> str:
         return f"Census({self.path!r}, rows 0..{len(self) - 1})"
 
+    def __getitem__(self, r: int) -> Optional[dict]:
+        r = _count("r", r)
+        if r >= len(self):
+            raise IndexError(f"row {r} is beyond the census (rows 0..{len(self) - 1})")
+        return self.fate(r)
+
+    def __iter__(self):
+        return (self.fate(r) for r in range(len(self)))
+
     def fate(self, r: int) -> Optional[dict]:
         """Row ``r``'s fate: class ('constant' or 'periodic'), start, period
         (None for a constant row), pattern (f(q,r) - q over one period from
         the start), start_is_bound, and known (how it is proved); None if open."""
-        return self._inner.fate(r)
+        return self._inner.fate(_count("r", r))
 
     def f(self, q: int, r: int) -> int:
         """f(q, r) from row min(q, r)'s proved fate (q at or past its start)."""
-        return self._inner.f(q, r)
+        return self._inner.f(_count("q", q), _count("r", r))
 
     def rows(self, as_frame: bool = False):
         """Every row: r, cls ('constant', 'periodic' or 'open'), start, period
@@ -96,8 +248,136 @@ class Census:
         if as_frame:
             import pandas as pd
 
-            return pd.DataFrame(out)
+            frame = pd.DataFrame(out).set_index("r")
+            frame["cls"] = pd.Categorical(frame["cls"], categories=list(_CLASSES))
+            frame["period"] = pd.array(np.where(cls == 1, period, 0), dtype="UInt64")
+            frame.loc[cls != 1, "period"] = pd.NA
+            return frame
         return out
+
+
+class GrundyCensus:
+    """A Grundy census file, read once: ``chomp3 grundy-census --out`` (each
+    proved line with its pattern) or ``chomp3 grundy-periods --out`` (start
+    and least period only).
+
+    ``gc.value(p, q, r)`` is G(p, q, r) for any ``p``: from the line's pattern
+    where the census has it and ``p`` is past the start; reduced by the
+    line's period and the rest computed by the sweep for a census of periods
+    and starts; else computed by the sweep (``p < 2**32``). ``gc.frame()`` is
+    every proved line (q, r, start, period) as a pandas DataFrame;
+    ``gc.lines()`` the same as a numpy structured array.
+    """
+
+    def __init__(self, path: Any) -> None:
+        self.path = _path("path", path)
+        self._inner = _chomp3.GrundyCensus(self.path)
+
+    def __reduce__(self):
+        return (GrundyCensus, (self.path,))
+
+    @property
+    def q_max(self) -> int:
+        """Its Q: the lines (q, r), r <= q <= Q."""
+        return self._inner.q_max
+
+    @property
+    def patterns(self) -> bool:
+        """Whether the lines carry their patterns."""
+        return self._inner.patterns
+
+    def __len__(self) -> int:
+        return len(self._inner)
+
+    def __repr__(self) -> str:
+        kind = "patterns" if self.patterns else "periods and starts"
+        return f"GrundyCensus({self.path!r}, q <= {self.q_max}, {len(self)} lines, {kind})"
+
+    def value(self, p: int, q: int, r: int, explain: bool = False):
+        """G(p, q, r); with ``explain=True``, ``(value, source)``."""
+        value, _kind, source, _passed = self._inner.lookup(*_position(p, q, r))
+        return (value, source) if explain else value
+
+    def lines(self):
+        """Every proved line: q, r, start, period (numpy structured array)."""
+        q, r, start, period = self._inner.columns()
+        out = np.empty(len(q), dtype=[("q", "u4"), ("r", "u4"), ("start", "u4"), ("period", "u4")])
+        out["q"], out["r"], out["start"], out["period"] = q, r, start, period
+        return out
+
+    def frame(self):
+        """Every proved line as a pandas DataFrame (q, r, start, period)."""
+        import pandas as pd
+
+        return pd.DataFrame(self.lines())
+
+
+class GrundyTable:
+    """A Grundy table file (``chomp3 grundy-table``, ``.g3t``): G(p, q, r) for
+    every position ``p >= q >= r``, ``p <= N``, read through a memory map.
+
+    ``t[p, q, r]`` is one value; ``t.line(q, r)`` the values of a line for
+    ``p`` from ``max(q, 1)`` to N (numpy); ``t.slab(p)`` every value with that
+    ``p``, as a ``(p+1) x (p+1)`` array indexed ``[q, r]`` (0 where ``r > q``).
+    """
+
+    def __init__(self, path: Any) -> None:
+        self.path = _path("path", path)
+        self._inner = _GrundyTable(self.path)
+
+    def __reduce__(self):
+        return (GrundyTable, (self.path,))
+
+    @property
+    def n(self) -> Optional[int]:
+        """The table's N (None before its first slab)."""
+        return self._inner.n
+
+    def __repr__(self) -> str:
+        return f"GrundyTable({self.path!r}, N = {self.n})"
+
+    def __getitem__(self, key) -> int:
+        p, q, r = key
+        return self._inner.get(*_position(p, q, r))
+
+    def line(self, q: int, r: int, start: Optional[int] = None, stop: Optional[int] = None):
+        """G(p, q, r) for ``p`` in ``[start, stop)`` (default ``max(q, 1)`` to N)."""
+        n = self.n or 0
+        start = max(q, 1) if start is None else start
+        stop = n + 1 if stop is None else stop
+        return self._inner.line(q, r, start, stop)
+
+    def slab(self, p: int):
+        """Every G(p, q, r), ``r <= q <= p``, as an array indexed ``[q, r]``."""
+        out = np.zeros((p + 1, p + 1), dtype=np.uint32)
+        for q in range(p + 1):
+            for r in range(q + 1):
+                out[q, r] = self._inner.get(p, q, r)
+        return out
+
+    def verify(self) -> None:
+        """Reads every block and checks its checksum (raises Error if damaged)."""
+        self._inner.verify()
+
+
+def grundy_line(q: int, r: int, stop: int, progress: bool = True):
+    """G(p, q, r) for ``p`` from ``max(q, 1)`` to ``stop - 1``, as a numpy
+    array, by one sweep of the lines ``q' <= q`` (the GIL is released while
+    it runs; KeyboardInterrupt stops it)."""
+    q, r, stop = _count("q", q), _count("r", r), _count("stop", stop)
+    return _chomp3.grundy_line(q, r, stop, _progress_bar("p", progress))
+
+
+def grundy_table(n: int, path: Any, capacity: Optional[int] = None, progress: bool = True) -> "GrundyTable":
+    """Creates the Grundy table ``path`` or extends it to ``N = n`` (as
+    ``chomp3 grundy-table``: its sweep is saved beside it, ``.g3s``, so a later
+    call goes on from there; KeyboardInterrupt keeps every slab committed).
+    ``capacity`` is the largest N it may later grow to (default
+    ``max(n, 5000)``). Returns the table, opened."""
+    n, path = _count("n", n), _path("path", path)
+    capacity = None if capacity is None else _count("capacity", capacity)
+    _chomp3.grundy_table(n, path, capacity, _progress_bar("slabs", progress))
+    return GrundyTable(path)
 
 
 def f(q: int, r: int, table: Any = None, census: Any = None, explain: bool = False):
@@ -106,16 +386,21 @@ def f(q: int, r: int, table: Any = None, census: Any = None, explain: bool = Fal
     used only if it exists when not named). With ``explain=True`` returns
     ``(value, source)`` where source is the ``--explain`` line."""
     value, _kind, source = _chomp3.lookup(
-        q, r, None if table is None else str(table), None if census is None else str(census)
+        _count("q", q),
+        _count("r", r),
+        None if table is None else _path("table", table),
+        None if census is None else _path("census", census),
     )
     return (value, source) if explain else value
 
 
 def position(p: int, q: int, r: int, table: Any = None) -> dict:
-    """Whether [p,q,r] is lost for the player to move, and its winning moves
+    """Whether [p,q,r] is a P-position (lost for the player to move:
+    ``outcome`` "P") or an N-position ("N"), and its winning moves
     ``(row, column, (p, q, r) after)``, from a table (default data/table.c3t)."""
-    lost, winning = _chomp3.position(p, q, r, None if table is None else str(table))
-    return {"lost": lost, "won": not lost, "winning_moves": winning}
+    p, q, r = _position(p, q, r)
+    lost, winning = _chomp3.position(p, q, r, None if table is None else _path("table", table))
+    return {"outcome": "P" if lost else "N", "lost": lost, "won": not lost, "winning_moves": winning}
 
 
 def nim(
@@ -129,7 +414,8 @@ def nim(
 ):
     """The Sprague-Grundy value G(p,q,r) of three-rowed Chomp by the source
     rule of ``chomp3 nim``: a Grundy table (``chomp3 grundy-table``) or a
-    Grundy census file (``chomp3 grundy-census --out``; or a census of
+    Grundy census (a :class:`GrundyCensus`, read once, or the path of one,
+    read for this call: ``chomp3 grundy-census --out``; or a census of
     periods and starts, ``chomp3 grundy-periods --out``, by which p is reduced
     by the line's period and the rest computed) where named and where it
     covers the position, else computed by the Grundy sweep (about
@@ -137,17 +423,20 @@ def nim(
     with a warning. With ``explain=True`` returns ``(value, source)``, source
     being the ``source:`` line. With ``options=True`` (computed only, no file
     named) returns ``(value, [((p', q', r'), value), ...])`` for every move."""
+    p, q, r = _position(p, q, r)
     if options:
         if grundy_table is not None or grundy_census is not None or explain:
             raise Error("nim: options=True computes every move; it names no file and explains nothing")
         value, opts = _chomp3.grundy(p, q, r)
         return value, opts
+    loaded = grundy_census._inner if isinstance(grundy_census, GrundyCensus) else None
     value, _kind, source, passed = _chomp3.grundy_lookup(
         p,
         q,
         r,
-        None if grundy_table is None else str(grundy_table),
-        None if grundy_census is None else str(grundy_census),
+        None if grundy_table is None else _path("grundy_table", grundy_table),
+        None if grundy_census is None or loaded is not None else _path("grundy_census", grundy_census),
+        loaded,
     )
     for note in passed:
         warnings.warn(note, stacklevel=2)
@@ -187,7 +476,9 @@ def compute(n: int, path: Any, threads: Optional[int] = None, progress: bool = T
     released while it runs). KeyboardInterrupt commits the columns done, as
     Ctrl-C does: compute again to continue. Returns a dict of what was done,
     or None when the table already held ``n``; then open it with ``Table``."""
-    done = _chomp3.compute(n, str(path), threads, _progress_bar("cells", progress))
+    n, path = _count("n", n), _path("path", path)
+    threads = None if threads is None else _count("threads", threads)
+    done = _chomp3.compute(n, path, threads, _progress_bar("cells", progress))
     if done is None:
         return None
     from_n, to_n, cells, seconds, size = done
@@ -212,10 +503,10 @@ def census(
     the same call continues from it. Refuses to replace a census of more rows
     unless ``replace``."""
     constant, periodic, open_, columns = _chomp3.census(
-        rows,
-        str(out),
-        None if descriptors is None else str(descriptors),
-        None if checkpoint is None else str(checkpoint),
+        _count("rows", rows),
+        _path("out", out),
+        None if descriptors is None else _path("descriptors", descriptors),
+        None if checkpoint is None else _path("checkpoint", checkpoint),
         checkpoint_secs,
         threads,
         replace,
@@ -235,18 +526,25 @@ def _as_graph(g: GraphLike):
         n, edges = _chomp3.parse_graph6(text)
         return n, edges, list(range(n))
     if hasattr(g, "nodes") and hasattr(g, "edges"):
+        if getattr(g, "is_directed", lambda: False)():
+            raise TypeError(
+                "graph Chomp is played on undirected graphs; convert a directed one explicitly "
+                "(g.to_undirected(), which merges u->v and v->u into one edge, or "
+                "nx.MultiGraph(g), which keeps both)"
+            )
         labels = list(g.nodes())
         index = {v: i for i, v in enumerate(labels)}
         edges = [(index[u], index[v]) for u, v in g.edges()]
         return len(labels), edges, labels
     try:
-        edges = [(int(u), int(v)) for u, v in g]
+        edges = [(operator.index(u), operator.index(v)) for u, v in g]
     except (TypeError, ValueError):
         raise TypeError(
-            "a graph is a networkx graph, a graph6/sparse6 string, or a list of (u, v) pairs"
+            "a graph is a networkx graph, a graph6/sparse6 string, or a list of (u, v) pairs "
+            "of int vertices"
         ) from None
     if any(u < 0 or v < 0 for u, v in edges):
-        raise Error("an edge list names a negative vertex")
+        raise ValueError("an edge list names a negative vertex")
     n = 1 + max((max(u, v) for u, v in edges), default=-1)
     return n, edges, list(range(n))
 
@@ -261,6 +559,11 @@ def nim_value(g: GraphLike, memo: Optional[Memo] = None) -> int:
 def nim_values(graphs: Iterable[GraphLike], memo: Optional[Memo] = None) -> list:
     """The nim-values of many graphs, solved in parallel with one shared memo
     (``memo``, or a new one for this call)."""
+    if isinstance(graphs, (str, bytes)):
+        raise TypeError(
+            "nim_values takes an iterable of graphs; for one graph6/sparse6 string use "
+            "nim_value, or pass [string]"
+        )
     # graph6/sparse6 strings go to the library as they are (parsed there).
     batch = [g if isinstance(g, str) else _as_graph(g)[:2] for g in graphs]
     return _chomp3.nim_values(batch, memo if memo is not None else Memo())

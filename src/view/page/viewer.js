@@ -12,6 +12,23 @@ const state = { tab: "table", m: "offset", z: 0, q: 0, r: 0, rr: "", from: "", t
 
 function status(text) { $("status").textContent = text || ""; }
 
+// A round step (1, 2 or 5 times a power of ten) so that `span` holds about
+// `count` of them.
+function niceStep(span, count) {
+  const raw = Math.max(span / Math.max(count, 1), 1e-9);
+  const ten = Math.pow(10, Math.floor(Math.log10(raw)));
+  for (const m of [1, 2, 5, 10]) if (m * ten >= raw) return m * ten;
+  return 10 * ten;
+}
+
+// Ticks of a linear axis: the values of `step` multiples in [lo, hi].
+function ticks(lo, hi, count, whole) {
+  const step = Math.max(niceStep(hi - lo, count), whole ? 1 : 0);
+  const out = [];
+  for (let v = Math.ceil(lo / step) * step; v <= hi; v += step) out.push(Math.round(v * 1e6) / 1e6);
+  return out;
+}
+
 async function getJSON(url) {
   const res = await fetch(url);
   if (!res.ok) throw new Error((await res.text()).trim());
@@ -51,6 +68,8 @@ function showTab(tab) {
 
 const HeatMap = {
   tiles: new Map(), drag: null, hoverAt: null, hoverTimer: 0, ready: false,
+  // The axes' bands: q along the top, r down the left.
+  TOP: 18, LEFT: 52,
 
   open() {
     if (!info.table) { status("No table was given to chomp3 view: the heat map needs --table."); return; }
@@ -81,9 +100,39 @@ const HeatMap = {
 
   fit() {
     const c = $("map"), n = info.table.columns;
-    const fitZ = Math.floor(Math.log2(Math.min(c.clientWidth, c.clientHeight) / Math.max(n, 1)));
-    state.z = Math.max(-24, Math.min(5, fitZ));
+    // Fractional: the table fills the canvas's shorter side (tiles are drawn
+    // from the power-of-two scale just finer than the view).
+    const fitZ = Math.log2(Math.min(c.clientWidth - 2 * this.LEFT, c.clientHeight - 2 * this.TOP) / Math.max(n, 1));
+    state.z = Math.max(-24, Math.min(5, Math.floor(fitZ * 1000) / 1000));
     state.q = Math.floor(n / 2); state.r = Math.floor(n / 2);
+  },
+
+  // Numbered ticks of q (top) and r (left) over the drawn map; what they say
+  // is kept in window.chompAxes (the browser test reads it).
+  axes(ctx) {
+    const c = $("map"), p = this.ppc(), lo = this.cellAt(this.LEFT, this.TOP), hi = this.cellAt(c.width, c.height);
+    ctx.fillStyle = "rgba(255,255,255,0.85)";
+    ctx.fillRect(0, 0, c.width, this.TOP); ctx.fillRect(0, 0, this.LEFT, c.height);
+    ctx.fillStyle = "#333"; ctx.strokeStyle = "#333"; ctx.font = "11px sans-serif";
+    const n = info.table.columns - 1;
+    const qs = ticks(Math.max(0, lo.q), Math.min(n, hi.q), Math.max(2, (c.width - this.LEFT) / 90), true);
+    const rs = ticks(Math.max(0, lo.r), Math.min(n, hi.r), Math.max(2, (c.height - this.TOP) / 60), true);
+    ctx.textAlign = "center"; ctx.textBaseline = "alphabetic";
+    for (const q of qs) {
+      const x = this.LEFT + (q - lo.q) * p;
+      ctx.beginPath(); ctx.moveTo(x, this.TOP - 4); ctx.lineTo(x, this.TOP); ctx.stroke();
+      ctx.fillText(String(q), x, this.TOP - 6);
+    }
+    ctx.textAlign = "right"; ctx.textBaseline = "middle";
+    for (const r of rs) {
+      const y = this.TOP + (r - lo.r) * p;
+      ctx.beginPath(); ctx.moveTo(this.LEFT - 4, y); ctx.lineTo(this.LEFT, y); ctx.stroke();
+      ctx.fillText(String(r), this.LEFT - 6, y);
+    }
+    ctx.textAlign = "left"; ctx.textBaseline = "alphabetic";
+    ctx.fillText("q \u2192", 4, this.TOP - 5);
+    ctx.fillText("r \u2193", 4, this.TOP + 14);
+    window.chompAxes = { q: qs, r: rs };
   },
 
   resize() {
@@ -131,7 +180,7 @@ const HeatMap = {
     const c = $("map"), ctx = c.getContext("2d"), n = info.table.columns;
     ctx.imageSmoothingEnabled = false;
     ctx.fillStyle = "#f3f1ea"; ctx.fillRect(0, 0, c.width, c.height);
-    const scale = Math.max(0, -state.z), cells = TILE * Math.pow(2, scale);
+    const scale = Math.max(0, Math.floor(-state.z)), cells = TILE * Math.pow(2, scale);
     const side = cells * this.ppc();
     const lo = this.cellAt(0, 0), hi = this.cellAt(c.width, c.height);
     const last = Math.floor((n - 1) / cells);
@@ -143,10 +192,11 @@ const HeatMap = {
         ctx.drawImage(img, x0, y0, side, side);
       }
     }
+    this.axes(ctx);
     this.legend();
-    const p = this.ppc();
-    $("zoom-note").textContent = p >= 1 ? `${p} pixel${p > 1 ? "s" : ""} per cell`
-      : `1 pixel per ${1 / p} x ${1 / p} cells (sampled)`;
+    const p = this.ppc(), round = (x) => Number.isInteger(x) ? String(x) : x.toFixed(2);
+    $("zoom-note").textContent = p >= 1 ? `${round(p)} pixel${p > 1 ? "s" : ""} per cell`
+      : `1 pixel per ${round(1 / p)} x ${round(1 / p)} cells (sampled)`;
   },
 
   legend() {
@@ -378,8 +428,37 @@ const Census = {
       d.range = { fy: state.fy, lo, hi: hi > lo ? hi : lo + 1 };
     }
     const { lo, hi } = d.range;
-    return { w: c.width, h: c.height, x: (r) => 2 + Math.floor(r / d.rows * (c.width - 5)),
-      y: (r) => 2 + Math.floor((hi - y(r)) / (hi - lo) * (c.height - 5)) };
+    // Margins for the axes: values on the left, rows along the bottom.
+    const L = 56, T = 18, B = 20, R = 8;
+    const xr = (r) => L + Math.floor(r / d.rows * (c.width - L - R));
+    const yv = (v) => T + Math.floor((hi - v) / (hi - lo) * (c.height - T - B));
+    return { w: c.width, h: c.height, L, T, B, R, lo, hi, byPeriod, xr, yv, x: xr, y: (r) => yv(y(r)) };
+  },
+
+  // Numbered ticks: the value up the left (a power of two per step in the
+  // period view), rows along the bottom; kept in window.chompCensusAxes.
+  axes(ctx, g) {
+    const d = this.data;
+    ctx.fillStyle = "#333"; ctx.strokeStyle = "#333"; ctx.font = "11px sans-serif";
+    ctx.beginPath(); ctx.moveTo(g.L, g.T); ctx.lineTo(g.L, g.h - g.B); ctx.lineTo(g.w - g.R, g.h - g.B); ctx.stroke();
+    const vs = g.byPeriod ? ticks(Math.ceil(g.lo), Math.floor(g.hi), Math.min(8, g.hi - g.lo + 1), true)
+      : ticks(g.lo, g.hi, Math.max(2, (g.h - g.T - g.B) / 40), false);
+    ctx.textAlign = "right"; ctx.textBaseline = "middle";
+    for (const v of vs) {
+      const y = g.yv(v);
+      ctx.beginPath(); ctx.moveTo(g.L - 4, y); ctx.lineTo(g.L, y); ctx.stroke();
+      ctx.fillText(g.byPeriod ? String(Math.pow(2, v)) : String(v), g.L - 6, y);
+    }
+    const rs = ticks(0, d.rows - 1, Math.max(2, (g.w - g.L - g.R) / 90), true);
+    ctx.textAlign = "center"; ctx.textBaseline = "top";
+    for (const r of rs) {
+      const x = g.xr(r);
+      ctx.beginPath(); ctx.moveTo(x, g.h - g.B); ctx.lineTo(x, g.h - g.B + 4); ctx.stroke();
+      const label = String(r), half = ctx.measureText(label).width / 2;
+      ctx.fillText(label, Math.min(x, g.w - 2 - half), g.h - g.B + 5);
+    }
+    ctx.textAlign = "left"; ctx.textBaseline = "alphabetic";
+    window.chompCensusAxes = { value: vs.map((v) => g.byPeriod ? Math.pow(2, v) : v), r: rs };
   },
 
   scatter() {
@@ -398,9 +477,10 @@ const Census = {
     const colour = { c: [31, 78, 156], p: [224, 123, 0], o: [200, 0, 0] }, size = this.match.length <= 5000 ? 3 : 1;
     for (const r of this.match) if (d.cls[r] !== "o") put(r, colour[d.cls[r]], size);
     ctx.putImageData(img, 0, 0);
+    this.axes(ctx, g);
     ctx.fillStyle = "#333"; ctx.font = "12px sans-serif";
-    ctx.fillText(state.fy === "period" ? "period (log scale)" : "start - r - (\u221a2 - 1) r", 6, 14);
-    ctx.fillText(`r = ${d.rows - 1}`, c.width - 80, c.height - 6);
+    ctx.fillText(state.fy === "period" ? "period (log scale)" : "start - r - (\u221a2 - 1) r", g.L + 6, 13);
+    ctx.textAlign = "right"; ctx.fillText("row r", g.w - g.R, g.h - g.B - 4); ctx.textAlign = "left";
   },
 
   pick(e) {
