@@ -15,6 +15,7 @@ pub(super) fn report(
     counts: &RowCounts,
     sequences: &[Sequence],
     provenance: &Provenance,
+    rows_name: &str,
 ) -> String {
     let mut s = String::new();
     let n = a.facts.n;
@@ -47,14 +48,14 @@ pub(super) fn report(
             "table unless marked *evidence*; \"proved\" means for all `q`, not just `q <= N`.\n"
         );
     }
-    rows(&mut s, a, counts);
+    rows(&mut s, a, counts, rows_name);
     sequence_table(&mut s, sequences);
     growth(&mut s, a);
     checks(&mut s, a);
     s
 }
 
-fn rows(s: &mut String, a: &Analysis, counts: &RowCounts) {
+fn rows(s: &mut String, a: &Analysis, counts: &RowCounts, rows_name: &str) {
     let _ = writeln!(s, "## Rows\n");
     let _ = writeln!(s, "| class | rows |\n|---|---:|");
     let _ = writeln!(s, "| constant (proved) | {} |", counts.constant);
@@ -102,7 +103,7 @@ fn rows(s: &mut String, a: &Analysis, counts: &RowCounts) {
             "{from_census} of these rows were settled by the census descriptors (`chomp3 census`),\nnot by the table alone (rows.tsv marks them `census`)."
         );
     }
-    let _ = writeln!(s, "Per-row details: [rows.tsv](rows.tsv).\n");
+    let _ = writeln!(s, "Per-row details: [{rows_name}]({rows_name}).\n");
 }
 
 fn sequence_table(s: &mut String, sequences: &[Sequence]) {

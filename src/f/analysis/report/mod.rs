@@ -58,7 +58,7 @@ pub fn write_all(a: &Analysis, table: &Path, command: &str, dir: &Path) -> io::R
     for s in &sequences {
         bfiles::write(&mut set, s, &from, &dir.join(s.file_name()))?;
     }
-    tsv::write_rows(&mut set, a, &from, &dir.join("rows.tsv"))?;
+    let rows_name = tsv::write_rows(&mut set, a, &from, dir)?;
     // A census does not count every value of every cell; only a table does.
     if !a.facts.value_count.is_empty() {
         tsv::write_values(&mut set, a, &from, &dir.join("values.tsv"))?;
@@ -71,7 +71,7 @@ pub fn write_all(a: &Analysis, table: &Path, command: &str, dir: &Path) -> io::R
         &provenance,
         &dir.join("summary.json"),
     )?;
-    let report = markdown::report(a, &counts, &sequences, &provenance);
+    let report = markdown::report(a, &counts, &sequences, &provenance, rows_name);
     set.write(&dir.join("report.md"), |w| w.write_all(report.as_bytes()))?;
     set.commit()
 }
