@@ -269,3 +269,49 @@ fn analyze_takes_proved_fates_from_a_census() {
     let summary = std::fs::read_to_string(out.join("summary.json")).unwrap();
     assert!(summary.contains("\"resolved_below\": 1001"), "{summary}");
 }
+
+/// A census of more than 300,001 rows: `rows.tsv` is written compressed, the
+/// report links the file written, and it holds the committed rows of
+/// `data/census-500000/` (made again, not copied).
+#[test]
+fn a_large_census_writes_its_rows_compressed_and_links_them() {
+    use std::io::Read;
+    let dir = tempfile::tempdir().unwrap();
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
+    let census = root.join("data/census-500000/census.c3d.xz");
+    let out = dir.path().join("out");
+    chomp3_ok(&[
+        "analyze",
+        "--census-only",
+        "--census",
+        census.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!out.join("rows.tsv").exists());
+    let report = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(report.contains("[rows.tsv.xz](rows.tsv.xz)"), "{report}");
+    let text = |path: &Path| {
+        let mut s = String::new();
+        xz2::read::XzDecoder::new(std::fs::File::open(path).unwrap())
+            .read_to_string(&mut s)
+            .unwrap();
+        s
+    };
+    let (made, committed) = (
+        text(&out.join("rows.tsv.xz")),
+        text(&root.join("data/census-500000/rows.tsv.xz")),
+    );
+    // The header names the census file given; the rows are the same.
+    let rows = |t: &str| {
+        t.lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(String::from)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(rows(&made).len(), 500_001 + 1);
+    assert!(
+        rows(&made) == rows(&committed),
+        "rows differ from the committed census"
+    );
+}

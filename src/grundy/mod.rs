@@ -362,7 +362,9 @@ mod tests {
         let stop = Stop::new();
         for (q, r) in [(0, 0), (3, 1), (6, 6), (7, 2)] {
             let got = line_values(q, r, 40, &stop, &mut |_| {}).unwrap();
-            let want: Vec<u32> = (q.max(1)..40).map(|p| by_moves(p, q, r, &mut memo)).collect();
+            let want: Vec<u32> = (q.max(1)..40)
+                .map(|p| by_moves(p, q, r, &mut memo))
+                .collect();
             assert_eq!(got, want, "line ({q},{r})");
         }
         assert!(line_values(9, 4, 9, &stop, &mut |_| {}).unwrap().is_empty());
