@@ -33,8 +33,17 @@ row = table.row(7)
 print(f"table N = {table.n}; row 7, q = 0..15:", row[:16].tolist())
 print("[15,9,4]:", chomp3.position(15, 9, 4, table=table_path))
 
+print(f"{table!r}: shape {table.shape}; t[3:10, 2] =", table[3:10, 2].tolist())
+
 # 3. Sprague-Grundy values of three-rowed Chomp.
 print("G(n,n,n) for the 3 x n rectangles, n = 1..12:", [chomp3.nim(n, n, n) for n in range(1, 13)])
+grundy_census = chomp3.GrundyCensus("data/grundy-census-40/grundy-census.tsv")  # read once
+print(grundy_census)
+print("G(10^18, 40, 17) =", grundy_census.value(10**18, 40, 17))
+line = chomp3.grundy_line(6, 2, 200, progress=False)  # one sweep: G(p, 6, 2), 6 <= p < 200
+print("line (6,2): G(p) - p for p = 6..20:", (line[:15] - np.arange(6, 21)).tolist())
+small = chomp3.grundy_table(40, out / "small.g3t", progress=False)
+print(f"{small!r}: G(40, 40, 40) = {small[40, 40, 40]}")
 
 # 4. Graph Chomp: a few graphs by graph6, edge list and networkx (if installed).
 print("K3 (graph6 'Bw'):", chomp3.nim_value("Bw"), " path 0-1-2:", chomp3.nim_value([(0, 1), (1, 2)]))

@@ -25,6 +25,11 @@ r = table.n // 2
 print(f"Table.row({r}) of N = {table.n}: {median_ms(lambda: table.row(r)):.2f} ms median")
 census = chomp3.Census("data/census.c3d")
 print(f"Census.rows() of {len(census)} rows: {median_ms(census.rows):.1f} ms median")
+grundy_census = chomp3.GrundyCensus("data/grundy-census-40/grundy-census.tsv")
+print(f"GrundyCensus.value(10**15, 40, 17): {median_ms(lambda: grundy_census.value(10**15, 40, 17), 101):.3f} ms median")
+periods = chomp3.GrundyCensus("data/grundy-periods-300/grundy-periods-census.tsv")
+print(f"GrundyCensus.value(2**40, 9, 3) (periods census, reduced then swept): "
+      f"{median_ms(lambda: periods.value(2**40, 9, 3), 21):.3f} ms median")
 
 graphs = subprocess.run(["nauty-geng", "-q", "8"], capture_output=True, text=True, check=True).stdout
 lines = graphs.split()
