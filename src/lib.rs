@@ -34,7 +34,7 @@
 //!   census_file     census.tsv and the .c3d descriptor file   -> proof, facts
 //!   analysis        sequences, rows, checks, reports          -> table, proof, facts, census_file
 //!   lookup          one f(q,r) and its source                 -> table, census_file, proof
-//!   position        single positions: won or lost, winning moves -> table
+//!   position        single positions: won or lost, winning moves -> table, lookup
 //!
 //! grundy            Sprague-Grundy values G(p,q,r): the sweep,    -> base, f::table (the .g3t
 //!                   its census, the census of two sweeps           container)

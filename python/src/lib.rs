@@ -335,26 +335,44 @@ fn lookup(
 }
 
 /// Whether [p,q,r] is lost for the player to move, and its winning moves as
-/// (row, column, (p, q, r) after the move).
+/// (row, column, (p, q, r) after the move), every value of f by `chomp3
+/// get`'s source rule: the table where it reaches, else the census.
 #[pyfunction]
-#[pyo3(signature = (p, q, r, table=None))]
+#[pyo3(signature = (p, q, r, table=None, census=None))]
 #[allow(clippy::type_complexity)]
 fn position(
     p: u64,
     q: u64,
     r: u64,
     table: Option<PathBuf>,
+    census: Option<PathBuf>,
 ) -> PyResult<(bool, Vec<(&'static str, u64, (u64, u64, u64))>)> {
+    use chomp3::f::lookup::Sources;
     use chomp3::f::position::{PositionError, Row, is_p, winning_moves};
     guard(|| {
-        let path = table.unwrap_or_else(|| PathBuf::from(DEFAULT_TABLE));
-        let t = chomp3::f::table::Table::open(&path).map_err(|e| table_error(&path, e))?;
+        let (table, census) = (named(table, DEFAULT_TABLE), named(census, DEFAULT_CENSUS));
+        let missing = |e: &LookupError| {
+            matches!(
+                e,
+                LookupError::Table {
+                    error: TableError::NotFound(..),
+                    ..
+                } | LookupError::Census {
+                    error: DescriptorError::NotFound(_),
+                    ..
+                } | LookupError::NoSource { .. }
+            )
+        };
+        let sources = Sources::open(&table, &census).map_err(|e| match missing(&e) {
+            true => PyFileNotFoundError::new_err(e.to_string()),
+            false => error(e),
+        })?;
         let bad = |e: PositionError| match e {
-            PositionError::Table(e) => table_error(&path, e),
+            PositionError::Lookup(e) if missing(&e) => PyFileNotFoundError::new_err(e.to_string()),
             e => error(e),
         };
-        let lost = is_p(&t, p, q, r).map_err(bad)?;
-        let moves = winning_moves(&t, p, q, r).map_err(bad)?;
+        let lost = is_p(&sources, p, q, r).map_err(bad)?;
+        let moves = winning_moves(&sources, p, q, r).map_err(bad)?;
         let moves = moves
             .into_iter()
             .map(|m| {

@@ -278,6 +278,29 @@ def test_tables_and_censuses_behave_like_data(table, tmp_path):
     assert got["outcome"] == ("P" if grundy(3, 2, 0) == 0 else "N")
 
 
+def test_position_falls_back_to_the_census_as_get_does(table, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # no table or census at the default paths
+    census = ROOT / "data/census.c3d"
+    # Within the table (N = 60) the answers are the table's, census or not.
+    for p, q, r in [(40, 31, 2), (57, 50, 1), (33, 33, 0), (61, 45, 2)]:
+        got = chomp3.position(p, q, r, table=table, census=census)
+        assert got == chomp3.position(p, q, r, table=table)
+        assert got["lost"] == (grundy(p, q, r) == 0)
+    # Past the table: row 2 is proved periodic from its start, so the census
+    # gives every f(y, 2), y > 60: [f(q,2), q, 2] is lost, one move leads to it.
+    q = 10**6
+    f = chomp3.f(q, 2, table=table, census=census)
+    assert chomp3.position(f, q, 2, table=table, census=census)["outcome"] == "P"
+    moves = chomp3.position(f + 1, q, 2, table=table, census=census)["winning_moves"]
+    assert ("bottom", f + 1, (f, q, 2)) in moves
+    # A value neither gives (row 150 before its start, past the table) is the
+    # census's error, not a guess; so is a census alone before the rows' starts.
+    with pytest.raises(chomp3.Error, match="only from q ="):
+        chomp3.position(300, 200, 150, table=table, census=census)
+    with pytest.raises(chomp3.Error, match="only from q ="):
+        chomp3.position(40, 31, 2, census=census)
+
+
 def test_f_follows_the_source_rule_of_get(table, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # no census at the default path data/census.c3d
     assert chomp3.f(10, 5, table=table) == reference()[5][10]

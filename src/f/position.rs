@@ -1,5 +1,6 @@
-//! Questions about single positions `[p,q,r]`, answered from a table: won or lost,
-//! and every winning move. Uses `table`: reads it, never writes it.
+//! Questions about single positions `[p,q,r]`: won or lost, and every winning
+//! move, answered from a table or, by `lookup`'s source rule, from a table and
+//! a census ([`Values`]). Uses `table` and `lookup`: reads them, never writes.
 //!
 //! `[p,q,r]` (`p >= q >= r >= 0`, `p >= 1`) is a P-position exactly when
 //! `f(q,r) = p`: `f(q,r)` is the one `p` for which `[p, min(p,q), min(p,q,r)]` is P
@@ -8,7 +9,29 @@
 
 use std::fmt;
 
+use crate::f::lookup::{LookupError, Sources};
 use crate::f::table::{Table, TableError};
+
+/// Where the questions take `f(q, r)` from.
+pub trait Values {
+    /// `f(q, r)` (for `r > q`, `f(q, q)`), or why it is not known here. A
+    /// value past `2^64` is given as `u64::MAX`: no position's rows reach it,
+    /// so every comparison below decides the same.
+    fn f(&self, q: u64, r: u64) -> Result<u64, PositionError>;
+}
+
+impl Values for Table {
+    fn f(&self, q: u64, r: u64) -> Result<u64, PositionError> {
+        Ok(u64::from(self.get(q, r)?))
+    }
+}
+
+impl Values for Sources {
+    fn f(&self, q: u64, r: u64) -> Result<u64, PositionError> {
+        let answer = self.answer(q, r).map_err(PositionError::Lookup)?;
+        Ok(u64::try_from(answer.value).unwrap_or(u64::MAX))
+    }
+}
 
 /// Which row a move takes from (doc/chomp.md section 1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,19 +76,32 @@ pub enum PositionError {
     /// `q` beyond the table.
     #[error(transparent)]
     Table(#[from] TableError),
+    /// A value neither the table nor the census gives.
+    #[error(transparent)]
+    Lookup(LookupError),
+    /// Listing the moves would read more values than [`MAX_MIDDLE`] rows.
+    #[error(
+        "[{0},{1},{2}]: listing its moves reads f for every middle row below Q; Q <= {MAX_MIDDLE} only"
+    )]
+    TooLong(u64, u64, u64),
 }
 
+/// The largest middle row whose moves are listed (each move reads one value).
+pub const MAX_MIDDLE: u64 = 10_000_000;
+
 /// Whether `[p,q,r]` is a P-position (the player to move loses).
-pub fn is_p(t: &Table, p: u64, q: u64, r: u64) -> Result<bool, PositionError> {
+pub fn is_p(t: &impl Values, p: u64, q: u64, r: u64) -> Result<bool, PositionError> {
     check(p, q, r)?;
-    Ok(t.get(q, r)? as u64 == p)
+    Ok(t.f(q, r)? == p)
 }
 
 /// Every move from `[p,q,r]` to a P-position, bottom row first, by column.
-pub fn winning_moves(t: &Table, p: u64, q: u64, r: u64) -> Result<Vec<Move>, PositionError> {
+pub fn winning_moves(t: &impl Values, p: u64, q: u64, r: u64) -> Result<Vec<Move>, PositionError> {
     check(p, q, r)?;
-    t.get(q, r)?; // q (and so every smaller middle row) is inside the table
-    let f = |a: u64, b: u64| t.get(a, b).map(|v| v as u64);
+    if q > MAX_MIDDLE {
+        return Err(PositionError::TooLong(p, q, r));
+    }
+    let f = |a: u64, b: u64| t.f(a, b);
     let mut moves = Vec::new();
     // Bottom row, column c: [x, min(q,x), min(r,x)] with x = c - 1 >= 1. For x < q
     // that is [x, x, min(r,x)], P iff f(x, min(r,x)) = x; for x >= q it is

@@ -394,12 +394,23 @@ def f(q: int, r: int, table: Any = None, census: Any = None, explain: bool = Fal
     return (value, source) if explain else value
 
 
-def position(p: int, q: int, r: int, table: Any = None) -> dict:
+def position(p: int, q: int, r: int, table: Any = None, census: Any = None) -> dict:
     """Whether [p,q,r] is a P-position (lost for the player to move:
     ``outcome`` "P") or an N-position ("N"), and its winning moves
-    ``(row, column, (p, q, r) after)``, from a table (default data/table.c3t)."""
+    ``(row, column, (p, q, r) after)``. Every value of f comes by the source
+    rule of :func:`f`: the table where it reaches (default data/table.c3t,
+    used if it exists), else the census (default data/census.c3d). The moves
+    read f(y, min(r, y)) for every y < q, so past the table they need every
+    row <= r proved from column N on (the census gives a row only from its
+    start); otherwise the census's one-line error is raised."""
     p, q, r = _position(p, q, r)
-    lost, winning = _chomp3.position(p, q, r, None if table is None else _path("table", table))
+    lost, winning = _chomp3.position(
+        p,
+        q,
+        r,
+        None if table is None else _path("table", table),
+        None if census is None else _path("census", census),
+    )
     return {"outcome": "P" if lost else "N", "lost": lost, "won": not lost, "winning_moves": winning}
 
 
