@@ -415,7 +415,8 @@ fn grundy(py: Python<'_>, p: u32, q: u32, r: u32) -> PyResult<(u32, Vec<((u32, u
 /// `source:` line, the named files passed over). `census` is a path or a
 /// loaded [`GrundyCensus`].
 #[pyfunction]
-#[pyo3(signature = (p, q, r, table=None, census=None, census_loaded=None))]
+#[pyo3(signature = (p, q, r, table=None, census=None, census_loaded=None, progress=None))]
+#[allow(clippy::too_many_arguments)]
 fn grundy_lookup(
     py: Python<'_>,
     p: u64,
@@ -424,6 +425,7 @@ fn grundy_lookup(
     table: Option<PathBuf>,
     census: Option<PathBuf>,
     census_loaded: Option<&GrundyCensus>,
+    progress: Option<PyObject>,
 ) -> PyResult<(u128, &'static str, String, Vec<String>)> {
     use chomp3::grundy::nim::Census;
     let named = match (&census, census_loaded) {
@@ -431,7 +433,7 @@ fn grundy_lookup(
         (Some(path), None) => Some(Census::File(path)),
         (None, None) => None,
     };
-    nim_answer(py, [p, q, r], table.as_deref(), named)
+    nim_answer(py, [p, q, r], table.as_deref(), named, progress)
 }
 
 /// [`grundy_lookup`]'s answer, Ctrl-C stopping a long sweep.
@@ -440,11 +442,12 @@ fn nim_answer(
     position: [u64; 3],
     table: Option<&Path>,
     census: Option<chomp3::grundy::nim::Census<'_>>,
+    progress: Option<PyObject>,
 ) -> PyResult<(u128, &'static str, String, Vec<String>)> {
     use chomp3::grundy::nim::{NimError, nim};
     guard(|| {
         // Ctrl-C stops a long sweep (checked every 4,096 steps).
-        let watch = Watcher::new(None);
+        let watch = Watcher::new(progress);
         let answer = py.allow_threads(|| {
             nim(position, table, census, &watch.stop, &mut |done, total| {
                 watch.tick(done, total)
@@ -557,7 +560,7 @@ impl GrundyCensus {
         r: u64,
     ) -> PyResult<(u128, &'static str, String, Vec<String>)> {
         use chomp3::grundy::nim::Census;
-        nim_answer(py, [p, q, r], None, Some(Census::Loaded(&self.inner)))
+        nim_answer(py, [p, q, r], None, Some(Census::Loaded(&self.inner)), None)
     }
 }
 

@@ -235,6 +235,12 @@ def test_bad_arguments_get_pythons_errors_naming_them(tmp_path):
     assert max(values) > 2**64
     with pytest.raises(ValueError, match="^p must be below 2\\*\\*64"):
         chomp3.nim(2**64, 0, 0)
+    with pytest.raises(ValueError, match="options=True .* below 2\\*\\*32"):
+        chomp3.nim(2**40, 3, 1, options=True)
+    # A long sweep reports its progress to the callback (p reached, target).
+    seen = []
+    assert chomp3._chomp3.grundy_lookup(20000, 6, 2, progress=lambda d, t: seen.append((d, t)))[0] > 0
+    assert seen and seen[-1][1] == 20000 and all(d <= t for d, t in seen)
 
 
 def test_tables_and_censuses_behave_like_data(table, tmp_path):

@@ -422,6 +422,7 @@ def nim(
     grundy_table: Any = None,
     grundy_census: Any = None,
     explain: bool = False,
+    progress: bool = False,
 ):
     """The Sprague-Grundy value G(p,q,r) of three-rowed Chomp by the source
     rule of ``chomp3 nim``: a Grundy table (``chomp3 grundy-table``) or a
@@ -433,8 +434,12 @@ def nim(
     q**2 * p / 2 steps); a named file that does not cover it is passed over
     with a warning. With ``explain=True`` returns ``(value, source)``, source
     being the ``source:`` line. With ``options=True`` (computed only, no file
-    named) returns ``(value, [((p', q', r'), value), ...])`` for every move."""
+    named; ``p < 2**32``: it lists all ``p - 1 + q + r`` moves) returns
+    ``(value, [((p', q', r'), value), ...])`` for every move. With
+    ``progress=True`` a long sweep shows a progress bar; Ctrl-C stops it."""
     p, q, r = _position(p, q, r)
+    if options and p >= 2**32:
+        raise ValueError(f"options=True lists every move of [p,q,r] (p - 1 + q + r of them): p must be below 2**32, got {p}")
     if options:
         if grundy_table is not None or grundy_census is not None or explain:
             raise Error("nim: options=True computes every move; it names no file and explains nothing")
@@ -448,6 +453,7 @@ def nim(
         None if grundy_table is None else _path("grundy_table", grundy_table),
         None if grundy_census is None or loaded is not None else _path("grundy_census", grundy_census),
         loaded,
+        _progress_bar("p", progress),
     )
     for note in passed:
         warnings.warn(note, stacklevel=2)

@@ -65,6 +65,7 @@ def grundy_lookup(
     table: Optional[str] = None,
     census: Optional[str] = None,
     census_loaded: Optional["GrundyCensus"] = None,
+    progress: Optional[Callable[[int, int], None]] = None,
 ) -> Tuple[int, str, str, List[str]]: ...
 
 class GrundyCensus:
