@@ -341,6 +341,24 @@ impl Window {
         &mut self.bits[w]
     }
 
+    /// The window based at column `q` holding the values `q + x` for the bits
+    /// `x` set in `offsets` (as marking each of them would make it: no zero
+    /// words at the end).
+    pub(crate) fn from_offsets(q: u32, offsets: &[u64]) -> Window {
+        let shift = q % 64;
+        let mut bits = vec![0u64; offsets.len() + 1];
+        for (i, &w) in offsets.iter().enumerate() {
+            bits[i] |= w << shift;
+            if shift > 0 {
+                bits[i + 1] |= w >> (64 - shift);
+            }
+        }
+        while bits.last() == Some(&0) {
+            bits.pop();
+        }
+        Window { base: q / 64, bits }
+    }
+
     /// Sets value `v` (absolute, `v >= 64 * base`).
     #[inline]
     pub(crate) fn mark(&mut self, v: u32) {
