@@ -223,7 +223,7 @@ mod tests {
                         _ => u64::MAX,
                     })
                     .collect();
-                if len > 1 && rng.next() % 2 == 0 {
+                if len > 1 && rng.next().is_multiple_of(2) {
                     offsets[len - 1] = 0;
                 }
                 let mut marked = Window {
