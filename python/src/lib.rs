@@ -97,12 +97,6 @@ impl Table {
         self.inner.n()
     }
 
-    /// The file's path.
-    #[getter]
-    fn path(&self) -> PathBuf {
-        self.path.clone()
-    }
-
     fn __getitem__(&self, key: (u64, u64)) -> PyResult<u32> {
         guard(|| {
             self.inner
@@ -576,22 +570,19 @@ struct GrundyTable {
 impl GrundyTable {
     #[new]
     fn new(path: PathBuf) -> PyResult<GrundyTable> {
-        guard(|| match chomp3::grundy::table::GrundyTable::open(&path) {
-            Ok(inner) => Ok(GrundyTable { inner, path }),
-            Err(e) => Err(table_error(&path, e)),
-        })
+        // Read, not mapped, as Table: a cut file gives an error, not SIGBUS.
+        guard(
+            || match chomp3::grundy::table::GrundyTable::open_reading(&path) {
+                Ok(inner) => Ok(GrundyTable { inner, path }),
+                Err(e) => Err(table_error(&path, e)),
+            },
+        )
     }
 
     /// The table's N (None: no slab yet).
     #[getter]
     fn n(&self) -> Option<u64> {
         self.inner.n()
-    }
-
-    /// The file's path.
-    #[getter]
-    fn path(&self) -> PathBuf {
-        self.path.clone()
     }
 
     /// G(p, q, r), p >= q >= r, p <= N.

@@ -43,6 +43,12 @@ def grundy(p, q, r):
     return next(v for v in range(len(options) + 1) if v not in options)
 
 
+def pickle_roundtrip(x):
+    import pickle
+
+    return pickle.loads(pickle.dumps(x))
+
+
 def chomp3_binary():
     for kind in ("release", "debug"):
         path = ROOT / "target" / kind / "chomp3"
@@ -199,6 +205,11 @@ def test_grundy_table_made_and_read_from_python(tmp_path):
     t.verify()
     with pytest.raises(chomp3.Error):
         t[31, 0, 0]
+    with pytest.raises(ValueError, match="not a position"):
+        t[3, 5, 1]
+    with pytest.raises(ValueError, match="not a position"):
+        t.line(6, 2, start=3)
+    assert pickle_roundtrip(t)[24, 24, 24] == t[24, 24, 24]
 
 
 def test_bad_arguments_get_pythons_errors_naming_them(tmp_path):

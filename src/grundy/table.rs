@@ -38,6 +38,13 @@ impl GrundyTable {
         Table::open_shape(path, Shape::Tetrahedron).map(GrundyTable)
     }
 
+    /// Opens and checks a `.g3t` file to be read with positional reads, not a
+    /// map: for a process that keeps it open while other programs may change
+    /// the file (a cut file gives an error, not SIGBUS).
+    pub fn open_reading(path: &Path) -> Result<GrundyTable, TableError> {
+        Table::open_shape_reading(path, Shape::Tetrahedron).map(GrundyTable)
+    }
+
     /// The largest `p` held (`None` before the first slab past the placeholder).
     pub fn n(&self) -> Option<u64> {
         // Column 0 is the placeholder slab.

@@ -73,6 +73,14 @@ def _position(p: Any, q: Any, r: Any) -> tuple:
     return _count("p", p), _count("q", q), _count("r", r)
 
 
+def _ordered(p: Any, q: Any, r: Any) -> tuple:
+    """``(p, q, r)`` checked to be a position: ints, ``p >= q >= r >= 0``, ``p >= 1``."""
+    p, q, r = _position(p, q, r)
+    if not (p >= q >= r and p >= 1):
+        raise ValueError(f"[{p},{q},{r}] is not a position: it needs p >= q >= r >= 0 and p >= 1")
+    return p, q, r
+
+
 def _path(name: str, value: Any) -> str:
     """``value`` as a path string, or TypeError naming ``name``."""
     if value is None or not isinstance(value, (str, bytes, os.PathLike)):
@@ -337,18 +345,22 @@ class GrundyTable:
         return f"GrundyTable({self.path!r}, N = {self.n})"
 
     def __getitem__(self, key) -> int:
-        p, q, r = key
-        return self._inner.get(*_position(p, q, r))
+        p, q, r = _ordered(*key)
+        return self._inner.get(p, q, r)
 
     def line(self, q: int, r: int, start: Optional[int] = None, stop: Optional[int] = None):
         """G(p, q, r) for ``p`` in ``[start, stop)`` (default ``max(q, 1)`` to N)."""
         n = self.n or 0
-        start = max(q, 1) if start is None else start
-        stop = n + 1 if stop is None else stop
+        q, r = _count("q", q), _count("r", r)
+        start = max(q, 1) if start is None else _count("start", start)
+        stop = n + 1 if stop is None else _count("stop", stop)
+        if stop > start:
+            _ordered(start, q, r)
         return self._inner.line(q, r, start, stop)
 
     def slab(self, p: int):
         """Every G(p, q, r), ``r <= q <= p``, as an array indexed ``[q, r]``."""
+        p = _ordered(p, 0, 0)[0]
         out = np.zeros((p + 1, p + 1), dtype=np.uint32)
         for q in range(p + 1):
             for r in range(q + 1):

@@ -242,6 +242,12 @@ impl Table {
         Table::open_with(path, shape, true)
     }
 
+    /// [`Table::open_shape`] with positional reads instead of a map (see
+    /// [`Table::open_reading`]).
+    pub fn open_shape_reading(path: &Path, shape: Shape) -> Result<Table, TableError> {
+        Table::open_with(path, shape, false)
+    }
+
     fn open_with(path: &Path, shape: Shape, map: bool) -> Result<Table, TableError> {
         if path.is_dir() {
             return Err(TableError::IsDirectory(path.to_path_buf(), shape));
