@@ -270,9 +270,10 @@ fn analyze_takes_proved_fates_from_a_census() {
     assert!(summary.contains("\"resolved_below\": 1001"), "{summary}");
 }
 
-/// A census of more than 300,001 rows: `rows.tsv` is written compressed, the
-/// report links the file written, and it holds the committed rows of
-/// `data/census-500000/` (made again, not copied).
+/// A census of more than 300,001 rows: `rows.tsv` and the long b-files are
+/// written compressed (the b-files' first 10,000 terms plain beside them), the
+/// report links the files written, and they hold the committed rows and terms
+/// of `data/census-500000/` (made again, not copied).
 #[test]
 fn a_large_census_writes_its_rows_compressed_and_links_them() {
     use std::io::Read;
@@ -314,4 +315,22 @@ fn a_large_census_writes_its_rows_compressed_and_links_them() {
         rows(&made) == rows(&committed),
         "rows differ from the committed census"
     );
+    // The b-files: whole in .xz (the committed terms), the first 10,000 plain.
+    for id in [
+        "029899", "029900", "029901", "029902", "029903", "029904", "029905",
+    ] {
+        let whole = text(&out.join(format!("b{id}.txt.xz")));
+        let committed = text(&root.join(format!("data/census-500000/b{id}.txt.xz")));
+        assert!(rows(&whole) == rows(&committed), "b{id}: other terms");
+        let plain = std::fs::read_to_string(out.join(format!("b{id}.txt"))).unwrap();
+        assert_eq!(
+            rows(&plain)[..],
+            rows(&whole)[..10_000],
+            "b{id}: not its first terms"
+        );
+        assert!(plain.contains(&format!("(all of them in b{id}.txt.xz)")));
+        assert!(report.contains(&format!("[b{id}.txt.xz](b{id}.txt.xz)")));
+    }
+    // A147983 has fewer than 10,000 terms here: one plain file.
+    assert!(!out.join("b147983.txt.xz").exists());
 }

@@ -8,15 +8,49 @@ use crate::base::atomic_write::FileSet;
 
 use crate::f::analysis::sequences::Sequence;
 
-/// Writes `s` as a b-file; `from` is the source line.
-pub(super) fn write(set: &mut FileSet, s: &Sequence, from: &str, path: &Path) -> io::Result<()> {
-    set.write(path, |w| {
+/// Terms of the plain b-file beside a compressed one: as many as OEIS takes.
+pub const PLAIN_TERMS: usize = 10_000;
+
+/// Writes `s` as a b-file into `dir` (`from` is the source line). With
+/// `large` (an analysis of more rows than `rows.tsv` keeps plain), a b-file of
+/// more than [`PLAIN_TERMS`] terms is written twice: whole, compressed with xz
+/// (`bNNNNNN.txt.xz`, preset 6: the same bytes every run), and its first
+/// [`PLAIN_TERMS`] terms plain (`bNNNNNN.txt`), whose header names the whole
+/// one. Returns whether it was split.
+pub(super) fn write(
+    set: &mut FileSet,
+    s: &Sequence,
+    from: &str,
+    dir: &Path,
+    large: bool,
+) -> io::Result<bool> {
+    let name = s.file_name();
+    let split = large && s.terms.len() > PLAIN_TERMS;
+    let text = |w: &mut dyn Write, terms: &[i64], count: &str| -> io::Result<()> {
         writeln!(w, "# {}: {}, three-rowed Chomp", s.id, s.definition)?;
         writeln!(w, "{from}")?;
-        writeln!(w, "# {}; {} terms, offset 0", s.complete, s.terms.len())?;
-        for (i, t) in s.terms.iter().enumerate() {
+        writeln!(w, "# {}; {count}, offset 0", s.complete)?;
+        for (i, t) in terms.iter().enumerate() {
             writeln!(w, "{i} {t}")?;
         }
         Ok(())
-    })
+    };
+    let all = format!("{} terms", s.terms.len());
+    if !split {
+        set.write(&dir.join(&name), |w| text(w, &s.terms, &all))?;
+        return Ok(false);
+    }
+    set.write(&dir.join(format!("{name}.xz")), |w| {
+        let mut xz = xz2::write::XzEncoder::new(w, 6);
+        text(&mut xz, &s.terms, &all)?;
+        xz.finish().map(|_| ())
+    })?;
+    let first = format!(
+        "the first {PLAIN_TERMS} of {} terms (all of them in {name}.xz)",
+        s.terms.len()
+    );
+    set.write(&dir.join(&name), |w| {
+        text(w, &s.terms[..PLAIN_TERMS], &first)
+    })?;
+    Ok(true)
 }

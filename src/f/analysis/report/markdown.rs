@@ -13,7 +13,7 @@ use crate::f::proof::Known;
 pub(super) fn report(
     a: &Analysis,
     counts: &RowCounts,
-    sequences: &[Sequence],
+    (sequences, split): (&[Sequence], &[bool]),
     provenance: &Provenance,
     rows_name: &str,
 ) -> String {
@@ -49,7 +49,7 @@ pub(super) fn report(
         );
     }
     rows(&mut s, a, counts, rows_name);
-    sequence_table(&mut s, sequences);
+    sequence_table(&mut s, sequences, split);
     growth(&mut s, a);
     checks(&mut s, a);
     s
@@ -106,21 +106,22 @@ fn rows(s: &mut String, a: &Analysis, counts: &RowCounts, rows_name: &str) {
     let _ = writeln!(s, "Per-row details: [{rows_name}]({rows_name}).\n");
 }
 
-fn sequence_table(s: &mut String, sequences: &[Sequence]) {
+fn sequence_table(s: &mut String, sequences: &[Sequence], split: &[bool]) {
     let _ = writeln!(s, "## Sequences (OEIS b-files)\n");
     let _ = writeln!(
         s,
         "| sequence | file | terms | complete |\n|---|---|---:|---|"
     );
-    for q in sequences {
+    for (q, &split) in sequences.iter().zip(split) {
         let file = q.file_name();
-        let _ = writeln!(
-            s,
-            "| {} | [{file}]({file}) | {} | {} |",
-            q.id,
-            q.terms.len(),
-            q.range
-        );
+        let link = match split {
+            false => format!("[{file}]({file})"),
+            true => format!(
+                "[{file}.xz]({file}.xz); its first {} terms plain: [{file}]({file})",
+                super::bfiles::PLAIN_TERMS
+            ),
+        };
+        let _ = writeln!(s, "| {} | {link} | {} | {} |", q.id, q.terms.len(), q.range);
     }
 }
 

@@ -55,8 +55,10 @@ pub fn write_all(a: &Analysis, table: &Path, command: &str, dir: &Path) -> io::R
     // Every file is written aside first, then all are renamed: the old set
     // stays whole if any write fails.
     let mut set = FileSet::new();
+    let large = a.rows.len() > tsv::PLAIN_ROWS;
+    let mut split = Vec::new();
     for s in &sequences {
-        bfiles::write(&mut set, s, &from, &dir.join(s.file_name()))?;
+        split.push(bfiles::write(&mut set, s, &from, dir, large)?);
     }
     let rows_name = tsv::write_rows(&mut set, a, &from, dir)?;
     // A census does not count every value of every cell; only a table does.
@@ -71,7 +73,7 @@ pub fn write_all(a: &Analysis, table: &Path, command: &str, dir: &Path) -> io::R
         &provenance,
         &dir.join("summary.json"),
     )?;
-    let report = markdown::report(a, &counts, &sequences, &provenance, rows_name);
+    let report = markdown::report(a, &counts, (&sequences, &split), &provenance, rows_name);
     set.write(&dir.join("report.md"), |w| w.write_all(report.as_bytes()))?;
     set.commit()
 }
