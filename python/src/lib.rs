@@ -308,24 +308,42 @@ fn lookup(
                 };
                 Ok((a.value, kind, a.source.to_string()))
             }
-            Err(e) => {
-                let missing = matches!(
-                    &e,
-                    LookupError::Table {
-                        error: TableError::NotFound(..),
-                        ..
-                    } | LookupError::Census {
-                        error: DescriptorError::NotFound(_),
-                        ..
-                    } | LookupError::NoSource { .. }
-                );
-                Err(match missing {
-                    true => PyFileNotFoundError::new_err(e.to_string()),
-                    false => error(e),
-                })
-            }
+            Err(e) => Err(lookup_error(e)),
         }
     })
+}
+
+/// A look-up's error: `FileNotFoundError` for a missing file, else `chomp3.Error`.
+fn lookup_error(e: LookupError) -> PyErr {
+    let missing = matches!(
+        &e,
+        LookupError::Table {
+            error: TableError::NotFound(..),
+            ..
+        } | LookupError::Census {
+            error: DescriptorError::NotFound(_),
+            ..
+        } | LookupError::NoSource { .. }
+    );
+    match missing {
+        true => PyFileNotFoundError::new_err(e.to_string()),
+        false => error(e),
+    }
+}
+
+/// A Grundy value's error: `FileNotFoundError` for a missing file, else
+/// `chomp3.Error`.
+fn nim_error(e: chomp3::grundy::nim::NimError) -> PyErr {
+    use chomp3::grundy::nim::NimError;
+    let missing = match &e {
+        NimError::Table { error, .. } => matches!(error, TableError::NotFound(..)),
+        NimError::Census { error, .. } => error.not_found(),
+        _ => false,
+    };
+    match missing {
+        true => PyFileNotFoundError::new_err(e.to_string()),
+        false => error(e),
+    }
 }
 
 /// Whether [p,q,r] is lost for the player to move, and its winning moves as
@@ -345,24 +363,9 @@ fn position(
     use chomp3::f::position::{PositionError, Row, is_p, winning_moves};
     guard(|| {
         let (table, census) = (named(table, DEFAULT_TABLE), named(census, DEFAULT_CENSUS));
-        let missing = |e: &LookupError| {
-            matches!(
-                e,
-                LookupError::Table {
-                    error: TableError::NotFound(..),
-                    ..
-                } | LookupError::Census {
-                    error: DescriptorError::NotFound(_),
-                    ..
-                } | LookupError::NoSource { .. }
-            )
-        };
-        let sources = Sources::open(&table, &census).map_err(|e| match missing(&e) {
-            true => PyFileNotFoundError::new_err(e.to_string()),
-            false => error(e),
-        })?;
+        let sources = Sources::open(&table, &census).map_err(lookup_error)?;
         let bad = |e: PositionError| match e {
-            PositionError::Lookup(e) if missing(&e) => PyFileNotFoundError::new_err(e.to_string()),
+            PositionError::Lookup(e) => lookup_error(e),
             e => error(e),
         };
         let lost = is_p(&sources, p, q, r).map_err(bad)?;
@@ -438,7 +441,7 @@ fn nim_answer(
     census: Option<chomp3::grundy::nim::Census<'_>>,
     progress: Option<PyObject>,
 ) -> PyResult<(u128, &'static str, String, Vec<String>)> {
-    use chomp3::grundy::nim::{NimError, nim};
+    use chomp3::grundy::nim::nim;
     guard(|| {
         // Ctrl-C stops a long sweep (checked every 4,096 steps).
         let watch = Watcher::new(progress);
@@ -450,20 +453,9 @@ fn nim_answer(
         if let Some(e) = watch.raised() {
             return Err(e);
         }
-        match answer {
-            Ok(a) => Ok((a.value, a.source.kind(), a.source.to_string(), a.passed)),
-            Err(e) => {
-                let missing = match &e {
-                    NimError::Table { error, .. } => matches!(error, TableError::NotFound(..)),
-                    NimError::Census { error, .. } => error.not_found(),
-                    _ => false,
-                };
-                Err(match missing {
-                    true => PyFileNotFoundError::new_err(e.to_string()),
-                    false => error(e),
-                })
-            }
-        }
+        answer
+            .map(|a| (a.value, a.source.kind(), a.source.to_string(), a.passed))
+            .map_err(nim_error)
     })
 }
 
@@ -478,13 +470,10 @@ struct GrundyCensus {
 impl GrundyCensus {
     #[new]
     fn new(path: PathBuf) -> PyResult<GrundyCensus> {
-        use chomp3::grundy::nim::{LoadedCensus, NimError};
-        guard(|| match LoadedCensus::open(&path) {
-            Ok(inner) => Ok(GrundyCensus { inner }),
-            Err(e @ NimError::Census { .. }) if matches!(&e, NimError::Census { error, .. } if error.not_found()) => {
-                Err(PyFileNotFoundError::new_err(e.to_string()))
-            }
-            Err(e) => Err(error(e)),
+        guard(|| {
+            chomp3::grundy::nim::LoadedCensus::open(&path)
+                .map(|inner| GrundyCensus { inner })
+                .map_err(nim_error)
         })
     }
 
@@ -523,18 +512,14 @@ impl GrundyCensus {
         Bound<'py, PyArray1<u32>>,
         Bound<'py, PyArray1<u32>>,
     ) {
-        use chomp3::grundy::file::Found;
         let (mut q, mut r, mut start, mut period) =
             (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for f in self.inner.lines() {
-            let (a, b, c, d) = match f {
-                Found::Pattern(l) => (l.q, l.r, l.start, l.period),
-                Found::Period(l) => (l.q, l.r, l.start, l.period),
-            };
-            q.push(a);
-            r.push(b);
-            start.push(c);
-            period.push(d);
+            let l = f.proved();
+            q.push(l.q);
+            r.push(l.r);
+            start.push(l.start);
+            period.push(l.period);
         }
         (
             q.into_pyarray(py),

@@ -115,6 +115,16 @@ pub enum Found {
     Period(ProvedLine),
 }
 
+impl Found {
+    /// The proved line, without its pattern.
+    pub fn proved(&self) -> ProvedLine {
+        match self {
+            Found::Pattern(f) => ProvedLine::from(f),
+            Found::Period(l) => *l,
+        }
+    }
+}
+
 /// Why a census file could not be read as one.
 #[derive(Debug, thiserror::Error)]
 pub enum ReadError {

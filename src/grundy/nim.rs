@@ -358,9 +358,9 @@ impl LoadedCensus {
         let (q_max, found) = file::read_lines(reader).map_err(|e| bad(e.into()))?;
         let lines = found
             .into_iter()
-            .map(|f| match &f {
-                Found::Pattern(l) => ((l.q, l.r), f),
-                Found::Period(l) => ((l.q, l.r), f),
+            .map(|f| {
+                let l = f.proved();
+                ((l.q, l.r), f)
             })
             .collect();
         Ok(LoadedCensus {
