@@ -20,9 +20,12 @@ def median_ms(f, repeat=7):
     return statistics.median(times)
 
 
-table = chomp3.Table(sys.argv[1] if len(sys.argv) > 1 else "data/table.c3t")
-r = table.n // 2
-print(f"Table.row({r}) of N = {table.n}: {median_ms(lambda: table.row(r)):.2f} ms median")
+path = sys.argv[1] if len(sys.argv) > 1 else "data/table.c3t"
+for mapped in (False, True):
+    table = chomp3.Table(path, mapped=mapped)
+    r = table.n // 2
+    how = "mapped" if mapped else "read"
+    print(f"Table.row({r}) of N = {table.n} ({how}): {median_ms(lambda: table.row(r)):.2f} ms median")
 census = chomp3.Census("data/census.c3d")
 print(f"Census.rows() of {len(census)} rows: {median_ms(census.rows):.1f} ms median")
 grundy_census = chomp3.GrundyCensus("data/grundy-census-40/grundy-census.tsv")

@@ -53,6 +53,25 @@ fn whole_reference_table_matches() {
     }
 }
 
+#[test]
+fn rows_read_whole_equal_the_reference_table() {
+    let reference = reference_table();
+    let dir = tempfile::tempdir().unwrap();
+    let path = computed(dir.path(), "t.c3t", 30, &[]);
+    let mapped = chomp3::f::table::Table::open(&path).unwrap();
+    let read = chomp3::f::table::Table::open_reading(&path).unwrap();
+    for t in [&mapped, &read] {
+        for (r, row) in reference.iter().enumerate() {
+            let mut got = Vec::new();
+            t.read_row(r as u32, 0..31, &mut got).unwrap();
+            assert_eq!(&got, row, "row {r}");
+            got.clear();
+            t.read_row(r as u32, 7..19, &mut got).unwrap();
+            assert_eq!(got, row[7..19], "row {r}, q in 7..19");
+        }
+    }
+}
+
 /// The table to N = 2000 read as doc/chomp.md section 3's sequences.
 struct Sequences {
     diagonal: Vec<u32>,

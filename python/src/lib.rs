@@ -82,10 +82,16 @@ struct Table {
 #[pymethods]
 impl Table {
     #[new]
-    fn new(path: PathBuf) -> PyResult<Table> {
-        // Read, not mapped: a notebook keeps the table open for long, and a
-        // file cut meanwhile must give an error, not kill the kernel (SIGBUS).
-        guard(|| match chomp3::f::table::Table::open_reading(&path) {
+    #[pyo3(signature = (path, mapped=false))]
+    fn new(path: PathBuf, mapped: bool) -> PyResult<Table> {
+        // Read, not mapped, unless asked: a notebook keeps the table open for
+        // long, and a file cut meanwhile must give an error, not kill the
+        // kernel (SIGBUS); a map reads a row about 20 times as fast.
+        let open = match mapped {
+            true => chomp3::f::table::Table::open,
+            false => chomp3::f::table::Table::open_reading,
+        };
+        guard(|| match open(&path) {
             Ok(inner) => Ok(Table { inner, path }),
             Err(e) => Err(table_error(&path, e)),
         })
@@ -123,10 +129,14 @@ impl Table {
             if stop > columns {
                 self.inner.get(stop - 1, 0).map_err(bad)?;
             }
-            let values: Vec<u32> = (start..stop.max(start))
-                .map(|q| self.inner.value(q as u32, r.min(q) as u32))
-                .collect::<Result<_, _>>()
-                .map_err(bad)?;
+            // Both now at most N + 1, which fits u32.
+            let narrow = |x: u64| u32::try_from(x.min(columns)).expect("N + 1 fits u32");
+            let mut values = Vec::new();
+            if start < stop {
+                self.inner
+                    .read_row(narrow(r), narrow(start)..narrow(stop), &mut values)
+                    .map_err(bad)?;
+            }
             Ok(values.into_pyarray(py))
         })
     }

@@ -77,6 +77,20 @@ def test_table_values_are_the_reference_table(table):
     assert col.dtype == np.uint32 and list(col) == [f[r][30] for r in range(31)]
 
 
+def test_a_mapped_table_reads_the_same_rows(table):
+    f = reference()
+    t = chomp3.Table(table, mapped=True)
+    assert "mapped" in repr(t) and pickle_roundtrip(t).mapped
+    for r in range(31):
+        assert list(t.row(r, 0, 31)) == f[r]
+        assert list(t[5:17, r]) == f[r][5:17]
+    # Above the diagonal a row reads f(q, q); an empty range is empty.
+    assert list(t.row(50, 0, 31)) == [f[q][q] for q in range(31)]
+    assert len(t.row(7, 20, 10)) == 0
+    with pytest.raises(TypeError, match="mapped"):
+        chomp3.Table(table, mapped="yes")
+
+
 def test_table_rows_equal_chomp3_dump(table):
     out = subprocess.run(
         [chomp3_binary(), "dump", "--table", str(table)], capture_output=True, text=True, check=True
@@ -445,6 +459,8 @@ def test_a_damaged_data_block_is_refused_where_it_is_read(table, tmp_path):
         t[40, 20]
     with pytest.raises(chomp3.Error, match="damaged table"):
         t.row(20)
+    with pytest.raises(chomp3.Error, match="damaged table"):
+        chomp3.Table(copy, mapped=True).row(20)
 
 
 def test_a_panic_becomes_an_error():

@@ -99,17 +99,25 @@ class Table:
     ``t.column(q)`` the same as arrays. ``np.asarray(t)`` is the whole
     ``(N+1) x (N+1)`` array (tables up to N = 8191; a row or column at a time
     beyond). A table pickles as its path.
+
+    ``mapped=True`` maps the file instead of reading it: a row comes about 20
+    times as fast (it touches one page per column), but if another program
+    cuts the file while it is open, the process dies (SIGBUS) instead of
+    raising an error. chomp3 itself only ever extends a table.
     """
 
     #: Largest N that ``np.asarray`` makes whole (256 MiB of uint32).
     ARRAY_LIMIT = 8191
 
-    def __init__(self, path: Any) -> None:
+    def __init__(self, path: Any, mapped: bool = False) -> None:
         self.path = _path("path", path)
-        self._inner = _Table(self.path)
+        if not isinstance(mapped, bool):
+            raise TypeError(f"mapped must be True or False, not {type(mapped).__name__}")
+        self.mapped = mapped
+        self._inner = _Table(self.path, mapped)
 
     def __reduce__(self):
-        return (Table, (self.path,))
+        return (Table, (self.path, self.mapped))
 
     @property
     def n(self) -> Optional[int]:
@@ -126,7 +134,8 @@ class Table:
         return self.shape[0]
 
     def __repr__(self) -> str:
-        return f"Table({self.path!r}, N = {self.n})"
+        mapped = ", mapped" if self.mapped else ""
+        return f"Table({self.path!r}, N = {self.n}{mapped})"
 
     def __getitem__(self, key):
         if not isinstance(key, tuple) or len(key) != 2:

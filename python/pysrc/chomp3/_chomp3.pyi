@@ -12,9 +12,10 @@ class Error(ValueError):
     """A damaged or foreign file, or a question chomp3 cannot answer."""
 
 class Table:
-    """A table file (``chomp3 compute``), read through a memory map."""
+    """A table file (``chomp3 compute``), read with positional reads, or
+    mapped when ``mapped`` is true."""
 
-    def __init__(self, path: _Path) -> None: ...
+    def __init__(self, path: _Path, mapped: bool = False) -> None: ...
     @property
     def n(self) -> Optional[int]:
         """The table's N (None: no column yet)."""

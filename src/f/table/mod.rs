@@ -559,6 +559,49 @@ impl Table {
         Ok(())
     }
 
+    /// Appends `f(q, r)` for `q` in `qs` (`qs.end <= columns()`; above the
+    /// diagonal, `r > q`, that is `f(q, q)`) to `out`, their blocks checked.
+    ///
+    /// A row has one cell per column, each in its own page past the first
+    /// few thousand columns, so it is bound by the memory's latency, not its
+    /// bandwidth. On a map the loop asks for the cell [`ROW_AHEAD`] columns
+    /// ahead before it reads this one, so that those page walks and cache
+    /// misses overlap (a row of the `10^5` table, warm: 13 ms a cell at a
+    /// time, 5 ms with the hints). A table that is read merges nearby cells
+    /// ([`Table::cells`]), one read each.
+    pub fn read_row(&self, r: u32, qs: Range<u32>, out: &mut Vec<u32>) -> Result<(), TableError> {
+        assert!(
+            u64::from(qs.end) <= self.columns(),
+            "column {} outside the table",
+            qs.end
+        );
+        let bits = u64::from(self.header.bits);
+        let bit_of = |q: u32| (raw::cells(u64::from(q)) + u64::from(r.min(q))) * bits;
+        if let Bytes::Read { .. } = self.bytes {
+            let cells: Vec<u64> = qs.map(|q| bit_of(q) / bits).collect();
+            out.extend(self.cells(&cells)?);
+            return Ok(());
+        }
+        let data = self.mapped_data();
+        out.reserve(qs.len());
+        for q in qs.clone() {
+            if let Some(ahead) = q.checked_add(ROW_AHEAD).filter(|a| qs.contains(a)) {
+                prefetch(data, narrow::<usize, _>(bit_of(ahead) / 8));
+            }
+            let bit = bit_of(q);
+            let (first, last) = (
+                bit / 8 / BLOCK_BYTES,
+                ((bit + bits).div_ceil(8) - 1) / BLOCK_BYTES,
+            );
+            self.check_block(first)?;
+            if last != first {
+                self.check_block(last)?;
+            }
+            out.push(raw::unpack_bit(data, bit, self.header.bits));
+        }
+        Ok(())
+    }
+
     /// Appends `f(q, r)` for `r` in `rows` (all `<= q`, `q < columns()`) to
     /// `out`, their blocks checked.
     pub fn read_column(
@@ -582,6 +625,25 @@ impl Table {
                 raw::unpack_bit(d, first + u64::from(r) * u64::from(bits) - 8 * at, bits)
             }));
         })
+    }
+}
+
+/// Columns ahead whose cell [`Table::read_row`] asks for (on the `10^5`
+/// table, in a bare loop: 8 gave 3.4 ms a row, 32 gave 3.1, 64 gave 2.8).
+const ROW_AHEAD: u32 = 64;
+
+/// Asks for the cache line of `data[i]` (a hint; nothing if out of range).
+#[inline(always)]
+fn prefetch(data: &[u8], i: usize) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(b) = data.get(i) {
+        // SAFETY: a prefetch reads nothing the program sees and never
+        // faults; the address is that of an element of the slice.
+        unsafe {
+            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                b as *const u8 as *const i8,
+            )
+        }
     }
 }
 
