@@ -148,10 +148,13 @@ impl Chunk {
             };
             let link = std::mem::take(&mut live.delta);
             if chained && r < q0 {
-                for &v in prev.iter().chain(&link) {
+                for &v in prev.iter() {
                     if v != NONE {
                         win.toggle(v);
                     }
+                }
+                for &v in &link {
+                    win.toggle(v);
                 }
             }
             if survived {
@@ -264,21 +267,23 @@ impl Chunk {
 /// The values `>= q1` that lie in an odd number of `parts` (each list without
 /// repeats; [`NONE`] ignored), through `flips` (all clear before and after).
 fn xor(q1: u32, parts: [&[u32]; 3], flips: &mut Window) -> Vec<u32> {
-    let values = || {
-        parts
-            .iter()
-            .flat_map(|p| p.iter().copied())
-            .filter(|&v| v != NONE && v >= q1)
-    };
+    // Plain loops over each part: a flattened, filtered iterator took 10 %
+    // longer (so did flipping in one pass and checking its candidates after).
     flips.base = q1 / 64;
-    for v in values() {
-        flips.toggle(v);
+    for part in parts {
+        for &v in part {
+            if v != NONE && v >= q1 {
+                flips.toggle(v);
+            }
+        }
     }
     let mut out = Vec::new();
-    for v in values() {
-        if flips.has(v) {
-            out.push(v);
-            flips.toggle(v);
+    for part in parts {
+        for &v in part {
+            if v != NONE && v >= q1 && flips.has(v) {
+                out.push(v);
+                flips.toggle(v);
+            }
         }
     }
     out.shrink_to_fit();
