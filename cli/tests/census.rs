@@ -11,6 +11,17 @@ use chomp3::f::proof::{Fate, RowStatus};
 use chomp3::f::table::Table;
 use common::{chomp3, chomp3_ok, computed};
 
+/// How a census runs: as shipped, or with a test hook (feature `test-hooks`).
+#[derive(Clone, Copy, PartialEq)]
+#[cfg_attr(not(feature = "test-hooks"), allow(dead_code))]
+enum Hook {
+    None,
+    /// A deliberately wrong state comparison.
+    IgnoreState,
+    /// The engine's wide-window way in every block.
+    WideWindows,
+}
+
 /// Each row's fate, `None` if open.
 fn fates(rows: &[Option<RowStatus>]) -> Vec<Option<Fate>> {
     rows.iter()
@@ -24,7 +35,7 @@ fn census_against_table(
     rows: u32,
     n: u64,
     batch: u32,
-    weakened: bool,
+    hook: Hook,
 ) -> (Vec<Option<RowStatus>>, usize) {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(2)
@@ -36,13 +47,33 @@ fn census_against_table(
         batch,
     };
     #[cfg(feature = "test-hooks")]
-    let result = match weakened {
-        true => census_weakened(params, &pool, Weaken { ignore_state: true }, &mut |_, _| {}),
-        false => census(params, &pool, &mut |_, _| {}),
+    let result = match hook {
+        Hook::None => census(params, &pool, &mut |_, _| {}),
+        Hook::IgnoreState => census_weakened(
+            params,
+            &pool,
+            Weaken {
+                ignore_state: true,
+                ..Weaken::default()
+            },
+            &mut |_, _| {},
+        ),
+        Hook::WideWindows => census_weakened(
+            params,
+            &pool,
+            Weaken {
+                wide_windows: true,
+                ..Weaken::default()
+            },
+            &mut |_, _| {},
+        ),
     };
     #[cfg(not(feature = "test-hooks"))]
     let result = {
-        assert!(!weakened, "a weakened census needs the feature test-hooks");
+        assert!(
+            hook == Hook::None,
+            "a test hook needs the feature test-hooks"
+        );
         census(params, &pool, &mut |_, _| {})
     };
     let columns = result.columns;
@@ -86,10 +117,10 @@ fn census_against_table(
 
 #[test]
 fn census_agrees_with_the_dense_table() {
-    let (rows, wrong) = census_against_table(1500, 8000, BATCH_COLS, false);
+    let (rows, wrong) = census_against_table(1500, 8000, BATCH_COLS, Hook::None);
     assert_eq!(wrong, 0);
     // Comparing states every 72 columns proves the same fates.
-    let (often, wrong) = census_against_table(1500, 8000, 72, false);
+    let (often, wrong) = census_against_table(1500, 8000, 72, Hook::None);
     assert_eq!(wrong, 0);
     assert!(
         fates(&often) == fates(&rows),
@@ -97,7 +128,7 @@ fn census_agrees_with_the_dense_table() {
     );
     // Every 50 columns: the periods below (3, 4, ...) do not divide it, so rows
     // are proved only through comparisons at multiples of lcm(K, L).
-    let (odd, wrong) = census_against_table(1500, 8000, 50, false);
+    let (odd, wrong) = census_against_table(1500, 8000, 50, Hook::None);
     assert_eq!(wrong, 0);
     assert!(fates(&odd) == fates(&rows), "batch 50 proves other fates");
     let fates = fates(&rows);
@@ -139,10 +170,29 @@ fn census_agrees_with_the_dense_table() {
 
 #[test]
 #[cfg(feature = "test-hooks")]
+fn wide_windows_give_the_same_census() {
+    // Rows to 1500 have windows of a few dozen words, which the engine copies
+    // whole; flipped value by value instead (as rows past 65,000 are), every
+    // block must give the same proved fates and values.
+    let (narrow, _) = census_against_table(1500, 8000, 50, Hook::None);
+    let (wide, wrong) = census_against_table(1500, 8000, 50, Hook::WideWindows);
+    assert_eq!(wrong, 0);
+    assert!(
+        fates(&wide) == fates(&narrow),
+        "the two ways prove other fates"
+    );
+    assert!(
+        fates(&wide).iter().all(|f| f.is_some()),
+        "every row settled"
+    );
+}
+
+#[test]
+#[cfg(feature = "test-hooks")]
 fn a_wrong_state_comparison_is_caught() {
     // Dropping the values from the state makes every comparison succeed, so rows
     // are "proved" as soon as the rows below settle: the table refutes some.
-    let (_, wrong) = census_against_table(1500, 8000, 1, true);
+    let (_, wrong) = census_against_table(1500, 8000, 1, Hook::IgnoreState);
     assert!(
         wrong > 0,
         "a weakened certificate must produce values the table refutes"

@@ -42,6 +42,16 @@
 //!   link to the next live row: `W_z xor W_x = (W_z xor W_y) xor (W_y xor W_x)`;
 //!   if it was the anchor, the next live row's link turns the anchor into that
 //!   row's window.
+//! * Narrow windows: when a block's bitsets are at most
+//!   [`COPY_WORDS`] words, whole copies replace the lists. Before a live row
+//!   `y` runs, its window `W_y` is copied; after it, the bitset holds `S_y = W_y
+//!   xor F_y`, kept if `y` survives. The next live row's window is the copy of
+//!   `W_y` with its link flipped, so `F_y` is never flipped off; and a
+//!   survivor's next link `(W_y xor W_s xor F_y xor F_s) ∩ [q1, ∞)` is
+//!   `(S_y xor S_s) ∩ [q1, ∞)`: the words in which two kept bitsets differ. A
+//!   row `r` born in the block starts from the copy of `W_{r-1}` with row
+//!   `r - 1`'s values before column `r` flipped in, the bitset the births rule
+//!   gives. The windows and links are the same either way.
 
 use std::sync::Mutex;
 
@@ -74,7 +84,31 @@ pub(crate) struct Scratch {
     pend: Vec<u32>,
     /// All clear between uses: the xor of lists of values.
     flips: Window,
+    /// In a block of narrow windows: the window of the row being computed
+    /// before its block.
+    before: Window,
+    /// In a block of narrow windows: `win` as the last row that survived the
+    /// block left it.
+    last: Window,
+    /// Windows of at most this many words are narrow.
+    narrow_words: usize,
 }
+
+impl Scratch {
+    /// Working sets for blocks whose windows of at most `narrow_words` words
+    /// are copied whole.
+    pub(crate) fn new(narrow_words: usize) -> Scratch {
+        Scratch {
+            narrow_words,
+            ..Scratch::default()
+        }
+    }
+}
+
+/// Windows of at most this many words are copied whole, not flipped value by
+/// value (module's proof, "Narrow windows"): a copy of up to 8 KiB costs less
+/// than flipping a row's values three times.
+pub(crate) const COPY_WORDS: usize = 1024;
 
 impl Chunk {
     /// Computes the block's columns `b.q0 .. q_end` for rows `lo .. hi` of
@@ -97,6 +131,9 @@ impl Chunk {
             kept,
             pend,
             flips,
+            before,
+            last,
+            narrow_words,
         } = s;
         // Whether `win` has been set up: at the first live row (a chunk of
         // settled rows never needs it).
@@ -105,6 +142,8 @@ impl Chunk {
         let mut chained = false;
         let mut survived = false;
         let mut anchor = Window::default();
+        // Whether the windows are narrow enough to be copied whole.
+        let mut copy = false;
         pend.clear();
         for r in lo..hi {
             let i = (r - lo) as usize;
@@ -118,6 +157,14 @@ impl Chunk {
                     .resize(((q_end + hi) / 64 - q0 / 64) as usize + 2, 0);
                 self.anchor.copy_into(win);
                 ready = true;
+                copy = win.bits.len() <= *narrow_words;
+                if copy {
+                    for w in [&mut *before, &mut *last] {
+                        w.base = win.base;
+                        w.bits.clear();
+                        w.bits.resize(win.bits.len(), 0);
+                    }
+                }
             }
             if r >= q0 {
                 // Born here (module's proof).
@@ -128,7 +175,16 @@ impl Chunk {
                 }
                 self.rows.push(row);
                 let born_at = (r - q0) as usize;
-                if chained {
+                if chained && copy {
+                    // `win` is `W_{r-1}`, the window row `r` is taken to have had.
+                    before.bits.copy_from_slice(&win.bits);
+                    for &v in &prev[..born_at] {
+                        if v != NONE {
+                            win.toggle(v);
+                        }
+                    }
+                    marks.extend_from_slice(&prev[..born_at]);
+                } else if chained {
                     for &v in &prev[born_at..] {
                         if v != NONE {
                             win.toggle(v);
@@ -139,6 +195,9 @@ impl Chunk {
                     win.bits.fill(0);
                     copy_words(&diagonal.lock().unwrap(), win.base, &mut win.bits);
                     marks.resize(born_at, NONE);
+                    if copy {
+                        before.bits.copy_from_slice(&win.bits);
+                    }
                 }
             }
             let row = &mut self.rows[i];
@@ -147,7 +206,13 @@ impl Chunk {
                 continue;
             };
             let link = std::mem::take(&mut live.delta);
-            if chained && r < q0 {
+            if r < q0 && copy {
+                // `win` is `W_p` (or, at the first live row, the anchor).
+                for &v in &link {
+                    win.toggle(v);
+                }
+                before.bits.copy_from_slice(&win.bits);
+            } else if chained && r < q0 {
                 for &v in prev.iter() {
                     if v != NONE {
                         win.toggle(v);
@@ -157,22 +222,35 @@ impl Chunk {
                     win.toggle(v);
                 }
             }
-            if survived {
+            if survived && !copy {
                 pend.extend_from_slice(&link);
             }
-            match row.advance(r, q_from, q_end, b, win, marks) {
+            let died = row.advance(r, q_from, q_end, b, win, marks);
+            match died {
                 Some(died) => *row = Row::Dead { value: died },
                 None => {
                     let Row::Live(live) = row else { unreachable!() };
-                    if survived {
+                    if survived && copy {
+                        live.delta = differences(q_end, win, last);
+                    } else if survived {
                         live.delta = xor(q_end, [&pend[..], &marks[..], &kept[..]], flips);
                         pend.clear();
                     } else {
                         anchor = win.tail_from(q_end / 64);
                     }
                     survived = true;
-                    kept.clone_from(marks);
+                    if !copy {
+                        kept.clone_from(marks);
+                    }
                 }
+            }
+            if copy {
+                // `last` becomes this row's `W xor F` if it survived; `win`
+                // its window before the block, for the next row's link.
+                if died.is_none() {
+                    std::mem::swap(win, last);
+                }
+                std::mem::swap(win, before);
             }
             if r >= q0 {
                 let d = b.out[(r - q0) as usize * b.stride + (r - b.lo) as usize];

@@ -102,6 +102,7 @@ impl Engine {
             chunks,
             diagonal: Mutex::new(diagonal),
             report_from: 0,
+            narrow_words: super::COPY_WORDS,
         })
     }
 }

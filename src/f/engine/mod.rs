@@ -64,7 +64,7 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard, mpsc};
 
-use chain::{Chunk, Scratch, Walk};
+use chain::{COPY_WORDS, Chunk, Scratch, Walk};
 pub(crate) use checkpoint::Deltas;
 use ranks::{Ranks, Solo, owner};
 pub use resume::StoredColumns;
@@ -219,6 +219,9 @@ pub struct Engine {
     diagonal: Mutex<Vec<u64>>,
     /// Rows below this are not handed to the caller ([`Engine::report_from`]).
     report_from: u32,
+    /// Blocks whose bitsets have at most this many words copy windows whole
+    /// (`chain.rs`, "Narrow windows"); [`COPY_WORDS`] but in tests.
+    narrow_words: usize,
 }
 
 impl Default for Engine {
@@ -236,7 +239,16 @@ impl Engine {
             chunks: Vec::new(),
             diagonal: Mutex::new(Vec::new()),
             report_from: 0,
+            narrow_words: COPY_WORDS,
         }
+    }
+
+    /// Test hook: blocks whose bitsets have at most `words` words copy
+    /// windows whole, the others flip them value by value (0: every block
+    /// flips). Both give the same columns.
+    #[cfg(any(test, feature = "test-hooks"))]
+    pub fn set_narrow_words(&mut self, words: usize) {
+        self.narrow_words = words;
     }
 
     /// From the next `advance` on, hands the caller only rows `lo ..` (and
@@ -328,6 +340,7 @@ impl Engine {
         while self.chunks.len() < rows_end.div_ceil(CHUNK_ROWS) as usize {
             self.chunks.push(Mutex::new(Chunk::default()));
         }
+        let narrow_words = self.narrow_words;
         let block_range = |b: usize| {
             let q0 = first + narrow::<u32, _>(b) * BLOCK_COLS;
             (q0, (q0 + BLOCK_COLS).min(end))
@@ -344,7 +357,7 @@ impl Engine {
                 scope.spawn(move |_| {
                     let mut used = Vec::new();
                     let mut out = Vec::new();
-                    let mut scratch = Scratch::default();
+                    let mut scratch = Scratch::new(narrow_words);
                     for b in (t..nblocks).step_by(workers) {
                         let (q0, q_end) = block_range(b);
                         let wait_for = |rows: u32| {
@@ -644,11 +657,22 @@ mod tests {
     }
 
     fn engine_table(n: u32, threads: usize, steps: &[u32]) -> Vec<Vec<u32>> {
+        engine_table_with(n, threads, steps, COPY_WORDS)
+    }
+
+    /// [`engine_table`] with windows of at most `narrow_words` words copied whole.
+    fn engine_table_with(
+        n: u32,
+        threads: usize,
+        steps: &[u32],
+        narrow_words: usize,
+    ) -> Vec<Vec<u32>> {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
             .unwrap();
         let mut engine = Engine::new();
+        engine.set_narrow_words(narrow_words);
         let mut cols = Vec::new();
         for &step in steps {
             engine.advance(
@@ -783,6 +807,27 @@ mod tests {
                 "column {q}"
             );
         }
+    }
+
+    #[test]
+    fn narrow_and_wide_windows_give_the_plain_recurrence() {
+        // Every block of a table to 300 has narrow windows; 0 makes them all
+        // take the wide way, 20 splits the table between the two ways.
+        let slow = slow_table(300);
+        for words in [0, 20, usize::MAX] {
+            let fast = engine_table_with(300, 2, &[1, 2, 63, 64, 65, 5, 101], words);
+            assert_eq!(
+                first_difference(&fast, &slow),
+                None,
+                "narrow up to {words} words"
+            );
+        }
+        // Three chunks, births and deaths in every block.
+        let wide = engine_table_with(3000, 2, &[3001], 0);
+        assert_eq!(
+            first_difference(&wide, &engine_table(3000, 2, &[3001])),
+            None
+        );
     }
 
     #[test]

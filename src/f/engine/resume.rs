@@ -93,6 +93,7 @@ impl Engine {
             chunks,
             diagonal: Mutex::new(earlier_diagonal),
             report_from: 0,
+            narrow_words: super::COPY_WORDS,
         }
     }
 }

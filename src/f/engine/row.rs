@@ -600,6 +600,33 @@ impl Live {
 /// The values `>= q` in which two windows differ, from word `q / 64` on (a
 /// window's values below its `64 * base` count as used).
 pub(crate) fn differences(q: u32, x: &Window, y: &Window) -> Vec<u32> {
+    if x.base == y.base && x.bits.len() == y.bits.len() {
+        // The chain's narrow windows: word by word.
+        // Below `64 * base` both count every value as used.
+        let at = (q / 64).checked_sub(x.base).map(|w| w as usize);
+        let first = at.unwrap_or(0).min(x.bits.len());
+        let mut out = Vec::new();
+        // Eight words at a time, skipped when equal (as nearly all are): the
+        // comparison then runs in vector registers.
+        let pieces = x.bits[first..].chunks(8).zip(y.bits[first..].chunks(8));
+        for (n, (xs, ys)) in pieces.enumerate() {
+            if xs == ys {
+                continue;
+            }
+            for (j, (a, b)) in xs.iter().zip(ys).enumerate() {
+                let k = first + 8 * n + j;
+                let mut word = a ^ b;
+                if Some(k) == at {
+                    word &= !((1u64 << (q % 64)) - 1);
+                }
+                while word != 0 {
+                    out.push(64 * (x.base + narrow::<u32, _>(k)) + word.trailing_zeros());
+                    word &= word - 1;
+                }
+            }
+        }
+        return out;
+    }
     let last = (x.base as usize + x.bits.len()).max(y.base as usize + y.bits.len());
     let mut out = Vec::new();
     for k in q as usize / 64..last {
