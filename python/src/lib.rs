@@ -34,9 +34,7 @@ create_exception!(
     "A damaged or foreign file, or a question chomp3 cannot answer (the message says which)."
 );
 
-/// The default paths of `chomp3 get`.
-const DEFAULT_TABLE: &str = "data/table.c3t";
-const DEFAULT_CENSUS: &str = "data/census.c3d";
+use chomp3::f::lookup::{DEFAULT_CENSUS, DEFAULT_TABLE};
 
 fn error(message: impl ToString) -> PyErr {
     Error::new_err(message.to_string())

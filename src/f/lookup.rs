@@ -16,6 +16,13 @@ use crate::f::census_file::{DescriptorError, Descriptors};
 use crate::f::proof::{Fate, RowStatus};
 use crate::f::table::{Table, TableError};
 
+/// Where the table is when none is named (relative to the repository root,
+/// where the commands and the Python package are run from).
+pub const DEFAULT_TABLE: &str = "data/table.c3t";
+
+/// The census consulted when none is named: the committed one.
+pub const DEFAULT_CENSUS: &str = "data/census.c3d";
+
 /// A path, and whether the user named it (else it is the default).
 #[derive(Clone, Debug)]
 pub struct Named {

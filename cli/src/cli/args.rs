@@ -9,10 +9,7 @@ use chomp3::f::census_file::Descriptors;
 use chomp3::f::lookup::Named;
 use chomp3::f::table::Table;
 
-/// Where a table is read or written when `--table` is not given.
-pub const DEFAULT_TABLE: &str = "data/table.c3t";
-/// Where census descriptors are read when `--census` is not given.
-pub const DEFAULT_CENSUS: &str = "data/census.c3d";
+pub use chomp3::f::lookup::{DEFAULT_CENSUS, DEFAULT_TABLE};
 
 /// `--table PATH`.
 #[derive(clap::Args, Clone, Debug)]
