@@ -7,7 +7,7 @@ mod common;
 use std::path::Path;
 use std::process::Output;
 
-use common::{chomp3, chomp3_in, computed};
+use common::{chomp3, chomp3_in, chomp3_ok, computed};
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).to_string()
@@ -240,5 +240,39 @@ fn a_compressed_census_answers_as_committed() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("cut.c3d.xz") && err.contains(".xz"), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+}
+
+/// A Grundy census compressed with xz answers as the plain file does, and a
+/// cut one is refused in one line naming it.
+#[test]
+fn a_compressed_grundy_census_answers_as_the_plain_one() {
+    use std::io::Write;
+    let plain = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../data/grundy-census-40/grundy-census.tsv"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let packed = dir.path().join("g.tsv.xz");
+    let mut xz = xz2::write::XzEncoder::new(std::fs::File::create(&packed).unwrap(), 6);
+    xz.write_all(&std::fs::read(plain).unwrap()).unwrap();
+    xz.finish().unwrap();
+    let (p, q, r) = ("100000000000", "39", "17");
+    let want = chomp3_ok(&["nim", p, q, r, "--grundy-census", plain]).stdout;
+    let got = chomp3_ok(&["nim", p, q, r, "--grundy-census", packed.to_str().unwrap()]);
+    let (want, got) = (
+        String::from_utf8_lossy(&want),
+        String::from_utf8_lossy(&got.stdout),
+    );
+    // The same value, from the line the census proves (the source names the file).
+    assert_eq!(want.lines().next(), got.lines().next());
+    assert!(got.contains("g.tsv.xz, line (39,17)"), "{got}");
+    let cut = dir.path().join("cut.tsv.xz");
+    let bytes = std::fs::read(&packed).unwrap();
+    std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
+    let out = chomp3(&["nim", p, q, r, "--grundy-census", cut.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("cut.tsv.xz"), "{err}");
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
 }

@@ -163,6 +163,19 @@ def test_nim_follows_the_source_rule_of_the_command(tmp_path):
         chomp3.nim(9, 5, 1, options=True, grundy_census=census)
 
 
+def test_a_compressed_grundy_census_reads_as_the_plain_one(tmp_path):
+    import lzma
+
+    plain = ROOT / "data/grundy-census-40/grundy-census.tsv"
+    packed = tmp_path / "g.tsv.xz"
+    packed.write_bytes(lzma.compress(plain.read_bytes()))
+    gc = chomp3.GrundyCensus(packed)
+    assert len(gc) == 861
+    for q, r in [(4, 2), (40, 17), (39, 0)]:
+        assert gc.value(2**70 + 5, q, r) == chomp3.GrundyCensus(plain).value(2**70 + 5, q, r)
+    assert gc.value(20, 4, 2) == grundy(20, 4, 2)
+
+
 def test_grundy_census_loaded_once_answers_as_the_brute_force():
     gc = chomp3.GrundyCensus(ROOT / "data/grundy-census-40/grundy-census.tsv")
     assert gc.q_max == 40 and len(gc) == 861 and gc.patterns

@@ -1,6 +1,6 @@
 //! The plumbing every game shares: file bytes and checked integer narrowing,
 //! atomic writes, the stop token, errors that name their file, sealed text
-//! results, a command's outputs checked before work, the machine's memory, the
+//! results and text results read as committed (`.xz` too), a command's outputs checked before work, the machine's memory, the
 //! binary's allocator, integer helpers of the proofs and the lines of text
 //! results. Nothing here knows a game; nothing here uses the games.
 
@@ -16,3 +16,4 @@ pub mod seal;
 pub mod stop;
 #[cfg(test)]
 pub(crate) mod test_rng;
+pub mod text;

@@ -15,8 +15,6 @@
 //! is passed over and the sweep computes `G(p)` itself.
 
 use std::fmt;
-use std::fs::File;
-use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
 use super::file::{self, Found, ReadError};
@@ -251,7 +249,7 @@ pub fn nim(
                     path: path.to_path_buf(),
                     error,
                 };
-                let reader = BufReader::new(File::open(path).map_err(|e| bad(e.into()))?);
+                let reader = crate::base::text::open(path).map_err(|e| bad(e.into()))?;
                 // Streamed: a census of a large Q is gigabytes, and one line is wanted.
                 let fate = match (u32::try_from(q), u32::try_from(r)) {
                     (Ok(q), Ok(r)) => file::find(reader, q, r).map(|(_, fate)| fate),
@@ -354,7 +352,7 @@ impl LoadedCensus {
             path: path.to_path_buf(),
             error,
         };
-        let reader = BufReader::new(File::open(path).map_err(|e| bad(e.into()))?);
+        let reader = crate::base::text::open(path).map_err(|e| bad(e.into()))?;
         let (q_max, found) = file::read_lines(reader).map_err(|e| bad(e.into()))?;
         let lines = found
             .into_iter()

@@ -74,9 +74,7 @@ pub fn run(args: &Args) -> Result<()> {
         return graph_figures(dir, &args.out, format, &given, args.replace);
     }
     let open = |file: &Path| {
-        std::fs::File::open(file)
-            .map(std::io::BufReader::new)
-            .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))
+        chomp3::base::text::open(file).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))
     };
     let grundy = match (&args.grundy, &args.grundy_bfiles) {
         (Some(file), _) => Some(
