@@ -49,24 +49,13 @@ fn census_against_table(
     #[cfg(feature = "test-hooks")]
     let result = match hook {
         Hook::None => census(params, &pool, &mut |_, _| {}),
-        Hook::IgnoreState => census_weakened(
-            params,
-            &pool,
-            Weaken {
-                ignore_state: true,
-                ..Weaken::default()
-            },
-            &mut |_, _| {},
-        ),
-        Hook::WideWindows => census_weakened(
-            params,
-            &pool,
-            Weaken {
-                wide_windows: true,
-                ..Weaken::default()
-            },
-            &mut |_, _| {},
-        ),
+        hook => {
+            let weaken = Weaken {
+                ignore_state: hook == Hook::IgnoreState,
+                wide_windows: hook == Hook::WideWindows,
+            };
+            census_weakened(params, &pool, weaken, &mut |_, _| {})
+        }
     };
     #[cfg(not(feature = "test-hooks"))]
     let result = {

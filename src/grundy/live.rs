@@ -39,7 +39,7 @@
 //! Hand-made rather than a bitset crate: this is the inner loop of the
 //! census, where each ring must be read by slot without bounds or shifts.
 
-use crate::base::bytes::narrow;
+use crate::base::bytes::{narrow, prefetch};
 use std::io::{self, Read, Write};
 
 use super::line;
@@ -477,21 +477,6 @@ impl Live {
 
 /// Lines ahead whose used-set words a step asks for (8 beat 4 and none).
 const AHEAD: usize = 8;
-
-/// Asks for the cache line of `words[i]` (a hint; nothing if out of range).
-#[inline(always)]
-fn prefetch(words: &[u64], i: usize) {
-    #[cfg(target_arch = "x86_64")]
-    if let Some(w) = words.get(i) {
-        // SAFETY: a prefetch reads nothing the program sees; the address is
-        // that of an element of the slice.
-        unsafe {
-            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-                w as *const u64 as *const i8,
-            )
-        }
-    }
-}
 
 /// Notes the value `g` at `p`, below the window (see
 /// [`Live::below_window`]).
