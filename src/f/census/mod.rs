@@ -50,12 +50,13 @@ pub const BATCH_COLS: u32 = 2520;
 pub const SETTLE_SLOPE: f64 = std::f64::consts::SQRT_2;
 
 /// The peak memory of a census of rows `0 ..= rows` in one process, by the
-/// fit to measured runs in doc/scaling.md ("The windows as a chain"): `1.3 GiB
+/// fit to measured runs in doc/scaling.md ("The windows as a chain"): `2.3 GiB
 /// (R / 10^6)^1.05`, above every peak measured (29 MB at `3*10^4`, 83 MB at
-/// `10^5`, 0.93 GB at `10^6`). An estimate, used to refuse a census that this
-/// machine cannot hold before it starts.
+/// `10^5`, 2.06 GiB at `10^6` in a run continued from its checkpoint, whose
+/// load is the peak). An estimate, used to refuse a census that this machine
+/// cannot hold before it starts.
 pub fn memory_estimate(rows: u32) -> u64 {
-    let gib = 1.3 * (f64::from(rows.max(1)) / 1e6).powf(1.05);
+    let gib = 2.3 * (f64::from(rows.max(1)) / 1e6).powf(1.05);
     // A float past u64 saturates in `as` (and is never negative here): the
     // estimate of a census past counting is u64::MAX.
     #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
