@@ -175,17 +175,17 @@ impl Chunk {
                 }
                 self.rows.push(row);
                 let born_at = (r - q0) as usize;
-                if chained && copy {
-                    // `win` is `W_{r-1}`, the window row `r` is taken to have had.
-                    before.bits.copy_from_slice(&win.bits);
-                    for &v in &prev[..born_at] {
-                        if v != NONE {
-                            win.toggle(v);
-                        }
-                    }
-                    marks.extend_from_slice(&prev[..born_at]);
-                } else if chained {
-                    for &v in &prev[born_at..] {
+                if chained {
+                    // Copied, `win` is `W_{r-1}`, the window row `r` is taken
+                    // to have had: row `r - 1`'s values before column `r` go
+                    // in. Flipped, it holds all of them: those from `r` go out.
+                    let flip = if copy {
+                        before.bits.copy_from_slice(&win.bits);
+                        &prev[..born_at]
+                    } else {
+                        &prev[born_at..]
+                    };
+                    for &v in flip {
                         if v != NONE {
                             win.toggle(v);
                         }
