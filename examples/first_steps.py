@@ -12,8 +12,8 @@ import numpy as np
 
 import chomp3
 
-# 1. The committed census: every row r <= 300000 with its proved fate.
-census = chomp3.Census("data/census.c3d")
+# 1. The committed census: every row r <= 10**6 with its proved fate.
+census = chomp3.Census("data/census-1000000/census.c3d.xz")
 rows = census.rows()
 periodic = rows[rows["cls"] == "periodic"]
 print(f"{len(rows)} rows: {np.sum(rows['cls'] == 'constant')} constant, {len(periodic)} periodic")

@@ -26,7 +26,7 @@ for mapped in (False, True):
     r = table.n // 2
     how = "mapped" if mapped else "read"
     print(f"Table.row({r}) of N = {table.n} ({how}): {median_ms(lambda: table.row(r)):.2f} ms median")
-census = chomp3.Census("data/census.c3d")
+census = chomp3.Census("data/census-1000000/census.c3d.xz")
 print(f"Census.rows() of {len(census)} rows: {median_ms(census.rows):.1f} ms median")
 grundy_census = chomp3.GrundyCensus("data/grundy-census-40/grundy-census.tsv")
 print(f"GrundyCensus.value(10**15, 40, 17): {median_ms(lambda: grundy_census.value(10**15, 40, 17), 101):.3f} ms median")

@@ -32,9 +32,23 @@ fn census_alone_gives_the_tables_sequences_term_for_term() {
         );
         o
     };
-    ok(&["census", "--quiet", "--rows", &R.to_string()]);
+    ok(&[
+        "census",
+        "--quiet",
+        "--rows",
+        &R.to_string(),
+        "--out",
+        "data/census.tsv",
+    ]);
     // No table anywhere: analyze reads the census alone, and says so.
-    let o = ok(&["analyze", "--quiet", "--out", "from_census"]);
+    let o = ok(&[
+        "analyze",
+        "--quiet",
+        "--census",
+        "data/census.c3d",
+        "--out",
+        "from_census",
+    ]);
     assert!(String::from_utf8_lossy(&o.stderr).contains("no table"));
     let t = computed(d, "t.c3t", R, &[]);
     ok(&[

@@ -30,7 +30,17 @@ fn fails_with(o: &Output, expect: &str) -> String {
 /// `dir/data/census.{tsv,c3d}` for rows 0..=300, made by the census command in `dir`.
 fn census_in(dir: &Path) {
     std::fs::create_dir(dir.join("data")).unwrap();
-    let o = chomp3_in(dir, &["census", "--quiet", "--rows", "300"]);
+    let o = chomp3_in(
+        dir,
+        &[
+            "census",
+            "--quiet",
+            "--rows",
+            "300",
+            "--out",
+            "data/census.tsv",
+        ],
+    );
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(dir.join("data/census.c3d").exists());
 }
@@ -50,7 +60,16 @@ fn a_broken_or_missing_table_is_an_error_even_with_a_census_beside_it() {
     // The census answers beyond a good table, and --explain says so.
     let o = chomp3_in(
         dir.path(),
-        &["get", "5000", "120", "--table", "good.c3t", "--explain"],
+        &[
+            "get",
+            "5000",
+            "120",
+            "--table",
+            "good.c3t",
+            "--census",
+            "data/census.c3d",
+            "--explain",
+        ],
     );
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
@@ -61,20 +80,34 @@ fn a_broken_or_missing_table_is_an_error_even_with_a_census_beside_it() {
     assert!(out.contains("beyond the table good.c3t, N = 2000"), "{out}");
 }
 
+/// The committed census, at its default path under `dir`.
+fn committed_census_in(dir: &Path) {
+    let to = dir.join("data/census-1000000");
+    std::fs::create_dir_all(&to).unwrap();
+    let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/census-1000000/census.c3d.xz");
+    std::fs::copy(from, to.join("census.c3d.xz")).unwrap();
+}
+
 #[test]
 fn with_no_table_named_or_present_the_census_answers_and_says_so() {
     let dir = tempfile::tempdir().unwrap();
-    census_in(dir.path());
+    // Nothing at the default paths: no answer, and the error says what is missing.
+    let o = chomp3_in(dir.path(), &["get", "400", "120"]);
+    fails_with(&o, "no census at data/census-1000000/census.c3d.xz");
+    committed_census_in(dir.path());
     let o = chomp3_in(dir.path(), &["get", "400", "120", "--explain"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
-    assert!(out.starts_with("472\nfrom data/census.c3d"), "{out}");
+    assert!(
+        out.starts_with("472\nfrom data/census-1000000/census.c3d.xz"),
+        "{out}"
+    );
     assert!(out.contains("no table at data/table.c3t"), "{out}");
     // Without --explain the value is printed and the source is said on stderr.
     let o = chomp3_in(dir.path(), &["get", "400", "120"]);
     assert_eq!(stdout(&o), "472\n");
     assert!(
-        stderr(&o).contains("from data/census.c3d"),
+        stderr(&o).contains("from data/census-1000000/census.c3d.xz"),
         "{}",
         stderr(&o)
     );
@@ -99,14 +132,32 @@ fn census_writes_its_descriptors_beside_out_and_never_over_a_larger_census() {
     assert!(dir.path().join("small.c3d").exists());
     assert!(std::fs::read(dir.path().join("data/census.c3d")).unwrap() == committed);
     // Over a census of more rows: refused before any work, nothing changed.
-    let o = chomp3_in(dir.path(), &["census", "--quiet", "--rows", "100"]);
+    let o = chomp3_in(
+        dir.path(),
+        &[
+            "census",
+            "--quiet",
+            "--rows",
+            "100",
+            "--out",
+            "data/census.tsv",
+        ],
+    );
     fails_with(&o, "rows 0..300");
     assert!(std::fs::read(dir.path().join("data/census.c3d")).unwrap() == committed);
     assert!(std::fs::read(dir.path().join("data/census.tsv")).unwrap() == committed_tsv);
     // Told to, it replaces them.
     let o = chomp3_in(
         dir.path(),
-        &["census", "--quiet", "--rows", "100", "--replace"],
+        &[
+            "census",
+            "--quiet",
+            "--rows",
+            "100",
+            "--out",
+            "data/census.tsv",
+            "--replace",
+        ],
     );
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(std::fs::read(dir.path().join("data/census.c3d")).unwrap() != committed);

@@ -346,7 +346,10 @@ fn analyze_says_when_it_has_no_census_and_records_the_one_it_was_given() {
     let out = chomp3_in(d, &["analyze", "--quiet", "--table", "t.c3t", "--out", "a"]);
     assert!(out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("no census at data/census.c3d"), "{err}");
+    assert!(
+        err.contains("no census at data/census-1000000/census.c3d.xz"),
+        "{err}"
+    );
     let census = chomp3_in(d, &["census", "--quiet", "--rows", "60", "--out", "c.tsv"]);
     assert!(census.status.success());
     let out = chomp3_in(

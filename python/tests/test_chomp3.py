@@ -3,6 +3,7 @@ brute force written here from the rules of the game, the command line's own
 output, and brute-force graph Chomp on random networkx graphs."""
 
 import functools
+import lzma
 import os
 import pathlib
 import random
@@ -18,6 +19,8 @@ import pytest
 import chomp3
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+# The committed census, compressed as committed (the package's default census).
+CENSUS = ROOT / "data/census-1000000/census.c3d.xz"
 
 
 def reference():
@@ -302,7 +305,7 @@ def test_tables_and_censuses_behave_like_data(table, tmp_path):
     with pytest.raises(ValueError, match="^r must be >= 0"):
         t[-1:5, -1]
 
-    census = chomp3.Census(ROOT / "data/census.c3d")
+    census = chomp3.Census(CENSUS)
     assert census[120]["period"] == 2 and census[120] == census.fate(120)
     fates = iter(census)
     assert [next(fates) for _ in range(3)] == [census.fate(r) for r in range(3)]
@@ -324,7 +327,7 @@ def test_tables_and_censuses_behave_like_data(table, tmp_path):
 
 def test_position_falls_back_to_the_census_as_get_does(table, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # no table or census at the default paths
-    census = ROOT / "data/census.c3d"
+    census = CENSUS
     # Within the table (N = 60) the answers are the table's, census or not.
     for p, q, r in [(40, 31, 2), (57, 50, 1), (33, 33, 0), (61, 45, 2)]:
         got = chomp3.position(p, q, r, table=table, census=census)
@@ -346,11 +349,11 @@ def test_position_falls_back_to_the_census_as_get_does(table, tmp_path, monkeypa
 
 
 def test_f_follows_the_source_rule_of_get(table, tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)  # no census at the default path data/census.c3d
+    monkeypatch.chdir(tmp_path)  # no census at the default path
     assert chomp3.f(10, 5, table=table) == reference()[5][10]
     value, source = chomp3.f(10, 5, table=table, explain=True)
     assert "from the table" in source
-    census = ROOT / "data/census.c3d"
+    census = CENSUS
     v, source = chomp3.f(10**12, 5, table=table, census=census, explain=True)
     assert v == chomp3.Census(census).f(10**12, 5) and "census" in source
     with pytest.raises(FileNotFoundError, match="no such census"):
@@ -361,11 +364,11 @@ def test_f_follows_the_source_rule_of_get(table, tmp_path, monkeypatch):
         chomp3.f(5, 5, table=tmp_path / "missing.c3t")
 
 
-def test_census_rows_and_fates_agree_with_census_tsv():
-    c = chomp3.Census(ROOT / "data/census.c3d")
+def test_census_rows_and_fates_agree_with_the_committed_census_tsv():
+    c = chomp3.Census(CENSUS)
     rows = c.rows()
-    assert len(rows) == len(c) == 300001
-    lines = (ROOT / "data/census.tsv").read_text().splitlines()
+    assert len(rows) == len(c) == 1000001
+    lines = lzma.open(ROOT / "data/census-1000000/census.tsv.xz", "rt").read().splitlines()
     header = next(l for l in lines if l.startswith("r\t")).split("\t")
     data = [dict(zip(header, l.split("\t"))) for l in lines if l[:1].isdigit()]
     assert len(data) == len(rows)

@@ -20,8 +20,9 @@ use crate::f::table::{Table, TableError};
 /// where the commands and the Python package are run from).
 pub const DEFAULT_TABLE: &str = "data/table.c3t";
 
-/// The census consulted when none is named: the committed one.
-pub const DEFAULT_CENSUS: &str = "data/census.c3d";
+/// The census consulted when none is named: the committed certified census of
+/// rows `0..=10^6`, read as committed (decompressed as it is read).
+pub const DEFAULT_CENSUS: &str = "data/census-1000000/census.c3d.xz";
 
 /// A path, and whether the user named it (else it is the default).
 #[derive(Clone, Debug)]

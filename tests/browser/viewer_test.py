@@ -88,7 +88,7 @@ def main():
                     help="the view (URL hash) of that screenshot (default: the whole table, fitted)")
     args = ap.parse_args()
     q, r = (int(x) for x in args.cell.split(","))
-    census = os.path.join(ROOT, "data", "census.c3d")
+    census = os.path.join(ROOT, "data", "census-1000000", "census.c3d.xz")
     with tempfile.TemporaryDirectory() as tmp:
         table = args.table
         if table is None:
@@ -98,10 +98,10 @@ def main():
                               capture_output=True, text=True).stdout.strip()
         # Started in the temporary directory with names relative to it, so
         # that the page (and a screenshot of it) shows no machine's paths.
-        os.symlink(census, os.path.join(tmp, "census.c3d"))
+        os.symlink(census, os.path.join(tmp, "census.c3d.xz"))
         if args.table is not None:
             os.symlink(os.path.abspath(table), os.path.join(tmp, "t.c3t"))
-        shown = ["--table", "t.c3t", "--census", "census.c3d"]
+        shown = ["--table", "t.c3t", "--census", "census.c3d.xz"]
         proc, url = start_viewer(os.path.abspath(args.chomp3), shown, tmp)
         try:
             with Browser() as b:

@@ -58,7 +58,8 @@ pub const TABLE_GAPS: &str = "for rows the table cannot settle";
 #[derive(clap::Args, Clone, Debug)]
 pub struct CensusArg {
     /// Census descriptor file for rows the table cannot settle; the default one is
-    /// used only if it exists, and then said so [default: data/census.c3d]
+    /// used only if it exists, and then said so [default:
+    /// data/census-1000000/census.c3d.xz]
     #[arg(long = "census", value_name = "PATH")]
     census: Option<PathBuf>,
 }

@@ -34,8 +34,9 @@ pub struct Args {
     /// Last row
     #[arg(long, value_name = "R")]
     rows: u32,
-    /// The census table
-    #[arg(long, value_name = "PATH", default_value = "data/census.tsv")]
+    /// The census table to write (its descriptors go beside it, as .c3d; `get`
+    /// and `analyze` read them with `--census`)
+    #[arg(long, value_name = "PATH")]
     out: PathBuf,
     /// The binary descriptors that `get` and `analyze` read [default: beside --out, as .c3d]
     #[arg(long, value_name = "PATH")]

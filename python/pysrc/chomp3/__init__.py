@@ -199,7 +199,8 @@ class Table:
 
 
 class Census:
-    """A certified census (``census.c3d``): every row's proved fate.
+    """A certified census (``census.c3d``, or ``census.c3d.xz`` read as it is):
+    every row's proved fate.
 
     ``c.fate(r)`` is a dict (class, start, period, pattern, how it is known) or
     None for an open row (also ``c[r]``; iterating gives every row's fate in
@@ -403,8 +404,9 @@ def grundy_table(n: int, path: Any, capacity: Optional[int] = None, progress: bo
 
 def f(q: int, r: int, table: Any = None, census: Any = None, explain: bool = False):
     """f(q, r) by the source rule of ``chomp3 get``: the table where it reaches
-    (default ``data/table.c3t``), else the census (default ``data/census.c3d``,
-    used only if it exists when not named). With ``explain=True`` returns
+    (default ``data/table.c3t``), else the census (default
+    ``data/census-1000000/census.c3d.xz``, used only if it exists when not
+    named). With ``explain=True`` returns
     ``(value, source)`` where source is the ``--explain`` line."""
     value, _kind, source = _chomp3.lookup(
         _count("q", q),
@@ -420,8 +422,8 @@ def position(p: int, q: int, r: int, table: Any = None, census: Any = None) -> d
     ``outcome`` "P") or an N-position ("N"), and its winning moves
     ``(row, column, (p, q, r) after)``. Every value of f comes by the source
     rule of :func:`f`: the table where it reaches (default data/table.c3t,
-    used if it exists), else the census (default data/census.c3d). The moves
-    read f(y, min(r, y)) for every y < q, so past the table they need every
+    used if it exists), else the census (default
+    data/census-1000000/census.c3d.xz). The moves read f(y, min(r, y)) for every y < q, so past the table they need every
     row <= r proved from column N on (the census gives a row only from its
     start); otherwise the census's one-line error is raised."""
     p, q, r = _position(p, q, r)

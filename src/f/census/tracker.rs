@@ -27,7 +27,7 @@ pub(super) fn settling(r: u32, q: u32) -> bool {
 
 /// The first column at which row `r` records its offset `f(q,r) - q`: from
 /// birth up to [`RECORD_FROM_BIRTH`], then `⌊1.41 r⌋ - 64`. Every periodic row
-/// `1000 < r <= 3*10^5` starts at `sqrt(2) r - 3.3` or later (data/census.tsv),
+/// `1000 < r <= 10^6` starts at `sqrt(2) r - 3.3` or later (data/census-1000000/),
 /// so this leaves `0.004 r + 60` columns to spare. A row whose start lay before
 /// its first recorded column would still be proved, its start given as an
 /// upper bound (`<=` in the census file), never as exact; recording from `1.3 r`
