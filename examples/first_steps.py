@@ -34,6 +34,9 @@ print(f"table N = {table.n}; row 7, q = 0..15:", row[:16].tolist())
 print("[15,9,4]:", chomp3.position(15, 9, 4, table=table_path))
 
 print(f"{table!r}: shape {table.shape}; t[3:10, 2] =", table[3:10, 2].tolist())
+by_rows = chomp3.transpose(table_path, out / "small-rows.c3t", progress=False)  # rows in one run
+assert (by_rows.row(7) == row).all()
+print(f"{by_rows!r}: row 7 the same")
 
 # 3. Sprague-Grundy values of three-rowed Chomp.
 print("G(n,n,n) for the 3 x n rectangles, n = 1..12:", [chomp3.nim(n, n, n) for n in range(1, 13)])

@@ -132,33 +132,20 @@ fn census_writes_its_descriptors_beside_out_and_never_over_a_larger_census() {
     assert!(dir.path().join("small.c3d").exists());
     assert!(std::fs::read(dir.path().join("data/census.c3d")).unwrap() == committed);
     // Over a census of more rows: refused before any work, nothing changed.
-    let o = chomp3_in(
-        dir.path(),
-        &[
-            "census",
-            "--quiet",
-            "--rows",
-            "100",
-            "--out",
-            "data/census.tsv",
-        ],
-    );
+    let smaller = [
+        "census",
+        "--quiet",
+        "--rows",
+        "100",
+        "--out",
+        "data/census.tsv",
+    ];
+    let o = chomp3_in(dir.path(), &smaller);
     fails_with(&o, "rows 0..300");
     assert!(std::fs::read(dir.path().join("data/census.c3d")).unwrap() == committed);
     assert!(std::fs::read(dir.path().join("data/census.tsv")).unwrap() == committed_tsv);
     // Told to, it replaces them.
-    let o = chomp3_in(
-        dir.path(),
-        &[
-            "census",
-            "--quiet",
-            "--rows",
-            "100",
-            "--out",
-            "data/census.tsv",
-            "--replace",
-        ],
-    );
+    let o = chomp3_in(dir.path(), &[&smaller[..], &["--replace"]].concat());
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(std::fs::read(dir.path().join("data/census.c3d")).unwrap() != committed);
     // Something that is not a census is not overwritten either.

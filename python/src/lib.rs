@@ -85,14 +85,16 @@ impl Table {
         // Read, not mapped, unless asked: a notebook keeps the table open for
         // long, and a file cut meanwhile must give an error, not kill the
         // kernel (SIGBUS); a map reads a row about 20 times as fast.
-        let open = match mapped {
-            true => chomp3::f::table::Table::open,
-            false => chomp3::f::table::Table::open_reading,
-        };
-        guard(|| match open(&path) {
+        guard(|| match chomp3::f::table::Table::open_f(&path, mapped) {
             Ok(inner) => Ok(Table { inner, path }),
             Err(e) => Err(table_error(&path, e)),
         })
+    }
+
+    /// Whether the file stores the table by rows (`chomp3 transpose`).
+    #[getter]
+    fn by_rows(&self) -> bool {
+        self.inner.shape() == chomp3::f::table::Shape::Rows
     }
 
     /// The table's N (None: no column yet).
@@ -805,6 +807,40 @@ fn compute(
     })
 }
 
+/// Writes the table `path` again stored by rows at `out` (which must not
+/// exist), so that a row is read in one run; `progress(rows, all)` after each
+/// band; KeyboardInterrupt removes the partial file. Returns the table's N.
+#[pyfunction]
+#[pyo3(signature = (path, out, progress=None))]
+fn transpose(
+    py: Python<'_>,
+    path: PathBuf,
+    out: PathBuf,
+    progress: Option<PyObject>,
+) -> PyResult<u64> {
+    guard(|| {
+        let source = chomp3::f::table::Table::open(&path).map_err(|e| table_error(&path, e))?;
+        let watch = Watcher::new(progress);
+        let result = py.allow_threads(|| {
+            chomp3::f::table::transpose(&source, &out, &watch.stop, &mut |done, all| {
+                watch.tick(done, all)
+            })
+        });
+        if let Some(e) = watch.raised() {
+            return Err(match result {
+                Err(_) if e.is_instance_of::<PyKeyboardInterrupt>(py) => {
+                    PyKeyboardInterrupt::new_err(format!(
+                        "interrupted; the partial {} was removed",
+                        out.display()
+                    ))
+                }
+                _ => e,
+            });
+        }
+        result.map_err(|e| table_error(&path, e))
+    })
+}
+
 /// Proves the fate of rows `0 ..= rows` without a table and writes `out`
 /// (census.tsv) and its descriptors (default: beside `out`, as .c3d), never over
 /// a census of more rows unless `replace`. A checkpoint (default: beside `out`,
@@ -1046,6 +1082,7 @@ fn _chomp3(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(grundy_line, m)?)?;
     m.add_function(wrap_pyfunction!(grundy_table, m)?)?;
     m.add_function(wrap_pyfunction!(compute, m)?)?;
+    m.add_function(wrap_pyfunction!(transpose, m)?)?;
     m.add_function(wrap_pyfunction!(census, m)?)?;
     m.add_function(wrap_pyfunction!(parse_graph6, m)?)?;
     m.add_function(wrap_pyfunction!(nim_values, m)?)?;

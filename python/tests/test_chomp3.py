@@ -284,6 +284,23 @@ def test_bad_arguments_get_pythons_errors_naming_them(tmp_path):
     assert seen and seen[-1][1] == 20000 and all(d <= t for d, t in seen)
 
 
+def test_a_table_by_rows_holds_the_same_values(table, tmp_path):
+    f = reference()
+    rows = chomp3.transpose(table, tmp_path / "rows.c3t", progress=False)
+    assert rows.by_rows and not chomp3.Table(table).by_rows and "by rows" in repr(rows)
+    whole = np.asarray(chomp3.Table(table))
+    for mapped in (False, True):
+        t = chomp3.Table(tmp_path / "rows.c3t", mapped=mapped)
+        assert t.n == 60 and (np.asarray(t) == whole).all()
+        for r in range(31):
+            assert list(t.row(r, 0, 31)) == f[r] and list(t[4:19, r]) == f[r][4:19]
+        assert list(t.row(50, 0, 31)) == [f[q][q] for q in range(31)]
+    with pytest.raises(chomp3.Error, match="exists"):
+        chomp3.transpose(table, tmp_path / "rows.c3t", progress=False)
+    with pytest.raises(chomp3.Error, match="stored by rows"):
+        chomp3.transpose(tmp_path / "rows.c3t", tmp_path / "again.c3t", progress=False)
+
+
 def test_tables_and_censuses_behave_like_data(table, tmp_path):
     import pickle
 

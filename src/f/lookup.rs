@@ -213,9 +213,11 @@ impl Sources {
 
 /// The table if it was named or exists at the default path.
 fn open_table(table: &Named) -> Result<Option<Table>, LookupError> {
-    open_if_there(table, Table::open_reading, |path, error| {
-        LookupError::Table { path, error }
-    })
+    open_if_there(
+        table,
+        |p| Table::open_f(p, false),
+        |path, error| LookupError::Table { path, error },
+    )
 }
 
 /// The census if it was named or exists at the default path.

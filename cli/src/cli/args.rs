@@ -39,6 +39,13 @@ impl TableArg {
     pub fn open(&self) -> Result<Table> {
         open_table(&self.path())
     }
+
+    /// Opens the table stored by columns or by rows (`chomp3 transpose`),
+    /// for the commands that read cells and rows; the error names the file once.
+    pub fn open_f(&self) -> Result<Table> {
+        let path = self.path();
+        Table::open_f(&path, true).map_err(|e| file_error(&path, e))
+    }
 }
 
 /// Opens a table; the error names the file once.

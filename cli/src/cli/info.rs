@@ -1,5 +1,5 @@
-//! `chomp3 info`: describe a table file (`.c3t`, or a Grundy table `.g3t`)
-//! and check it.
+//! `chomp3 info`: describe a table file (`.c3t` by columns or by rows, or a
+//! Grundy table `.g3t`) and check it.
 
 use anyhow::Result;
 use chomp3::f::table::raw::Shape;
@@ -19,7 +19,7 @@ pub struct Args {
 pub fn run(args: &Args) -> Result<()> {
     let path = args.table.path();
     // Either kind of table, by its magic.
-    let t = match Table::open(&path) {
+    let t = match Table::open_f(&path, true) {
         Err(TableError::OtherKind { found, .. }) => Table::open_shape(&path, found),
         opened => opened,
     }
@@ -27,13 +27,14 @@ pub fn run(args: &Args) -> Result<()> {
     let (kind, columns) = match t.shape() {
         Shape::Triangle => ("table", "complete columns"),
         Shape::Tetrahedron => ("Grundy table", "complete slabs p"),
+        Shape::Rows => ("table by rows", "columns, stored row after row"),
     };
     println!("{kind:<12} {}", path.display());
     println!(
         "N            {} ({} {columns}, {} cells)",
         t.n().map_or("none".to_string(), |n| n.to_string()),
         t.columns(),
-        t.shape().cells(t.columns())
+        t.cell_count()
     );
     println!("capacity     {}", t.capacity());
     println!("bits/value   {}", t.bits());

@@ -22,6 +22,7 @@ mod position;
 mod progress;
 mod run;
 mod show;
+mod transpose;
 mod upgrade;
 mod view;
 
@@ -93,6 +94,8 @@ enum Cmd {
     View(view::Args),
     /// Write a version 1 table again as a version 2 file (block checksums), checked
     Upgrade(upgrade::Args),
+    /// Write a table again stored by rows, so that a row is read in one run
+    Transpose(transpose::Args),
 }
 
 /// The process's stop token: Ctrl-C requests it, and every long command
@@ -147,6 +150,7 @@ pub fn main() -> ExitCode {
         Cmd::Graph(a) => graph::run(&a),
         Cmd::View(a) => view::run(&a),
         Cmd::Upgrade(a) => upgrade::run(&a),
+        Cmd::Transpose(a) => transpose::run(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -28,7 +28,7 @@ pub struct DumpArgs {
 
 /// Prints `q f(q,R)` per line.
 pub fn row(args: &RowArgs) -> Result<()> {
-    let t = args.table.open()?;
+    let t = args.table.open_f()?;
     let to = args.to.unwrap_or(t.n().unwrap_or(0));
     // Checks both ends before printing anything.
     t.get(to, args.r)
@@ -54,7 +54,7 @@ pub fn row(args: &RowArgs) -> Result<()> {
 
 /// Prints `q r f` per line for every `r <= q`.
 pub fn dump(args: &DumpArgs) -> Result<()> {
-    let t = args.table.open()?;
+    let t = args.table.open_f()?;
     let path = args.table.path();
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let mut column = Vec::new();

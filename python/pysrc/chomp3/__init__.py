@@ -43,6 +43,7 @@ __all__ = [
     "position",
     "nim",
     "compute",
+    "transpose",
     "census",
     "grundy_line",
     "grundy_table",
@@ -104,6 +105,10 @@ class Table:
     times as fast (it touches one page per column), but if another program
     cuts the file while it is open, the process dies (SIGBUS) instead of
     raising an error. chomp3 itself only ever extends a table.
+
+    A table stored by rows (:func:`transpose`, ``chomp3 transpose``; ``by_rows``
+    is True) holds the same values and reads a row as one run of bytes: a row
+    of the ``10^5`` table in well under a millisecond, read or mapped.
     """
 
     #: Largest N that ``np.asarray`` makes whole (256 MiB of uint32).
@@ -133,9 +138,15 @@ class Table:
     def __len__(self) -> int:
         return self.shape[0]
 
+    @property
+    def by_rows(self) -> bool:
+        """Whether the file stores the table by rows (:func:`transpose`)."""
+        return self._inner.by_rows
+
     def __repr__(self) -> str:
         mapped = ", mapped" if self.mapped else ""
-        return f"Table({self.path!r}, N = {self.n}{mapped})"
+        rows = ", by rows" if self.by_rows else ""
+        return f"Table({self.path!r}, N = {self.n}{rows}{mapped})"
 
     def __getitem__(self, key):
         if not isinstance(key, tuple) or len(key) != 2:
@@ -523,6 +534,15 @@ def compute(n: int, path: Any, threads: Optional[int] = None, progress: bool = T
         return None
     from_n, to_n, cells, seconds, size = done
     return {"from_n": from_n, "n": to_n, "cells": cells, "seconds": seconds, "bytes": size}
+
+
+def transpose(table: Any, out: Any, progress: bool = True) -> "Table":
+    """Writes the table ``table`` again stored by rows at ``out`` (which must
+    not exist; ``chomp3 transpose``) and opens it: the same values, a row read
+    in one run. KeyboardInterrupt removes the partial file."""
+    table, out = _path("table", table), _path("out", out)
+    _chomp3.transpose(table, out, _progress_bar("rows", progress))
+    return Table(out)
 
 
 def census(

@@ -19,6 +19,9 @@ class Table:
     @property
     def n(self) -> Optional[int]:
         """The table's N (None: no column yet)."""
+    @property
+    def by_rows(self) -> bool:
+        """Whether the file stores the table by rows (chomp3 transpose)."""
     def __getitem__(self, key: Tuple[int, int]) -> int:
         """f(q, r) (for r > q, f(q, q))."""
     def row(
@@ -96,6 +99,11 @@ def grundy_table(
     capacity: Optional[int] = None,
     progress: Optional[Callable[[int, int], None]] = None,
 ) -> int: ...
+def transpose(
+    path: str, out: str, progress: Optional[Callable[[int, int], None]] = None
+) -> int:
+    """Writes the table again stored by rows at out; returns its N."""
+
 def compute(
     n: int,
     path: str,

@@ -11,6 +11,7 @@
 //! pages it does use are cache that the kernel can drop at any time.
 
 pub mod raw;
+mod transpose;
 mod upgrade;
 mod writer;
 
@@ -27,6 +28,7 @@ use crate::base::path_message::NamesPath;
 pub use raw::Shape;
 use raw::{BLOCK_BYTES, Commit, HEADER_LEN, Header};
 use std::sync::atomic::{AtomicU64, Ordering};
+pub use transpose::{transpose, transpose_in_bands};
 pub use upgrade::upgrade;
 pub use writer::{TableWriter, parent_dir};
 
@@ -48,7 +50,7 @@ pub enum TableError {
     IsDirectory(PathBuf, Shape),
     /// The file does not start with the table magic: it is some other file.
     #[error(
-        "not a chomp3 table (no CHOMP3TB or CHOMP3GT header); give the path of a .c3t (or, for Grundy values, .g3t) file"
+        "not a chomp3 table (no CHOMP3TB, CHOMP3TR or CHOMP3GT header); give the path of a .c3t (or, for Grundy values, .g3t) file"
     )]
     NotThisFile,
     /// A table of the other kind (an `f` table where a Grundy table was wanted, or
@@ -236,6 +238,18 @@ impl Table {
         Table::open_with(path, Shape::Triangle, false)
     }
 
+    /// Opens an `f` table stored either way: by columns ([`Table::open`]) or
+    /// by rows ([`Shape::Rows`], from [`transpose`]), for the readers that
+    /// take either (a cell, a row, a position).
+    pub fn open_f(path: &Path, map: bool) -> Result<Table, TableError> {
+        match Table::open_with(path, Shape::Triangle, map) {
+            Err(TableError::OtherKind {
+                found: Shape::Rows, ..
+            }) => Table::open_with(path, Shape::Rows, map),
+            other => other,
+        }
+    }
+
     /// Opens and checks a table of the given shape (a Grundy table is
     /// [`Shape::Tetrahedron`]), as [`Table::open`] does.
     pub fn open_shape(path: &Path, shape: Shape) -> Result<Table, TableError> {
@@ -282,6 +296,11 @@ impl Table {
                 found: header.shape,
             });
         }
+        if header.shape == Shape::Rows && commit.columns != raw::rows_units(header.capacity) {
+            return Err(TableError::CorruptHeader(
+                "a table by rows that was not finished; make it again with chomp3 transpose",
+            ));
+        }
         let expected = header.file_len(commit.columns);
         if len < expected {
             return Err(TableError::Truncated {
@@ -308,7 +327,7 @@ impl Table {
     /// `grundy::table`), its block checked; panics past the committed cells.
     pub fn cell(&self, cell: u64) -> Result<u32, TableError> {
         assert!(
-            cell < self.header.shape.cells(self.columns()),
+            cell < self.header.cells(self.commit.columns),
             "cell {cell} outside the table"
         );
         let (bits, bit) = (self.header.bits, cell * u64::from(self.header.bits));
@@ -325,7 +344,7 @@ impl Table {
         if let Bytes::Map(_) = self.bytes {
             return cells.iter().map(|&c| self.cell(c)).collect();
         }
-        let total = self.header.shape.cells(self.columns());
+        let total = self.header.cells(self.commit.columns);
         let bits = self.header.bits;
         let at_bit = |i: usize| {
             assert!(cells[i] < total, "cell {} outside the table", cells[i]);
@@ -377,7 +396,7 @@ impl Table {
 
     /// Bytes of packed data, with the partly filled last byte.
     fn data_len(&self) -> u64 {
-        self.header.data_bits(self.columns()).div_ceil(8)
+        self.header.data_bits(self.commit.columns).div_ceil(8)
     }
 
     /// The data bytes of block `block`: `BLOCK_BYTES` of them, fewer in the last.
@@ -390,7 +409,7 @@ impl Table {
     /// match their CRC-32: a full block's in the region after the header; the
     /// last one's, with its partly filled byte, in the commit record.
     fn block_matches(&self, block: u64, bytes: &[u8]) -> Result<bool, TableError> {
-        let complete = self.header.data_bits(self.columns()) / 8;
+        let complete = self.header.data_bits(self.commit.columns) / 8;
         let from = block * BLOCK_BYTES;
         if from + BLOCK_BYTES <= complete {
             let mut crc = [0u8; 4];
@@ -446,17 +465,36 @@ impl Table {
 
     /// Number of complete columns (`N + 1`; 0 for a table with nothing computed).
     pub fn columns(&self) -> u64 {
-        self.commit.columns
+        match self.header.shape {
+            // Complete (checked on open): every row and the diagonal's run.
+            Shape::Rows => self.header.capacity + 1,
+            _ => self.commit.columns,
+        }
     }
 
     /// The table's `N` (largest column), or `None` while it holds no column.
     pub fn n(&self) -> Option<u64> {
-        self.commit.columns.checked_sub(1)
+        self.columns().checked_sub(1)
     }
 
-    /// How the cells are laid out (an `f` table or a Grundy table).
+    /// How the cells are laid out (an `f` table by columns or by rows, or a
+    /// Grundy table).
     pub fn shape(&self) -> Shape {
         self.header.shape
+    }
+
+    /// Number of cells stored.
+    pub fn cell_count(&self) -> u64 {
+        self.header.cells(self.commit.columns)
+    }
+
+    /// The number of cell `(q, r)`, `r <= q <= N`, in the file's order.
+    fn index(&self, q: u32, r: u32) -> u64 {
+        let (q, r) = (u64::from(q), u64::from(r));
+        match self.header.shape {
+            Shape::Rows => raw::rows_cells(self.header.capacity, r) + (q - r),
+            _ => raw::cells(q) + r,
+        }
     }
 
     /// Bits per stored value.
@@ -514,7 +552,7 @@ impl Table {
             r <= q && u64::from(q) < self.columns(),
             "cell ({q},{r}) outside the table"
         );
-        self.cell(raw::cells(u64::from(q)) + u64::from(r))
+        self.cell(self.index(q, r))
     }
 
     /// Checks every block of data (in parallel on a map), then the checksum
@@ -522,7 +560,7 @@ impl Table {
     /// it check nothing again.
     pub fn verify(&self) -> Result<(), TableError> {
         use rayon::prelude::*;
-        let full = self.header.data_bits(self.columns()) / 8;
+        let full = self.header.data_bits(self.commit.columns) / 8;
         let last = full / BLOCK_BYTES;
         let (crc, tail) = match &self.bytes {
             Bytes::Map(_) => {
@@ -568,13 +606,17 @@ impl Table {
     /// ahead before it reads this one, so that those page walks and cache
     /// misses overlap (a row of the `10^5` table, warm: 13 ms a cell at a
     /// time, 5 ms with the hints). A table that is read merges nearby cells
-    /// ([`Table::cells`]), one read each.
+    /// ([`Table::cells`]), one read each. A table by rows holds the cells
+    /// `q >= r` of a row as one run of bytes, read at once.
     pub fn read_row(&self, r: u32, qs: Range<u32>, out: &mut Vec<u32>) -> Result<(), TableError> {
         assert!(
             u64::from(qs.end) <= self.columns(),
             "column {} outside the table",
             qs.end
         );
+        if self.header.shape == Shape::Rows {
+            return self.read_row_run(r, qs, out);
+        }
         let bits = u64::from(self.header.bits);
         let bit_of = |q: u32| (raw::cells(u64::from(q)) + u64::from(r.min(q))) * bits;
         if let Bytes::Read { .. } = self.bytes {
@@ -602,6 +644,36 @@ impl Table {
         Ok(())
     }
 
+    /// [`Table::read_row`] of a table by rows: the cells `f(q, q)` of the
+    /// columns `q < r` from the diagonal's run, then the run of row `r`.
+    fn read_row_run(&self, r: u32, qs: Range<u32>, out: &mut Vec<u32>) -> Result<(), TableError> {
+        let split = qs.end.min(r).max(qs.start);
+        let diagonal = raw::rows_cells(self.header.capacity, self.columns());
+        self.read_run(diagonal + u64::from(qs.start), split - qs.start, out)?;
+        if split < qs.end {
+            self.read_run(self.index(split, r), qs.end - split, out)?;
+        }
+        Ok(())
+    }
+
+    /// Appends the `count` cells from number `first` on, their blocks checked.
+    fn read_run(&self, first: u64, count: u32, out: &mut Vec<u32>) -> Result<(), TableError> {
+        if count == 0 {
+            return Ok(());
+        }
+        let bits = self.header.bits;
+        let first = first * u64::from(bits);
+        let end = first + u64::from(count) * u64::from(bits);
+        self.with_data(first / 8, end.div_ceil(8), |d, at| {
+            let mut bit = first - 8 * at;
+            out.extend((0..count).map(|_| {
+                let v = raw::unpack_bit(d, bit, bits);
+                bit += u64::from(bits);
+                v
+            }));
+        })
+    }
+
     /// Appends `f(q, r)` for `r` in `rows` (all `<= q`, `q < columns()`) to
     /// `out`, their blocks checked.
     pub fn read_column(
@@ -610,8 +682,13 @@ impl Table {
         rows: Range<u32>,
         out: &mut Vec<u32>,
     ) -> Result<(), TableError> {
-        assert!(rows.end <= q + 1 && u64::from(q) < self.commit.columns);
+        assert!(rows.end <= q + 1 && u64::from(q) < self.columns());
         if rows.is_empty() {
+            return Ok(());
+        }
+        if self.header.shape == Shape::Rows {
+            let cells: Vec<u64> = rows.map(|r| self.index(q, r)).collect();
+            out.extend(self.cells(&cells)?);
             return Ok(());
         }
         let bits = self.header.bits;

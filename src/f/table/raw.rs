@@ -9,6 +9,8 @@ use crate::f::table::TableError;
 pub const MAGIC: [u8; 8] = *b"CHOMP3TB";
 /// First 8 bytes of a Grundy table file ([`Shape::Tetrahedron`]).
 pub const MAGIC_GRUNDY: [u8; 8] = *b"CHOMP3GT";
+/// First 8 bytes of an `f` table stored by rows ([`Shape::Rows`]).
+pub const MAGIC_ROWS: [u8; 8] = *b"CHOMP3TR";
 
 /// How a file's cells are laid out; its magic says which.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -18,6 +20,13 @@ pub enum Shape {
     /// `G(p,q,r)`, `r <= q <= p`: slab `p` holds `(p+1)(p+2)/2` cells, in the
     /// order of `grundy::line(q, r)` (`.g3t`).
     Tetrahedron,
+    /// `f(q,r)`, `r <= q <= N`, row after row: row `r` holds the `N - r + 1`
+    /// cells `f(r..=N, r)`, so a row is one run of bytes; after the rows, the
+    /// diagonal `f(0..=N, 0..=N)` once more as one run (a row's cells `q < r`
+    /// are `f(q, q)`). Made whole from a table by `chomp3 transpose` (its
+    /// capacity is its `N`; the unit of a commit is a row, then the
+    /// diagonal); never extended.
+    Rows,
 }
 
 impl Shape {
@@ -26,14 +35,18 @@ impl Shape {
         match self {
             Shape::Triangle => MAGIC,
             Shape::Tetrahedron => MAGIC_GRUNDY,
+            Shape::Rows => MAGIC_ROWS,
         }
     }
 
-    /// Number of cells in columns (or slabs) `0 .. columns`.
+    /// Number of cells in columns (or slabs) `0 .. columns`. Panics for
+    /// [`Shape::Rows`], whose rows' lengths depend on `N`: ask the
+    /// [`Header`].
     pub fn cells(self, columns: u64) -> u64 {
         match self {
             Shape::Triangle => columns * (columns + 1) / 2,
             Shape::Tetrahedron => columns * (columns + 1) * (columns + 2) / 6,
+            Shape::Rows => panic!("the cells of a table by rows depend on its N"),
         }
     }
 
@@ -41,7 +54,7 @@ impl Shape {
     /// `G(p,q,r) <= 3N` (a position has fewer than `p + q + r` options).
     pub fn bits_for_capacity(self, capacity: u64) -> u32 {
         match self {
-            Shape::Triangle => bits_for_capacity(capacity),
+            Shape::Triangle | Shape::Rows => bits_for_capacity(capacity),
             Shape::Tetrahedron => 64 - (3 * capacity).max(1).leading_zeros(),
         }
     }
@@ -50,7 +63,7 @@ impl Shape {
     /// offsets in 64).
     pub fn max_capacity(self) -> u64 {
         match self {
-            Shape::Triangle => MAX_CAPACITY,
+            Shape::Triangle | Shape::Rows => MAX_CAPACITY,
             Shape::Tetrahedron => 30_000,
         }
     }
@@ -60,13 +73,16 @@ impl Shape {
         match self {
             Shape::Triangle => "an f(q,r) table (.c3t)",
             Shape::Tetrahedron => "a Grundy table G(p,q,r) (.g3t)",
+            Shape::Rows => {
+                "an f(q,r) table stored by rows (made by chomp3 transpose; get, row, info, position and Python read it)"
+            }
         }
     }
 
     /// The file's usual extension, for messages.
     pub fn extension(self) -> &'static str {
         match self {
-            Shape::Triangle => ".c3t",
+            Shape::Triangle | Shape::Rows => ".c3t",
             Shape::Tetrahedron => ".g3t",
         }
     }
@@ -76,6 +92,7 @@ impl Shape {
         match self {
             Shape::Triangle => "table",
             Shape::Tetrahedron => "Grundy table",
+            Shape::Rows => "table by rows",
         }
     }
 
@@ -84,6 +101,7 @@ impl Shape {
         match self {
             Shape::Triangle => "chomp3 compute",
             Shape::Tetrahedron => "chomp3 grundy-table",
+            Shape::Rows => "chomp3 transpose",
         }
     }
 }
@@ -154,15 +172,49 @@ pub fn file_len(columns: u64, capacity: u64) -> u64 {
     .file_len(columns)
 }
 
+/// Number of cells in rows `0 .. rows` of a table by rows of largest column
+/// `n`: row `s` holds `n - s + 1` cells, so `rows (n + 1) - rows (rows - 1) / 2`.
+pub fn rows_cells(n: u64, rows: u64) -> u64 {
+    debug_assert!(rows <= n + 1);
+    rows * (n + 1) - rows * rows.saturating_sub(1) / 2
+}
+
+/// The units of a complete table by rows of largest column `n`: its `n + 1`
+/// rows and the diagonal's run.
+pub fn rows_units(n: u64) -> u64 {
+    n + 2
+}
+
 impl Header {
-    /// Bits of packed data for `columns` complete columns (or slabs).
+    /// Number of cells in units (columns, slabs, or for [`Shape::Rows`]
+    /// rows) `0 .. units`.
+    pub fn cells(&self, units: u64) -> u64 {
+        match self.shape {
+            Shape::Rows => {
+                let rows = units.min(self.capacity + 1);
+                let diagonal = if units > rows { self.capacity + 1 } else { 0 };
+                rows_cells(self.capacity, rows) + diagonal
+            }
+            shape => shape.cells(units),
+        }
+    }
+
+    /// Bits of packed data for `columns` complete columns (or slabs, or rows).
     pub fn data_bits(&self, columns: u64) -> u64 {
-        self.shape.cells(columns) * self.bits as u64
+        self.cells(columns) * self.bits as u64
+    }
+
+    /// Units (columns, slabs, or rows and the diagonal) of a full table.
+    pub fn full_units(&self) -> u64 {
+        match self.shape {
+            Shape::Rows => rows_units(self.capacity),
+            _ => self.capacity + 1,
+        }
     }
 
     /// Blocks of [`BLOCK_BYTES`] that the data of a full table spans.
     pub fn blocks(&self) -> u64 {
-        self.data_bits(self.capacity + 1)
+        self.data_bits(self.full_units())
             .div_ceil(8)
             .div_ceil(BLOCK_BYTES)
     }
@@ -205,6 +257,7 @@ impl Header {
             _ if h.len() < narrow::<usize, _>(HEADER_LEN) => return Err(TableError::NotThisFile),
             Some(m) if m == MAGIC => Shape::Triangle,
             Some(m) if m == MAGIC_GRUNDY => Shape::Tetrahedron,
+            Some(m) if m == MAGIC_ROWS => Shape::Rows,
             _ => return Err(TableError::NotThisFile),
         };
         let version = u32_at(h, 8);
@@ -233,7 +286,7 @@ impl Header {
             .filter_map(|&o| Commit::decode(&h[o..o + SLOT_LEN]))
             .max_by_key(|c| c.sequence)
             .ok_or(TableError::CorruptHeader("no valid commit record"))?;
-        if commit.columns > header.capacity + 1 {
+        if commit.columns > header.full_units() {
             return Err(TableError::CorruptHeader("more columns than the capacity"));
         }
         Ok((header, commit))
@@ -395,6 +448,18 @@ mod tests {
         ));
         h[0] = b'X';
         assert!(matches!(Header::decode(&h), Err(TableError::NotThisFile)));
+    }
+
+    #[test]
+    fn rows_hold_the_triangle_row_after_row() {
+        for n in [0u64, 1, 2, 7, 100] {
+            let mut total = 0;
+            for rows in 0..=n + 1 {
+                assert_eq!(rows_cells(n, rows), total, "n = {n}, rows = {rows}");
+                total += n + 1 - rows.min(n);
+            }
+            assert_eq!(rows_cells(n, n + 1), Shape::Triangle.cells(n + 1));
+        }
     }
 
     #[test]

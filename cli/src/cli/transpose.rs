@@ -1,0 +1,43 @@
+//! `chomp3 transpose`: a table written again stored by rows, so that `row`,
+//! `position` and Python's `Table.row` read a row as one run of bytes.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::Result;
+
+use super::args::{QuietArg, TableArg};
+use super::progress::bar;
+
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    table: TableArg,
+    /// The table by rows to write (must not exist)
+    #[arg(long, value_name = "PATH")]
+    out: PathBuf,
+    #[command(flatten)]
+    quiet: QuietArg,
+}
+
+pub fn run(args: &Args) -> Result<()> {
+    let started = Instant::now();
+    let source = args.table.open()?;
+    let bar = bar(
+        args.quiet.quiet,
+        "{bar:40} {pos}/{len} rows  {elapsed} (eta {eta})",
+    );
+    let n = chomp3::f::table::transpose(&source, &args.out, &super::ctrl_c(), &mut |done, all| {
+        bar.set_length(all);
+        bar.set_position(done);
+    })
+    .map_err(|e| super::args::file_error(&args.table.path(), e))?;
+    bar.finish_and_clear();
+    println!(
+        "{}: the table {} (N = {n}) by rows, every block checked on both sides, in {:.1} s",
+        args.out.display(),
+        args.table.path().display(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
