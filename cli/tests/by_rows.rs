@@ -89,6 +89,8 @@ fn commands_read_a_table_by_rows_or_refuse_it_in_one_line() {
         vec!["row", "120"],
         vec!["row", "7", "--from", "3", "--to", "390"],
         vec!["get", "399", "250"],
+        vec!["position", "330", "300", "120"],
+        vec!["position", "372", "300", "120"], // f(300,120): a P-position
         vec!["dump"],
     ] {
         let mut by_columns = args.clone();

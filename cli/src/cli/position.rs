@@ -30,7 +30,7 @@ pub fn run(args: &Args) -> Result<()> {
     if args.nim {
         return nim_values(p, q, r);
     }
-    let t = args.table.open()?;
+    let t = args.table.open_f()?;
     let named = |e: PositionError| match e {
         PositionError::Table(e) => file_error(&args.table.path(), e),
         e => e.into(),

@@ -87,6 +87,12 @@ pub enum TableError {
         /// Bytes in the file.
         found: u64,
     },
+    /// A table by rows whose rows are not all written (its `transpose` was
+    /// killed).
+    #[error(
+        "a table by rows that was never finished (its chomp3 transpose did not end); make it again"
+    )]
+    Unfinished,
     /// The data does not match the committed checksum (`info --verify`).
     #[error("table data fails its checksum ({0}); restore the file or compute it again")]
     ChecksumMismatch(String),
@@ -297,9 +303,7 @@ impl Table {
             });
         }
         if header.shape == Shape::Rows && commit.columns != raw::rows_units(header.capacity) {
-            return Err(TableError::CorruptHeader(
-                "a table by rows that was not finished; make it again with chomp3 transpose",
-            ));
+            return Err(TableError::Unfinished);
         }
         let expected = header.file_len(commit.columns);
         if len < expected {
