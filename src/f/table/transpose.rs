@@ -1,6 +1,7 @@
 //! A table stored by rows ([`Shape::Rows`]) made from a table stored by
-//! columns, so that a row is one run of bytes: reading a row of the `10^5`
-//! table by columns touches one page per column, by rows about thirty.
+//! columns, so that a row is read in at most two runs of bytes (its cells
+//! left of the diagonal, from the diagonal's run, and its own), where by
+//! columns a row of the `10^5` table touches one page per column.
 //!
 //! The rows are made a band at a time: for a band of rows `r0 .. r1`, every
 //! column `q >= r0` gives the cells `f(q, r0 .. min(r1, q + 1))`, which lie
@@ -89,7 +90,7 @@ fn write_rows(
     let rows = n + 1;
     let band = band.clamp(1, rows);
     let n32 = narrow::<u32, _>(n);
-    // `cells[(q - r0) * band + (r - r0)]` = f(q, r): a column's piece of the
+    // `cells[(q - r0) * height + (r - r0)]` = f(q, r): a column's piece of the
     // band lands in one run, and a row is gathered with a constant stride.
     let mut cells = Vec::new();
     let (mut piece, mut row) = (Vec::new(), Vec::new());
