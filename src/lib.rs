@@ -25,7 +25,8 @@
 //!   engine          the recurrence, column blocks, its state (chain of
 //!                   windows), engine::ranks: rows shared among processes
 //!   table           the .c3t file: format, block-checked reader, crash-safe
-//!                   writer, the upgrade of format 1 (also the .g3t container)
+//!                   writer, the upgrade of format 1, the table by rows
+//!                   (transpose) (also the .g3t container)
 //!   compute         create or extend a table                  -> engine, table
 //!   census          prove each row's fate without a table, the -> engine, proof, facts, census_file
 //!                   job with its checkpoints (one file, or one

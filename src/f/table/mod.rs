@@ -1,6 +1,6 @@
 //! The table file: owns its format (see `FORMAT.md` and [`raw`]), reading through a
-//! read-only memory map or positional reads ([`Table`]) and crash-safe appending
-//! ([`TableWriter`]).
+//! read-only memory map or positional reads ([`Table`]), crash-safe appending
+//! ([`TableWriter`]), and the same table written again by rows ([`transpose`]).
 //! It never computes values; uses the byte helpers of `bytes`, `atomic_write`'s
 //! `parent_dir`, and `path_message` so its errors name the file once.
 //!
