@@ -1,5 +1,6 @@
 //! Figures decode as PNGs of the right size; `position` agrees with the game-rule
-//! solver on every position with p <= 30, winning moves included.
+//! solver on every position with p <= 30, winning moves included, and past its
+//! table with a census agrees with a larger table.
 
 mod common;
 
@@ -78,6 +79,65 @@ fn position_command_prints_moves_and_refuses_bad_triples() {
     let out = chomp3(&["nim", "3", "5", "1"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("is not a position"));
+}
+
+#[test]
+fn position_past_the_table_reads_the_census_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let small = computed(dir.path(), "small.c3t", 60, &[]);
+    let large = computed(dir.path(), "large.c3t", 400, &[]);
+    let out = dir.path().join("c.tsv");
+    chomp3_ok(&[
+        "census",
+        "--quiet",
+        "--rows",
+        "130",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let census = dir.path().join("c.c3d");
+    let (small, large, census) = (
+        small.to_str().unwrap(),
+        large.to_str().unwrap(),
+        census.to_str().unwrap(),
+    );
+    let f = Table::open(std::path::Path::new(large)).unwrap();
+    let mut n_positions = 0;
+    for r in 0..=3u64 {
+        for q in [61, 97, 250, 400] {
+            let v = u64::from(f.get(q, r).unwrap());
+            for p in [q, q + 1, v - 1, v, v + 1, 2 * v] {
+                if p < q {
+                    continue;
+                }
+                let (p, q, r) = (p.to_string(), q.to_string(), r.to_string());
+                let want = chomp3_ok(&["position", &p, &q, &r, "--table", large]);
+                let got =
+                    chomp3_ok(&["position", &p, &q, &r, "--table", small, "--census", census]);
+                assert_eq!(got.stdout, want.stdout, "[{p},{q},{r}]");
+                let note = String::from_utf8_lossy(&got.stderr);
+                assert!(
+                    note.contains("beyond the table") && note.contains(census),
+                    "{note}"
+                );
+                assert!(want.stderr.is_empty());
+                n_positions += 1;
+            }
+        }
+    }
+    assert!(n_positions >= 60, "{n_positions}");
+    // Row 120 is proved only from its start (past 130): a value neither file
+    // gives is an error naming both, not a guess.
+    let out = chomp3(&[
+        "position", "300", "130", "120", "--table", small, "--census", census,
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("beyond the table") && err.contains("only from q ="),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
 }
 
 #[test]

@@ -373,7 +373,7 @@ fn position(
     use chomp3::f::position::{PositionError, Row, is_p, winning_moves};
     guard(|| {
         let (table, census) = (named(table, DEFAULT_TABLE), named(census, DEFAULT_CENSUS));
-        let sources = Sources::open(&table, &census).map_err(lookup_error)?;
+        let sources = Sources::open_for(q, r, &table, &census).map_err(lookup_error)?;
         let bad = |e: PositionError| match e {
             PositionError::Lookup(e) => lookup_error(e),
             e => error(e),

@@ -112,18 +112,7 @@ pub enum LookupError {
 /// `f(q, r)` (for `r > q`, `f(q,q)`) from `table`, or from `census` where the rules
 /// of this module allow. The census is opened only when the table does not answer.
 pub fn lookup(q: u64, r: u64, table: &Named, census: &Named) -> Result<Answer, LookupError> {
-    let opened = open_table(table)?;
-    let beyond = opened
-        .as_ref()
-        .is_none_or(|t| matches!(t.get(q, r), Err(TableError::OutOfRange { .. })));
-    let census_file = if beyond { open_census(census)? } else { None };
-    Sources {
-        table: opened,
-        census: census_file,
-        table_path: table.clone(),
-        census_path: census.clone(),
-    }
-    .answer(q, r)
+    Sources::open_for(q, r, table, census)?.answer(q, r)
 }
 
 /// A table and a census opened once under this module's rules, for many look-ups
@@ -145,6 +134,24 @@ impl Sources {
         Ok(Sources {
             table: open_table(table)?,
             census: open_census(census)?,
+            table_path: table.clone(),
+            census_path: census.clone(),
+        })
+    }
+
+    /// Opens the table, and the census only if the table does not reach cell
+    /// `(q, r)`: enough for every cell in columns `<= q` and rows `<= r`, as
+    /// a position's questions need, without reading a census the table makes
+    /// unnecessary.
+    pub fn open_for(q: u64, r: u64, table: &Named, census: &Named) -> Result<Sources, LookupError> {
+        let opened = open_table(table)?;
+        let beyond = opened
+            .as_ref()
+            .is_none_or(|t| matches!(t.get(q, r), Err(TableError::OutOfRange { .. })));
+        let census_file = if beyond { open_census(census)? } else { None };
+        Ok(Sources {
+            table: opened,
+            census: census_file,
             table_path: table.clone(),
             census_path: census.clone(),
         })

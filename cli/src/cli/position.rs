@@ -1,9 +1,12 @@
-//! `chomp3 position`: is `[P,Q,R]` won or lost, and every winning move.
+//! `chomp3 position`: is `[P,Q,R]` won or lost, and every winning move, each
+//! value of `f` by `chomp3 get`'s source rule.
 
 use anyhow::Result;
+use chomp3::f::lookup::Sources;
 use chomp3::f::position::{PositionError, is_p, winning_moves};
+use chomp3::f::table::holds;
 
-use super::args::{TableArg, file_error};
+use super::args::{CensusArg, TableArg};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -15,6 +18,8 @@ pub struct Args {
     r: u64,
     #[command(flatten)]
     table: TableArg,
+    #[command(flatten)]
+    census: CensusArg,
     /// Also print the Sprague-Grundy value of the position and of every
     /// position one move away (computed by the Grundy sweep: about Q^2 P / 2
     /// steps, so for P up to a few 10^5 with small Q)
@@ -30,16 +35,35 @@ pub fn run(args: &Args) -> Result<()> {
     if args.nim {
         return nim_values(p, q, r);
     }
-    let t = args.table.open_f()?;
-    let named = |e: PositionError| match e {
-        PositionError::Table(e) => file_error(&args.table.path(), e),
-        e => e.into(),
+    // Every value read is in a column <= q and a row <= r.
+    let sources = Sources::open_for(q, r, &args.table.named(), &args.census.named())?;
+    let lost = is_p(&sources, p, q, r)?;
+    let moves = if lost {
+        Vec::new()
+    } else {
+        winning_moves(&sources, p, q, r)?
     };
-    if is_p(&t, p, q, r).map_err(named)? {
+    // Never an answer from a source the user did not see named.
+    if sources.census.is_some() {
+        let (table, census) = (args.table.path(), args.census.named().path);
+        match &sources.table {
+            Some(t) => eprintln!(
+                "chomp3: values of f beyond the table {} ({}) are from the census {}",
+                table.display(),
+                holds(t.n()),
+                census.display()
+            ),
+            None => eprintln!(
+                "chomp3: values of f are from the census {} (no table at {})",
+                census.display(),
+                table.display()
+            ),
+        }
+    }
+    if lost {
         println!("[{p},{q},{r}] is a P-position: the player to move loses");
         return Ok(());
     }
-    let moves = winning_moves(&t, p, q, r).map_err(named)?;
     let s = if moves.len() == 1 { "" } else { "s" };
     println!(
         "[{p},{q},{r}] is an N-position: the player to move wins; {} winning move{s}:",
