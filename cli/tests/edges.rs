@@ -8,7 +8,7 @@ mod common;
 
 use std::path::PathBuf;
 
-use common::{chomp3, chomp3_ok, computed};
+use common::{census_in, chomp3, chomp3_ok, computed};
 
 fn repo(path: &str) -> String {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
@@ -83,16 +83,7 @@ fn get_near_two_to_the_64_is_exact() {
     // start with the same residue modulo the period, read from a table.
     let dir = tempfile::tempdir().unwrap();
     let table = computed(dir.path(), "t.c3t", 400, &[]);
-    let census = dir.path().join("c.tsv");
-    chomp3_ok(&[
-        "census",
-        "--quiet",
-        "--rows",
-        "130",
-        "--out",
-        census.to_str().unwrap(),
-    ]);
-    let c3d = dir.path().join("c.c3d");
+    let c3d = census_in(dir.path(), 130);
     let explain = stdout(&chomp3_ok(&[
         "get",
         "1000",

@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 
 use chomp3::f::position::{is_p, winning_moves};
 use chomp3::f::table::Table;
-use common::{BruteForce, chomp3, chomp3_ok, computed};
+use common::{BruteForce, census_in, chomp3, chomp3_ok, computed};
 
 #[test]
 fn position_agrees_with_brute_force_up_to_30() {
@@ -86,16 +86,7 @@ fn position_past_the_table_reads_the_census_and_says_so() {
     let dir = tempfile::tempdir().unwrap();
     let small = computed(dir.path(), "small.c3t", 60, &[]);
     let large = computed(dir.path(), "large.c3t", 400, &[]);
-    let out = dir.path().join("c.tsv");
-    chomp3_ok(&[
-        "census",
-        "--quiet",
-        "--rows",
-        "130",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    let census = dir.path().join("c.c3d");
+    let census = census_in(dir.path(), 130);
     let (small, large, census) = (
         small.to_str().unwrap(),
         large.to_str().unwrap(),

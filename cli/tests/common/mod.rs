@@ -57,6 +57,22 @@ pub fn computed(dir: &Path, name: &str, n: u64, extra: &[&str]) -> PathBuf {
     path
 }
 
+/// Runs `chomp3 census --rows ROWS` into `dir/c.tsv` and returns the census
+/// descriptor file beside it, `dir/c.c3d`.
+pub fn census_in(dir: &Path, rows: u64) -> PathBuf {
+    let out = dir.join("c.tsv");
+    let rows = rows.to_string();
+    chomp3_ok(&[
+        "census",
+        "--quiet",
+        "--rows",
+        &rows,
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    dir.join("c.c3d")
+}
+
 /// Opens a table and reads `f(q, r)` for all `r <= q <= N` as `f[q][r]`.
 pub fn read_all(path: &Path) -> Vec<Vec<u32>> {
     let t = Table::open(path).unwrap();
