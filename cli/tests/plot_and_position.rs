@@ -76,6 +76,10 @@ fn position_command_prints_moves_and_refuses_bad_triples() {
         assert_eq!(out.status.code(), Some(code), "{args:?}");
         assert!(String::from_utf8_lossy(&out.stderr).contains(expect));
     }
+    // `--nim` computes by the sweep: a table or census beside it would not be read.
+    let out = chomp3(&["position", "3", "2", "1", "--nim", "--table", p]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot be used with '--table"));
     let out = chomp3(&["nim", "3", "5", "1"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("is not a position"));

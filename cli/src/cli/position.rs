@@ -22,8 +22,8 @@ pub struct Args {
     census: CensusArg,
     /// Also print the Sprague-Grundy value of the position and of every
     /// position one move away (computed by the Grundy sweep: about Q^2 P / 2
-    /// steps, so for P up to a few 10^5 with small Q)
-    #[arg(long)]
+    /// steps, so for P up to a few 10^5 with small Q; reads no table or census)
+    #[arg(long, conflicts_with_all = ["table", "census"])]
     nim: bool,
 }
 
