@@ -21,32 +21,49 @@ pub fn bar(quiet: bool, template: &str) -> ProgressBar {
         return ProgressBar::new(0)
             .with_style(ProgressStyle::with_template(template).expect("valid template"));
     }
-    // The bar itself means nothing in a log; the figures stay.
+    log_bar(template, LogLines::to_stderr())
+}
+
+/// A bar drawn as log lines: the template without the bar, after `chomp3: `,
+/// its elapsed time to the second.
+fn log_bar(template: &str, lines: LogLines) -> ProgressBar {
+    // The bar itself means nothing in a log; the figures stay. `{elapsed}`
+    // rounds ("2h" from 90 minutes on), too coarse for a long run's log.
     let words = template
         .replace("{bar:20}", "")
         .replace("{bar:40}", "")
-        .replace("{spinner}", "");
+        .replace("{spinner}", "")
+        .replace("{elapsed}", "{elapsed_precise}");
     let style =
         ProgressStyle::with_template(&format!("chomp3: {}", words.trim())).expect("valid template");
     ProgressBar::with_draw_target(
         Some(0),
-        ProgressDrawTarget::term_like_with_hz(Box::new(LogLines::default()), 1),
+        ProgressDrawTarget::term_like_with_hz(Box::new(lines), 1),
     )
     .with_style(style)
 }
 
-/// A `TermLike` that writes the bar's line to standard error at most once
-/// every [`LOG_EVERY`], the first after one.
-#[derive(Debug)]
+/// A `TermLike` that writes the bar's line (to standard error) at most once
+/// every `every` ([`LOG_EVERY`]), the first after one.
 struct LogLines {
     state: Mutex<(String, Instant)>,
+    every: Duration,
+    write: Box<dyn Fn(&str) + Send + Sync>,
 }
 
-impl Default for LogLines {
-    fn default() -> LogLines {
+impl LogLines {
+    fn to_stderr() -> LogLines {
         LogLines {
             state: Mutex::new((String::new(), Instant::now())),
+            every: LOG_EVERY,
+            write: Box::new(|line| eprintln!("{line}")),
         }
+    }
+}
+
+impl std::fmt::Debug for LogLines {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LogLines").finish_non_exhaustive()
     }
 }
 
@@ -80,8 +97,8 @@ impl TermLike for LogLines {
     fn flush(&self) -> io::Result<()> {
         let mut state = self.state.lock().unwrap();
         let (line, last) = &mut *state;
-        if last.elapsed() >= LOG_EVERY && !line.trim().is_empty() {
-            eprintln!("{}", line.trim_end());
+        if last.elapsed() >= self.every && !line.trim().is_empty() {
+            (self.write)(line.trim_end());
             *last = Instant::now();
         }
         line.clear();
@@ -94,4 +111,35 @@ pub fn peak_rss_kib() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     line.split_whitespace().nth(1)?.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    /// A long run's log line gives its time to the second: after 1 h 30 min
+    /// 32 s it reads `01:30:32`, not a rounded "2h".
+    #[test]
+    fn a_log_line_gives_the_elapsed_time_to_the_second() {
+        let written = Arc::new(Mutex::new(Vec::<String>::new()));
+        let into = written.clone();
+        let lines = LogLines {
+            state: Mutex::new((String::new(), Instant::now())),
+            every: Duration::ZERO,
+            write: Box::new(move |line| into.lock().unwrap().push(line.to_string())),
+        };
+        // grundy-periods' template
+        let bar = log_bar("{spinner} p = {pos}, {msg}  {elapsed}", lines)
+            .with_elapsed(Duration::from_secs(5432));
+        bar.set_message("3 of 5 lines proved");
+        bar.set_position(7);
+        bar.abandon();
+        // A line at every draw here (`every` is zero); the last is the bar's end.
+        let written = written.lock().unwrap();
+        assert_eq!(
+            written.last().map(String::as_str),
+            Some("chomp3: p = 7, 3 of 5 lines proved  01:30:32")
+        );
+    }
 }
