@@ -229,6 +229,19 @@ impl Header {
     pub fn file_len(&self, columns: u64) -> u64 {
         self.data_offset() + self.data_bits(columns).div_ceil(8)
     }
+
+    /// The bits of the partly filled last data byte that `columns` complete
+    /// columns own (its low `data_bits % 8` bits). The rest of that byte
+    /// belongs to the next column: an append not yet committed (of a writer
+    /// still running, or killed) sets them, so a reader compares the byte
+    /// with the commit's tail through this mask, never whole.
+    pub fn tail_mask(&self, columns: u64) -> u8 {
+        let used = self.data_bits(columns) % 8;
+        // `used < 8`, so the mask fits a byte.
+        #[allow(clippy::cast_possible_truncation)]
+        let mask = ((1u16 << used) - 1) as u8;
+        mask
+    }
 }
 
 impl Header {

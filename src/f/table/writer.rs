@@ -273,9 +273,25 @@ impl TableWriter {
         Ok(())
     }
 
-    /// Cuts off anything past the committed columns (left by an interrupted run).
+    /// Cuts off anything past the committed columns (left by an interrupted
+    /// run): the bytes after them, and the bits of their partly filled last
+    /// byte that an append not committed set (the byte is written back as
+    /// the commit records it), so the file is byte for byte what a run that
+    /// was never interrupted leaves at this commit.
+    /// Called before any append of this writer.
     pub fn trim(&mut self) -> Result<(), TableError> {
+        assert_eq!(
+            self.columns, self.committed.columns,
+            "trim after an append would cut columns this writer still holds"
+        );
         let len = self.header.file_len(self.committed.columns);
-        self.file.set_len(len).map_err(TableError::io(&self.path))
+        self.file.set_len(len).map_err(TableError::io(&self.path))?;
+        if self.header.tail_mask(self.committed.columns) != 0 {
+            let at = self.header.data_offset() + self.header.data_bits(self.committed.columns) / 8;
+            self.file
+                .write_all_at(&[self.committed.tail], at)
+                .map_err(TableError::io(&self.path))?;
+        }
+        Ok(())
     }
 }
