@@ -661,6 +661,36 @@ fn the_stored_table_survives_sigkill_between_commits() {
     assert!(std::fs::read(&path).unwrap() == before, "nothing written");
 }
 
+/// A run killed after its last commit but before its last save leaves the
+/// table whole and the sweep behind it (or none); the same command brings the
+/// sweep to the table's end, so the files are those of a run never killed.
+#[test]
+fn a_whole_table_with_its_sweep_behind_gets_the_sweep_brought_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let direct = dir.path().join("direct.g3t");
+    assert!(grundy_table(&direct, 150).status.success());
+    let path = dir.path().join("t.g3t");
+    let sweep = path.with_extension("g3s");
+    assert!(grundy_table(&path, 90).status.success());
+    let at_90 = std::fs::read(&sweep).unwrap();
+    assert!(grundy_table(&path, 150).status.success());
+    for behind in [Some(at_90), None] {
+        match &behind {
+            Some(bytes) => std::fs::write(&sweep, bytes).unwrap(),
+            None => std::fs::remove_file(&sweep).unwrap(),
+        }
+        let out = grundy_table(&path, 150);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success() && text.contains("already"), "{text}");
+        assert!(
+            std::fs::read(&sweep).unwrap() == std::fs::read(direct.with_extension("g3s")).unwrap()
+        );
+        // The commit slots count this table's commits; what follows them
+        // is the direct run's byte for byte.
+        assert!(data_bytes(&path) == data_bytes(&direct));
+    }
+}
+
 #[test]
 fn the_stored_tables_errors_name_a_grundy_table_and_its_command() {
     let dir = tempfile::tempdir().unwrap();

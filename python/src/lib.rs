@@ -807,9 +807,10 @@ fn compute(
     })
 }
 
-/// Writes the table `path` again stored by rows at `out` (which must not
-/// exist), so that a row is read in one run; `progress(rows, all)` after each
-/// band; KeyboardInterrupt removes the partial file. Returns the table's N.
+/// Writes the table `path` again stored by rows at `out` (a new file, or the
+/// unfinished one a stopped call left, continued), so that a row is read in
+/// one run; `progress(rows, all)` after each band; KeyboardInterrupt keeps
+/// the rows written. Returns the table's N.
 #[pyfunction]
 #[pyo3(signature = (path, out, progress=None))]
 fn transpose(
@@ -828,16 +829,19 @@ fn transpose(
         });
         if let Some(e) = watch.raised() {
             return Err(match result {
-                Err(_) if e.is_instance_of::<PyKeyboardInterrupt>(py) => {
-                    PyKeyboardInterrupt::new_err(format!(
-                        "interrupted; the partial {} was removed",
-                        out.display()
-                    ))
+                Err(stopped @ chomp3::f::table::TransposeError::Stopped { .. })
+                    if e.is_instance_of::<PyKeyboardInterrupt>(py) =>
+                {
+                    PyKeyboardInterrupt::new_err(stopped.to_string())
                 }
                 _ => e,
             });
         }
-        result.map_err(|e| table_error(&path, e))
+        result.map_err(|e| match e {
+            chomp3::f::table::TransposeError::Source(p, e) => table_error(&p, e),
+            chomp3::f::table::TransposeError::Out(p, e) => table_error(&p, e),
+            e => error(e),
+        })
     })
 }
 

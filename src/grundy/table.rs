@@ -196,16 +196,31 @@ pub fn extend(
         w.commit()?;
     }
     let done = w.columns();
-    if done > u64::from(n) {
-        return Ok(Extended::Held);
-    }
     let q_max = n.max(narrow::<u32, _>(done - 1));
     let ck_error = |c: &Checkpoint, e| ExtendError::Checkpoint(c.path.clone(), e);
     let io_error = |c: &Checkpoint, e| ck_error(c, CheckpointError::Io(e));
-    let mut sweep = match checkpoint.filter(|c| c.path.exists()) {
-        Some(c) => load_sweep(&c.path, q_max).map_err(|e| ck_error(c, e))?,
-        None => Sweep::new(q_max),
+    let saved = match checkpoint.filter(|c| c.path.exists()) {
+        Some(c) => Some(load_sweep(&c.path, q_max).map_err(|e| ck_error(c, e))?),
+        None => None,
     };
+    if done > u64::from(n) {
+        // The table is whole to `n`. A run killed after its last commit but
+        // before its last save left the sweep behind the table (or none):
+        // it is brought to the table's last slab (checking every slab it
+        // passes) and saved, so that the checkpoint is the one an
+        // uninterrupted run leaves.
+        let behind = saved.as_ref().is_none_or(|s| u64::from(s.p()) + 1 < done);
+        let Some(c) = checkpoint.filter(|_| behind) else {
+            return Ok(Extended::Held);
+        };
+        let mut sweep = saved.unwrap_or_else(|| Sweep::new(q_max));
+        check_stored(path, &mut sweep, done, stop)?;
+        if !stop.requested() {
+            save(&sweep, &c.path).map_err(|e| io_error(c, e))?;
+        }
+        return Ok(Extended::Held);
+    }
+    let mut sweep = saved.unwrap_or_else(|| Sweep::new(q_max));
     let resumed = (sweep.p() > 0).then_some(u64::from(sweep.p()));
     if u64::from(sweep.p()) >= done {
         let c = checkpoint.expect("a loaded sweep has a file");

@@ -13,7 +13,8 @@ use super::progress::bar;
 pub struct Args {
     #[command(flatten)]
     table: TableArg,
-    /// The table by rows to write (must not exist)
+    /// The table by rows to write: a new file, or the unfinished one a stopped
+    /// or killed run of this command left (continued from its last whole row)
     #[arg(long, value_name = "PATH")]
     out: PathBuf,
     #[command(flatten)]
@@ -31,7 +32,12 @@ pub fn run(args: &Args) -> Result<()> {
         bar.set_length(all);
         bar.set_position(done);
     })
-    .map_err(|e| super::args::file_error(&args.table.path(), e))?;
+    .map_err(|e| match e {
+        e @ chomp3::f::table::TransposeError::Stopped { .. } => {
+            anyhow::Error::new(super::Interrupted(e.to_string()))
+        }
+        e => anyhow::Error::new(e),
+    })?;
     bar.finish_and_clear();
     println!(
         "{}: the table {} (N = {n}) by rows, every block checked on both sides, in {:.1} s",

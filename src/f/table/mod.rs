@@ -28,7 +28,7 @@ use crate::base::path_message::NamesPath;
 pub use raw::Shape;
 use raw::{BLOCK_BYTES, Commit, HEADER_LEN, Header};
 use std::sync::atomic::{AtomicU64, Ordering};
-pub use transpose::{transpose, transpose_in_bands};
+pub use transpose::{TransposeError, transpose, transpose_in_bands};
 pub use upgrade::upgrade;
 pub use writer::{TableWriter, parent_dir};
 
@@ -90,7 +90,7 @@ pub enum TableError {
     /// A table by rows whose rows are not all written (its `transpose` was
     /// killed).
     #[error(
-        "a table by rows that was never finished (its chomp3 transpose did not end); make it again"
+        "a table by rows that is not finished (its chomp3 transpose was stopped); run that command again to finish it"
     )]
     Unfinished,
     /// The data does not match the committed checksum (`info --verify`).
@@ -208,6 +208,8 @@ fn extend_to(value: u64, shape: Shape) -> String {
 /// blocks of data it touches (once each: a block that passed is remembered),
 /// so a damaged file gives an error, never a value.
 pub struct Table {
+    /// The path it was opened by.
+    path: PathBuf,
     bytes: Bytes,
     /// Size of the file when it was opened.
     len: u64,
@@ -319,12 +321,18 @@ impl Table {
             .map(|_| AtomicU64::new(0))
             .collect();
         Ok(Table {
+            path: path.to_path_buf(),
             bytes,
             len,
             header,
             commit,
             checked,
         })
+    }
+
+    /// The path the table was opened by.
+    pub fn path(&self) -> &Path {
+        &self.path
     }
 
     /// Value number `cell` in the file's order (for a Grundy table, see

@@ -6,32 +6,62 @@
 //! The rows are made a band at a time: for a band of rows `r0 .. r1`, every
 //! column `q >= r0` gives the cells `f(q, r0 .. min(r1, q + 1))`, which lie
 //! together in the column, and the band's rows are then appended in order
-//! through the writer (which makes the block checksums) and committed. Every
-//! block read from the source is checked; the file written is checked whole
-//! (every block, the CRC of the whole) before it is called done.
+//! through the writer (which makes the block checksums) and committed, so a
+//! run stopped or killed leaves whole rows that the next run continues from.
+//! Every block read from the source is checked; the file written is checked
+//! whole (every block, the CRC of the whole) before it is called done.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::raw::{self, Shape};
 use super::{Table, TableError, TableWriter};
 use crate::base::bytes::narrow;
+use crate::base::path_message::NamesPath;
 use crate::base::stop::Stop;
+
+/// Why [`transpose`] did not finish; each message names the file it concerns.
+#[derive(Debug, thiserror::Error)]
+pub enum TransposeError {
+    /// The source table (at this path) failed.
+    #[error("{}", .1.with_path(.0))]
+    Source(PathBuf, TableError),
+    /// The table by rows (at this path) cannot be made or continued.
+    #[error("{}", .1.with_path(.0))]
+    Out(PathBuf, TableError),
+    /// Stopped on request: the rows committed are kept in the file at this
+    /// path, and the same call continues from them.
+    #[error(
+        "{}: stopped with {done} of {all} rows written; they are kept, and the same command continues from them",
+        .path.display()
+    )]
+    Stopped {
+        /// The table by rows.
+        path: PathBuf,
+        /// Rows committed.
+        done: u64,
+        /// Rows of the table.
+        all: u64,
+    },
+}
 
 /// Values of a band held at once (256 MiB of `u32`): at `N = 10^5`, bands of
 /// 671 rows, so the source's columns are read in 150 passes.
 const BAND_VALUES: u64 = 1 << 26;
 
 /// Writes `source` (a table by columns with at least one column) again by
-/// rows at `out`, which must not exist; returns its `N`. `progress(done,
-/// all)` after each band, in rows. Stopped, or on an error, the partial file
-/// is removed; a file left by a killed process is refused by every reader as
-/// unfinished.
+/// rows at `out`; returns its `N`. `progress(done, all)` after each band, in
+/// rows. `out` must not exist, or be the unfinished table by rows of a table
+/// of the same `N` that no process is writing (left by a run stopped or
+/// killed): its committed rows are kept and the rows after them written. A
+/// complete table by rows is never replaced. Stopped, the rows committed are
+/// kept (the same call continues); a file that fails the final check is
+/// removed.
 pub fn transpose(
     source: &Table,
     out: &Path,
     stop: &Stop,
     progress: &mut dyn FnMut(u64, u64),
-) -> Result<u64, TableError> {
+) -> Result<u64, TransposeError> {
     let rows = source.columns().max(1);
     transpose_in_bands(source, out, BAND_VALUES / rows, stop, progress)
 }
@@ -44,57 +74,111 @@ pub fn transpose_in_bands(
     band: u64,
     stop: &Stop,
     progress: &mut dyn FnMut(u64, u64),
-) -> Result<u64, TableError> {
+) -> Result<u64, TransposeError> {
     assert_eq!(source.shape(), Shape::Triangle, "the source is by columns");
+    let src = |e| TransposeError::Source(source.path().to_path_buf(), e);
+    let dst = |e| TransposeError::Out(out.to_path_buf(), e);
     let n = source.n().ok_or(TableError::OutOfRange {
         what: "column",
         value: 0,
         n: None,
         shape: Shape::Triangle,
-    })?;
-    if out.exists() {
-        return Err(TableError::io(out)(std::io::Error::other(
-            "exists; name a new file for the table by rows",
-        )));
+    });
+    let n = n.map_err(src)?;
+    let mut w = match out.exists() {
+        true => unfinished(out, n),
+        false => TableWriter::create_shape(out, Shape::Rows, n),
     }
-    let mut w = TableWriter::create_shape(out, Shape::Rows, n)?;
-    let written = write_rows(source, n, band, &mut w, stop, progress)
-        .map_err(|e| e.unwrap_or_else(|| interrupted(out)))
-        .and_then(|()| {
-            drop(w);
-            Table::open_f(out, true)?.verify()
-        })
-        .map(|()| n);
-    if written.is_err() {
+    .map_err(dst)?;
+    let from = w.committed_columns();
+    match write_rows(source, n, band, from, &mut w, stop, progress) {
+        Ok(()) => {}
+        Err(Written::Stopped) => {
+            return Err(TransposeError::Stopped {
+                path: out.to_path_buf(),
+                done: w.committed_columns().min(n + 1),
+                all: n + 1,
+            });
+        }
+        Err(Written::Source(e)) => return Err(src(e)),
+        Err(Written::Out(e)) => return Err(dst(e)),
+    }
+    drop(w);
+    let checked = Table::open_f(out, true).and_then(|t| t.verify());
+    if checked.is_err() {
         let _ = std::fs::remove_file(out);
     }
-    written
+    checked.map(|()| n).map_err(dst)
 }
 
-fn interrupted(out: &Path) -> TableError {
-    TableError::io(out)(std::io::Error::other(
-        "interrupted; the partial table by rows was removed",
-    ))
+/// How [`write_rows`] did not finish.
+enum Written {
+    Stopped,
+    Source(TableError),
+    Out(TableError),
 }
 
-/// Appends every row of `source` to `w`, committing after each band; `None`
-/// when stopped.
+/// The writer of the unfinished table by rows at `out`, to be continued for
+/// a source of largest column `n`; an error for any other file.
+fn unfinished(out: &Path, n: u64) -> Result<TableWriter, TableError> {
+    let refuse = |why: String| TableError::io(out)(std::io::Error::other(why));
+    if !out.is_file() {
+        return Err(refuse(
+            "exists and is not a file; name a new file for the table by rows".into(),
+        ));
+    }
+    let mut w = match TableWriter::open_shape(out, Shape::Rows) {
+        Ok(w) => w,
+        Err(TableError::OtherKind { found, .. }) => {
+            return Err(refuse(format!(
+                "exists and is {}; name a new file for the table by rows",
+                found.what()
+            )));
+        }
+        Err(TableError::NotThisFile) => {
+            return Err(refuse(
+                "exists and is not a chomp3 table; name a new file for the table by rows".into(),
+            ));
+        }
+        Err(e) => return Err(e),
+    };
+    if w.capacity() != n {
+        return Err(refuse(format!(
+            "an unfinished table by rows of a table with N = {}, not {n}; remove it or name a new file",
+            w.capacity()
+        )));
+    }
+    if w.committed_columns() == raw::rows_units(n) {
+        return Err(refuse(
+            "exists (a complete table by rows); name a new file for the table by rows".into(),
+        ));
+    }
+    w.trim()?;
+    Ok(w)
+}
+
+/// Appends the rows of `source` from unit `from` on to `w` (the rows
+/// `from ..= n`, then the diagonal), committing after each band.
 fn write_rows(
     source: &Table,
     n: u64,
     band: u64,
+    from: u64,
     w: &mut TableWriter,
     stop: &Stop,
     progress: &mut dyn FnMut(u64, u64),
-) -> Result<(), Option<TableError>> {
+) -> Result<(), Written> {
     let rows = n + 1;
     let band = band.clamp(1, rows);
+    if from > rows {
+        return Ok(());
+    }
     let n32 = narrow::<u32, _>(n);
     // `cells[(q - r0) * height + (r - r0)]` = f(q, r): a column's piece of the
     // band lands in one run, and a row is gathered with a constant stride.
     let mut cells = Vec::new();
     let (mut piece, mut row) = (Vec::new(), Vec::new());
-    let mut r0 = 0;
+    let mut r0 = from;
     while r0 < rows {
         let r1 = (r0 + band).min(rows);
         let height = narrow::<usize, _>(r1 - r0);
@@ -102,11 +186,13 @@ fn write_rows(
         cells.resize(narrow::<usize, _>((rows - r0) * (r1 - r0)), 0u32);
         for q in narrow::<u32, _>(r0)..=n32 {
             if stop.requested() {
-                return Err(None);
+                return Err(Written::Stopped);
             }
             let top = (u64::from(q) + 1).min(r1);
             piece.clear();
-            source.read_column(q, narrow::<u32, _>(r0)..narrow::<u32, _>(top), &mut piece)?;
+            source
+                .read_column(q, narrow::<u32, _>(r0)..narrow::<u32, _>(top), &mut piece)
+                .map_err(Written::Source)?;
             let at = narrow::<usize, _>(u64::from(q) - r0) * height;
             cells[at..at + piece.len()].copy_from_slice(&piece);
         }
@@ -117,18 +203,86 @@ fn write_rows(
                 (narrow::<usize, _>(r - r0)..=narrow::<usize, _>(n - r0))
                     .map(|k| cells[k * height + i]),
             );
-            w.append(1, raw::pack(w.bits(), raw::rows_cells(n, r), [&row[..]]))?;
+            w.append(1, raw::pack(w.bits(), raw::rows_cells(n, r), [&row[..]]))
+                .map_err(Written::Out)?;
         }
-        w.commit()?;
+        w.commit().map_err(Written::Out)?;
         progress(r1, rows);
         r0 = r1;
     }
     // The diagonal once more, so that a row's cells `q < r` are one run too.
     row.clear();
     for q in 0..=n32 {
-        row.push(source.value(q, q)?);
+        row.push(source.value(q, q).map_err(Written::Source)?);
     }
-    w.append(1, raw::pack(w.bits(), raw::rows_cells(n, rows), [&row[..]]))?;
-    w.commit()?;
-    Ok(())
+    w.append(1, raw::pack(w.bits(), raw::rows_cells(n, rows), [&row[..]]))
+        .map_err(Written::Out)?;
+    w.commit().map_err(Written::Out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A table by columns of largest column `n` whose cell `(q, r)` holds
+    /// `(31 q + 7 r) mod 211`: transposing only moves values.
+    fn source(path: &Path, n: u32) -> Table {
+        let mut w = TableWriter::create(path, 200).unwrap();
+        for q in 0..=n {
+            let column: Vec<u32> = (0..=q).map(|r| (31 * q + 7 * r) % 211).collect();
+            let first = Shape::Triangle.cells(u64::from(q));
+            w.append(1, raw::pack(w.bits(), first, [&column[..]]))
+                .unwrap();
+        }
+        w.commit().unwrap();
+        Table::open(path).unwrap()
+    }
+
+    #[test]
+    fn a_stopped_transpose_continues_to_the_same_bytes() {
+        let dir = tempfile::tempdir().unwrap();
+        let t = source(&dir.path().join("t.c3t"), 150);
+        let whole = dir.path().join("whole.c3t");
+        let none = &mut |_, _| {};
+        assert_eq!(
+            transpose_in_bands(&t, &whole, 7, &Stop::new(), none).unwrap(),
+            150
+        );
+        let want = std::fs::read(&whole).unwrap();
+        // Stopped after one band, then after three more, then to the end.
+        let out = dir.path().join("r.c3t");
+        for bands in [1, 3] {
+            let stop = Stop::new();
+            let mut seen = 0;
+            let mut each = |_, _| {
+                seen += 1;
+                if seen == bands {
+                    stop.request();
+                }
+            };
+            let e = transpose_in_bands(&t, &out, 7, &stop, &mut each).unwrap_err();
+            assert!(matches!(e, TransposeError::Stopped { all: 151, .. }), "{e}");
+            assert!(matches!(
+                Table::open_f(&out, true),
+                Err(TableError::Unfinished)
+            ));
+        }
+        assert_eq!(
+            transpose_in_bands(&t, &out, 7, &Stop::new(), none).unwrap(),
+            150
+        );
+        assert!(std::fs::read(&out).unwrap() == want);
+        // A complete table by rows is never replaced; an unfinished one of
+        // another table is not continued.
+        let e = transpose_in_bands(&t, &out, 7, &Stop::new(), none).unwrap_err();
+        assert!(e.to_string().contains("r.c3t: exists"), "{e}");
+        assert!(std::fs::read(&out).unwrap() == want);
+        let small = source(&dir.path().join("s.c3t"), 40);
+        let part = dir.path().join("p.c3t");
+        let stop = Stop::new();
+        stop.request();
+        assert!(transpose_in_bands(&small, &part, 7, &stop, none).is_err());
+        let e = transpose_in_bands(&t, &part, 7, &Stop::new(), none).unwrap_err();
+        assert!(e.to_string().contains("N = 40, not 150"), "{e}");
+    }
 }

@@ -1,0 +1,249 @@
+#!/usr/bin/env python3
+"""Kill -9 torture of every resumable writer of chomp3.
+
+For each writer: one uninterrupted run makes the reference files; then,
+cycle after cycle in a fresh directory, the same command is started and
+killed with SIGKILL (its whole process group) at a random moment, again and
+again, until a run ends by itself; the files it leaves must be byte for byte
+the reference's (a table's commit slots but for their commit count), with no
+file more or less. After every kill, a table the
+writer grows is read whole by `chomp3 info --verify` (a kill must never make
+a healthy file look damaged), and every run that ends by itself must exit 0.
+
+    tests/torture.py --bin target/release/chomp3                # the CI size
+    tests/torture.py --bin target/release/chomp3 --kills 100 --size long
+
+`--mpi-bin` (a build with `--features mpi`, and `mpirun` on the PATH) adds
+the census under mpirun with two ranks. Prints one line per writer (kills,
+cycles, failures) and exits 1 if any failed. Uses only the standard library.
+"""
+
+import argparse
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import zlib
+from pathlib import Path
+
+# Per size, the arguments that set how much work a run does: each reference
+# run takes about 0.5 s (ci) or 2 to 5 s (long) on a 2-core machine.
+SIZES = {
+    "ci": {
+        "compute": 9000,
+        "census": 9000,
+        "grundy-table": 330,
+        "grundy-periods": (30, 4608),
+        "grundy-census": 30,
+        "transpose": 6000,
+        "graph": "wheel:3..12",
+        "census-mpi": 6000,
+    },
+    "long": {
+        "compute": 20000,
+        "census": 25000,
+        "grundy-table": 650,
+        "grundy-periods": (44, 18432),
+        "grundy-census": 40,
+        "transpose": 16000,
+        "graph": "wheel:3..15",
+        "census-mpi": 16000,
+    },
+}
+
+
+def writers(size, binary, mpi_binary, shared):
+    """Each writer: its command (run in the cycle's directory), the tables it
+    grows (checked after each kill), and what the shared directory needs."""
+    s = SIZES[size]
+    q, lag = s["grundy-periods"]
+    out = {
+        "compute": (
+            [binary, "compute", "--quiet", "--threads", "2", "--n", str(s["compute"]),
+             "--table", "t.c3t"],
+            ["t.c3t"],
+        ),
+        "census": (
+            [binary, "census", "--quiet", "--threads", "2", "--rows", str(s["census"]),
+             "--out", "c.tsv", "--checkpoint-secs", "1"],
+            [],
+        ),
+        "grundy-table": (
+            [binary, "grundy-table", "--quiet", "--n", str(s["grundy-table"]),
+             "--table", "g.g3t", "--checkpoint-secs", "1"],
+            ["g.g3t"],
+        ),
+        "grundy-periods": (
+            [binary, "grundy-periods", "--quiet", "--lines", str(q), "--lag", str(lag),
+             "--bfiles", "b", "--out", "p.tsv", "--checkpoint", "p.ck",
+             "--checkpoint-secs", "1"],
+            [],
+        ),
+        "grundy-census": (
+            [binary, "grundy-census", "--quiet", "--lines", str(s["grundy-census"]),
+             "--out", "gc.tsv", "--bfiles", "b", "--rectangles", "20"],
+            [],
+        ),
+        "transpose": (
+            [binary, "transpose", "--quiet", "--table", str(shared / "source.c3t"),
+             "--out", "r.c3t"],
+            [],
+        ),
+        "graph": (
+            [binary, "graph", "--quiet", "--threads", "2", s["graph"], "--memo", "m.memo",
+             "--out", "g.txt"],
+            [],
+        ),
+    }
+    if mpi_binary:
+        out["census-mpi"] = (
+            ["mpirun", "--allow-run-as-root", "--oversubscribe", "-n", "2", mpi_binary,
+             "census", "--quiet", "--threads", "1", "--rows", str(s["census-mpi"]),
+             "--out", "c.tsv", "--checkpoint-secs", "1"],
+            [],
+        )
+    return out
+
+
+TABLE_MAGICS = (b"CHOMP3TB", b"CHOMP3GT", b"CHOMP3TR")
+
+
+def canonical(data):
+    """A table file (FORMAT.md) without its commit count: the header but its
+    two commit slots, the slot in force without its sequence number, and the
+    rest whole. Runs that commit more often (being killed and continued)
+    number their commits differently and hold the same table."""
+    if data[:8] not in TABLE_MAGICS or len(data) < 4096:
+        return data
+    slots = []
+    for at in (64, 128):
+        slot = data[at:at + 64]
+        seq = int.from_bytes(slot[:8], "little")
+        if seq and zlib.crc32(slot[:60]) == int.from_bytes(slot[60:64], "little"):
+            slots.append((seq, slot[8:60]))
+    in_force = max(slots)[1] if slots else b"no slot"
+    return data[:64] + in_force + data[192:]
+
+
+def files(root):
+    """Every file under `root`, by its path relative to it, with its bytes."""
+    found = {}
+    for dirpath, _, names in os.walk(root):
+        for name in names:
+            p = Path(dirpath) / name
+            found[str(p.relative_to(root))] = canonical(p.read_bytes())
+    return found
+
+
+def run_to_end(cmd, cwd, log):
+    """Runs `cmd` in `cwd` until it ends; its exit code and seconds taken."""
+    started = time.monotonic()
+    with open(log, "ab") as err:
+        code = subprocess.run(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=err).returncode
+    return code, time.monotonic() - started
+
+
+def start_and_kill(cmd, cwd, log, after):
+    """Starts `cmd` and sends SIGKILL to its process group `after` seconds
+    later; None if it was killed, else its exit code (it ended first)."""
+    with open(log, "ab") as err:
+        p = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=err,
+                             start_new_session=True)
+        try:
+            return p.wait(timeout=after)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+            return None
+
+
+def torture(name, cmd, tables, binary, kills, rng, work):
+    """Kills `cmd` at least `kills` times; returns (kills, cycles, failures)."""
+    base = work / name
+    reference = base / "reference"
+    reference.mkdir(parents=True)
+    log = base / "stderr.log"
+    code, seconds = run_to_end(cmd, reference, log)
+    if code != 0:
+        return 0, 0, [f"the uninterrupted run exited {code} (see {log})"]
+    want = files(reference)
+    failures, done, cycles = [], 0, 0
+    while done < kills and len(failures) < 5:
+        cycles += 1
+        d = base / f"cycle-{cycles}"
+        d.mkdir()
+        while True:
+            # A fifth of the kills in the first tenth of a second (creation,
+            # first commit), the rest anywhere in the run and a little after.
+            after = rng.uniform(0, 0.1) if rng.random() < 0.2 else rng.uniform(0, 1.25 * seconds)
+            code = start_and_kill(cmd, d, log, after)
+            if code is not None:
+                if code != 0:
+                    failures.append(f"cycle {cycles}: a run after {done} kills exited {code}")
+                break
+            done += 1
+            for t in tables:
+                if not (d / t).exists():
+                    continue
+                check = subprocess.run([binary, "info", "--verify", "--table", t], cwd=d,
+                                       capture_output=True, text=True)
+                said = check.stderr.strip()
+                if check.returncode != 0 and "not finished" not in said:
+                    failures.append(f"cycle {cycles}, kill {done}: info --verify: {said}")
+        got = files(d)
+        for path in sorted(set(want) | set(got)):
+            if path not in got:
+                failures.append(f"cycle {cycles}: {path} missing")
+            elif path not in want:
+                failures.append(f"cycle {cycles}: {path} left beside the results")
+            elif got[path] != want[path]:
+                failures.append(f"cycle {cycles}: {path} differs from the uninterrupted run's")
+        if not failures:
+            shutil.rmtree(d)
+    return done, cycles, failures
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--bin", required=True, help="the chomp3 binary")
+    ap.add_argument("--mpi-bin", help="a chomp3 built with --features mpi")
+    ap.add_argument("--kills", type=int, default=12, help="kills per writer at least")
+    ap.add_argument("--size", choices=sorted(SIZES), default="ci")
+    ap.add_argument("--only", help="comma-separated writers to run")
+    ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument("--keep", action="store_true", help="keep the work directory")
+    a = ap.parse_args()
+    seed = a.seed if a.seed is not None else random.randrange(1 << 32)
+    rng = random.Random(seed)
+    binary = str(Path(a.bin).resolve())
+    mpi = str(Path(a.mpi_bin).resolve()) if a.mpi_bin else None
+    work = Path(tempfile.mkdtemp(prefix="chomp3-torture-"))
+    shared = work / "shared"
+    shared.mkdir()
+    n = SIZES[a.size]["transpose"]
+    subprocess.run([binary, "compute", "--quiet", "--n", str(n), "--table",
+                    str(shared / "source.c3t")], check=True, stdout=subprocess.DEVNULL)
+    print(f"seed {seed}, size {a.size}, work in {work}", flush=True)
+    all_failures = 0
+    chosen = a.only.split(",") if a.only else None
+    for name, (cmd, tables) in writers(a.size, binary, mpi, shared).items():
+        if chosen and name not in chosen:
+            continue
+        started = time.monotonic()
+        done, cycles, failures = torture(name, cmd, tables, binary, a.kills, rng, work)
+        print(f"{name}: {done} kills in {cycles} cycles, {len(failures)} failures "
+              f"({time.monotonic() - started:.0f} s)", flush=True)
+        for f in failures:
+            print(f"  {f}", flush=True)
+        all_failures += len(failures)
+    if all_failures == 0 and not a.keep:
+        shutil.rmtree(work)
+    sys.exit(1 if all_failures else 0)
+
+
+if __name__ == "__main__":
+    main()
