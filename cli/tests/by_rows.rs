@@ -103,11 +103,47 @@ fn commands_read_a_table_by_rows_or_refuse_it_in_one_line() {
     }
     let o = run(&["info", "--table", "r.c3t", "--verify"]);
     assert!(text(&o).contains("table by rows"), "{}", text(&o));
-    // Never over an existing file.
+    // Never over an existing file: the whole table by rows of the same table
+    // is checked and kept (the same command, run again, succeeds), any other
+    // file refused.
     let before = std::fs::read(d.join("r.c3t")).unwrap();
     let o = run(&["transpose", "--quiet", "--table", "t.c3t", "--out", "r.c3t"]);
+    assert!(o.status.success(), "{}", err(&o));
+    assert!(
+        text(&o).contains("by rows already; every block checked, nothing written"),
+        "{}",
+        text(&o)
+    );
+    assert_eq!(std::fs::read(d.join("r.c3t")).unwrap(), before);
+    computed(d, "small.c3t", 100, &[]);
+    let o = run(&[
+        "transpose",
+        "--quiet",
+        "--table",
+        "small.c3t",
+        "--out",
+        "r.c3t",
+    ]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(err(&o).contains("r.c3t: exists"), "{}", err(&o));
+    assert!(
+        err(&o).contains("r.c3t: an unfinished table by rows of a table with N = 400, not 100"),
+        "{}",
+        err(&o)
+    );
+    let o = run(&[
+        "transpose",
+        "--quiet",
+        "--table",
+        "small.c3t",
+        "--out",
+        "t.c3t",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        err(&o).contains("t.c3t: exists and is an f(q,r) table (.c3t)"),
+        "{}",
+        err(&o)
+    );
     assert_eq!(std::fs::read(d.join("r.c3t")).unwrap(), before);
     // Commands that read a table by columns say what the file is.
     for args in [

@@ -808,9 +808,10 @@ fn compute(
 }
 
 /// Writes the table `path` again stored by rows at `out` (a new file, or the
-/// unfinished one a stopped call left, continued), so that a row is read in
-/// one run; `progress(rows, all)` after each band; KeyboardInterrupt keeps
-/// the rows written. Returns the table's N.
+/// unfinished one a stopped call left, continued; one already whole is
+/// checked and kept), so that a row is read in one run; `progress(rows,
+/// all)` after each band; KeyboardInterrupt keeps the rows written. Returns
+/// the table's N.
 #[pyfunction]
 #[pyo3(signature = (path, out, progress=None))]
 fn transpose(
@@ -837,7 +838,7 @@ fn transpose(
                 _ => e,
             });
         }
-        result.map_err(|e| match e {
+        result.map(|done| done.n()).map_err(|e| match e {
             chomp3::f::table::TransposeError::Source(p, e) => table_error(&p, e),
             chomp3::f::table::TransposeError::Out(p, e) => table_error(&p, e),
             e => error(e),

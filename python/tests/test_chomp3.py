@@ -295,8 +295,12 @@ def test_a_table_by_rows_holds_the_same_values(table, tmp_path):
         for r in range(31):
             assert list(t.row(r, 0, 31)) == f[r] and list(t[4:19, r]) == f[r][4:19]
         assert list(t.row(50, 0, 31)) == [f[q][q] for q in range(31)]
-    with pytest.raises(chomp3.Error, match="exists"):
-        chomp3.transpose(table, tmp_path / "rows.c3t", progress=False)
+    # The same call again checks the whole file and keeps it.
+    before = (tmp_path / "rows.c3t").read_bytes()
+    assert chomp3.transpose(table, tmp_path / "rows.c3t", progress=False).n == 60
+    assert (tmp_path / "rows.c3t").read_bytes() == before
+    with pytest.raises(chomp3.Error, match="exists and is an f"):
+        chomp3.transpose(table, table, progress=False)
     with pytest.raises(chomp3.Error, match="stored by rows"):
         chomp3.transpose(tmp_path / "rows.c3t", tmp_path / "again.c3t", progress=False)
 

@@ -319,8 +319,25 @@ fn existing_dir(path: &Path) -> std::io::Result<PathBuf> {
     }
 }
 
-/// Whether `dir` takes a new file: one is created and removed.
+/// Whether `dir` takes a new file: an unnamed one is created there
+/// (`O_TMPFILE`), which no kill can leave behind; where the file system has
+/// no unnamed files, a named one is created and removed.
 fn probe(dir: &Path) -> std::io::Result<()> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        let unnamed = std::fs::OpenOptions::new()
+            .write(true)
+            .custom_flags(libc::O_TMPFILE)
+            .open(dir);
+        match unnamed {
+            Ok(_) => return Ok(()),
+            // EOPNOTSUPP: the file system has no unnamed files; EISDIR: a
+            // kernel without O_TMPFILE reads the flag as O_DIRECTORY.
+            Err(e) if matches!(e.raw_os_error(), Some(libc::EOPNOTSUPP | libc::EISDIR)) => {}
+            Err(e) => return Err(e),
+        }
+    }
     let path = dir.join(format!(".chomp3-probe-{}", std::process::id()));
     std::fs::File::create(&path)?;
     std::fs::remove_file(&path)

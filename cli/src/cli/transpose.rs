@@ -8,6 +8,7 @@ use anyhow::Result;
 
 use super::args::{QuietArg, TableArg};
 use super::progress::bar;
+use chomp3::f::table::Transposed;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -28,22 +29,32 @@ pub fn run(args: &Args) -> Result<()> {
         args.quiet.quiet,
         "{bar:40} {pos}/{len} rows  {elapsed} (eta {eta})",
     );
-    let n = chomp3::f::table::transpose(&source, &args.out, &super::ctrl_c(), &mut |done, all| {
-        bar.set_length(all);
-        bar.set_position(done);
-    })
-    .map_err(|e| match e {
-        e @ chomp3::f::table::TransposeError::Stopped { .. } => {
-            anyhow::Error::new(super::Interrupted(e.to_string()))
-        }
-        e => anyhow::Error::new(e),
-    })?;
+    let done =
+        chomp3::f::table::transpose(&source, &args.out, &super::ctrl_c(), &mut |done, all| {
+            bar.set_length(all);
+            bar.set_position(done);
+        })
+        .map_err(|e| match e {
+            e @ chomp3::f::table::TransposeError::Stopped { .. } => {
+                anyhow::Error::new(super::Interrupted(e.to_string()))
+            }
+            e => anyhow::Error::new(e),
+        })?;
     bar.finish_and_clear();
-    println!(
-        "{}: the table {} (N = {n}) by rows, every block checked on both sides, in {:.1} s",
-        args.out.display(),
-        args.table.path().display(),
-        started.elapsed().as_secs_f64()
-    );
+    let table_path = args.table.path();
+    let (out, table) = (args.out.display(), table_path.display());
+    let seconds = started.elapsed().as_secs_f64();
+    match done {
+        Transposed::Held { n } => println!(
+            "{out}: holds the table {table} (N = {n}) by rows already; every block checked, nothing written, in {seconds:.1} s"
+        ),
+        Transposed::Written { n, from: 0 } => println!(
+            "{out}: the table {table} (N = {n}) by rows, every block checked on both sides, in {seconds:.1} s"
+        ),
+        Transposed::Written { n, from } => println!(
+            "{out}: the table {table} (N = {n}) by rows, continued after the {} rows a stopped run wrote; every block checked on both sides, in {seconds:.1} s",
+            from.min(n + 1)
+        ),
+    }
     Ok(())
 }

@@ -537,9 +537,11 @@ def compute(n: int, path: Any, threads: Optional[int] = None, progress: bool = T
 
 
 def transpose(table: Any, out: Any, progress: bool = True) -> "Table":
-    """Writes the table ``table`` again stored by rows at ``out`` (which must
-    not exist; ``chomp3 transpose``) and opens it: the same values, a row read
-    in one run. KeyboardInterrupt removes the partial file."""
+    """Writes the table ``table`` again stored by rows at ``out``
+    (``chomp3 transpose``) and opens it: the same values, a row read in one
+    run. ``out`` is a new file, or the unfinished one a stopped call left
+    (continued from its last whole row); one that is whole already is checked
+    and kept. KeyboardInterrupt keeps the rows written."""
     table, out = _path("table", table), _path("out", out)
     _chomp3.transpose(table, out, _progress_bar("rows", progress))
     return Table(out)

@@ -28,7 +28,7 @@ use crate::base::path_message::NamesPath;
 pub use raw::Shape;
 use raw::{BLOCK_BYTES, Commit, HEADER_LEN, Header};
 use std::sync::atomic::{AtomicU64, Ordering};
-pub use transpose::{TransposeError, transpose, transpose_in_bands};
+pub use transpose::{TransposeError, Transposed, transpose, transpose_in_bands};
 pub use upgrade::upgrade;
 pub use writer::{TableWriter, parent_dir};
 

@@ -52,16 +52,16 @@ const BAND_VALUES: u64 = 1 << 26;
 /// rows at `out`; returns its `N`. `progress(done, all)` after each band, in
 /// rows. `out` must not exist, or be the unfinished table by rows of a table
 /// of the same `N` that no process is writing (left by a run stopped or
-/// killed): its committed rows are kept and the rows after them written. A
-/// complete table by rows is never replaced. Stopped, the rows committed are
-/// kept (the same call continues); a file that fails the final check is
-/// removed.
+/// killed): its committed rows are kept and the rows after them written; if
+/// it holds every row already, it is checked and kept. Stopped, the rows
+/// committed are kept (the same call continues); a file that fails the final
+/// check is removed.
 pub fn transpose(
     source: &Table,
     out: &Path,
     stop: &Stop,
     progress: &mut dyn FnMut(u64, u64),
-) -> Result<u64, TransposeError> {
+) -> Result<Transposed, TransposeError> {
     let rows = source.columns().max(1);
     transpose_in_bands(source, out, BAND_VALUES / rows, stop, progress)
 }
@@ -74,7 +74,7 @@ pub fn transpose_in_bands(
     band: u64,
     stop: &Stop,
     progress: &mut dyn FnMut(u64, u64),
-) -> Result<u64, TransposeError> {
+) -> Result<Transposed, TransposeError> {
     assert_eq!(source.shape(), Shape::Triangle, "the source is by columns");
     let src = |e| TransposeError::Source(source.path().to_path_buf(), e);
     let dst = |e| TransposeError::Out(out.to_path_buf(), e);
@@ -91,6 +91,7 @@ pub fn transpose_in_bands(
     }
     .map_err(dst)?;
     let from = w.committed_columns();
+    let whole = from == raw::rows_units(n);
     match write_rows(source, n, band, from, &mut w, stop, progress) {
         Ok(()) => {}
         Err(Written::Stopped) => {
@@ -108,7 +109,41 @@ pub fn transpose_in_bands(
     if checked.is_err() {
         let _ = std::fs::remove_file(out);
     }
-    checked.map(|()| n).map_err(dst)
+    checked
+        .map(|()| match whole {
+            true => Transposed::Held { n },
+            false => Transposed::Written { n, from },
+        })
+        .map_err(dst)
+}
+
+/// What [`transpose`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Transposed {
+    /// Wrote the table by rows of the table of largest column `n`, from
+    /// unit `from` on (0 for a new file; else the rows a stopped or killed
+    /// run had committed were kept).
+    Written {
+        /// The table's largest column.
+        n: u64,
+        /// The units (rows, then the diagonal) that were there already.
+        from: u64,
+    },
+    /// The file was already the whole table by rows of this `N` (a run
+    /// killed after its last commit left it): checked, not written.
+    Held {
+        /// The table's largest column.
+        n: u64,
+    },
+}
+
+impl Transposed {
+    /// The table's largest column.
+    pub fn n(self) -> u64 {
+        match self {
+            Transposed::Written { n, .. } | Transposed::Held { n } => n,
+        }
+    }
 }
 
 /// How [`write_rows`] did not finish.
@@ -147,11 +182,6 @@ fn unfinished(out: &Path, n: u64) -> Result<TableWriter, TableError> {
             "an unfinished table by rows of a table with N = {}, not {n}; remove it or name a new file",
             w.capacity()
         )));
-    }
-    if w.committed_columns() == raw::rows_units(n) {
-        return Err(refuse(
-            "exists (a complete table by rows); name a new file for the table by rows".into(),
-        ));
     }
     w.trim()?;
     Ok(w)
@@ -246,7 +276,7 @@ mod tests {
         let none = &mut |_, _| {};
         assert_eq!(
             transpose_in_bands(&t, &whole, 7, &Stop::new(), none).unwrap(),
-            150
+            Transposed::Written { n: 150, from: 0 }
         );
         let want = std::fs::read(&whole).unwrap();
         // Stopped after one band, then after three more, then to the end.
@@ -269,13 +299,13 @@ mod tests {
         }
         assert_eq!(
             transpose_in_bands(&t, &out, 7, &Stop::new(), none).unwrap(),
-            150
+            Transposed::Written { n: 150, from: 28 }
         );
         assert!(std::fs::read(&out).unwrap() == want);
-        // A complete table by rows is never replaced; an unfinished one of
-        // another table is not continued.
-        let e = transpose_in_bands(&t, &out, 7, &Stop::new(), none).unwrap_err();
-        assert!(e.to_string().contains("r.c3t: exists"), "{e}");
+        // A complete table by rows is checked and kept, never written; an
+        // unfinished one of another table is not continued.
+        let again = transpose_in_bands(&t, &out, 7, &Stop::new(), none).unwrap();
+        assert_eq!(again, Transposed::Held { n: 150 });
         assert!(std::fs::read(&out).unwrap() == want);
         let small = source(&dir.path().join("s.c3t"), 40);
         let part = dir.path().join("p.c3t");
