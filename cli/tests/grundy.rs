@@ -266,6 +266,55 @@ fn nim_answers_from_a_census_as_it_computes_and_refuses_bad_input() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("line 1"));
 }
 
+/// Run from the repository root, `nim` answers from the committed data:
+/// the rectangles' b-file (checked here against the sweep), and p of any
+/// size on a line of the periods census; a sweep past the time allowed is
+/// refused with its estimate before any work.
+#[test]
+fn nim_answers_from_the_committed_data_and_says_what_a_sweep_would_cost() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let text = |o: &std::process::Output| String::from_utf8_lossy(&o.stdout).to_string();
+    let o = common::chomp3_in(&root, &["nim", "5000", "5000", "5000"]);
+    assert!(o.status.success());
+    assert!(
+        text(&o).starts_with("10787\nsource: the b-file of the rectangles G(n,n,n), n <= 5000"),
+        "{}",
+        text(&o)
+    );
+    for n in ["1", "9", "33"] {
+        let from_file = common::chomp3_in(&root, &["nim", n, n, n]);
+        let computed = common::chomp3_ok(&["nim", n, n, n]);
+        assert!(text(&from_file).contains("rectangles") && text(&computed).contains("computed"));
+        assert_eq!(
+            text(&from_file).lines().next(),
+            text(&computed).lines().next(),
+            "{n}"
+        );
+    }
+    // Past 2^64 on line (30,20): G - p is that at the small p of the same
+    // residue past the line's start (16944, period 4608), swept.
+    let far = common::chomp3_in(&root, &["nim", "18446744073709551621", "30", "20"]);
+    let small = 16944 + (18446744073709551621u128 - 16944) % 4608 + 4608;
+    let near = common::chomp3_ok(&["nim", &small.to_string(), "30", "20"]);
+    let value = |o: &std::process::Output| text(o).lines().next().unwrap().parse::<u128>().unwrap();
+    assert_eq!(value(&far) - 18446744073709551621, value(&near) - small);
+    // The cost is said before any work, and nothing is computed.
+    let o = common::chomp3_in(&root, &["nim", "1000000000000000", "300", "300"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("needs the Grundy sweep of every line q' <= 300 to p = "),
+        "{err}"
+    );
+    assert!(
+        err.contains(" h of one core") && err.contains("give --max-seconds"),
+        "{err}"
+    );
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    let o = common::chomp3(&["nim", "9", "5", "1", "--max-seconds", "-1"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
 #[test]
 fn nim_reduces_p_by_a_census_of_periods_and_starts() {
     use chomp3::grundy::file;
@@ -390,10 +439,15 @@ fn the_bfiles_hold_the_rectangles_and_the_census_in_order() {
     assert_eq!(png(&a), png(&b));
     // A gap in a whole file is named by its line; a file cut off, by its end.
     let mut gap = Vec::new();
-    chomp3::base::seal::write_sealed(&mut gap, |w| w.write_all(b"0 1\n2 5\n")).unwrap();
+    let title = b"# Three-rowed Chomp: least p from which G(p,q,r) - p is periodic\n0 1\n2 5\n";
+    chomp3::base::seal::write_sealed(&mut gap, |w| w.write_all(title)).unwrap();
     for (text, says) in [
-        (gap, "grundy-starts.txt line 2"),
-        (b"0 1\n2 5\n".to_vec(), "grundy-starts.txt: no end line"),
+        (gap, "grundy-starts.txt line 3"),
+        (title.to_vec(), "grundy-starts.txt: no end line"),
+        (
+            b"0 1\n1 2\n".to_vec(),
+            "grundy-starts.txt: not the b-file wanted",
+        ),
     ] {
         std::fs::write(d.join("grundy-starts.txt"), text).unwrap();
         let bad = common::chomp3(&["plot", "--grundy-bfiles", bf, "--out", b.to_str().unwrap()]);

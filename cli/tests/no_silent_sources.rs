@@ -314,3 +314,34 @@ fn a_compressed_grundy_census_answers_as_the_plain_one() {
     assert!(err.contains("cut.tsv.xz"), "{err}");
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
 }
+
+/// On and above the diagonal, the census answers from the columns it
+/// computed whole, where its rows' proofs start later: every such value
+/// equals the dense table's, and the source says which.
+#[test]
+fn the_census_answers_the_diagonal_from_its_columns() {
+    let dir = tempfile::tempdir().unwrap();
+    census_in(dir.path());
+    let table = computed(dir.path(), "dense.c3t", 300, &[]);
+    let mut from_diagonal = 0;
+    for q in (0..=300u64).step_by(7) {
+        let (qs, above) = (q.to_string(), (q + 5).to_string());
+        let dense = chomp3_ok(&["get", &qs, &qs, "--table", table.to_str().unwrap()]);
+        for r in [&qs, &above] {
+            // No table in the directory: the census is the default source.
+            let args = ["get", &qs, r, "--census", "data/census.c3d", "--explain"];
+            let o = chomp3_in(dir.path(), &args);
+            assert!(o.status.success(), "{q} {r}: {}", stderr(&o));
+            let out = stdout(&o);
+            assert_eq!(
+                out.lines().next(),
+                stdout(&dense).lines().next(),
+                "f({q},{r})"
+            );
+            if out.contains("the diagonal f(n,n) of the columns it computed, n <= 300") {
+                from_diagonal += 1;
+            }
+        }
+    }
+    assert!(from_diagonal > 40, "{from_diagonal}");
+}

@@ -17,10 +17,11 @@ use std::time::{Duration, Instant};
 use chomp3::base::path_message::NamesPath;
 use chomp3::base::stop::Stop;
 use chomp3::f::census_file::{DescriptorError, Descriptors};
-use chomp3::f::lookup::{LookupError, Named, Source};
+use chomp3::f::lookup::{LookupError, Named};
 use chomp3::f::proof::{Fate, Known};
 use chomp3::f::table::TableError;
 use chomp3::graph::{Graph, MAX_VERTICES, MemoError, Move, Multigraph, Solver};
+use chomp3::grundy::nim::BigUint;
 use numpy::{IntoPyArray, PyArray1};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyFileNotFoundError, PyKeyboardInterrupt, PyValueError};
@@ -226,21 +227,18 @@ impl Census {
         })
     }
 
-    /// f(q, r) from row min(q, r)'s proved fate (any q up to 2^63).
+    /// f(q, r) from the census alone, by `chomp3 get`'s rule: row min(q, r)'s
+    /// proved fate where it starts, else on or above the diagonal the columns
+    /// the census computed (any q up to 2^64).
     fn f(&self, q: u64, r: u64) -> PyResult<u128> {
-        guard(|| {
-            let row = r.min(q);
-            let status = u32::try_from(row)
-                .ok()
-                .filter(|&row| row < self.inner.rows())
-                .and_then(|row| self.inner.status(row));
-            match status.as_ref().and_then(|s| s.proved_value(q)) {
-                Some(v) => Ok(v),
-                None => Err(error(format!(
-                    "{}: the census does not give f({q},{r}) (row {row} open, beyond the census, or q before its start)",
-                    self.path.display()
-                ))),
-            }
+        use chomp3::f::lookup::{InCensus, census_silent, in_census};
+        guard(|| match in_census(&self.inner, q, r) {
+            InCensus::Row { value, .. } => Ok(value),
+            InCensus::Diagonal { value, .. } => Ok(u128::from(value)),
+            InCensus::Not(_) => Err(error(format!(
+                "the census does not give f({q},{r}): {}",
+                census_silent(&self.path, &self.inner, q, r)
+            ))),
         })
     }
 
@@ -311,13 +309,7 @@ fn lookup(
         let table = named(table, DEFAULT_TABLE);
         let census = named(census, DEFAULT_CENSUS);
         match chomp3::f::lookup::lookup(q, r, &table, &census) {
-            Ok(a) => {
-                let kind = match a.source {
-                    Source::Table { .. } => "table",
-                    Source::Census { .. } => "census",
-                };
-                Ok((a.value, kind, a.source.to_string()))
-            }
+            Ok(a) => Ok((a.value, a.source.kind(), a.source.to_string())),
             Err(e) => Err(lookup_error(e)),
         }
     })
@@ -350,6 +342,13 @@ fn nim_error(e: chomp3::grundy::nim::NimError) -> PyErr {
         NimError::Census { error, .. } => error.not_found(),
         _ => false,
     };
+    if let NimError::BadBudget(s) = &e {
+        return PyValueError::new_err(format!("max_seconds must be a number of seconds, got {s}"));
+    }
+    if let NimError::TooCostly { cost, .. } = &e {
+        let ask = (cost.seconds * 1.2).ceil();
+        return error(format!("{e}; pass max_seconds={ask} to compute it"));
+    }
     match missing {
         true => PyFileNotFoundError::new_err(e.to_string()),
         false => error(e),
@@ -422,43 +421,55 @@ fn grundy(py: Python<'_>, p: u32, q: u32, r: u32) -> PyResult<(u32, Vec<((u32, u
 /// `source:` line, the named files passed over). `census` is a path or a
 /// loaded [`GrundyCensus`].
 #[pyfunction]
-#[pyo3(signature = (p, q, r, table=None, census=None, census_loaded=None, progress=None))]
+#[pyo3(signature = (p, q, r, table=None, census=None, census_loaded=None, rectangles=None, max_seconds=60.0, progress=None))]
 #[allow(clippy::too_many_arguments)]
 fn grundy_lookup(
     py: Python<'_>,
-    p: u64,
+    p: BigUint,
     q: u64,
     r: u64,
     table: Option<PathBuf>,
     census: Option<PathBuf>,
     census_loaded: Option<&GrundyCensus>,
+    rectangles: Option<PathBuf>,
+    max_seconds: f64,
     progress: Option<PyObject>,
-) -> PyResult<(u128, &'static str, String, Vec<String>)> {
-    use chomp3::grundy::nim::Census;
-    let named = match (&census, census_loaded) {
-        (_, Some(c)) => Some(Census::Loaded(&c.inner)),
-        (Some(path), None) => Some(Census::File(path)),
-        (None, None) => None,
+) -> PyResult<(BigUint, &'static str, String, Vec<String>)> {
+    use chomp3::grundy::nim::{Census, DEFAULT_CENSUS, DEFAULT_RECTANGLES, Files, or_default};
+    let census = match census_loaded {
+        Some(c) => Some(Census::Loaded(&c.inner)),
+        None => or_default(census.as_deref(), DEFAULT_CENSUS).map(Census::File),
     };
-    nim_answer(py, [p, q, r], table.as_deref(), named, progress)
+    let files = Files {
+        table: table.as_deref(),
+        rectangles: or_default(rectangles.as_deref(), DEFAULT_RECTANGLES),
+        census,
+    };
+    nim_answer(py, (&p, q, r), files, max_seconds, progress)
 }
 
 /// [`grundy_lookup`]'s answer, Ctrl-C stopping a long sweep.
 fn nim_answer(
     py: Python<'_>,
-    position: [u64; 3],
-    table: Option<&Path>,
-    census: Option<chomp3::grundy::nim::Census<'_>>,
+    (p, q, r): (&BigUint, u64, u64),
+    files: chomp3::grundy::nim::Files<'_>,
+    max_seconds: f64,
     progress: Option<PyObject>,
-) -> PyResult<(u128, &'static str, String, Vec<String>)> {
+) -> PyResult<(BigUint, &'static str, String, Vec<String>)> {
     use chomp3::grundy::nim::nim;
     guard(|| {
         // Ctrl-C stops a long sweep (checked every 4,096 steps).
         let watch = Watcher::new(progress);
         let answer = py.allow_threads(|| {
-            nim(position, table, census, &watch.stop, &mut |done, total| {
-                watch.tick(done, total)
-            })
+            nim(
+                p,
+                q,
+                r,
+                files,
+                max_seconds,
+                &watch.stop,
+                &mut |done, total| watch.tick(done, total),
+            )
         });
         if let Some(e) = watch.raised() {
             return Err(e);
@@ -540,16 +551,23 @@ impl GrundyCensus {
     }
 
     /// G(p, q, r) with its source: from the census where it covers the
-    /// position, else by the sweep (p < 2^32).
+    /// position (p of any size on a proved line), else by the sweep (p <
+    /// 2^32) within `max_seconds`.
+    #[pyo3(signature = (p, q, r, max_seconds=60.0))]
     fn lookup(
         &self,
         py: Python<'_>,
-        p: u64,
+        p: BigUint,
         q: u64,
         r: u64,
-    ) -> PyResult<(u128, &'static str, String, Vec<String>)> {
-        use chomp3::grundy::nim::Census;
-        nim_answer(py, [p, q, r], None, Some(Census::Loaded(&self.inner)), None)
+        max_seconds: f64,
+    ) -> PyResult<(BigUint, &'static str, String, Vec<String>)> {
+        use chomp3::grundy::nim::{Census, Files};
+        let files = Files {
+            census: Some(Census::Loaded(&self.inner)),
+            ..Files::default()
+        };
+        nim_answer(py, (&p, q, r), files, max_seconds, None)
     }
 }
 

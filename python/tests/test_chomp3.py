@@ -274,8 +274,9 @@ def test_bad_arguments_get_pythons_errors_naming_them(tmp_path):
     values = [chomp3.nim(2**64 - k, 40, 0, grundy_census=census) for k in (1, 2)]
     assert sorted(v - (2**64 - k) for v, k in zip(values, (1, 2))) == [-21, 19]
     assert max(values) > 2**64
-    with pytest.raises(ValueError, match="^p must be below 2\\*\\*64"):
-        chomp3.nim(2**64, 0, 0)
+    # p of any size; where no file covers the line, too large for the sweep.
+    with pytest.raises(chomp3.Error, match="too large to compute"):
+        chomp3.GrundyCensus(census).value(2**64, 1000, 0)
     with pytest.raises(ValueError, match="options=True .* below 2\\*\\*32"):
         chomp3.nim(2**40, 3, 1, options=True)
     # A long sweep reports its progress to the callback (p reached, target).
@@ -362,11 +363,12 @@ def test_position_falls_back_to_the_census_as_get_does(table, tmp_path, monkeypa
     moves = chomp3.position(f + 1, q, 2, table=table, census=census)["winning_moves"]
     assert ("bottom", f + 1, (f, q, 2)) in moves
     # A value neither gives (row 150 before its start, past the table) is the
-    # census's error, not a guess; so is a census alone before the rows' starts.
+    # census's error, not a guess. A census alone answers where its rows'
+    # proofs start and, on the diagonal, from the columns it computed: as the
+    # table does.
     with pytest.raises(chomp3.Error, match="only from q ="):
         chomp3.position(300, 200, 150, table=table, census=census)
-    with pytest.raises(chomp3.Error, match="only from q ="):
-        chomp3.position(40, 31, 2, census=census)
+    assert chomp3.position(40, 31, 2, census=census) == chomp3.position(40, 31, 2, table=table)
 
 
 def test_f_follows_the_source_rule_of_get(table, tmp_path, monkeypatch):
@@ -383,6 +385,62 @@ def test_f_follows_the_source_rule_of_get(table, tmp_path, monkeypatch):
         chomp3.f(100, 5, table=table)
     with pytest.raises(FileNotFoundError):
         chomp3.f(5, 5, table=tmp_path / "missing.c3t")
+
+
+def test_the_shell_and_python_give_the_same_f_and_source(tmp_path, monkeypatch):
+    """The same questions of `chomp3 get --explain` and `chomp3.f(explain=True)`,
+    on the committed census with no table: the same value and source line, or
+    the same refusal."""
+    monkeypatch.chdir(tmp_path)  # no table at the default path
+    for q, r in [(700000, 700000), (700000, 900000), (10**12, 5), (3, 7), (700000, 600000)]:
+        shell = subprocess.run([chomp3_binary(), "get", str(q), str(r), "--census", str(CENSUS), "--explain"],
+                               capture_output=True, text=True)
+        if shell.returncode == 0:
+            value, source = shell.stdout.splitlines()
+            assert chomp3.f(q, r, census=CENSUS, explain=True) == (int(value), source)
+        else:
+            with pytest.raises(chomp3.Error) as e:
+                chomp3.f(q, r, census=CENSUS)
+            assert shell.stderr.strip() == f"chomp3: error: {e.value}"
+    # The diagonal of the census's columns: A029900's term 700000.
+    assert chomp3.Census(CENSUS).f(700000, 700000) == 1194974
+
+
+def test_the_shell_and_python_give_the_same_nim_and_source(tmp_path, monkeypatch):
+    """The same questions of `chomp3 nim` and `chomp3.nim(explain=True)` with
+    the committed rectangles and periods census: the same value and source,
+    or the same refusal (each front end then names its own way to allow
+    the sweep). Values past 2**64 are exact."""
+    monkeypatch.chdir(tmp_path)  # the files only as named
+    census = ROOT / "data/grundy-periods-300/grundy-periods-census.tsv"
+    rect = ROOT / "data/grundy-table-5000/grundy-rectangles.txt"
+    asked = [(5000, 5000, 5000), (2**64 + 5, 30, 20), (10**40 + 7, 30, 20), (10**15, 300, 300),
+             (3000, 20, 10), (400000, 350, 2)]
+    for p, q, r in asked:
+        shell = subprocess.run([chomp3_binary(), "nim", str(p), str(q), str(r), "--grundy-census",
+                                str(census), "--rectangles", str(rect)], capture_output=True, text=True)
+        if shell.returncode == 0:
+            value, source = shell.stdout.splitlines()
+            got = chomp3.nim(p, q, r, grundy_census=census, rectangles=rect, explain=True)
+            assert got == (int(value), source.removeprefix("source: "))
+        else:
+            with pytest.raises(chomp3.Error) as e:
+                chomp3.nim(p, q, r, grundy_census=census, rectangles=rect)
+            said = shell.stderr.strip().splitlines()[-1].removeprefix("chomp3: error: ")
+            assert said.split("; give --max-seconds")[0] == str(e.value).split("; pass max_seconds=")[0]
+            assert "nothing was computed" in said
+    # The periodicity the census proved, against the sweep at a small p of
+    # the same residue past the line's start: G(p) - p is the same.
+    g = chomp3.GrundyCensus(census)
+    line = [x for x in g.lines() if (x["q"], x["r"]) == (30, 20)][0]
+    start, period = int(line["start"]), int(line["period"])
+    for p in (2**64 + 5, 10**40 + 7):
+        small = start + (p - start) % period + period
+        assert g.value(p, 30, 20) - p == chomp3.nim(small, 30, 20) - small
+    # The rectangles' b-file against the sweep.
+    for n in (1, 2, 17, 40):
+        assert chomp3.nim(n, n, n, rectangles=rect, explain=True)[1].startswith("the b-file of the rectangles")
+        assert chomp3.nim(n, n, n, rectangles=rect) == chomp3.nim(n, n, n)
 
 
 def test_census_rows_and_fates_agree_with_the_committed_census_tsv():
@@ -526,7 +584,7 @@ def interrupted(seconds, call):
 def test_keyboard_interrupt_stops_a_long_grundy_sweep():
     # Line (150, 3) to p = 10**8: hours of sweeping; Ctrl-C ends it at once.
     started = time.monotonic()
-    interrupted(0.5, lambda: chomp3.nim(10**8, 150, 3))
+    interrupted(0.5, lambda: chomp3.nim(10**8, 150, 3, max_seconds=10**6))
     assert time.monotonic() - started < 30
 
 

@@ -1,5 +1,6 @@
 //! One value `f(q,r)` and where it comes from: the table where it reaches, else a
-//! census descriptor file, never silently. Uses `table`, `census_file`, `proof`,
+//! census descriptor file (a row's proved fate, or on and above the diagonal
+//! the column facts it computed), never silently. Uses `table`, `census_file`, `proof`,
 //! `path_message`.
 //!
 //! The rules: a table that exists is always opened, and if it fails its checks the
@@ -57,6 +58,31 @@ pub enum Source {
         /// The table's path.
         table: PathBuf,
     },
+    /// The census computed column `q` whole: `f(q, q)` is in its column
+    /// facts (for `r > q`, `f(q, r) = f(q, q)`), beyond its rows' proofs.
+    Diagonal {
+        /// The descriptor file.
+        path: PathBuf,
+        /// The column (`q <= r`).
+        q: u64,
+        /// The last column the census computed whole.
+        n: u64,
+        /// Why the table did not answer (as in [`Source::Census`]).
+        table_n: Option<Option<u64>>,
+        /// The table's path.
+        table: PathBuf,
+    },
+}
+
+impl Source {
+    /// The kind of source, one word: `"table"` or `"census"` (a row's
+    /// proved fate or the census's diagonal).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Source::Table { .. } => "table",
+            Source::Census { .. } | Source::Diagonal { .. } => "census",
+        }
+    }
 }
 
 /// A value and its source.
@@ -197,25 +223,84 @@ impl Sources {
                 },
             });
         };
-        let row = r.min(q);
-        let status = u32::try_from(row).ok().and_then(|row| d.status(row));
-        match status.as_ref().and_then(|s| s.proved_value(q)) {
-            Some(value) => Ok(Answer {
+        let table_n = beyond.as_ref().map(|(_, n)| *n);
+        let (value, source) = match in_census(d, q, r) {
+            InCensus::Row { status, value } => (
                 value,
-                source: Source::Census {
+                Source::Census {
                     path: census.path.clone(),
-                    row,
-                    status: status.expect("a value comes from a status"),
-                    table_n: beyond.as_ref().map(|(_, n)| *n),
+                    row: r.min(q),
+                    status,
+                    table_n,
                     table: table.path.clone(),
                 },
-            }),
-            None => Err(LookupError::Unanswered {
-                table: no_table(),
-                census: census_gap(&census.path, d, row, status.as_ref()),
-            }),
-        }
+            ),
+            InCensus::Diagonal { value, n } => (
+                u128::from(value),
+                Source::Diagonal {
+                    path: census.path.clone(),
+                    q,
+                    n,
+                    table_n,
+                    table: table.path.clone(),
+                },
+            ),
+            InCensus::Not(status) => {
+                return Err(LookupError::Unanswered {
+                    table: no_table(),
+                    census: census_gap(&census.path, d, r.min(q), status.as_ref()),
+                });
+            }
+        };
+        Ok(Answer { value, source })
     }
+}
+
+/// What a census alone says of `f(q, r)`.
+pub enum InCensus {
+    /// Row `min(q, r)`'s proved fate gives it.
+    Row {
+        /// The row's fate.
+        status: RowStatus,
+        /// `f(q, r)`.
+        value: u128,
+    },
+    /// On or above the diagonal (`q <= r`): `f(q, q)` from the columns the
+    /// census computed whole, `0 ..= n`.
+    Diagonal {
+        /// `f(q, q)`.
+        value: u32,
+        /// The last column computed whole.
+        n: u64,
+    },
+    /// Neither; the row's fate, if it has one (then `q` is before its start).
+    Not(Option<RowStatus>),
+}
+
+/// `f(q, r)` from the census `d` alone: the row's proved fate where it
+/// starts, else on or above the diagonal its column facts (it computed every
+/// column `q <= N` whole before proving its rows).
+pub fn in_census(d: &Descriptors, q: u64, r: u64) -> InCensus {
+    let row = r.min(q);
+    let status = u32::try_from(row).ok().and_then(|row| d.status(row));
+    if let Some(value) = status.as_ref().and_then(|s| s.proved_value(q)) {
+        let status = status.expect("a value comes from a status");
+        return InCensus::Row { status, value };
+    }
+    match (q <= r).then(|| d.diagonal(q)).flatten() {
+        Some(value) => InCensus::Diagonal {
+            value,
+            n: u64::from(d.facts_n().unwrap_or(0)),
+        },
+        None => InCensus::Not(status),
+    }
+}
+
+/// Why the census `d` (at `path`) does not give `f(q, r)`, one clause.
+pub fn census_silent(path: &Path, d: &Descriptors, q: u64, r: u64) -> String {
+    let row = r.min(q);
+    let status = u32::try_from(row).ok().and_then(|row| d.status(row));
+    census_gap(path, d, row, status.as_ref())
 }
 
 /// The table if it was named or exists at the default path.
@@ -291,16 +376,39 @@ impl fmt::Display for Source {
                         )?
                     }
                 }
-                match table_n {
-                    Some(n) => write!(
-                        f,
-                        " (beyond the table {}, {})",
-                        table.display(),
-                        crate::f::table::holds(*n)
-                    ),
-                    None => write!(f, " (no table at {})", table.display()),
-                }
+                beyond_table(f, table_n, table)
+            }
+            Source::Diagonal {
+                path,
+                q,
+                n,
+                table_n,
+                table,
+            } => {
+                write!(
+                    f,
+                    "from {}: the diagonal f(n,n) of the columns it computed, n <= {n}, at n = {q}",
+                    path.display()
+                )?;
+                beyond_table(f, table_n, table)
             }
         }
+    }
+}
+
+/// Why a census answered: the table did not reach the cell, or there is none.
+fn beyond_table(
+    f: &mut fmt::Formatter,
+    table_n: &Option<Option<u64>>,
+    table: &Path,
+) -> fmt::Result {
+    match table_n {
+        Some(n) => write!(
+            f,
+            " (beyond the table {}, {})",
+            table.display(),
+            crate::f::table::holds(*n)
+        ),
+        None => write!(f, " (no table at {})", table.display()),
     }
 }

@@ -1,21 +1,29 @@
-//! One value `G(p,q,r)` and where it came from: a Grundy table or a Grundy
-//! census that the caller named, where it covers the position, else the
-//! sweep; never silently. Uses the module's [`table`](super::table),
-//! [`super::file`] and sweep, and `table`'s errors.
+//! One value `G(p,q,r)` and where it came from: a Grundy table, the b-file
+//! of the rectangles `G(n,n,n)`, or a Grundy census, where one covers the
+//! position, else the sweep; never silently. Uses the module's
+//! [`table`](super::table), [`super::file`], [`super::sequences`] and sweep,
+//! and `table`'s errors.
 //!
-//! The rules: the table is asked first, then the census; a named file that
-//! cannot be read is an error, one that does not cover the position is
-//! passed over and [`Answer::passed`] says so; the sweep computes what no
-//! named file covers (`p < 2^32`).
+//! The rules: the table is asked first, then (for `p = q = r`) the
+//! rectangles' b-file, then the census; a named file that cannot be read is
+//! an error, one that does not cover the position is passed over and
+//! [`Answer::passed`] says so. Files not named are the committed ones
+//! ([`DEFAULT_RECTANGLES`], [`DEFAULT_CENSUS`]), used where they exist. The
+//! sweep computes what no file covers (`p < 2^32`), after an estimate of its
+//! cost ([`Cost`], from rates measured on this project's machine): a sweep
+//! estimated past the caller's budget is refused with the estimate.
 //!
 //! A census of periods and starts (no patterns) covers `p` past the first
 //! period of a line it proved: `G(p) - p = G(p') - p'` for
 //! `p' = s + (p - s) mod P` (start `s`, least period `P`), and the sweep
 //! computes `G(p')`. Within the first period there is nothing to reduce: it
-//! is passed over and the sweep computes `G(p)` itself.
+//! is passed over and the sweep computes `G(p)` itself. `p` may be of any
+//! size ([`BigUint`]): only the reduction and the sum see it.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
+
+pub use num_bigint::BigUint;
 
 use super::file::{self, Found, ReadError};
 use super::table::GrundyTable;
@@ -62,6 +70,13 @@ pub enum Source {
         /// The `p` in `start .. start + period` computed.
         at: u64,
     },
+    /// The b-file of the rectangles, `G(n,n,n)` for `n <= n_max`.
+    Rectangles {
+        /// The b-file.
+        path: PathBuf,
+        /// Its last term's `n`.
+        n_max: u64,
+    },
     /// The sweep of every line `q' <= q` up to `p`.
     Computed {
         /// The position's `q`.
@@ -72,10 +87,11 @@ pub enum Source {
 }
 
 impl Source {
-    /// `"table"`, `"census"` or `"computed"`.
+    /// `"table"`, `"rectangles"`, `"census"` or `"computed"`.
     pub fn kind(&self) -> &'static str {
         match self {
             Source::Table { .. } => "table",
+            Source::Rectangles { .. } => "rectangles",
             Source::Census { .. } | Source::Reduced { .. } => "census",
             Source::Computed { .. } => "computed",
         }
@@ -88,6 +104,11 @@ impl fmt::Display for Source {
             Source::Table { path, n } => {
                 write!(f, "the Grundy table {} (every p <= {n})", path.display())
             }
+            Source::Rectangles { path, n_max } => write!(
+                f,
+                "the b-file of the rectangles G(n,n,n), n <= {n_max} (OEIS A069001), {}",
+                path.display()
+            ),
             Source::Census {
                 path,
                 q,
@@ -124,8 +145,8 @@ impl fmt::Display for Source {
 /// A value and its source.
 #[derive(Clone, Debug)]
 pub struct Answer {
-    /// `G(p,q,r)`: a `u128`, as it passes `2^64` for `p` near it.
-    pub value: u128,
+    /// `G(p,q,r)`, of any size (`p` is).
+    pub value: BigUint,
     /// Where it came from.
     pub source: Source,
     /// The named files that did not cover the position, a sentence each.
@@ -139,7 +160,7 @@ pub enum NimError {
     #[error("[{p},{q},{r}] is not a position: it needs P >= Q >= R >= 0 and P >= 1")]
     NotAPosition {
         /// The position asked about.
-        p: u64,
+        p: BigUint,
         /// The position asked about.
         q: u64,
         /// The position asked about.
@@ -167,12 +188,32 @@ pub enum NimError {
     )]
     TooLarge {
         /// The position asked about.
-        p: u64,
+        p: BigUint,
         /// The position asked about.
         q: u64,
         /// The position asked about.
         r: u64,
     },
+    /// The rectangles' b-file could not be read.
+    #[error("{0}")]
+    Rectangles(String),
+    /// The sweep is estimated to take longer than the caller allows.
+    #[error("G({p},{q},{r}) needs {cost}, more than the {budget} s allowed; nothing was computed")]
+    TooCostly {
+        /// The position asked about.
+        p: BigUint,
+        /// The position asked about.
+        q: u64,
+        /// The position asked about.
+        r: u64,
+        /// The sweep's estimate.
+        cost: Cost,
+        /// The seconds allowed.
+        budget: f64,
+    },
+    /// The seconds allowed are not a number of seconds.
+    #[error("{0} is not a number of seconds to allow")]
+    BadBudget(f64),
     /// The sweep would need more memory than the machine has.
     #[error("{0}")]
     Memory(crate::base::memory::TooMuch),
@@ -199,17 +240,109 @@ impl CensusError {
     }
 }
 
-/// `G(p,q,r)` by the rules of the module's comment. If the sweep runs,
+/// The committed b-file of the rectangles, read when no other is named.
+pub const DEFAULT_RECTANGLES: &str = "data/grundy-table-5000/grundy-rectangles.txt";
+/// The committed census of periods and starts, read when no census is named.
+pub const DEFAULT_CENSUS: &str = "data/grundy-periods-300/grundy-periods-census.tsv";
+
+/// The file named, or else `default` (one of the committed files above)
+/// where it exists: the rule every front end follows for [`Files`].
+pub fn or_default<'a>(named: Option<&'a Path>, default: &'static str) -> Option<&'a Path> {
+    match named {
+        Some(path) => Some(path),
+        None => Some(Path::new(default)).filter(|p| p.exists()),
+    }
+}
+
+/// The files a look-up answers from (`None`: there is none).
+#[derive(Clone, Copy, Default)]
+pub struct Files<'a> {
+    /// A Grundy table (`.g3t`).
+    pub table: Option<&'a Path>,
+    /// The b-file of the rectangles `G(n,n,n)` (`grundy-rectangles.txt`).
+    pub rectangles: Option<&'a Path>,
+    /// A Grundy census of either kind.
+    pub census: Option<Census<'a>>,
+}
+
+/// Line steps of the sweep (one line advanced by one `p`) per second of one
+/// core, for the lines `q' <= q`: `6.0*10^7 (50 / q)^0.27` for `q >= 50`,
+/// fitted to `chomp3 nim P Q Q` timed on this project's machine (2-core
+/// Intel Xeon; user CPU): `Q = 50` at `P = 10^5` and `4*10^5` 6.0 and
+/// 5.8*10^7, `Q = 100` 4.9*10^7, `Q = 200` at `P = 5*10^4` and `2*10^5`
+/// 4.1*10^7, `Q = 400` at `P = 2*10^4` 3.5*10^7 (doc/grundy.md).
+fn line_steps_per_second(q: u64) -> f64 {
+    6.0e7 * (50.0 / q.max(50) as f64).powf(0.27)
+}
+
+/// What a sweep of every line `q' <= q` to `p` is estimated to cost.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Cost {
+    /// The position's `q`: lines `q' <= q` are swept.
+    pub q: u64,
+    /// The last `p` swept.
+    pub p: u64,
+    /// Line steps: `p` times the `(q+1)(q+2)/2` lines.
+    pub line_steps: u128,
+    /// Seconds of one core on the machine the rates were measured on.
+    pub seconds: f64,
+    /// Bytes of memory, at least.
+    pub bytes: u64,
+}
+
+impl Cost {
+    /// The estimate for the sweep of every line `q' <= q` to `p`.
+    pub fn of_sweep(p: u64, q: u64) -> Cost {
+        let lines = u128::from(q + 1) * u128::from(q + 2) / 2;
+        let line_steps = lines * u128::from(p);
+        Cost {
+            q,
+            p,
+            line_steps,
+            seconds: line_steps as f64 / line_steps_per_second(q),
+            bytes: super::sweep_memory(u32::try_from(q).unwrap_or(u32::MAX)),
+        }
+    }
+}
+
+impl fmt::Display for Cost {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = self.seconds;
+        let time = if s < 120.0 {
+            format!("{s:.1} s")
+        } else if s < 7200.0 {
+            format!("{:.0} min", s / 60.0)
+        } else {
+            format!("{:.1} h", s / 3600.0)
+        };
+        write!(
+            f,
+            "the Grundy sweep of every line q' <= {} to p = {} ({:.2e} line steps): about {time} of one core at the rates measured on this project's machine, and at least {} MiB",
+            self.q,
+            self.p,
+            self.line_steps as f64,
+            self.bytes.div_ceil(1 << 20)
+        )
+    }
+}
+
+/// `G(p,q,r)` by the rules of the module's comment. A sweep estimated past
+/// `budget` seconds is refused ([`NimError::TooCostly`]); if one runs,
 /// `progress(reached, target)` hears how far it is every 4,096 steps.
 pub fn nim(
-    [p, q, r]: [u64; 3],
-    table: Option<&Path>,
-    census: Option<Census<'_>>,
+    p: &BigUint,
+    q: u64,
+    r: u64,
+    files: Files<'_>,
+    budget: f64,
     stop: &Stop,
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<Answer, NimError> {
-    if !(p >= q && q >= r && p >= 1) {
-        return Err(NimError::NotAPosition { p, q, r });
+    if budget.is_nan() || budget < 0.0 {
+        return Err(NimError::BadBudget(budget));
+    }
+    if !(*p >= BigUint::from(q) && q >= r && *p >= BigUint::from(1u8)) {
+        return Err(NimError::NotAPosition { p: p.clone(), q, r });
     }
     let mut passed = Vec::new();
     let answer = |value, source, passed| {
@@ -219,30 +352,59 @@ pub fn nim(
             passed,
         })
     };
-    if let Some(path) = table {
+    let small = u64::try_from(p).ok();
+    if let Some(path) = files.table {
         let bad = |error| NimError::Table {
             path: path.to_path_buf(),
             error,
         };
         let t = GrundyTable::open(path).map_err(bad)?;
         let n = t.n().unwrap_or(0);
-        match t.get(p, q, r) {
-            Ok(value) => {
+        match small.map(|p| t.get(p, q, r)) {
+            Some(Ok(value)) => {
                 let source = Source::Table {
                     path: path.to_path_buf(),
                     n,
                 };
-                return answer(u128::from(value), source, passed);
+                return answer(BigUint::from(value), source, passed);
             }
-            Err(TableError::OutOfRange { .. }) => passed.push(format!(
+            None | Some(Err(TableError::OutOfRange { .. })) => passed.push(format!(
                 "{} holds p <= {n} only (extend it with `chomp3 grundy-table --n {p} --table {}`)",
                 path.display(),
                 path.display()
             )),
-            Err(e) => return Err(bad(e)),
+            Some(Err(e)) => return Err(bad(e)),
         }
     }
-    if let Some(census) = census {
+    if let Some(path) = files.rectangles.filter(|_| small == Some(q) && q == r) {
+        let read = crate::base::text::open(path)
+            .map_err(|e| e.to_string())
+            .and_then(|f| super::sequences::read_rectangles(f, &path.display().to_string()));
+        let values = read.map_err(|e| {
+            NimError::Rectangles(match e.starts_with(&path.display().to_string()) {
+                true => e,
+                false => format!("{}: {e}", path.display()),
+            })
+        })?;
+        let n_max = values.len() as u64;
+        match usize::try_from(q)
+            .ok()
+            .and_then(|n| values.get(n.wrapping_sub(1)))
+        {
+            Some(&value) => {
+                let source = Source::Rectangles {
+                    path: path.to_path_buf(),
+                    n_max,
+                };
+                return answer(BigUint::from(value), source, passed);
+            }
+            None => passed.push(format!(
+                "{} holds G(n,n,n) for n <= {n_max} only",
+                path.display()
+            )),
+        }
+    }
+    if let Some(census) = files.census {
         let (path, fate) = match census {
             Census::File(path) => {
                 let bad = |error: CensusError| NimError::Census {
@@ -260,41 +422,69 @@ pub fn nim(
             }
             Census::Loaded(c) => (c.path(), c.line(q, r).cloned()),
         };
-        if let Some(a) = from_line(path, fate.as_ref(), [p, q, r], &mut passed, stop, progress)? {
-            return answer(a.0, a.1, passed);
+        let at = [q, r];
+        let found = from_line(
+            path,
+            fate.as_ref(),
+            p,
+            at,
+            &mut passed,
+            budget,
+            stop,
+            progress,
+        )?;
+        if let Some((value, source)) = found {
+            return answer(value, source, passed);
         }
     }
-    let value = sweep(p, q, r, stop, progress)?;
-    answer(value, Source::Computed { q, p }, passed)
+    let Some(p64) = small else {
+        return Err(NimError::TooLarge { p: p.clone(), q, r });
+    };
+    let value = sweep(p64, q, r, p, budget, stop, progress)?;
+    answer(BigUint::from(value), Source::Computed { q, p: p64 }, passed)
 }
 
 /// The value `fate` (the census `path`'s line `(q,r)`, if it has it) gives
 /// at `p`, with its source; `None`, with the reason in `passed`, if it gives
 /// none.
+#[allow(clippy::too_many_arguments)]
 fn from_line(
     path: &Path,
     fate: Option<&Found>,
-    [p, q, r]: [u64; 3],
+    p: &BigUint,
+    [q, r]: [u64; 2],
     passed: &mut Vec<String>,
+    budget: f64,
     stop: &Stop,
     progress: &mut dyn FnMut(u64, u64),
-) -> Result<Option<(u128, Source)>, NimError> {
-    match fate {
-        Some(Found::Pattern(f)) if p >= u64::from(f.start) => {
-            let value = f.value(p).expect("p from the start on");
+) -> Result<Option<(BigUint, Source)>, NimError> {
+    let start = fate.map(|f| u64::from(f.proved().start));
+    let period = fate.map(|f| u64::from(f.proved().period));
+    match (fate, start, period) {
+        (Some(Found::Pattern(f)), Some(start), Some(period)) if *p >= BigUint::from(start) => {
+            // G(p) - p repeats with the period from the start: the pattern's
+            // entry at (p - start) mod period, added to p.
+            let k = (p - start) % period;
+            let offset = f.pattern[usize::try_from(k).expect("below the period")];
+            let value = match offset >= 0 {
+                true => p + offset.unsigned_abs(),
+                false => p - offset.unsigned_abs(),
+            };
             let source = Source::Census {
                 path: path.to_path_buf(),
                 q,
                 r,
-                start: u64::from(f.start),
-                period: u64::from(f.period),
+                start,
+                period,
             };
             Ok(Some((value, source)))
         }
-        Some(Found::Period(f)) if p >= u64::from(f.start) + u64::from(f.period) => {
-            let (start, period) = (u64::from(f.start), u64::from(f.period));
-            let at = start + (p - start) % period;
-            let g = sweep(at, q, r, stop, progress)?;
+        (Some(Found::Period(_)), Some(start), Some(period))
+            if *p >= BigUint::from(start + period) =>
+        {
+            let reduced = (p - start) % period;
+            let at = start + u64::try_from(reduced).expect("below the period");
+            let g = sweep(at, q, r, p, budget, stop, progress)?;
             let source = Source::Reduced {
                 path: path.to_path_buf(),
                 q,
@@ -304,14 +494,12 @@ fn from_line(
                 at,
             };
             // `p - at` is a multiple of the period; `G(p) = G(at) + (p - at)`.
-            Ok(Some((u128::from(p - at) + g, source)))
+            Ok(Some(((p - at) + g, source)))
         }
-        Some(Found::Period(f)) if p >= u64::from(f.start) => {
+        (Some(Found::Period(_)), Some(start), Some(period)) if *p >= BigUint::from(start) => {
             passed.push(format!(
-                "{}: p is within the first period of line ({q},{r}) (from {} with period {}), nothing to reduce",
+                "{}: p is within the first period of line ({q},{r}) (from {start} with period {period}), nothing to reduce",
                 path.display(),
-                f.start,
-                f.period
             ));
             Ok(None)
         }
@@ -390,19 +578,36 @@ impl LoadedCensus {
     }
 }
 
-/// `G(p,q,r)` by the sweep, if `p` fits it.
+/// `G(p,q,r)` by the sweep, if `p` fits it and its estimated cost is within
+/// `budget` seconds.
+/// `asked` is the `p` asked about, which a census reduced to `p`.
 fn sweep(
     p: u64,
     q: u64,
     r: u64,
+    asked: &BigUint,
+    budget: f64,
     stop: &Stop,
     progress: &mut dyn FnMut(u64, u64),
-) -> Result<u128, NimError> {
+) -> Result<u32, NimError> {
     let (Ok(p32), Ok(q32), Ok(r32)) = (u32::try_from(p), u32::try_from(q), u32::try_from(r)) else {
-        return Err(NimError::TooLarge { p, q, r });
+        return Err(NimError::TooLarge {
+            p: asked.clone(),
+            q,
+            r,
+        });
     };
+    // What the machine cannot hold is refused as such, whatever the time.
     super::check_memory(q32).map_err(NimError::Memory)?;
-    let value = super::value(p32, q32, r32, stop, &mut |at| progress(at as u64, p))
-        .ok_or(NimError::Stopped)?;
-    Ok(u128::from(value))
+    let cost = Cost::of_sweep(p, q);
+    if cost.seconds > budget {
+        return Err(NimError::TooCostly {
+            p: asked.clone(),
+            q,
+            r,
+            cost,
+            budget,
+        });
+    }
+    super::value(p32, q32, r32, stop, &mut |at| progress(at as u64, p)).ok_or(NimError::Stopped)
 }

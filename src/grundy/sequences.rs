@@ -138,8 +138,8 @@ fn lines_body(
 /// [`write_lines`] wrote (`periods`, `starts`): both must number the same
 /// lines `0, 1, 2, ..` in order. An error names the file's line at fault.
 pub fn read_lines(periods: impl BufRead, starts: impl BufRead) -> Result<Vec<ProvedLine>, String> {
-    let periods = read_terms(periods, "grundy-periods.txt")?;
-    let starts = read_terms(starts, "grundy-starts.txt")?;
+    let periods = read_terms(periods, "grundy-periods.txt", 0, LINES_TITLE)?;
+    let starts = read_terms(starts, "grundy-starts.txt", 0, LINES_TITLE)?;
     if periods.len() != starts.len() {
         return Err(format!(
             "grundy-periods.txt has {} terms and grundy-starts.txt {}",
@@ -161,11 +161,34 @@ pub fn read_lines(periods: impl BufRead, starts: impl BufRead) -> Result<Vec<Pro
     Ok(out)
 }
 
-/// The terms `a(0), a(1), ..` of a sealed b-file with offset 0, in order.
-fn read_terms(reader: impl BufRead, name: &str) -> Result<Vec<u32>, String> {
+/// The first words of the line b-files' titles.
+const LINES_TITLE: &str = "# Three-rowed Chomp: least p";
+/// The first words of the rectangles' b-file title.
+const RECTANGLES_TITLE: &str = "# Sprague-Grundy value of the 3 x n rectangle";
+
+/// `G(n,n,n)` for `n = 1 ..= N` (index `n - 1`), read back from the b-file
+/// that [`write_rectangles`] wrote (`name` for messages): its title, every
+/// term in order from 1, and its seal checked.
+pub fn read_rectangles(reader: impl BufRead, name: &str) -> Result<Vec<u32>, String> {
+    read_terms(reader, name, 1, RECTANGLES_TITLE)
+}
+
+/// The terms `a(offset), a(offset + 1), ..` of a sealed b-file whose first
+/// line begins with `title`, in order.
+fn read_terms(
+    reader: impl BufRead,
+    name: &str,
+    offset: usize,
+    title: &str,
+) -> Result<Vec<u32>, String> {
     let mut terms = Vec::new();
     for (i, text) in crate::base::seal::lines(reader).enumerate() {
         let text = text.map_err(|e| format!("{name}: {e}"))?;
+        if i == 0 && !text.starts_with(title) {
+            return Err(format!(
+                "{name}: not the b-file wanted (its first line is not `{title} ...`)"
+            ));
+        }
         let text = text.trim();
         if text.is_empty() || text.starts_with('#') {
             continue;
@@ -174,13 +197,13 @@ fn read_terms(reader: impl BufRead, name: &str) -> Result<Vec<u32>, String> {
             format!(
                 "{name} line {}: not `n a(n)` with n = {}",
                 i + 1,
-                terms.len()
+                terms.len() + offset
             )
         };
         let mut words = text.split_whitespace();
         let n: usize = words.next().and_then(|w| w.parse().ok()).ok_or_else(bad)?;
         let v: u32 = words.next().and_then(|w| w.parse().ok()).ok_or_else(bad)?;
-        if n != terms.len() || words.next().is_some() {
+        if n != terms.len() + offset || words.next().is_some() {
             return Err(bad());
         }
         terms.push(v);
@@ -194,6 +217,30 @@ fn read_terms(reader: impl BufRead, name: &str) -> Result<Vec<u32>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What `write_rectangles` writes from the sweep, `read_rectangles`
+    /// reads back; a changed term breaks the seal, another b-file is refused.
+    #[test]
+    fn the_rectangles_b_file_reads_back() {
+        let values = rectangles(40, &Stop::new()).unwrap();
+        let mut file = Vec::new();
+        write_rectangles(&values, "test", &mut file).unwrap();
+        assert_eq!(read_rectangles(&file[..], "r").unwrap(), values);
+        let text = String::from_utf8(file).unwrap();
+        let changed = text.replace("\n7 ", "\n7 1");
+        assert_ne!(changed, text);
+        assert!(read_rectangles(changed.as_bytes(), "r").is_err());
+        let line = ProvedLine {
+            q: 0,
+            r: 0,
+            start: 1,
+            period: 1,
+        };
+        let mut other = Vec::new();
+        write_lines(&[line], true, "test", &mut other).unwrap();
+        let err = read_rectangles(&other[..], "r").unwrap_err();
+        assert!(err.contains("not the b-file wanted"), "{err}");
+    }
 
     /// What `write_lines` writes, `read_lines` reads back; a gap is refused.
     #[test]

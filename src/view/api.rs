@@ -6,7 +6,7 @@ use crate::base::bytes::narrow;
 use serde_json::{Value, json};
 
 use crate::f::census_file::Descriptors;
-use crate::f::lookup::{Answer, Source, Sources};
+use crate::f::lookup::Sources;
 use crate::f::proof::{Fate, RowStatus};
 
 /// The most values one row request returns (a larger range is refused, not cut).
@@ -33,7 +33,7 @@ pub fn cell(s: &Sources, q: u64, r: u64) -> Value {
         Ok(a) => json!({
             "q": q, "r": r, "f": a.value,
             "position": position(a.value, q, r),
-            "source": source_word(&a),
+            "source": a.source.kind(),
             "explain": a.source.to_string(),
             "fate": fate,
         }),
@@ -58,7 +58,7 @@ pub fn row(s: &Sources, r: u64, from: u64, to: u64) -> Result<Value, String> {
     for q in from..=to {
         let a = s.answer(q, r).ok();
         values.push(a.as_ref().map(|a| a.value));
-        let word = a.as_ref().map_or("none", source_word);
+        let word = a.as_ref().map_or("none", |a| a.source.kind());
         match segments.last_mut() {
             Some((_, end, w)) if *w == word => *end = q,
             _ => segments.push((q, q, word)),
@@ -108,13 +108,6 @@ pub fn census(d: &Descriptors) -> Value {
 fn position(p: u128, q: u64, r: u64) -> [u128; 3] {
     let (q, r) = (u128::from(q), u128::from(r));
     [p, p.min(q), p.min(q).min(r)]
-}
-
-fn source_word(a: &Answer) -> &'static str {
-    match a.source {
-        Source::Table { .. } => "table",
-        Source::Census { .. } => "census",
-    }
 }
 
 /// A row's fate from the census, if it settles the row.

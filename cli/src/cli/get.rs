@@ -25,7 +25,7 @@ pub fn run(args: &Args) -> Result<()> {
     println!("{}", answer.value);
     if args.explain {
         println!("{}", answer.source);
-    } else if matches!(answer.source, Source::Census { .. }) {
+    } else if !matches!(answer.source, Source::Table { .. }) {
         // Never an answer from a source the user did not see named.
         eprintln!("chomp3: {}", answer.source);
     }

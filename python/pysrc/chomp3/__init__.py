@@ -55,17 +55,24 @@ __version__ = "0.1.0"
 
 _CLASSES = np.array(["constant", "periodic", "open"])
 
-def _count(name: str, value: Any) -> int:
-    """``value`` as a non-negative int, or TypeError / ValueError naming ``name``."""
+def _count(name: str, value: Any, bounded: bool = True) -> int:
+    """``value`` as a non-negative int (below 2**64 when ``bounded``), or
+    TypeError / ValueError naming ``name``."""
     try:
         v = operator.index(value)
     except TypeError:
         raise TypeError(f"{name} must be an int, not {type(value).__name__}") from None
     if v < 0:
         raise ValueError(f"{name} must be >= 0, got {v}")
-    if v >= 2**64:
+    if bounded and v >= 2**64:
         raise ValueError(f"{name} must be below 2**64, got {v}")
     return v
+
+
+def _grundy_position(p: Any, q: Any, r: Any) -> tuple:
+    """``(p, q, r)`` checked to be non-negative ints, ``p`` of any size (a
+    line's period reduces it), ``q`` and ``r`` below 2**64."""
+    return _count("p", p, bounded=False), _count("q", q), _count("r", r)
 
 
 def _position(p: Any, q: Any, r: Any) -> tuple:
@@ -322,9 +329,13 @@ class GrundyCensus:
         kind = "patterns" if self.patterns else "periods and starts"
         return f"GrundyCensus({self.path!r}, q <= {self.q_max}, {len(self)} lines, {kind})"
 
-    def value(self, p: int, q: int, r: int, explain: bool = False):
-        """G(p, q, r); with ``explain=True``, ``(value, source)``."""
-        value, _kind, source, _passed = self._inner.lookup(*_position(p, q, r))
+    def value(self, p: int, q: int, r: int, explain: bool = False, max_seconds: float = 60.0):
+        """G(p, q, r), ``p`` of any size on a line the census proved; with
+        ``explain=True``, ``(value, source)``. Where the census does not
+        cover the position, the sweep computes it if it is estimated to take
+        at most ``max_seconds`` of one core, else ``chomp3.Error`` says the
+        estimate."""
+        value, _kind, source, _passed = self._inner.lookup(*_grundy_position(p, q, r), max_seconds)
         return (value, source) if explain else value
 
     def lines(self):
@@ -457,21 +468,28 @@ def nim(
     grundy_census: Any = None,
     explain: bool = False,
     progress: bool = False,
+    rectangles: Any = None,
+    max_seconds: float = 60.0,
 ):
     """The Sprague-Grundy value G(p,q,r) of three-rowed Chomp by the source
-    rule of ``chomp3 nim``: a Grundy table (``chomp3 grundy-table``) or a
+    rule of ``chomp3 nim``: a Grundy table (``chomp3 grundy-table``), the
+    b-file of the rectangles G(n,n,n) (``rectangles``; default the committed
+    ``data/grundy-table-5000/grundy-rectangles.txt`` where it exists) or a
     Grundy census (a :class:`GrundyCensus`, read once, or the path of one,
     read for this call: ``chomp3 grundy-census --out``; or a census of
     periods and starts, ``chomp3 grundy-periods --out``, by which p is reduced
-    by the line's period and the rest computed) where named and where it
-    covers the position, else computed by the Grundy sweep (about
-    q**2 * p / 2 steps); a named file that does not cover it is passed over
-    with a warning. With ``explain=True`` returns ``(value, source)``, source
+    by the line's period and the rest computed; default the committed
+    ``data/grundy-periods-300/grundy-periods-census.tsv`` where it exists)
+    where it covers the position, else computed by the Grundy sweep (about
+    q**2 * p / 2 line steps) if that is estimated to take at most
+    ``max_seconds`` of one core (else ``chomp3.Error`` says the estimate and
+    nothing is computed); a file that does not cover it is passed over with a
+    warning. ``p`` may be of any size on a line a census proved. With ``explain=True`` returns ``(value, source)``, source
     being the ``source:`` line. With ``options=True`` (computed only, no file
     named; ``p < 2**32``: it lists all ``p - 1 + q + r`` moves) returns
     ``(value, [((p', q', r'), value), ...])`` for every move. With
     ``progress=True`` a long sweep shows a progress bar; Ctrl-C stops it."""
-    p, q, r = _position(p, q, r)
+    p, q, r = _grundy_position(p, q, r)
     if options and p >= 2**32:
         raise ValueError(f"options=True lists every move of [p,q,r] (p - 1 + q + r of them): p must be below 2**32, got {p}")
     if options:
@@ -487,6 +505,8 @@ def nim(
         None if grundy_table is None else _path("grundy_table", grundy_table),
         None if grundy_census is None or loaded is not None else _path("grundy_census", grundy_census),
         loaded,
+        None if rectangles is None else _path("rectangles", rectangles),
+        max_seconds,
         _progress_bar("p", progress),
     )
     for note in passed:

@@ -277,6 +277,17 @@ impl Descriptors {
         raw::decode_facts(&self.bytes, &self.header)
     }
 
+    /// `f(q,q)` from the facts, if the census computed column `q` (version
+    /// 2 files; every `q <= N`).
+    pub fn diagonal(&self, q: u64) -> Option<u32> {
+        raw::diagonal(&self.bytes, &self.header, q)
+    }
+
+    /// The last column of the facts (`N`), if the file has them.
+    pub fn facts_n(&self) -> Option<u32> {
+        self.header.facts_n
+    }
+
     /// Whether row `r`'s start is only an upper bound for its least start.
     pub fn start_is_bound(&self, r: u32) -> bool {
         r < self.header.rows && raw::start_is_bound(&self.bytes, r)

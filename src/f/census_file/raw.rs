@@ -161,6 +161,12 @@ pub fn decode_facts(b: &[u8], header: &Header) -> Option<ColumnFacts> {
     })
 }
 
+/// `f(q,q)` from the facts of a checked version-2 file, if `q <= N` there.
+pub fn diagonal(b: &[u8], header: &Header, q: u64) -> Option<u32> {
+    let n = u64::from(header.facts_n?);
+    (q <= n).then(|| u32_at(b, header.facts_offset() + 8 + 4 * narrow::<usize, _>(q)))
+}
+
 /// Whether row `r`'s start is only an upper bound (record byte 1).
 pub fn start_is_bound(b: &[u8], r: u32) -> bool {
     b[HEADER + RECORD * r as usize + 1] == 1
