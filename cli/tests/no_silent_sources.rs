@@ -345,3 +345,73 @@ fn the_census_answers_the_diagonal_from_its_columns() {
     }
     assert!(from_diagonal > 40, "{from_diagonal}");
 }
+
+/// `row` past the table answers from the census by `get`'s rule: the same
+/// values as a larger dense table, the source said once per kind; a column
+/// neither holds stops it before anything is printed.
+#[test]
+fn a_row_past_the_table_comes_from_the_census() {
+    let dir = tempfile::tempdir().unwrap();
+    census_in(dir.path());
+    computed(dir.path(), "small.c3t", 200, &[]);
+    computed(dir.path(), "large.c3t", 700, &[]);
+    let run = |args: &[&str]| chomp3_in(dir.path(), args);
+    for (r, from, to) in [
+        ("120", "150", "700"),
+        ("250", "180", "250"),
+        ("3", "0", "700"),
+    ] {
+        let dense = run(&["row", r, "--from", from, "--to", to, "--table", "large.c3t"]);
+        let mixed = run(&[
+            "row",
+            r,
+            "--from",
+            from,
+            "--to",
+            to,
+            "--table",
+            "small.c3t",
+            "--census",
+            "data/census.c3d",
+        ]);
+        assert!(mixed.status.success(), "{r}: {}", stderr(&mixed));
+        assert_eq!(stdout(&mixed), stdout(&dense), "row {r}");
+        assert!(
+            stderr(&mixed).contains("from data/census.c3d"),
+            "{}",
+            stderr(&mixed)
+        );
+    }
+    // Row 280 past the table, before its proof starts and below the
+    // diagonal: neither source holds it; nothing is printed.
+    let gap = run(&[
+        "row",
+        "280",
+        "--from",
+        "100",
+        "--to",
+        "400",
+        "--table",
+        "small.c3t",
+        "--census",
+        "data/census.c3d",
+    ]);
+    let err = fails_with(&gap, "gives row 280 only from q =");
+    assert!(stdout(&gap).is_empty(), "{err}");
+    let o = run(&[
+        "row",
+        "120",
+        "--from",
+        "173",
+        "--to",
+        "170",
+        "--table",
+        "small.c3t",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--from 173 is past --to 170"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -158,7 +158,7 @@ impl Sources {
     /// Opens both: a named file must open; a default one is used if it exists.
     pub fn open(table: &Named, census: &Named) -> Result<Sources, LookupError> {
         Ok(Sources {
-            table: open_table(table)?,
+            table: open_table(table, false)?,
             census: open_census(census)?,
             table_path: table.clone(),
             census_path: census.clone(),
@@ -170,7 +170,29 @@ impl Sources {
     /// a position's questions need, without reading a census the table makes
     /// unnecessary.
     pub fn open_for(q: u64, r: u64, table: &Named, census: &Named) -> Result<Sources, LookupError> {
-        let opened = open_table(table)?;
+        Sources::open_for_with(q, r, table, census, false)
+    }
+
+    /// [`Sources::open_for`] with the table mapped: rows read about 20
+    /// times as fast, for a process that reads and exits (a file cut while
+    /// it is mapped ends the process).
+    pub fn open_for_mapped(
+        q: u64,
+        r: u64,
+        table: &Named,
+        census: &Named,
+    ) -> Result<Sources, LookupError> {
+        Sources::open_for_with(q, r, table, census, true)
+    }
+
+    fn open_for_with(
+        q: u64,
+        r: u64,
+        table: &Named,
+        census: &Named,
+        map: bool,
+    ) -> Result<Sources, LookupError> {
+        let opened = open_table(table, map)?;
         let beyond = opened
             .as_ref()
             .is_none_or(|t| matches!(t.get(q, r), Err(TableError::OutOfRange { .. })));
@@ -256,6 +278,43 @@ impl Sources {
     }
 }
 
+impl Sources {
+    /// The first column `q` in `from ..= to` whose `f(q, r)` neither the
+    /// table nor the census gives ([`Sources::answer`] says why), if any.
+    /// Exact without asking every column: the table holds `q <= N`; past
+    /// it, on or above the diagonal (`q <= r`) the census's columns hold
+    /// `q <= N'` and row `q`'s proof holds it from its start; below the
+    /// diagonal row `r`'s proof holds every `q` from its start.
+    pub fn first_unanswered(&self, r: u64, from: u64, to: u64) -> Option<u64> {
+        let past_table = self.table.as_ref().and_then(|t| t.n()).map_or(0, |n| n + 1);
+        let mut q = from.max(past_table);
+        if q > to {
+            return None;
+        }
+        let Some(d) = &self.census else {
+            return Some(q);
+        };
+        let columns = d.facts_n().map(u64::from);
+        while q <= to.min(r) {
+            let covered_to = match columns {
+                // Every column up to the census's last is whole.
+                Some(n) if q <= n => n.min(to).min(r),
+                _ if matches!(in_census(d, q, r), InCensus::Not(_)) => return Some(q),
+                _ => q,
+            };
+            q = covered_to.checked_add(1)?;
+        }
+        if q > to {
+            return None;
+        }
+        match in_census(d, q, r) {
+            // Row r's proof holds from its start on, so from q to `to`.
+            InCensus::Row { .. } => None,
+            _ => Some(q),
+        }
+    }
+}
+
 /// What a census alone says of `f(q, r)`.
 pub enum InCensus {
     /// Row `min(q, r)`'s proved fate gives it.
@@ -304,10 +363,10 @@ pub fn census_silent(path: &Path, d: &Descriptors, q: u64, r: u64) -> String {
 }
 
 /// The table if it was named or exists at the default path.
-fn open_table(table: &Named) -> Result<Option<Table>, LookupError> {
+fn open_table(table: &Named, map: bool) -> Result<Option<Table>, LookupError> {
     open_if_there(
         table,
-        |p| Table::open_f(p, false),
+        |p| Table::open_f(p, map),
         |path, error| LookupError::Table { path, error },
     )
 }
