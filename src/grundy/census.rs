@@ -52,7 +52,8 @@ use std::sync::Arc;
 
 use super::frozen::Layout;
 use super::line;
-use super::lines::{Lines, Pattern};
+use super::lines::Lines;
+use super::pattern::Pattern;
 use super::used::Seen;
 use crate::base::numeric::{divisors, lcm};
 use crate::base::stop::Stop;

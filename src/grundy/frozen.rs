@@ -9,7 +9,7 @@
 //! the mex, the engine's inner loop, and a table's rows must be laid out by
 //! residue.
 
-use super::lines::Pattern;
+use super::pattern::Pattern;
 use crate::base::bytes::narrow;
 use crate::base::numeric::lcm;
 

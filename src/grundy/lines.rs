@@ -36,29 +36,8 @@ use std::sync::Arc;
 use super::frozen::{Layout, Table};
 use super::index::Taken;
 use super::line;
+use super::pattern::Pattern;
 use super::used::Used;
-
-/// A line's values from `from` on: `G(p,q,r) - p = x[(p - from) % x.len()]`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) struct Pattern {
-    /// The first `p` the pattern holds at.
-    pub(super) from: u32,
-    /// One period of `G - p`, from `from`.
-    pub(super) x: Vec<i16>,
-}
-
-impl Pattern {
-    /// Its period.
-    pub(super) fn period(&self) -> u32 {
-        narrow::<u32, _>(self.x.len())
-    }
-
-    /// `G(p,q,r) - p`, `p >= from`.
-    #[inline]
-    pub(super) fn at(&self, p: u32) -> i16 {
-        self.x[((p - self.from) % self.period()) as usize]
-    }
-}
 
 /// How a line gets its value.
 #[derive(Clone)]

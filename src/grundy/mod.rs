@@ -49,6 +49,7 @@ pub mod lag;
 mod lines;
 mod live;
 pub mod nim;
+mod pattern;
 pub mod sequences;
 pub mod table;
 mod used;

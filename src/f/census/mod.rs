@@ -32,8 +32,9 @@ use crate::f::engine::{Block, CHUNK_ROWS, Engine, State};
 use crate::f::facts::ColumnFacts;
 use crate::f::proof::{Below, Fate, RowStatus};
 pub use checkpoint::CheckpointError;
+use snapshot::StateAt;
 pub use tracker::Settled;
-use tracker::{Seen, StateAt, Tracker};
+use tracker::{Seen, Tracker};
 
 /// The state every row has under [`Weaken::ignore_state`].
 const EMPTY: State = State {

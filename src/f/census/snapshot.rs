@@ -8,11 +8,37 @@
 use crate::base::bytes::narrow;
 use std::sync::Arc;
 
-use super::tracker::StateAt;
-use crate::f::engine::State;
+use crate::f::engine::{LiveRow, State};
 
 /// More differing positions than this and a snapshot gets a base of its own.
 const MAX_PATCH: usize = 64;
+
+/// A row's state at a batch boundary, as a comparison sees it: compared in
+/// place, copied only when it becomes the snapshot.
+pub(super) trait StateAt {
+    /// Whether the state is `s`.
+    fn is(&self, s: &State) -> bool;
+    /// A copy of the state.
+    fn copy(&self) -> State;
+}
+
+impl StateAt for State {
+    fn is(&self, s: &State) -> bool {
+        self == s
+    }
+    fn copy(&self) -> State {
+        self.clone()
+    }
+}
+
+impl StateAt for LiveRow<'_> {
+    fn is(&self, s: &State) -> bool {
+        self.state_is(s)
+    }
+    fn copy(&self) -> State {
+        self.state()
+    }
+}
 
 /// A row's state at its snapshot's column.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -4,10 +4,9 @@
 //! either).
 
 use super::offsets::Offsets;
-use super::snapshot::{LastBase, Snapshot};
+use super::snapshot::{LastBase, Snapshot, StateAt};
 use crate::base::bytes::narrow;
 use crate::base::numeric::{divisors, lcm};
-use crate::f::engine::{LiveRow, State};
 use crate::f::proof::{Below, Fate, Known, RowStatus};
 
 /// A row is "settling" from column `SETTLE_NUM / SETTLE_DEN * r` on: its cycle
@@ -37,33 +36,6 @@ pub(super) fn record_from(r: u32) -> u32 {
         r
     } else {
         narrow::<u32, _>(r as u64 * 141 / 100 - 64)
-    }
-}
-
-/// A row's state at a batch boundary, as a comparison sees it: compared in
-/// place, copied only when it becomes the snapshot.
-pub(super) trait StateAt {
-    /// Whether the state is `s`.
-    fn is(&self, s: &State) -> bool;
-    /// A copy of the state.
-    fn copy(&self) -> State;
-}
-
-impl StateAt for State {
-    fn is(&self, s: &State) -> bool {
-        self == s
-    }
-    fn copy(&self) -> State {
-        self.clone()
-    }
-}
-
-impl StateAt for LiveRow<'_> {
-    fn is(&self, s: &State) -> bool {
-        self.state_is(s)
-    }
-    fn copy(&self) -> State {
-        self.state()
     }
 }
 
@@ -331,6 +303,7 @@ impl Tracker {
 )]
 mod tests {
     use super::*;
+    use crate::f::engine::State;
 
     /// A state for a synthetic row with offsets `s` (from column `r`) at column
     /// `q`: its last `r + 1` offsets. Like a real row's state, it determines the
