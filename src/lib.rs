@@ -75,5 +75,7 @@ pub mod base;
 pub mod f;
 pub mod graph;
 pub mod grundy;
+#[cfg(feature = "plot")]
 pub mod plot;
+#[cfg(feature = "view")]
 pub mod view;
