@@ -122,3 +122,55 @@ fn a_full_disk_leaves_every_old_result_whole() {
     let after = [snapshot(&plots), snapshot(&analysis), snapshot(&at("c"))];
     assert!(before == after, "every old file whole, nothing beside it");
 }
+
+/// Standard output on a full device (`/dev/full`): every command that
+/// prints says so in one line and exits 1, never a panic; its files are
+/// written whole all the same.
+#[test]
+fn a_full_standard_output_is_an_error_not_a_panic() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        return; // no /dev/full on this system
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let table = computed(d, "t.c3t", 200, &[]);
+    let t = table.to_str().unwrap();
+    let census = d.join("c.tsv");
+    let plots = d.join("plots");
+    let runs: Vec<Vec<&str>> = vec![
+        vec!["get", "3", "2", "--table", t],
+        vec!["info", "--table", t, "--verify"],
+        vec!["nim", "20", "3", "2"],
+        vec!["position", "20", "3", "2", "--table", t],
+        vec!["row", "3", "--table", t],
+        vec!["dump", "--table", t],
+        vec![
+            "census",
+            "--quiet",
+            "--rows",
+            "300",
+            "--out",
+            census.to_str().unwrap(),
+        ],
+        vec!["plot", "--table", t, "--out", plots.to_str().unwrap()],
+    ];
+    for args in runs {
+        let out = Command::new(env!("CARGO_BIN_EXE_chomp3"))
+            .current_dir(d)
+            .args(&args)
+            .stdout(full.try_clone().unwrap())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.starts_with("chomp3: error: ") && err.contains("No space left on device"),
+            "{args:?}: {err}"
+        );
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+    }
+    assert!(
+        census.exists() && d.join("c.c3d").exists(),
+        "the census was written whole"
+    );
+}

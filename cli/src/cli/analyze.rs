@@ -118,7 +118,7 @@ pub fn write(
     chomp3::f::analysis::report::write_all(a, table, command, out)
         .with_context(|| format!("writing {}", out.display()))?;
     let counts = RowCounts::of(&a.rows);
-    println!(
+    say!(
         "analysed N = {} in {:.1} s: {} constant rows, {} proved periodic, {} periodic by evidence, {} open",
         a.facts.n,
         elapsed.as_secs_f64(),
@@ -127,7 +127,7 @@ pub fn write(
         counts.evidence_periodic(),
         counts.open
     );
-    println!(
+    say!(
         "every row below {} is settled; results in {}/ (report.md, rows.tsv, summary.json, b-files)",
         a.settled_below,
         out.display()

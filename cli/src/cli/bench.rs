@@ -22,9 +22,14 @@ pub struct Args {
 
 pub fn run(args: &Args) -> Result<()> {
     let exe = std::env::current_exe()?;
-    println!(
+    say!(
         "{:>8} {:>14} {:>9} {:>14} {:>12} {:>15}",
-        "N", "cells", "seconds", "cells/s", "peak RSS MiB", "file bytes"
+        "N",
+        "cells",
+        "seconds",
+        "cells/s",
+        "peak RSS MiB",
+        "file bytes"
     );
     for &n in &args.sizes {
         let path = args
@@ -51,7 +56,7 @@ pub fn run(args: &Args) -> Result<()> {
                 .to_string()
         };
         let rss_mib = field("peak_rss_kib").parse::<f64>().unwrap_or(0.0) / 1024.0;
-        println!(
+        say!(
             "{n:>8} {:>14} {:>9} {:>14} {rss_mib:>12.0} {:>15}",
             field("cells"),
             field("seconds"),

@@ -145,9 +145,12 @@ pub fn run(args: &Args) -> Result<()> {
     let Some(result) = result else {
         return Ok(());
     };
-    say_result(args, &result, started);
-    print!("{}", report.unwrap_or_default());
-    println!(
+    say_result(args, &result, started)?;
+    {
+        use std::io::Write as _;
+        write!(std::io::stdout().lock(), "{}", report.unwrap_or_default())?;
+    }
+    say!(
         "wrote {} (the census table) and {} (its descriptors, for get and analyze)",
         args.out.display(),
         descriptors.display()
@@ -159,10 +162,10 @@ pub fn run(args: &Args) -> Result<()> {
 }
 
 /// Says what the census found.
-fn say_result(args: &Args, result: &census::Census, started: Instant) {
+fn say_result(args: &Args, result: &census::Census, started: Instant) -> Result<()> {
     let rows = args.rows;
     let c = Counts::of(&result.rows);
-    println!(
+    say!(
         "census of rows 0..={rows} in {:.1} s ({} columns, peak RSS {} MiB): {} constant, {} proved periodic, {} open",
         started.elapsed().as_secs_f64(),
         result.columns,
@@ -171,6 +174,7 @@ fn say_result(args: &Args, result: &census::Census, started: Instant) {
         c.periodic,
         c.open
     );
+    Ok(())
 }
 
 /// The run to continue (from the checkpoint, one file or the ranks' files) or
@@ -279,7 +283,7 @@ fn check_table(
     if let Some((q, r)) = report.first_mismatch {
         bail!("the census disagrees with the table at f({q},{r})");
     }
-    println!(
+    say!(
         "checked against the table ({}): all {} proved values agree, every start is the least ({:.1} s)",
         chomp3::f::table::holds(t.n()),
         report.values,

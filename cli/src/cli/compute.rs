@@ -51,7 +51,7 @@ pub fn run(args: &Args) -> Result<()> {
     #[cfg(not(feature = "test-hooks"))]
     let hold = false;
     let Some(o) = with_bar(&req, args.quiet.quiet, hold)? else {
-        println!(
+        say!(
             "{}: already holds N >= {}; nothing to do",
             req.path.display(),
             req.n
@@ -59,7 +59,7 @@ pub fn run(args: &Args) -> Result<()> {
         return Ok(());
     };
     if args.stats {
-        println!(
+        say!(
             "n={} cells={} seconds={:.2} cells_per_sec={:.0} peak_rss_kib={} file_bytes={}",
             o.n,
             o.cells,
@@ -69,7 +69,7 @@ pub fn run(args: &Args) -> Result<()> {
             o.file_len
         );
     } else if !args.quiet.quiet {
-        print_outcome(&req.path, &o);
+        print_outcome(&req.path, &o)?;
     }
     Ok(())
 }
@@ -108,12 +108,12 @@ fn compute_error(path: &Path, e: ComputeError) -> anyhow::Error {
 }
 
 /// The one-line summary of a computation.
-pub fn print_outcome(path: &Path, o: &Outcome) {
+pub fn print_outcome(path: &Path, o: &Outcome) -> Result<()> {
     let from = match o.from_n {
         None => "new table".to_string(),
         Some(n) => format!("extended from N = {n}"),
     };
-    println!(
+    say!(
         "{}: N = {} ({from}), {} cells in {:.2} s ({:.1} M cells/s), {} bytes",
         path.display(),
         o.n,
@@ -122,4 +122,5 @@ pub fn print_outcome(path: &Path, o: &Outcome) {
         o.cells as f64 / o.elapsed.as_secs_f64() / 1e6,
         o.file_len
     );
+    Ok(())
 }

@@ -22,9 +22,9 @@ pub struct Args {
 
 pub fn run(args: &Args) -> Result<()> {
     let answer = lookup(args.q, args.r, &args.table.named(), &args.census.named())?;
-    println!("{}", answer.value);
+    say!("{}", answer.value);
     if args.explain {
-        println!("{}", answer.source);
+        say!("{}", answer.source);
     } else if !matches!(answer.source, Source::Table { .. }) {
         // Never an answer from a source the user did not see named.
         eprintln!("chomp3: {}", answer.source);

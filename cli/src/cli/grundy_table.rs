@@ -128,7 +128,7 @@ pub fn run(args: &Args) -> Result<()> {
         ))
         .into()),
         Extended::Held => {
-            println!(
+            say!(
                 "{}: holds every position with p <= {} already; nothing computed",
                 path.display(),
                 t.n().unwrap_or(0)
@@ -145,7 +145,7 @@ pub fn run(args: &Args) -> Result<()> {
                 None => String::new(),
             };
             let computed = (args.n as u64) - resumed.unwrap_or(0) - checked;
-            println!(
+            say!(
                 "{}: every position with p <= {} ({from}{checked} checked again, {computed} computed) in {:.2} s, peak memory {} MiB, {bytes} bytes",
                 path.display(),
                 t.n().unwrap_or(0),
@@ -169,7 +169,7 @@ fn finish(t: &GrundyTable, args: &Args, path: &std::path::Path) -> Result<()> {
             Damaged::F(e) => file_error(f_path, e),
         })?;
         match compared {
-            Ok(n) => println!(
+            Ok(n) => say!(
                 "G = 0 exactly at f(q,r) of {} on all {n} positions compared",
                 f_path.display()
             ),
@@ -208,7 +208,7 @@ fn write_bfiles(t: &GrundyTable, dir: &std::path::Path, path: &std::path::Path) 
         sequences::write_slab_counts(&counts, &command, w)
     })?;
     set.commit()?;
-    println!(
+    say!(
         "wrote {} and {} in {}",
         RECTANGLES,
         SLAB_COUNTS,

@@ -29,27 +29,27 @@ pub fn run(args: &Args) -> Result<()> {
         Shape::Tetrahedron => ("Grundy table", "complete slabs p"),
         Shape::Rows => ("table by rows", "columns, stored row after row"),
     };
-    println!("{kind:<12} {}", path.display());
-    println!(
+    say!("{kind:<12} {}", path.display());
+    say!(
         "N            {} ({} {columns}, {} cells)",
         t.n().map_or("none".to_string(), |n| n.to_string()),
         t.columns(),
         t.cell_count()
     );
-    println!("capacity     {}", t.capacity());
-    println!("bits/value   {}", t.bits());
-    println!(
+    say!("capacity     {}", t.capacity());
+    say!("bits/value   {}", t.bits());
+    say!(
         "file size    {} bytes (committed data ends at {})",
         t.file_len(),
         t.used_len()
     );
     if args.verify {
         t.verify().map_err(|e| file_error(&path, e))?;
-        println!(
+        say!(
             "status       complete and consistent (header, length, every block's checksum and the data checksum verified)"
         );
     } else {
-        println!(
+        say!(
             "status       header and length checked (each read checks its blocks; --verify reads all data)"
         );
     }

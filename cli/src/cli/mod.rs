@@ -5,6 +5,18 @@
 //! table committed, a census checkpointed, a graph memo saved; the same command
 //! continues).
 
+/// `println!` that gives the error of standard output (a full disk, a closed
+/// pipe) to the caller, who returns it, instead of panicking: the command then
+/// ends with one line and a non-zero exit (a closed pipe ends it quietly).
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout().lock(), $($arg)*).map_err(|e| {
+            std::io::Error::new(e.kind(), format!("standard output: {e}"))
+        })?
+    }};
+}
+
 mod analyze;
 mod args;
 mod bench;

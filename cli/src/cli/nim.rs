@@ -88,7 +88,7 @@ pub fn run(args: &Args) -> Result<()> {
     for note in &answer.passed {
         eprintln!("chomp3: {note}; looking further");
     }
-    println!("{}", answer.value);
-    println!("source: {}", answer.source);
+    say!("{}", answer.value);
+    say!("source: {}", answer.source);
     Ok(())
 }

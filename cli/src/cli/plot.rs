@@ -102,7 +102,7 @@ pub fn run(args: &Args) -> Result<()> {
         let written =
             chomp3::plot::grundy::plot_grundy(&lines, &args.out, format, &made, args.replace)
                 .map_err(|e| anyhow::anyhow!("{}", drawing(&args.out, e)))?;
-        println!("{}", written.display());
+        say!("{}", written.display());
         return Ok(());
     }
     if args.row != DEFAULT_ROW {
@@ -169,7 +169,7 @@ pub fn draw(
     let written = chomp3::plot::plot_all(t.as_ref(), a, out, format, row, made, replace)
         .map_err(|e| anyhow::anyhow!("{}", drawing(out, e)))?;
     for f in written {
-        println!("{}", f.display());
+        say!("{}", f.display());
     }
     Ok(())
 }
@@ -224,7 +224,7 @@ fn graph_figures(
     let written = plot_graphs(&values, &costs, out, format, &made, replace)
         .map_err(|e| anyhow::anyhow!("{}", drawing(out, e)))?;
     for f in written {
-        println!("{}", f.display());
+        say!("{}", f.display());
     }
     Ok(())
 }

@@ -61,16 +61,16 @@ pub fn run(args: &Args) -> Result<()> {
         }
     }
     if lost {
-        println!("[{p},{q},{r}] is a P-position: the player to move loses");
+        say!("[{p},{q},{r}] is a P-position: the player to move loses");
         return Ok(());
     }
     let s = if moves.len() == 1 { "" } else { "s" };
-    println!(
+    say!(
         "[{p},{q},{r}] is an N-position: the player to move wins; {} winning move{s}:",
         moves.len()
     );
     for m in moves {
-        println!("  {m}");
+        say!("  {m}");
     }
     Ok(())
 }
@@ -88,7 +88,7 @@ fn nim_values(p: u64, q: u64, r: u64) -> Result<()> {
     } else {
         "an N-position"
     };
-    println!("[{p},{q},{r}]: Sprague-Grundy value {value} ({what}; computed by the Grundy sweep)");
+    say!("[{p},{q},{r}]: Sprague-Grundy value {value} ({what}; computed by the Grundy sweep)");
     let (bottom, rest) = options.split_at(p as usize - 1);
     let (middle, top) = rest.split_at(q as usize);
     for (row, list) in [
@@ -103,7 +103,7 @@ fn nim_values(p: u64, q: u64, r: u64) -> Result<()> {
                 i + 1
             };
             let mark = if *v == 0 { "  (winning)" } else { "" };
-            println!("  take {row}, column {column} -> [{a},{b},{c}]: value {v}{mark}");
+            say!("  take {row}, column {column} -> [{a},{b},{c}]: value {v}{mark}");
         }
     }
     Ok(())

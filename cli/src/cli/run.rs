@@ -38,8 +38,8 @@ pub fn run(args: &Args) -> Result<()> {
         stop: super::ctrl_c(),
     };
     match super::compute::with_bar(&req, false, false)? {
-        Some(o) => super::compute::print_outcome(&path, &o),
-        None => println!("{}: already holds N >= {}", path.display(), args.n),
+        Some(o) => super::compute::print_outcome(&path, &o)?,
+        None => say!("{}: already holds N >= {}", path.display(), args.n),
     }
     let census = args.census.open(TABLE_GAPS)?;
     let (elapsed, a) = super::analyze::passes(&path, census.as_ref(), &args.threads, false)?;

@@ -45,13 +45,13 @@ pub fn run(args: &Args) -> Result<()> {
     let (out, table) = (args.out.display(), table_path.display());
     let seconds = started.elapsed().as_secs_f64();
     match done {
-        Transposed::Held { n } => println!(
+        Transposed::Held { n } => say!(
             "{out}: holds the table {table} (N = {n}) by rows already; every block checked, nothing written, in {seconds:.1} s"
         ),
-        Transposed::Written { n, from: 0 } => println!(
+        Transposed::Written { n, from: 0 } => say!(
             "{out}: the table {table} (N = {n}) by rows, every block checked on both sides, in {seconds:.1} s"
         ),
-        Transposed::Written { n, from } => println!(
+        Transposed::Written { n, from } => say!(
             "{out}: the table {table} (N = {n}) by rows, continued after the {} rows a stopped run wrote; every block checked on both sides, in {seconds:.1} s",
             from.min(n + 1)
         ),

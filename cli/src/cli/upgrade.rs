@@ -32,7 +32,7 @@ pub fn run(args: &Args) -> Result<()> {
         })
         .map_err(|e| anyhow!("{}: {e}", args.old.display()))?;
     bar.finish_and_clear();
-    println!(
+    say!(
         "{}: {columns} columns of {} checked and written again with block checksums, read back equal, in {:.1} s",
         args.new.display(),
         args.old.display(),

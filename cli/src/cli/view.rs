@@ -43,7 +43,7 @@ pub fn run(args: &Args) -> Result<()> {
         let state = if used { "" } else { "none at " };
         eprintln!("chomp3 view: {what}: {state}{}", path.display());
     }
-    println!("chomp3 view: serving http://{addr}/ (Ctrl-C stops)");
+    say!("chomp3 view: serving http://{addr}/ (Ctrl-C stops)");
     view::serve(&sources, &server, &ctrl_c())?;
     eprintln!("chomp3 view: stopped");
     Ok(())
