@@ -1,6 +1,7 @@
 //! Opening a text result to read it as committed: a file whose name ends in
 //! `.xz` is decompressed as it is read (streamed: a Grundy census can be
-//! gigabytes), any other is read as it is. Uses `xz2`.
+//! gigabytes; streams one after another read in turn, as `xz -dc` does), any
+//! other is read as it is. Uses `xz2`.
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader};
@@ -10,9 +11,9 @@ use std::path::Path;
 pub fn open(path: &Path) -> io::Result<Box<dyn BufRead + Send>> {
     let file = File::open(path)?;
     Ok(if path.extension().is_some_and(|e| e == "xz") {
-        Box::new(BufReader::new(xz2::read::XzDecoder::new(BufReader::new(
-            file,
-        ))))
+        Box::new(BufReader::new(xz2::read::XzDecoder::new_multi_decoder(
+            BufReader::new(file),
+        )))
     } else {
         Box::new(BufReader::new(file))
     })
@@ -38,6 +39,15 @@ mod tests {
             open(path).unwrap().read_to_string(&mut got).unwrap();
             assert_eq!(got, text, "{}", path.display());
         }
+        // Streams one after another read as their texts in turn, as
+        // `xz -dc` reads them.
+        let two = dir.path().join("two.tsv.xz");
+        let mut bytes = std::fs::read(&packed).unwrap();
+        bytes.extend(std::fs::read(&packed).unwrap());
+        std::fs::write(&two, bytes).unwrap();
+        let mut got = String::new();
+        open(&two).unwrap().read_to_string(&mut got).unwrap();
+        assert_eq!(got, text.repeat(2));
         // A file named .xz that is not one fails where it is read.
         let fake = dir.path().join("b.tsv.xz");
         std::fs::write(&fake, text).unwrap();

@@ -223,7 +223,7 @@ fn read_xz(path: &Path) -> io::Result<Vec<u8>> {
     let file = File::open(path)?;
     let limit = XZ_MOST * file.metadata()?.len() + (1 << 20);
     let mut bytes = Vec::new();
-    xz2::read::XzDecoder::new(BufReader::new(file))
+    xz2::read::XzDecoder::new_multi_decoder(BufReader::new(file))
         .take(limit + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| io::Error::new(e.kind(), format!("not a whole .xz file ({e})")))?;
