@@ -387,3 +387,74 @@ fn graph_says_when_its_input_holds_no_graph() {
     assert!(err.contains("no graphs read"), "{err}");
     assert!(out.stdout.is_empty());
 }
+
+/// `grundy-census --out` and `grundy-periods --out` keep a census of more
+/// lines at their output unless given `--replace`, as `census` does.
+#[test]
+fn a_larger_grundy_census_is_kept_unless_replace_is_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let run = |args: &[&str]| common::chomp3_in(d, args);
+    for (big, small) in [
+        (
+            vec![
+                "grundy-census",
+                "--quiet",
+                "--lines",
+                "14",
+                "--out",
+                "g.tsv",
+            ],
+            vec!["grundy-census", "--quiet", "--lines", "9", "--out", "g.tsv"],
+        ),
+        (
+            vec![
+                "grundy-periods",
+                "--quiet",
+                "--lines",
+                "12",
+                "--lag",
+                "4608",
+                "--bfiles",
+                "b",
+                "--out",
+                "p.tsv",
+            ],
+            vec![
+                "grundy-periods",
+                "--quiet",
+                "--lines",
+                "8",
+                "--lag",
+                "4608",
+                "--bfiles",
+                "b",
+                "--out",
+                "p.tsv",
+            ],
+        ),
+    ] {
+        assert!(run(&big).status.success());
+        let out = big[big.len() - 1];
+        let before = std::fs::read(d.join(out)).unwrap();
+        let o = run(&small);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{err}");
+        assert!(
+            err.contains("more than this run's q <=") && err.contains("give --replace"),
+            "{err}"
+        );
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert_eq!(std::fs::read(d.join(out)).unwrap(), before, "kept");
+        let mut replace = small.clone();
+        replace.push("--replace");
+        assert!(run(&replace).status.success());
+        assert_ne!(
+            std::fs::read(d.join(out)).unwrap(),
+            before,
+            "replaced when asked"
+        );
+        // The same run again is the same result made again: no --replace needed.
+        assert!(run(&small).status.success());
+    }
+}

@@ -8,7 +8,7 @@
 //! ([`find`], reading stops there). Uses the census's [`LineFate`] and
 //! `base::lines`'s [`BadLine`].
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, Read, Write};
 
 use super::ProvedLine;
 use super::census::{Census, LineFate};
@@ -86,6 +86,50 @@ pub fn write_periods(
         }
         Ok(())
     })
+}
+
+/// A Grundy census this run must not replace unasked.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "{} holds a Grundy census of every line q <= {held}, more than this run's q <= {q}; it is kept",
+    .path.display()
+)]
+pub struct Larger {
+    /// The file.
+    pub path: std::path::PathBuf,
+    /// Its `Q`.
+    pub held: u32,
+    /// This run's `Q`.
+    pub q: u32,
+}
+
+/// Refuses, before any work, to write a census of the lines `q <= q_max` at
+/// `path` over a Grundy census of either kind with a larger `Q` there,
+/// unless `replace` (a census of the same kind and `Q` is the same result
+/// made again; other files are the output check's: `base::outputs`).
+pub fn may_write(path: &std::path::Path, q_max: u32, replace: bool) -> Result<(), Larger> {
+    let first = std::fs::File::open(path).ok().and_then(|f| {
+        let mut line = String::new();
+        std::io::BufReader::new(f)
+            .take(256)
+            .read_line(&mut line)
+            .ok()
+            .map(|_| line)
+    });
+    let held = first.as_deref().and_then(|l| {
+        let l = l.trim_end();
+        [TITLE, PERIODS_TITLE]
+            .iter()
+            .find_map(|t| l.strip_prefix(t)?.parse::<u32>().ok())
+    });
+    match held {
+        Some(held) if held > q_max && !replace => Err(Larger {
+            path: path.to_path_buf(),
+            held,
+            q: q_max,
+        }),
+        _ => Ok(()),
+    }
 }
 
 /// Reads a file written by [`write`](fn@write): its `Q` and its lines, with

@@ -31,6 +31,9 @@ pub struct Args {
     /// With --bfiles: the 3 x n rectangles up to N
     #[arg(long, value_name = "N", requires = "bfiles")]
     rectangles: Option<u32>,
+    /// Replace a Grundy census at the output of more lines than this one
+    #[arg(long)]
+    replace: bool,
     #[command(flatten)]
     quiet: QuietArg,
 }
@@ -47,6 +50,8 @@ pub fn run(args: &Args) -> Result<()> {
         }
     }
     outputs::check(&plan)?;
+    chomp3::grundy::file::may_write(&args.out, args.lines, args.replace)
+        .map_err(|e| anyhow::anyhow!("{e}; give --replace to replace it"))?;
     chomp3::grundy::check_memory(args.lines.max(args.rectangles.unwrap_or(0)))?;
     let started = Instant::now();
     let all = line(args.lines, args.lines) + 1;

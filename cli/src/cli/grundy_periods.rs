@@ -48,6 +48,9 @@ pub struct Args {
     /// --checkpoint writes those of a checkpoint without sweeping)
     #[arg(long)]
     partial: bool,
+    /// Replace a Grundy census at the output of more lines than this one
+    #[arg(long)]
+    replace: bool,
     #[command(flatten)]
     quiet: QuietArg,
 }
@@ -76,6 +79,10 @@ pub fn run(args: &Args) -> Result<()> {
         ));
     }
     outputs::check(&plan)?;
+    if let Some(out) = &args.out {
+        chomp3::grundy::file::may_write(out, args.lines, args.replace)
+            .map_err(|e| anyhow::anyhow!("{e}; give --replace to replace it"))?;
+    }
     let started = Instant::now();
     let all = line(args.lines, args.lines) + 1;
     let resume = resume(args)?;
