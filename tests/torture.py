@@ -147,18 +147,55 @@ def run_to_end(cmd, cwd, log):
     return code, time.monotonic() - started
 
 
+def kill_session(sid):
+    """SIGKILL to every process of session `sid` (mpirun puts each rank in a
+    process group of its own, but they stay in its session)."""
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[3]) == sid:  # the session, field 6 of stat
+            try:
+                os.kill(int(entry), signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+
 def start_and_kill(cmd, cwd, log, after):
-    """Starts `cmd` and sends SIGKILL to its process group `after` seconds
-    later; None if it was killed, else its exit code (it ended first)."""
+    """Starts `cmd` in a session of its own and sends SIGKILL to every
+    process of it `after` seconds later; None if it was killed, else its exit
+    code (it ended first)."""
     with open(log, "ab") as err:
         p = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=err,
                              start_new_session=True)
         try:
             return p.wait(timeout=after)
         except subprocess.TimeoutExpired:
-            os.killpg(p.pid, signal.SIGKILL)
+            kill_session(p.pid)
             p.wait()
+            # Every process of the job is gone before the next starts.
+            while session_alive(p.pid):
+                kill_session(p.pid)
+                time.sleep(0.01)
             return None
+
+
+def session_alive(sid):
+    """Whether any process of session `sid` is still there."""
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[3]) == sid and fields[0] != "Z":
+                return True
+    return False
 
 
 def torture(name, cmd, tables, binary, kills, rng, work):

@@ -804,4 +804,22 @@ mod tests {
         }
         assert!(partial_tails > 10, "{partial_tails}");
     }
+
+    /// What a creator killed between its file aside and the link left is
+    /// cleared by the next writer, not what a live process is writing.
+    #[test]
+    fn a_writer_clears_what_killed_creators_left_aside() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.c3t");
+        drop(TableWriter::create(&path, 100).unwrap());
+        // No process has pid 2^22 + 1 (above Linux's largest pid).
+        let dead = dir.path().join(".t.c3t.new-4194305");
+        let live = dir
+            .path()
+            .join(format!(".t.c3t.new-{}", std::process::id()));
+        std::fs::write(&dead, b"partial").unwrap();
+        std::fs::write(&live, b"being written").unwrap();
+        drop(TableWriter::open(&path).unwrap());
+        assert!(!dead.exists() && live.exists());
+    }
 }

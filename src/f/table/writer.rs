@@ -115,6 +115,9 @@ impl TableWriter {
             path: path.to_path_buf(),
             error: std::io::Error::other("the table is being written by another process"),
         })?;
+        // A creator killed between writing its new file aside and removing
+        // it after the link left `.NAME.new-PID`; the lock holder clears it.
+        crate::base::atomic_write::remove_left_aside(path);
         let len = file.metadata().map_err(TableError::io(path))?.len();
         if len < HEADER_LEN {
             return Err(TableError::NotThisFile);
