@@ -225,6 +225,14 @@ fn cells_rows_and_the_census_list_follow_their_sources() {
     let cell = v.json("/api/cell?q=5000&r=5");
     assert_eq!(cell["source"], "census");
     assert_eq!(cell["fate"]["class"], row5[1]);
+    // A cell above the diagonal (r > q) is in its own row: row 7's fate,
+    // with the value f(3,3); and cells reach q = 2^62 as `get` does.
+    let cell = v.json("/api/cell?q=3&r=7");
+    assert_eq!(cell["fate"]["class"], lines[7][1]);
+    assert_eq!(cell["fate"]["start"], lines[7][2].parse::<u64>().unwrap());
+    assert_eq!(cell["f"], reference[3][3] as u64);
+    let far = v.json("/api/cell?q=4611686018427387904&r=5");
+    assert_eq!(far["source"], "census", "{far}");
     // A row over a range: the table's values, then the census's.
     let row = v.json("/api/row?r=7&from=95&to=105");
     let sources = row["sources"].as_array().unwrap();

@@ -28,7 +28,9 @@ pub fn info(s: &Sources) -> Value {
 
 /// One cell: `f(q,r)`, the P-position it stands for, the row's fate, the source.
 pub fn cell(s: &Sources, q: u64, r: u64) -> Value {
-    let fate = row_fate(s.census.as_ref(), r.min(q));
+    // The cell is in row r, whatever column: its row's fate, not that of
+    // the row its value is read from when r > q (f(q,r) = f(q,q)).
+    let fate = row_fate(s.census.as_ref(), r);
     match s.answer(q, r) {
         Ok(a) => json!({
             "q": q, "r": r, "f": a.value,

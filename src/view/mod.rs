@@ -43,8 +43,11 @@ const PAGE: [(&str, &str, &str); 3] = [
     ),
 ];
 
-/// The largest `q` or `r` a request may name (larger is a 400).
+/// The largest tile coordinate a request may name (larger is a 400).
 pub const MAX_COORD: u64 = u32::MAX as u64;
+/// The largest `q` or `r` a cell or row request may name, as `chomp3 get`
+/// takes (larger is a 400).
+pub const MAX_CELL: u64 = i64::MAX as u64;
 
 /// One answer: status, content type, body.
 pub struct Reply {
@@ -100,15 +103,15 @@ pub fn respond(s: &Sources, url: &str) -> Reply {
 
 fn cell(s: &Sources, query: &str) -> Result<Reply, String> {
     let q = Query::parse(query, &["q", "r"])?;
-    let (col, row) = (q.number("q", MAX_COORD)?, q.number("r", MAX_COORD)?);
+    let (col, row) = (q.number("q", MAX_CELL)?, q.number("r", MAX_CELL)?);
     Ok(Reply::json(api::cell(s, col, row)))
 }
 
 fn row(s: &Sources, query: &str) -> Result<Reply, String> {
     let q = Query::parse(query, &["r", "from", "to"])?;
-    let r = q.number("r", MAX_COORD)?;
-    let from = q.optional_number("from", MAX_COORD)?.unwrap_or(r);
-    let to = q.optional_number("to", MAX_COORD)?.unwrap_or(from + 199);
+    let r = q.number("r", MAX_CELL)?;
+    let from = q.optional_number("from", MAX_CELL)?.unwrap_or(r);
+    let to = q.optional_number("to", MAX_CELL)?.unwrap_or(from + 199);
     Ok(Reply::json(api::row(s, r, from, to)?))
 }
 
