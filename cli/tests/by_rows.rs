@@ -116,34 +116,17 @@ fn commands_read_a_table_by_rows_or_refuse_it_in_one_line() {
     );
     assert_eq!(std::fs::read(d.join("r.c3t")).unwrap(), before);
     computed(d, "small.c3t", 100, &[]);
-    let o = run(&[
-        "transpose",
-        "--quiet",
-        "--table",
-        "small.c3t",
-        "--out",
-        "r.c3t",
-    ]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(
-        err(&o).contains("r.c3t: an unfinished table by rows of a table with N = 400, not 100"),
-        "{}",
-        err(&o)
-    );
-    let o = run(&[
-        "transpose",
-        "--quiet",
-        "--table",
-        "small.c3t",
-        "--out",
-        "t.c3t",
-    ]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(
-        err(&o).contains("t.c3t: exists and is an f(q,r) table (.c3t)"),
-        "{}",
-        err(&o)
-    );
+    for (out, says) in [
+        (
+            "r.c3t",
+            "r.c3t: a table by rows of a table with N = 400, not 100",
+        ),
+        ("t.c3t", "t.c3t: exists and is an f(q,r) table (.c3t)"),
+    ] {
+        let o = run(&["transpose", "--quiet", "--table", "small.c3t", "--out", out]);
+        assert_eq!(o.status.code(), Some(1));
+        assert!(err(&o).contains(says), "{}", err(&o));
+    }
     assert_eq!(std::fs::read(d.join("r.c3t")).unwrap(), before);
     // Commands that read a table by columns say what the file is.
     for args in [

@@ -395,45 +395,14 @@ fn a_larger_grundy_census_is_kept_unless_replace_is_given() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let run = |args: &[&str]| common::chomp3_in(d, args);
-    for (big, small) in [
-        (
-            vec![
-                "grundy-census",
-                "--quiet",
-                "--lines",
-                "14",
-                "--out",
-                "g.tsv",
-            ],
-            vec!["grundy-census", "--quiet", "--lines", "9", "--out", "g.tsv"],
-        ),
-        (
-            vec![
-                "grundy-periods",
-                "--quiet",
-                "--lines",
-                "12",
-                "--lag",
-                "4608",
-                "--bfiles",
-                "b",
-                "--out",
-                "p.tsv",
-            ],
-            vec![
-                "grundy-periods",
-                "--quiet",
-                "--lines",
-                "8",
-                "--lag",
-                "4608",
-                "--bfiles",
-                "b",
-                "--out",
-                "p.tsv",
-            ],
-        ),
-    ] {
+    let census = |q: &'static str| vec!["grundy-census", "--quiet", "--lines", q, "--out", "g.tsv"];
+    let periods = |q: &'static str| {
+        let lag = ["--lag", "4608", "--bfiles", "b", "--out", "p.tsv"];
+        let mut args = vec!["grundy-periods", "--quiet", "--lines", q];
+        args.extend(lag);
+        args
+    };
+    for (big, small) in [(census("14"), census("9")), (periods("12"), periods("8"))] {
         assert!(run(&big).status.success());
         let out = big[big.len() - 1];
         let before = std::fs::read(d.join(out)).unwrap();

@@ -178,8 +178,10 @@ fn unfinished(out: &Path, n: u64) -> Result<TableWriter, TableError> {
         Err(e) => return Err(e),
     };
     if w.capacity() != n {
+        let whole = w.committed_columns() == raw::rows_units(w.capacity());
         return Err(refuse(format!(
-            "an unfinished table by rows of a table with N = {}, not {n}; remove it or name a new file",
+            "{} table by rows of a table with N = {}, not {n}; remove it or name a new file",
+            if whole { "a" } else { "an unfinished" },
             w.capacity()
         )));
     }
