@@ -327,3 +327,28 @@ fn a_census_beyond_the_machine_is_refused_before_any_work() {
     assert_eq!(err.trim().lines().count(), 1, "{err}");
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
+
+/// A thread count the machine should not run is refused before any thread
+/// starts or any file is written.
+#[test]
+fn too_many_worker_threads_are_refused_before_any_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = dir.path().join("t.c3t");
+    let o = chomp3(&[
+        "compute",
+        "--n",
+        "50",
+        "--threads",
+        "1000000",
+        "--table",
+        t.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("--threads 1000000: 1000000 worker threads is more than"),
+        "{err}"
+    );
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(!t.exists());
+}

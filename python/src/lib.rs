@@ -791,7 +791,9 @@ fn compute(
             path: path.clone(),
             n,
             capacity: None,
-            threads: threads.unwrap_or(0),
+            threads: chomp3::base::threads::check(threads.unwrap_or(0)).map_err(|e| {
+                PyValueError::new_err(format!("threads={}: {e}", threads.unwrap_or(0)))
+            })?,
             commit_every: DEFAULT_COMMIT_EVERY,
             stop: watch.stop.clone(),
         };
@@ -903,7 +905,11 @@ fn census(
         let run = checkpoint.resume(params).map_err(error)?;
         let run = run.unwrap_or_else(|| Run::new(params));
         let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads.unwrap_or(0))
+            .num_threads(
+                chomp3::base::threads::check(threads.unwrap_or(0)).map_err(|e| {
+                    PyValueError::new_err(format!("threads={}: {e}", threads.unwrap_or(0)))
+                })?,
+            )
             .build()
             .map_err(error)?;
         let watch = Watcher::new(progress);

@@ -1,7 +1,7 @@
 //! The plumbing every game shares: file bytes and checked integer narrowing,
 //! atomic writes, the stop token, errors that name their file, sealed text
-//! results and text results read as committed (`.xz` too), a command's outputs checked before work, the machine's memory, the
-//! binary's allocator, integer helpers of the proofs and the lines of text
+//! results and text results read as committed (`.xz` too), a command's outputs checked before work, the machine's memory and
+//! the worker threads it should run, the binary's allocator, integer helpers of the proofs and the lines of text
 //! results. Nothing here knows a game; nothing here uses the games.
 
 pub mod atomic_write;
@@ -17,3 +17,4 @@ pub mod stop;
 #[cfg(test)]
 pub(crate) mod test_rng;
 pub mod text;
+pub mod threads;

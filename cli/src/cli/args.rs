@@ -122,15 +122,16 @@ pub struct ThreadsArg {
 }
 
 impl ThreadsArg {
-    /// The count for rayon (0: one per core).
-    pub fn get(&self) -> usize {
-        self.threads.unwrap_or(0)
+    /// The count for rayon (0: one per core), if the machine should run it.
+    pub fn get(&self) -> Result<usize> {
+        let asked = self.threads.unwrap_or(0);
+        chomp3::base::threads::check(asked).map_err(|e| anyhow::anyhow!("--threads {asked}: {e}"))
     }
 
     /// A thread pool of that size.
     pub fn pool(&self) -> Result<rayon::ThreadPool> {
         Ok(rayon::ThreadPoolBuilder::new()
-            .num_threads(self.get())
+            .num_threads(self.get()?)
             .build()?)
     }
 }

@@ -37,7 +37,7 @@ pub fn run(args: &Args) -> Result<()> {
             .join(format!(".bench-{n}-{}.c3t", std::process::id()));
         let output = Command::new(&exe)
             .args(["compute", "--quiet", "--stats", "--n", &n.to_string()])
-            .args(["--threads", &args.threads.get().to_string(), "--table"])
+            .args(["--threads", &args.threads.get()?.to_string(), "--table"])
             .arg(&path)
             .output();
         let _ = std::fs::remove_file(&path);

@@ -42,7 +42,7 @@ pub fn run(args: &Args) -> Result<()> {
         path: args.table.path(),
         n: args.n,
         capacity: args.capacity,
-        threads: args.threads.get(),
+        threads: args.threads.get()?,
         commit_every: args.commit_secs.unwrap_or(DEFAULT_COMMIT_EVERY),
         stop: super::ctrl_c(),
     };

@@ -33,7 +33,7 @@ pub fn run(args: &Args) -> Result<()> {
         path: path.clone(),
         n: args.n,
         capacity: None,
-        threads: args.threads.get(),
+        threads: args.threads.get()?,
         commit_every: DEFAULT_COMMIT_EVERY,
         stop: super::ctrl_c(),
     };

@@ -1,0 +1,53 @@
+//! How many worker threads a job may be given: one per core by default, up
+//! to [`PER_CORE`] per core on purpose (oversubscribed, as the tests and the
+//! MPI runs do); more is refused before any thread starts, as a number that
+//! would make the machine spend its time starting threads. Uses nothing.
+
+/// The most worker threads a job may have per core of the machine.
+pub const PER_CORE: usize = 16;
+
+/// A request for more worker threads than the machine should run.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "{asked} worker threads is more than {most} ({PER_CORE} for each of this machine's {cores} cores); nothing was computed"
+)]
+pub struct TooMany {
+    /// The count asked for.
+    pub asked: usize,
+    /// The most allowed here.
+    pub most: usize,
+    /// The machine's cores.
+    pub cores: usize,
+}
+
+/// The cores this process may run on (1 if the system does not say).
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// `asked` (0: one per core), if this machine should run that many.
+pub fn check(asked: usize) -> Result<usize, TooMany> {
+    let cores = cores();
+    let most = cores * PER_CORE;
+    match asked <= most {
+        true => Ok(asked),
+        false => Err(TooMany { asked, most, cores }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_per_core_or_a_few_times_more_is_allowed_and_no_more() {
+        let most = cores() * PER_CORE;
+        assert_eq!(check(0), Ok(0));
+        assert_eq!(check(most), Ok(most));
+        let e = check(most + 1).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with(&format!("{} worker threads is more than {most}", most + 1))
+        );
+    }
+}
