@@ -175,9 +175,10 @@ fn bad_requests_are_refused_and_leave_the_table_untouched() {
         chomp3_ok(&["row", "201", "--table", p]).stdout,
         chomp3_ok(&["row", "200", "--table", p]).stdout
     );
+    // The first column no source holds is named: the first past the table.
     fails(
         &["row", "5", "--to", "300", "--table", p],
-        "q 300 is beyond the table",
+        "q 201 is beyond the table",
     );
     fails(
         &["compute", "--quiet", "--n", "501", "--table", p],
