@@ -1,0 +1,146 @@
+//! Graph Chomp: `Memo`, `parse_graph6`, `nim_values` and `moves`.
+
+use std::path::PathBuf;
+
+use chomp3::graph::{Graph, MAX_VERTICES, MemoError, Move, Multigraph, Solver};
+use pyo3::exceptions::PyFileNotFoundError;
+use pyo3::prelude::*;
+
+use crate::{error, guard};
+
+/// A memo of solved graph Chomp positions, shared by the calls given it.
+#[pyclass(module = "chomp3._chomp3", frozen)]
+pub(crate) struct Memo {
+    solver: Solver,
+}
+
+#[pymethods]
+impl Memo {
+    #[new]
+    fn new() -> Memo {
+        Memo {
+            solver: Solver::new(),
+        }
+    }
+
+    /// Reads a memo file (`chomp3 graph --memo FILE`).
+    #[staticmethod]
+    fn load(path: PathBuf) -> PyResult<Memo> {
+        guard(|| match Solver::open(&path) {
+            Ok(solver) => Ok(Memo { solver }),
+            Err(MemoError::NotFound(p)) => Err(PyFileNotFoundError::new_err(
+                MemoError::NotFound(p).to_string(),
+            )),
+            Err(e) => Err(error(format!("{}: {e}", path.display()))),
+        })
+    }
+
+    /// Writes the memo to `path` (aside, then renamed into place).
+    fn save(&self, path: PathBuf) -> PyResult<()> {
+        guard(|| {
+            chomp3::base::atomic_write::write_atomically(&path, |w| self.solver.save(w))
+                .map_err(|e| error(format!("{}: {e}", path.display())))
+        })
+    }
+
+    fn __len__(&self) -> usize {
+        self.solver.memo_len()
+    }
+}
+
+/// A graph from a vertex count and edges (loops and parallel edges allowed).
+pub(crate) fn graph(n: usize, edges: &[(usize, usize)]) -> PyResult<Graph> {
+    if n > MAX_VERTICES {
+        return Err(error(format!(
+            "a graph of {n} vertices; chomp3 takes at most {MAX_VERTICES}"
+        )));
+    }
+    if let Some(&(u, v)) = edges.iter().find(|&&(u, v)| u >= n || v >= n) {
+        return Err(error(format!(
+            "edge ({u}, {v}) names a vertex outside 0..{n}"
+        )));
+    }
+    Ok(Graph::from_multigraph(&Multigraph {
+        n,
+        edges: edges.to_vec(),
+    }))
+}
+
+/// A graph6 or sparse6 line as (vertex count, edges).
+#[pyfunction]
+pub(crate) fn parse_graph6(line: &str) -> PyResult<(usize, Vec<(usize, usize)>)> {
+    guard(|| {
+        let m = chomp3::graph::format::parse_line(line.trim())
+            .map_err(|e| error(format!("{line:?}: {e}")))?;
+        Ok((m.n, m.edges))
+    })
+}
+
+/// The nim-value of each graph, given as a graph6/sparse6 string or as
+/// (vertex count, edges), solved in parallel with one memo (the one given,
+/// else a new one).
+#[pyfunction]
+#[pyo3(signature = (graphs, memo=None))]
+pub(crate) fn nim_values(
+    py: Python<'_>,
+    graphs: Vec<Bound<'_, PyAny>>,
+    memo: Option<&Memo>,
+) -> PyResult<Vec<u32>> {
+    guard(|| {
+        let graphs = graphs
+            .iter()
+            .map(|item| match item.extract::<String>() {
+                Ok(line) => {
+                    let m = chomp3::graph::format::parse_line(line.trim())
+                        .map_err(|e| error(format!("{line:?}: {e}")))?;
+                    graph(m.n, &m.edges)
+                }
+                Err(_) => {
+                    let (n, edges): (usize, Vec<(usize, usize)>) = item.extract()?;
+                    graph(n, &edges)
+                }
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        let fresh;
+        let solver = match memo {
+            Some(m) => &m.solver,
+            None => {
+                fresh = Solver::new();
+                &fresh
+            }
+        };
+        let batch: Vec<_> = graphs.iter().map(|g| (g, None)).collect();
+        let solved = py.allow_threads(|| solver.try_batch(&batch, false));
+        let solved = solved.expect("a solver without a stop flag finishes");
+        Ok(solved.into_iter().map(|s| s.value).collect())
+    })
+}
+
+/// Every move of a graph and the value of the position it leaves:
+/// (("vertex", v, v) or ("edge", u, v), value).
+#[pyfunction]
+#[pyo3(signature = (n, edges, memo=None))]
+#[allow(clippy::type_complexity)]
+pub(crate) fn moves(
+    py: Python<'_>,
+    n: usize,
+    edges: Vec<(usize, usize)>,
+    memo: Option<&Memo>,
+) -> PyResult<Vec<((&'static str, usize, usize), u32)>> {
+    guard(|| {
+        let g = graph(n, &edges)?;
+        let fresh = Solver::new();
+        let solver = memo.map_or(&fresh, |m| &m.solver);
+        let list = py.allow_threads(|| solver.moves(&g));
+        Ok(list
+            .into_iter()
+            .map(|(m, v)| {
+                let m = match m {
+                    Move::Vertex(x) => ("vertex", x, x),
+                    Move::Edge(u, w) => ("edge", u, w),
+                };
+                (m, v)
+            })
+            .collect())
+    })
+}

@@ -1,0 +1,100 @@
+//! `lookup` and `position`: f(q, r) by the library's source rule, and a
+//! position's outcome and winning moves.
+
+use std::path::PathBuf;
+
+use chomp3::f::census_file::DescriptorError;
+use chomp3::f::lookup::{LookupError, Named};
+use chomp3::f::table::TableError;
+use pyo3::exceptions::PyFileNotFoundError;
+use pyo3::prelude::*;
+
+use crate::{error, guard};
+use chomp3::f::lookup::{DEFAULT_CENSUS, DEFAULT_TABLE};
+
+pub(crate) fn named(path: Option<PathBuf>, default: &str) -> Named {
+    match path {
+        Some(path) => Named { path, named: true },
+        None => Named {
+            path: PathBuf::from(default),
+            named: false,
+        },
+    }
+}
+
+/// f(q, r) by `chomp3 get`'s source rule: (value, source kind, the
+/// `--explain` line).
+#[pyfunction]
+#[pyo3(signature = (q, r, table=None, census=None))]
+pub(crate) fn lookup(
+    q: u64,
+    r: u64,
+    table: Option<PathBuf>,
+    census: Option<PathBuf>,
+) -> PyResult<(u128, &'static str, String)> {
+    guard(|| {
+        let table = named(table, DEFAULT_TABLE);
+        let census = named(census, DEFAULT_CENSUS);
+        match chomp3::f::lookup::lookup(q, r, &table, &census) {
+            Ok(a) => Ok((a.value, a.source.kind(), a.source.to_string())),
+            Err(e) => Err(lookup_error(e)),
+        }
+    })
+}
+
+/// A look-up's error: `FileNotFoundError` for a missing file, else `chomp3.Error`.
+pub(crate) fn lookup_error(e: LookupError) -> PyErr {
+    let missing = matches!(
+        &e,
+        LookupError::Table {
+            error: TableError::NotFound(..),
+            ..
+        } | LookupError::Census {
+            error: DescriptorError::NotFound(_),
+            ..
+        } | LookupError::NoSource { .. }
+    );
+    match missing {
+        true => PyFileNotFoundError::new_err(e.to_string()),
+        false => error(e),
+    }
+}
+
+/// Whether [p,q,r] is lost for the player to move, and its winning moves as
+/// (row, column, (p, q, r) after the move), every value of f by `chomp3
+/// get`'s source rule: the table where it reaches, else the census.
+#[pyfunction]
+#[pyo3(signature = (p, q, r, table=None, census=None))]
+#[allow(clippy::type_complexity)]
+pub(crate) fn position(
+    p: u64,
+    q: u64,
+    r: u64,
+    table: Option<PathBuf>,
+    census: Option<PathBuf>,
+) -> PyResult<(bool, Vec<(&'static str, u64, (u64, u64, u64))>)> {
+    use chomp3::f::lookup::Sources;
+    use chomp3::f::position::{PositionError, Row, is_p, winning_moves};
+    guard(|| {
+        let (table, census) = (named(table, DEFAULT_TABLE), named(census, DEFAULT_CENSUS));
+        let sources = Sources::open_for(q, r, &table, &census).map_err(lookup_error)?;
+        let bad = |e: PositionError| match e {
+            PositionError::Lookup(e) => lookup_error(e),
+            e => error(e),
+        };
+        let lost = is_p(&sources, p, q, r).map_err(bad)?;
+        let moves = winning_moves(&sources, p, q, r).map_err(bad)?;
+        let moves = moves
+            .into_iter()
+            .map(|m| {
+                let row = match m.row {
+                    Row::Bottom => "bottom",
+                    Row::Middle => "middle",
+                    Row::Top => "top",
+                };
+                (row, m.column, (m.to[0], m.to[1], m.to[2]))
+            })
+            .collect();
+        Ok((lost, moves))
+    })
+}

@@ -1,0 +1,45 @@
+//! `Watcher`: Python's signal handlers and progress callback between the steps
+//! of a long call.
+
+use std::sync::Mutex;
+
+use chomp3::base::stop::Stop;
+use pyo3::prelude::*;
+
+/// What a long call does between its steps: runs Python's signal handlers
+/// (Ctrl-C raises KeyboardInterrupt there) and the progress callback; the
+/// first error requests the stop and is kept for the caller to raise.
+pub(crate) struct Watcher {
+    progress: Option<PyObject>,
+    pub(crate) stop: Stop,
+    raised: Mutex<Option<PyErr>>,
+}
+
+impl Watcher {
+    pub(crate) fn new(progress: Option<PyObject>) -> Watcher {
+        Watcher {
+            progress,
+            stop: Stop::new(),
+            raised: Mutex::new(None),
+        }
+    }
+
+    /// Called without the GIL, on the thread that released it.
+    pub(crate) fn tick(&self, done: u64, total: u64) {
+        Python::with_gil(|py| {
+            let outcome = py.check_signals().and_then(|()| match &self.progress {
+                Some(f) => f.call1(py, (done, total)).map(|_| ()),
+                None => Ok(()),
+            });
+            if let Err(e) = outcome {
+                self.stop.request();
+                self.raised.lock().unwrap().get_or_insert(e);
+            }
+        })
+    }
+
+    /// The error that stopped the call, if one did.
+    pub(crate) fn raised(&self) -> Option<PyErr> {
+        self.raised.lock().unwrap().take()
+    }
+}
