@@ -10,10 +10,10 @@
 //!   bytes           little-endian helpers of the file formats,
 //!                   checked integer narrowing (bytes::narrow)
 //!   atomic_write    files written aside, synced and renamed into place
+//!   lock            one writer per output: a lock file beside it
 //!   stop            the stop token long runs look at (Ctrl-C)
 //!   path_message    errors that name their file once (NamesPath)
 //!   seal            the end line (count, CRC-32) of text results read back
-//!   outputs         a command's outputs checked before work   -> atomic_write
 //!   memory          the machine's memory; a job's estimate refused past it
 //!   huge            the binary's allocator: huge pages for large blocks
 //!   numeric         divisors and lcm of periods
@@ -42,7 +42,10 @@
 //!                   (grundy::lag), its file, the stored table
 //!
 //! graph             graph Chomp: nim-values of graphs, the        -> base
-//!                   --summary table (graph::summary)
+//!                   summary table (graph::summary)
+//!
+//! outputs           every kind of file chomp3 writes, and a       -> base (atomic_write)
+//!                   command's outputs checked before work
 //!
 //! plot              the figures of all three, and the record of   -> f, grundy, graph::summary, base
 //!                   what each was drawn from (plot::record)
@@ -75,6 +78,7 @@ pub mod base;
 pub mod f;
 pub mod graph;
 pub mod grundy;
+pub mod outputs;
 #[cfg(feature = "plot")]
 pub mod plot;
 #[cfg(feature = "view")]

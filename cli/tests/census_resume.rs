@@ -116,7 +116,7 @@ fn ctrl_c_saves_the_census_and_exits_130() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(
-        err.contains("--rows 20000") && err.contains("delete it"),
+        err.contains("rows 0..=20000") && err.contains("delete it"),
         "{err}"
     );
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");

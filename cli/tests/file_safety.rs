@@ -195,7 +195,7 @@ fn bad_requests_are_refused_and_leave_the_table_untouched() {
             "--table",
             &format!("{p}.new"),
         ],
-        "--capacity 3000000000 is not possible",
+        "capacity of 3000000000 is not possible",
     );
     assert!(std::fs::read(&path).unwrap() == before);
 

@@ -769,7 +769,7 @@ fn the_stored_tables_errors_name_a_grundy_table_and_its_command() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(
-        err.contains("--n 50 is beyond the table's capacity 30"),
+        err.contains("N = 50 is beyond the table's capacity 30") && err.contains("larger capacity"),
         "{err}"
     );
     assert!(

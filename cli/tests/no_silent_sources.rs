@@ -245,7 +245,7 @@ fn errors_name_the_file_once_and_blame_what_was_given() {
             "--table",
             t.to_str().unwrap(),
         ]),
-        "--n 99999999999",
+        "N = 99999999999",
     );
     assert!(
         !err.contains("--capacity"),

@@ -410,7 +410,7 @@ fn a_larger_grundy_census_is_kept_unless_replace_is_given() {
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(1), "{err}");
         assert!(
-            err.contains("more than this run's q <=") && err.contains("give --replace"),
+            err.contains("more than this run's q <=") && err.contains("pass --replace"),
             "{err}"
         );
         assert_eq!(err.trim_end().lines().count(), 1, "{err}");

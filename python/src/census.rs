@@ -17,7 +17,9 @@ use crate::{error, guard};
 pub(crate) fn census_error(path: &Path, e: DescriptorError) -> PyErr {
     let message = e.with_path(path);
     match e {
-        DescriptorError::NotFound(_) => PyFileNotFoundError::new_err(message),
+        DescriptorError::NotFound(_) => {
+            PyFileNotFoundError::new_err(format!("{message}; chomp3.census(rows, out) makes one"))
+        }
         _ => error(message),
     }
 }
@@ -163,20 +165,31 @@ pub(crate) fn census(
     progress: Option<PyObject>,
 ) -> PyResult<(u64, u64, u64, u32)> {
     use chomp3::f::census::driver::{self, Drive, Ended, OneFile};
-    use chomp3::f::census::{self as c, BATCH_COLS, Params, Run};
-    use chomp3::f::census_file;
+    use chomp3::f::census::job::{Job, JobError, Names};
+    use chomp3::f::census::{self as c, Run};
+    use chomp3::f::census_file::MayWriteError;
     guard(|| {
-        let descriptors = descriptors.unwrap_or_else(|| out.with_extension("c3d"));
-        let checkpoint = OneFile {
-            path: checkpoint.unwrap_or_else(|| out.with_extension("c3k")),
+        let job = Job {
+            rows,
+            out: out.clone(),
+            descriptors,
+            checkpoint,
+            max_columns: None,
+            replace,
         };
-        for path in [&out, &descriptors] {
-            census_file::may_write(path, rows, replace).map_err(error)?;
-        }
-        let params = Params {
-            last_row: rows,
-            max_columns: c::default_max_columns(rows),
-            batch: BATCH_COLS,
+        let names = Names {
+            out: "out",
+            descriptors: "descriptors",
+            checkpoint: "checkpoint",
+        };
+        let _held = job.check(names, true, true).map_err(|e| match e {
+            JobError::Replace(MayWriteError::NoDirectory(_)) => error(e),
+            JobError::Replace(_) => error(format!("{e}; pass replace=True to replace it")),
+            e => error(e),
+        })?;
+        let (descriptors, params) = (job.descriptors(), job.params());
+        let checkpoint = OneFile {
+            path: job.checkpoint(),
         };
         let run = checkpoint.resume(params).map_err(error)?;
         let run = run.unwrap_or_else(|| Run::new(params));

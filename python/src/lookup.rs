@@ -54,6 +54,11 @@ pub(crate) fn lookup_error(e: LookupError) -> PyErr {
             ..
         } | LookupError::NoSource { .. }
     );
+    if let LookupError::NoSource { .. } = e {
+        return PyFileNotFoundError::new_err(format!(
+            "{e}; pass table= or census=, or make a table with chomp3.compute"
+        ));
+    }
     match missing {
         true => PyFileNotFoundError::new_err(e.to_string()),
         false => error(e),

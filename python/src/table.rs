@@ -13,10 +13,17 @@ use pyo3::prelude::*;
 use crate::watch::Watcher;
 use crate::{error, guard};
 
+/// A table's error in Python's terms: the library's message, and where it
+/// names a remedy, the call that does it.
 pub(crate) fn table_error(path: &Path, e: TableError) -> PyErr {
     let message = e.with_path(path);
     match e {
-        TableError::NotFound(..) => PyFileNotFoundError::new_err(message),
+        TableError::NotFound(..) => PyFileNotFoundError::new_err(format!(
+            "{message}; chomp3.compute(n, path) creates a table of f"
+        )),
+        TableError::BeyondCapacity { .. } => {
+            error(format!("{message}; chomp3.compute makes a new one"))
+        }
         _ => error(message),
     }
 }

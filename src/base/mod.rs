@@ -1,6 +1,6 @@
 //! The plumbing every game shares: file bytes and checked integer narrowing,
-//! atomic writes, the stop token, errors that name their file, sealed text
-//! results and text results read as committed (`.xz` too), a command's outputs checked before work, the machine's memory and
+//! atomic writes, one writer per output (lock), the stop token, errors that name their file, sealed text
+//! results and text results read as committed (`.xz` too), the machine's memory and
 //! the worker threads it should run, the binary's allocator, integer helpers of the proofs and the lines of text
 //! results. Nothing here knows a game; nothing here uses the games.
 
@@ -8,9 +8,9 @@ pub mod atomic_write;
 pub(crate) mod bytes;
 pub mod huge;
 pub mod lines;
+pub mod lock;
 pub mod memory;
 pub mod numeric;
-pub mod outputs;
 pub mod path_message;
 pub mod seal;
 pub mod stop;

@@ -47,10 +47,10 @@ pub enum ComputeError {
     #[error(transparent)]
     Table(#[from] TableError),
     /// A capacity this format cannot hold.
-    #[error("--capacity {0} is not possible: give at least --n and at most {MAX_CAPACITY}")]
+    #[error("a capacity of {0} is not possible: it must be at least N and at most {MAX_CAPACITY}")]
     BadCapacity(u64),
     /// An `N` beyond the largest table the format can hold.
-    #[error("--n {0} is beyond the largest table this format holds (N <= {MAX_CAPACITY})")]
+    #[error("N = {0} is beyond the largest table this format holds (N <= {MAX_CAPACITY})")]
     TooLarge(u64),
     /// Not enough free disk for the requested table.
     #[error(
@@ -70,7 +70,7 @@ pub enum ComputeError {
     #[error("directory {0} does not exist; create it first")]
     NoDirectory(PathBuf),
     /// The directory for a new table is read-only.
-    #[error("directory {0} is read-only; choose another --table")]
+    #[error("directory {0} is read-only; the table must go elsewhere")]
     ReadOnly(PathBuf),
     /// Stopped by Ctrl-C; every column up to `n` is committed.
     #[error(

@@ -123,7 +123,7 @@ pub enum LookupError {
     },
     /// Neither a table nor a census exists at the default paths.
     #[error(
-        "no table at {} and no census at {}; compute a table with `chomp3 compute --n N` or give --table",
+        "no table at {} and no census at {}; name a table or a census, or compute a table",
         .table.display(),
         .census.display()
     )]

@@ -57,7 +57,7 @@ const PARALLEL_FROM: usize = 10;
 #[derive(Debug, thiserror::Error)]
 pub enum MemoError {
     /// No file at the path.
-    #[error("{0}: no such graph memo; `chomp3 graph --memo FILE` writes one")]
+    #[error("{0}: no such graph memo")]
     NotFound(PathBuf),
     /// Not a graph memo.
     #[error("not a chomp3 graph memo (no CHOMP3GM header); {START_OVER}")]

@@ -85,7 +85,7 @@ impl Summary {
         for (i, cols) in data_lines(text, "vertices") {
             let bad = || BadLine {
                 line: i,
-                what: "a --summary table",
+                what: "a graph summary table",
             };
             let [n, graphs, p, non_bipartite, differ, values] = cols[..] else {
                 return Err(bad());

@@ -106,7 +106,7 @@ pub struct Larger {
 /// Refuses, before any work, to write a census of the lines `q <= q_max` at
 /// `path` over a Grundy census of either kind with a larger `Q` there,
 /// unless `replace` (a census of the same kind and `Q` is the same result
-/// made again; other files are the output check's: `base::outputs`).
+/// made again; other files are the output check's: `outputs`).
 pub fn may_write(path: &std::path::Path, q_max: u32, replace: bool) -> Result<(), Larger> {
     let first = std::fs::File::open(path).ok().and_then(|f| {
         let mut line = String::new();
@@ -183,13 +183,13 @@ pub enum ReadError {
     Unsealed(#[from] SealError),
     /// A census of periods and starts where patterns were wanted.
     #[error(
-        "a census of periods and starts (chomp3 grundy-periods --out) has no patterns; give a grundy-census.tsv"
+        "a census of periods and starts has no patterns; this needs a Grundy census with patterns (grundy-census.tsv)"
     )]
     NoPatterns,
 }
 
 /// What a file that is no census is said not to be.
-const EITHER: &str = "a Grundy census (grundy-census.tsv, or chomp3 grundy-periods --out)";
+const EITHER: &str = "a Grundy census (grundy-census.tsv, or a census of periods and starts)";
 
 /// Streams a census file of either kind: its `Q`, then each line's summary
 /// with its pattern text (`None` in a census of periods and starts), handed

@@ -28,7 +28,7 @@ pub fn read_wheel_costs(text: &str) -> Result<Vec<WheelCost>, BadLine> {
     for (i, cols) in data_lines(text, "source") {
         let bad = || BadLine {
             line: i,
-            what: "a --tsv --cost table of wheels",
+            what: "a cost table of wheels",
         };
         let n = cols[0]
             .strip_prefix("wheel:")

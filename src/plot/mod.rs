@@ -98,6 +98,9 @@ pub enum PlotError {
     /// A figure would replace one the caller did not say to replace.
     #[error("{0}")]
     Refused(String),
+    /// Another process draws into the directory.
+    #[error(transparent)]
+    Locked(#[from] crate::base::lock::LockError),
 }
 
 impl PlotError {
@@ -134,6 +137,8 @@ struct Canvas {
     format: Format,
     set: FileSet,
     record: Record,
+    /// Held until the figures are in place.
+    _lock: crate::base::lock::Held,
 }
 
 impl Canvas {
@@ -146,16 +151,20 @@ impl Canvas {
         figures: &[(&str, Made)],
     ) -> Result<Canvas, PlotError> {
         register_fonts();
+        std::fs::create_dir_all(dir).map_err(PlotError::io(dir))?;
+        // One drawer per directory: its record says what every figure there
+        // was drawn from, and two drawers would each write their own.
+        let lock = crate::base::lock::lock(&dir.join(record::RECORD))?;
         let record = Record::open(dir, replace)?;
         for (name, made) in figures {
             record.check(&format!("{name}.{}", format.extension()), made)?;
         }
-        std::fs::create_dir_all(dir).map_err(PlotError::io(dir))?;
         Ok(Canvas {
             dir: dir.to_path_buf(),
             format,
             set: FileSet::new(),
             record,
+            _lock: lock,
         })
     }
 

@@ -71,7 +71,7 @@ impl Record {
                 Err(_) if replace => BTreeMap::new(),
                 Err(why) => {
                     return Err(PlotError::Refused(format!(
-                        "{}: {why}; with --replace the figures are drawn and the record written anew",
+                        "{}: {why}; asked to replace, the figures are drawn and the record written anew",
                         path.display()
                     )));
                 }
@@ -96,10 +96,10 @@ impl Record {
         match self.entries.get(file) {
             Some(old) if made.may_replace(old) => Ok(()),
             Some(old) => Err(PlotError::Refused(format!(
-                "{p} was drawn from the {old} ({RECORD}); this one, from the {made}, would replace it: give another --out, or --replace"
+                "{p} was drawn from the {old} ({RECORD}); this one, from the {made}, would replace it; it is kept unless replacing it is asked for"
             ))),
             None => Err(PlotError::Refused(format!(
-                "{p} exists and {RECORD} does not say what it was drawn from: give another --out, or --replace"
+                "{p} exists and {RECORD} does not say what it was drawn from; it is kept unless replacing it is asked for"
             ))),
         }
     }
@@ -197,7 +197,7 @@ mod tests {
                 .unwrap_err()
                 .to_string();
             assert!(
-                e.contains("--replace") && e.contains("table to n = 1000"),
+                e.contains("replacing it is asked for") && e.contains("table to n = 1000"),
                 "{e}"
             );
         }

@@ -139,7 +139,9 @@ fn tile(s: &Sources, query: &str) -> Result<Reply, String> {
         .ok_or("no table: the viewer was started without one")?;
     at.check(t.columns())?;
     if measure == Measure::Settle && s.census.is_none() {
-        return Err("the settle measure needs a census (start the viewer with --census)".into());
+        return Err(
+            "the settle measure needs a census, and the viewer was started without one".into(),
+        );
     }
     Ok(match format {
         "values" => {

@@ -9,12 +9,11 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
-use chomp3::base::outputs::{self, Kind, Output};
 use chomp3::f::analysis::crosscheck::check_against;
 use chomp3::f::census::driver::{self, Batch, Checkpoints, Drive, Ended, OneFile};
+use chomp3::f::census::job::{Job, Names};
 use chomp3::f::census::rank_files::RankFiles;
-use chomp3::f::census::{self, BATCH_COLS, Params, Run};
-use chomp3::f::census_file;
+use chomp3::f::census::{self, Params, Run};
 use chomp3::f::engine::BLOCK_COLS;
 use chomp3::f::proof::Counts;
 
@@ -69,37 +68,24 @@ pub struct Args {
 pub fn run(args: &Args) -> Result<()> {
     let rows = args.rows;
     let shared = ranks::launch()?;
-    let beside = |given: &Option<PathBuf>, ext| {
-        given
-            .clone()
-            .unwrap_or_else(|| args.out.with_extension(ext))
+    let job = Job {
+        rows,
+        out: args.out.clone(),
+        descriptors: args.descriptors.clone(),
+        checkpoint: args.checkpoint.clone(),
+        max_columns: args.max_columns,
+        replace: args.replace,
     };
-    let (descriptors, checkpoint) = (
-        beside(&args.descriptors, "c3d"),
-        beside(&args.checkpoint, "c3k"),
-    );
-    outputs::check(&[
-        Output::new(&args.out, Kind::CensusTsv, "--out"),
-        Output::new(&descriptors, Kind::Descriptors, "--descriptors"),
-        Output::new(&checkpoint, Kind::CensusCheckpoint, "--checkpoint"),
-    ])?;
-    if shared.is_none() {
-        chomp3::base::memory::check(
-            format!("a census of rows 0..={rows} in one process"),
-            census::memory_estimate(rows),
-        )?;
-    }
+    let (descriptors, checkpoint) = (job.descriptors(), job.checkpoint());
+    let writes = shared.as_ref().is_none_or(|r| r.rank() == 0);
+    let names = Names {
+        out: "--out",
+        descriptors: "--descriptors",
+        checkpoint: "--checkpoint",
+    };
+    let _held = job.check(names, shared.is_none(), writes)?;
     let check = args.check.as_deref().map(open_table).transpose()?;
-    for path in [&args.out, &descriptors] {
-        census_file::may_write(path, rows, args.replace)?;
-    }
-    let params = Params {
-        last_row: rows,
-        max_columns: args
-            .max_columns
-            .unwrap_or(census::default_max_columns(rows)),
-        batch: BATCH_COLS,
-    };
+    let params = job.params();
     let started = Instant::now();
     let one_file = OneFile {
         path: checkpoint.clone(),

@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{Result, anyhow, bail};
-use chomp3::base::outputs::{self, Kind};
 use chomp3::graph::format::{parse_edge_list, parse_line, to_graph6};
 use chomp3::graph::{self, Graph, Move, Multigraph, Solver, family, subgraphs_or_stop};
+use chomp3::outputs::{self, Kind};
 
 use super::Interrupted;
 use super::args::{QuietArg, ThreadsArg};
@@ -113,6 +113,7 @@ pub fn run(args: &Args) -> Result<()> {
         .filter_map(|(path, kind, option)| Some(outputs::Output::new(path.as_ref()?, kind, option)))
         .collect();
     outputs::check(&plan)?;
+    let _held = outputs::lock(&plan)?;
     let started = Instant::now();
     let solver = match &args.memo {
         Some(path) if path.exists() => {

@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{Result, anyhow, bail};
-use chomp3::base::outputs::{self, Kind, Output};
 use chomp3::grundy::{ProvedLine, census::census, file, line, sequences};
+use chomp3::outputs::{self, Kind, Output};
 
 use super::Interrupted;
 use super::args::QuietArg;
@@ -50,8 +50,8 @@ pub fn run(args: &Args) -> Result<()> {
         }
     }
     outputs::check(&plan)?;
-    chomp3::grundy::file::may_write(&args.out, args.lines, args.replace)
-        .map_err(|e| anyhow::anyhow!("{e}; give --replace to replace it"))?;
+    let _held = outputs::lock(&plan)?;
+    chomp3::grundy::file::may_write(&args.out, args.lines, args.replace)?;
     chomp3::grundy::check_memory(args.lines.max(args.rectangles.unwrap_or(0)))?;
     let started = Instant::now();
     let all = line(args.lines, args.lines) + 1;

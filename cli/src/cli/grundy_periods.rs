@@ -6,11 +6,11 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{Result, anyhow, bail};
-use chomp3::base::outputs::{self, Kind, Output};
 use chomp3::grundy::ProvedLine;
 use chomp3::grundy::file;
 use chomp3::grundy::lag;
 use chomp3::grundy::{line, sequences};
+use chomp3::outputs::{self, Kind, Output};
 
 use super::Interrupted;
 use super::args::QuietArg;
@@ -79,9 +79,9 @@ pub fn run(args: &Args) -> Result<()> {
         ));
     }
     outputs::check(&plan)?;
+    let _held = outputs::lock(&plan)?;
     if let Some(out) = &args.out {
-        chomp3::grundy::file::may_write(out, args.lines, args.replace)
-            .map_err(|e| anyhow::anyhow!("{e}; give --replace to replace it"))?;
+        chomp3::grundy::file::may_write(out, args.lines, args.replace)?;
     }
     let started = Instant::now();
     let all = line(args.lines, args.lines) + 1;

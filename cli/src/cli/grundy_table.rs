@@ -10,7 +10,7 @@ use chomp3::grundy::table::{
     Checkpoint, Damaged, ExtendError, Extended, GrundyTable, extend, zeros_match,
 };
 
-use chomp3::base::outputs::{self, Kind, Output};
+use chomp3::outputs::{self, Kind, Output};
 
 use super::Interrupted;
 use super::args::{QuietArg, file_error};
@@ -94,6 +94,7 @@ pub fn run(args: &Args) -> Result<()> {
         ));
     }
     outputs::check(&plan)?;
+    let _held = outputs::lock(&plan)?;
     let had_table = path.exists();
     chomp3::grundy::check_memory(args.n)?;
     let started = Instant::now();

@@ -17,6 +17,7 @@ macro_rules! say {
     }};
 }
 
+mod advice;
 mod analyze;
 mod args;
 mod bench;
@@ -168,7 +169,10 @@ pub fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("chomp3: error: {e:#}");
+            match advice::advice(&e) {
+                Some(advice) => eprintln!("chomp3: error: {e:#}; {advice}"),
+                None => eprintln!("chomp3: error: {e:#}"),
+            }
             if e.downcast_ref::<Interrupted>().is_some() {
                 ExitCode::from(130)
             } else if e.downcast_ref::<Usage>().is_some() {

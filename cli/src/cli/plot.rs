@@ -141,7 +141,7 @@ pub fn run(args: &Args) -> Result<()> {
 /// A drawing error for the user: a refusal as it is, the rest with the directory.
 fn drawing(out: &Path, e: PlotError) -> String {
     match e {
-        PlotError::Refused(why) => why,
+        PlotError::Refused(why) => format!("{why}; give another --out, or pass --replace"),
         e => format!("drawing into {}: {e}", out.display()),
     }
 }

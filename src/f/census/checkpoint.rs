@@ -35,7 +35,7 @@ const NONE64: u64 = u64::MAX;
 pub enum CheckpointError {
     /// Not a census checkpoint at all.
     #[error(
-        "not a chomp3 census checkpoint (no CHOMP3CK header); give --checkpoint a file that `chomp3 census` wrote, or a new path"
+        "not a chomp3 census checkpoint (no CHOMP3CK header); a census checkpoint must be one a census wrote, or a new path"
     )]
     NotThisFile,
     /// Written by another layout version.
@@ -50,7 +50,7 @@ pub enum CheckpointError {
     },
     /// A checkpoint of another census.
     #[error(
-        "a checkpoint of `chomp3 census --rows {} --max-columns {}` (batch {}); run that command to finish it, or {START_OVER}",
+        "a checkpoint of the census of rows 0..={} with at most {} columns (batch {}); finish that census with it, or {START_OVER}",
         .found.last_row, .found.max_columns, .found.batch
     )]
     OtherParams {

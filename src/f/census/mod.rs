@@ -17,6 +17,7 @@
 
 mod checkpoint;
 pub mod driver;
+pub mod job;
 mod offsets;
 pub mod rank_files;
 mod snapshot;

@@ -19,10 +19,12 @@ use crate::f::proof::{Fate, RowStatus};
 #[derive(Debug, thiserror::Error)]
 pub enum DescriptorError {
     /// No file at the path.
-    #[error("{0}: no such census file; make one with `chomp3 census --rows R`")]
+    #[error("{0}: no such census file")]
     NotFound(PathBuf),
     /// Not a descriptor file.
-    #[error("not a chomp3 census descriptor file (no CHOMP3DS header); give --census a .c3d file")]
+    #[error(
+        "not a chomp3 census descriptor file (no CHOMP3DS header); a census is read from its .c3d file"
+    )]
     NotThisFile,
     /// Written by another format version.
     #[error(
@@ -64,7 +66,7 @@ pub enum MayWriteError {
     NoDirectory(PathBuf),
     /// It holds a census of more rows.
     #[error(
-        "{} holds a census of rows 0..{}, more than the {} rows asked for; pass --replace to replace it, or write elsewhere with --out",
+        "{} holds a census of rows 0..{}, more than the {} rows asked for; it is kept unless replacing it is asked for",
         .path.display(), .covered - 1, *.rows as u64 + 1
     )]
     Larger {
@@ -77,7 +79,7 @@ pub enum MayWriteError {
     },
     /// It is something else.
     #[error(
-        "{} exists and is not a census file this chomp3 reads ({error}); pass --replace to replace it",
+        "{} exists and is not a census file this chomp3 reads ({error}); it is kept unless replacing it is asked for",
         .path.display()
     )]
     NotCensus {

@@ -38,8 +38,8 @@ pub use writer::{TableWriter, parent_dir};
 pub enum TableError {
     /// No file at the path, where a table of this shape was wanted.
     #[error(
-        "{path}: no such {noun}; create it with `{command} --n N --table {path}`",
-        path = .0.display(), noun = .1.noun(), command = .1.command()
+        "{path}: no such {noun}",
+        path = .0.display(), noun = .1.noun()
     )]
     NotFound(PathBuf, Shape),
     /// The path is a directory, where a table of this shape was wanted.
@@ -131,7 +131,7 @@ pub enum TableError {
     },
     /// An `N` asked of a table whose value width cannot hold it.
     #[error(
-        "--n {n} is beyond the table's capacity {capacity} ({bits} bits per value); recreate it with a larger --capacity"
+        "N = {n} is beyond the table's capacity {capacity} ({bits} bits per value); only a table made with a larger capacity holds it"
     )]
     BeyondCapacity {
         /// Requested N.
@@ -198,7 +198,7 @@ fn version_message(expected: u32, found: u32) -> String {
 fn extend_to(value: u64, shape: Shape) -> String {
     let max = shape.max_capacity();
     if value <= max {
-        format!("extend it with `{} --n {value}`", shape.command())
+        format!("extend it to N = {value}")
     } else {
         format!("no table goes beyond N = {max}")
     }

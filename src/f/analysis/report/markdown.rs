@@ -203,10 +203,7 @@ fn checks(s: &mut String, a: &Analysis) {
         let _ = writeln!(s, "* {what}: {}{note}", check_text(check, unit));
     }
     if a.facts.value_count.is_empty() {
-        let _ = writeln!(
-            s,
-            "\nValue frequencies: only a table counts them (`chomp3 analyze --table`)."
-        );
+        let _ = writeln!(s, "\nValue frequencies: only a dense table counts them.");
     } else {
         let _ = writeln!(
             s,

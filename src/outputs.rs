@@ -4,7 +4,8 @@
 //! under a graph's `--out`, a census under a checkpoint's name), or when an
 //! output's directory cannot be written. A file's kind is read from its first
 //! bytes (the magic of a binary format, the title line of a text result).
-//! Plumbing: uses `atomic_write`'s directory rule only.
+//! Knows every file kind chomp3 writes, so it sits beside the games rather than
+//! in `base/`; uses `atomic_write`'s directory rule.
 
 use std::fmt;
 use std::io::Read;
@@ -89,8 +90,8 @@ impl Kind {
             Kind::SweepCheckpoint => "a grundy-table sweep checkpoint (.g3s)",
             Kind::GraphMemo => "a graph memo",
             Kind::CensusTsv => "a census table (census.tsv)",
-            Kind::GrundyCensus => "a Grundy census (grundy-census --out)",
-            Kind::PeriodsCensus => "a census of periods and starts (grundy-periods --out)",
+            Kind::GrundyCensus => "a Grundy census with patterns",
+            Kind::PeriodsCensus => "a census of periods and starts",
             Kind::GrundyBFile => "a Grundy b-file",
             Kind::GraphResult => "a chomp3 graph result",
             Kind::GraphBFile => "a graph Chomp b-file",
@@ -270,6 +271,17 @@ pub fn check(outputs: &[Output]) -> Result<(), OutputError> {
             })?;
     }
     Ok(())
+}
+
+/// Locks every output for this process (`base::lock`), after [`check`]: a
+/// second run writing any of them fails at once. Held until dropped.
+pub fn lock(
+    outputs: &[Output],
+) -> Result<Vec<crate::base::lock::Held>, crate::base::lock::LockError> {
+    outputs
+        .iter()
+        .map(|o| crate::base::lock::lock(&o.path))
+        .collect()
 }
 
 /// The file `path` names, as one comparable path: its directory resolved

@@ -1,0 +1,96 @@
+//! What to type next, in the shell's terms: the library's errors say what is
+//! wrong and what would mend it in words that fit every front end; this
+//! module adds, after the message, the options and commands of this binary
+//! that do it. Only advice lives here; no rule of the library is repeated.
+
+use chomp3::f::census::CheckpointError;
+use chomp3::f::census_file::{DescriptorError, MayWriteError};
+use chomp3::f::compute::ComputeError;
+use chomp3::f::lookup::LookupError;
+use chomp3::f::table::TableError;
+use chomp3::graph::MemoError;
+use chomp3::grundy::nim::NimError;
+
+/// The shell's advice for the first error in `e`'s chain that has one.
+pub fn advice(e: &anyhow::Error) -> Option<String> {
+    e.chain().find_map(|cause| {
+        if let Some(e) = cause.downcast_ref::<TableError>() {
+            return table(e);
+        }
+        if let Some(e) = cause.downcast_ref::<DescriptorError>() {
+            return census(e);
+        }
+        if let Some(e) = cause.downcast_ref::<LookupError>() {
+            return match e {
+                LookupError::Table { error, .. } => table(error),
+                LookupError::Census { error, .. } => census(error),
+                LookupError::NoSource { .. } => Some(
+                    "compute a table with `chomp3 compute --n N`, or give --table or --census"
+                        .into(),
+                ),
+                _ => None,
+            };
+        }
+        if let Some(e) = cause.downcast_ref::<NimError>() {
+            return match e {
+                NimError::Table { error, .. } => table(error),
+                _ => None,
+            };
+        }
+        if let Some(e) = cause.downcast_ref::<ComputeError>() {
+            return match e {
+                ComputeError::Table(error) => table(error),
+                ComputeError::ReadOnly(_) => Some("give another --table".into()),
+                _ => None,
+            };
+        }
+        if let Some(e) = cause.downcast_ref::<MayWriteError>() {
+            return match e {
+                MayWriteError::Larger { .. } => {
+                    Some("pass --replace to replace it, or write elsewhere with --out".into())
+                }
+                MayWriteError::NotCensus { .. } => Some("pass --replace to replace it".into()),
+                _ => None,
+            };
+        }
+        if cause
+            .downcast_ref::<chomp3::grundy::file::Larger>()
+            .is_some()
+        {
+            return Some("pass --replace to replace it, or write elsewhere with --out".into());
+        }
+        if let Some(MemoError::NotFound(_)) = cause.downcast_ref() {
+            return Some("`chomp3 graph --memo FILE` writes one".into());
+        }
+        if let Some(CheckpointError::NotThisFile) = cause.downcast_ref() {
+            return Some(
+                "give --checkpoint a file that `chomp3 census` wrote, or a new path".into(),
+            );
+        }
+        None
+    })
+}
+
+fn table(e: &TableError) -> Option<String> {
+    match e {
+        TableError::NotFound(path, shape) => Some(format!(
+            "create it with `{} --n N --table {}`",
+            shape.command(),
+            path.display()
+        )),
+        TableError::BeyondCapacity { .. } => {
+            Some("make the table again with a larger --capacity".into())
+        }
+        _ => None,
+    }
+}
+
+fn census(e: &DescriptorError) -> Option<String> {
+    match e {
+        DescriptorError::NotFound(_) => {
+            Some("make one with `chomp3 census --rows R --out FILE`".into())
+        }
+        DescriptorError::NotThisFile => Some("give --census a .c3d file".into()),
+        _ => None,
+    }
+}

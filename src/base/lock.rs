@@ -1,0 +1,136 @@
+//! One writer per output: before a run writes a file, it holds an exclusive
+//! lock on a lock file beside it (`.<name>.lock`), so that a second run
+//! writing the same file fails at once, in one line, instead of racing the
+//! first and replacing its result. The lock is the kernel's (`flock`): a
+//! killed holder releases it, and the file it leaves is taken over by the
+//! next run. The holder removes the lock file when done; a run that opened it
+//! meanwhile sees, after locking, that the name now points elsewhere and
+//! starts again.
+
+use std::fs::{File, OpenOptions, TryLockError};
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// Why an output could not be locked.
+#[derive(Debug, thiserror::Error)]
+pub enum LockError {
+    /// Another process holds it.
+    #[error(
+        "{} is being written by another process (it holds {}); wait for it to finish",
+        .output.display(),
+        .lock.display()
+    )]
+    Busy {
+        /// The output.
+        output: PathBuf,
+        /// Its lock file.
+        lock: PathBuf,
+    },
+    /// The lock file could not be made or locked.
+    #[error("{}: {error}", .lock.display())]
+    Io {
+        /// The lock file.
+        lock: PathBuf,
+        /// The system's error.
+        error: io::Error,
+    },
+}
+
+/// The lock file of `output`: `.<name>.lock` beside it.
+pub fn lock_path(output: &Path) -> PathBuf {
+    let name = output
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    output.with_file_name(format!(".{name}.lock"))
+}
+
+/// An output's lock, held until dropped (then its lock file is removed).
+#[derive(Debug)]
+pub struct Held {
+    lock: PathBuf,
+    // Held open: closing it releases the lock.
+    _file: File,
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        // Removed while still locked: a waiter that opened this file finds,
+        // once it holds it, that the name no longer leads to it.
+        let _ = std::fs::remove_file(&self.lock);
+    }
+}
+
+/// Locks `output` for this process, or says who has it.
+pub fn lock(output: &Path) -> Result<Held, LockError> {
+    let lock = lock_path(output);
+    let io = |error| LockError::Io {
+        lock: lock.clone(),
+        error,
+    };
+    loop {
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&lock)
+            .map_err(io)?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(TryLockError::WouldBlock) => {
+                return Err(LockError::Busy {
+                    output: output.to_path_buf(),
+                    lock,
+                });
+            }
+            Err(TryLockError::Error(e)) => return Err(io(e)),
+        }
+        if same_file(&file, &lock) {
+            return Ok(Held { lock, _file: file });
+        }
+        // Its holder removed it between our open and our lock: again.
+    }
+}
+
+/// Whether the name `path` still leads to the open `file`.
+fn same_file(file: &File, path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (file.metadata(), std::fs::metadata(path)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_second_lock_on_one_output_is_refused_until_the_first_is_dropped() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("census.tsv");
+        let first = lock(&out).unwrap();
+        assert!(lock_path(&out).exists());
+        // Another open file description (as another process has) is refused.
+        let err = lock(&out).unwrap_err();
+        assert!(matches!(err, LockError::Busy { .. }), "{err}");
+        assert!(err.to_string().contains("another process"), "{err}");
+        drop(first);
+        assert!(!lock_path(&out).exists(), "the lock file is removed");
+        let again = lock(&out).unwrap();
+        // Other outputs in the same directory are not held up.
+        let _other = lock(&dir.path().join("other.tsv")).unwrap();
+        drop(again);
+    }
+
+    #[test]
+    fn a_lock_file_left_by_a_killed_holder_is_taken_over() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("x.png");
+        std::fs::write(lock_path(&out), b"").unwrap();
+        let held = lock(&out).unwrap();
+        drop(held);
+        assert!(!lock_path(&out).exists());
+    }
+}

@@ -1,0 +1,152 @@
+//! The census as one job for every front end: its files (named, or beside the
+//! census table), its parameters, and the checks made before any work (two
+//! outputs that are one file, a file of another kind in the way, a census of
+//! more rows not asked to be replaced, the machine's memory), ending with
+//! each output locked for this process. The binary and the Python package
+//! both run a census through this, so they refuse the same things.
+
+use std::path::PathBuf;
+
+use super::{BATCH_COLS, Params, default_max_columns, memory_estimate};
+use crate::base::lock::{Held, LockError};
+use crate::base::memory::TooMuch;
+use crate::f::census_file::{self, MayWriteError};
+use crate::outputs::{self, Kind, Output, OutputError};
+
+/// A census of rows `0 ..= rows`, as asked.
+#[derive(Clone, Debug)]
+pub struct Job {
+    /// The last row.
+    pub rows: u32,
+    /// The census table (`census.tsv`).
+    pub out: PathBuf,
+    /// Its descriptors; `None`: beside `out`, as `.c3d`.
+    pub descriptors: Option<PathBuf>,
+    /// The checkpoint; `None`: beside `out`, as `.c3k`.
+    pub checkpoint: Option<PathBuf>,
+    /// Columns after which unproved rows are open; `None`: the default.
+    pub max_columns: Option<u32>,
+    /// Whether a census of more rows may be replaced.
+    pub replace: bool,
+}
+
+/// How a front end names the job's three files in its messages (the shell's
+/// options, Python's keyword arguments).
+#[derive(Clone, Copy, Debug)]
+pub struct Names {
+    /// The census table's.
+    pub out: &'static str,
+    /// The descriptors'.
+    pub descriptors: &'static str,
+    /// The checkpoint's.
+    pub checkpoint: &'static str,
+}
+
+/// Why a census may not start.
+#[derive(Debug, thiserror::Error)]
+pub enum JobError {
+    /// Two outputs are one file, or one is in the way.
+    #[error(transparent)]
+    Outputs(#[from] OutputError),
+    /// A census of more rows, or another file, is there.
+    #[error(transparent)]
+    Replace(#[from] MayWriteError),
+    /// More memory than the machine has.
+    #[error(transparent)]
+    Memory(#[from] TooMuch),
+    /// Another process writes one of the files.
+    #[error(transparent)]
+    Locked(#[from] LockError),
+}
+
+impl Job {
+    /// The descriptor file.
+    pub fn descriptors(&self) -> PathBuf {
+        (self.descriptors.clone()).unwrap_or_else(|| self.out.with_extension("c3d"))
+    }
+
+    /// The checkpoint file (for ranks, the base of their names).
+    pub fn checkpoint(&self) -> PathBuf {
+        (self.checkpoint.clone()).unwrap_or_else(|| self.out.with_extension("c3k"))
+    }
+
+    /// The run's parameters.
+    pub fn params(&self) -> Params {
+        Params {
+            last_row: self.rows,
+            max_columns: self.max_columns.unwrap_or(default_max_columns(self.rows)),
+            batch: BATCH_COLS,
+        }
+    }
+
+    /// Every check before work, then the outputs locked (held until the
+    /// value is dropped). `one_process`: the whole census in this process
+    /// (its memory is checked; under MPI each rank holds a share). `writes`:
+    /// this process writes the files (one process, or rank 0), and locks them.
+    pub fn check(
+        &self,
+        names: Names,
+        one_process: bool,
+        writes: bool,
+    ) -> Result<Vec<Held>, JobError> {
+        let (descriptors, checkpoint) = (self.descriptors(), self.checkpoint());
+        let plan = [
+            Output::new(&self.out, Kind::CensusTsv, names.out),
+            Output::new(&descriptors, Kind::Descriptors, names.descriptors),
+            Output::new(&checkpoint, Kind::CensusCheckpoint, names.checkpoint),
+        ];
+        outputs::check(&plan)?;
+        if one_process {
+            crate::base::memory::check(
+                format!("a census of rows 0..={} in one process", self.rows),
+                memory_estimate(self.rows),
+            )?;
+        }
+        for path in [&self.out, &descriptors] {
+            census_file::may_write(path, self.rows, self.replace)?;
+        }
+        Ok(match writes {
+            true => outputs::lock(&plan)?,
+            false => Vec::new(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const NAMES: Names = Names {
+        out: "out",
+        descriptors: "descriptors",
+        checkpoint: "checkpoint",
+    };
+
+    #[test]
+    fn a_second_census_into_the_same_files_is_refused_while_the_first_holds_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let job = Job {
+            rows: 10,
+            out: dir.path().join("census.tsv"),
+            descriptors: None,
+            checkpoint: None,
+            max_columns: None,
+            replace: false,
+        };
+        assert_eq!(job.descriptors(), dir.path().join("census.c3d"));
+        let held = job.check(NAMES, true, true).unwrap();
+        let err = job.check(NAMES, true, true).unwrap_err();
+        assert!(matches!(err, JobError::Locked(_)), "{err}");
+        // A rank that does not write takes no lock.
+        assert!(job.check(NAMES, false, false).unwrap().is_empty());
+        drop(held);
+        job.check(NAMES, true, true).unwrap();
+        // Two of its files named alike are one file.
+        let same = Job {
+            checkpoint: Some(job.out.clone()),
+            ..job.clone()
+        };
+        let err = same.check(NAMES, true, true).unwrap_err();
+        assert!(matches!(err, JobError::Outputs(_)), "{err}");
+    }
+}
