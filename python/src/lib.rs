@@ -71,7 +71,8 @@ fn census_error(path: &Path, e: DescriptorError) -> PyErr {
     }
 }
 
-/// A table file (`chomp3 compute`), read through a memory map.
+/// A table file (`chomp3 compute`), read with positional reads, or mapped
+/// when asked.
 #[pyclass(module = "chomp3._chomp3", frozen)]
 struct Table {
     inner: chomp3::f::table::Table,
@@ -572,7 +573,7 @@ impl GrundyCensus {
 }
 
 /// A Grundy table (`chomp3 grundy-table`, a .g3t file): G(p, q, r) for every
-/// position with p <= N, read through a memory map.
+/// position with p <= N, read with positional reads.
 #[pyclass(module = "chomp3._chomp3", frozen)]
 struct GrundyTable {
     inner: chomp3::grundy::table::GrundyTable,
