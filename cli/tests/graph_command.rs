@@ -520,19 +520,25 @@ fn a_bad_family_is_refused_in_one_line_naming_what_it_takes() {
         assert!(err.contains(want), "{spec}: {err}");
         assert!(o.stdout.is_empty(), "{spec}");
     }
-    // The unknown-family message, the command's help and README name every
-    // family (one list in the code: graph::family::FAMILIES).
+    // The unknown-family message, the command's help and its section of
+    // doc/cli.md name every family (one list in the code:
+    // graph::family::FAMILIES).
     let err = String::from_utf8_lossy(&run(&["graph", "foo:3"]).stderr).to_string();
     let help = stdout(&run(&["graph", "--help"]));
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).unwrap();
+    let doc =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../doc/cli.md")).unwrap();
+    let section = doc
+        .split("\n## chomp3 graph\n")
+        .nth(1)
+        .expect("doc/cli.md has a section `## chomp3 graph`");
+    let section = section.split("\n## ").next().unwrap();
     for f in chomp3::graph::family::FAMILIES {
         let spec = format!("{}:{}", f.name, f.args);
         assert!(err.contains(&spec), "error lacks {spec}");
         assert!(help.replace('\n', " ").contains(&spec), "help lacks {spec}");
         assert!(
-            readme.contains(&format!("`{spec}`")),
-            "README lacks `{spec}`"
+            section.contains(&format!("`{spec}`")),
+            "doc/cli.md's section on chomp3 graph lacks `{spec}`"
         );
         // And each family builds (small members).
         let small = spec

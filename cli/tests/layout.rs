@@ -1,19 +1,19 @@
-//! README's *Layout* table against the tree: every path its first column
-//! names exists, and every module of the library (each file and folder in
-//! `src/`, `src/base/` and `src/f/` but `lib.rs` and `mod.rs`) has a row;
-//! and every relative link of the repository's Markdown files to a file or
-//! folder leads to one.
+//! CONTRIBUTING.md's *Layout* table against the tree: every path its first
+//! column names exists, and every module of the library (each file and
+//! folder in `src/`, `src/base/` and `src/f/` but `lib.rs` and `mod.rs`) has
+//! a row; every relative link of the repository's Markdown files to a file or
+//! folder leads to one; and no two sibling modules import each other.
 
 use std::path::Path;
 
 #[test]
 fn the_layout_table_matches_the_tree() {
     let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
-    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
-    let layout = readme
+    let contributing = std::fs::read_to_string(root.join("CONTRIBUTING.md")).unwrap();
+    let layout = contributing
         .split("\n## Layout")
         .nth(1)
-        .expect("README has a Layout section");
+        .expect("CONTRIBUTING.md has a Layout section");
     let layout = layout.split("\n## ").next().unwrap();
     // The paths in the first column of each row: `a`, `b` ...
     let mut named = Vec::new();
@@ -25,7 +25,7 @@ fn the_layout_table_matches_the_tree() {
     let mut wrong: Vec<String> = named
         .iter()
         .filter(|path| !root.join(path).exists())
-        .map(|path| format!("README's layout names {path}, which does not exist"))
+        .map(|path| format!("CONTRIBUTING.md's layout names {path}, which does not exist"))
         .collect();
     // Every entry of `src/` and of the two trees of many modules has a row.
     for dir in ["src", "src/base", "src/f"] {
@@ -35,7 +35,9 @@ fn the_layout_table_matches_the_tree() {
             if !["lib.rs", "mod.rs"].contains(&name.as_str())
                 && !named.iter().any(|p| p.trim_end_matches('/') == module)
             {
-                wrong.push(format!("{module} has no row in README's layout table"));
+                wrong.push(format!(
+                    "{module} has no row in CONTRIBUTING.md's layout table"
+                ));
             }
         }
     }

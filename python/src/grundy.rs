@@ -219,7 +219,7 @@ impl GrundyCensus {
 }
 
 /// A Grundy table (`chomp3 grundy-table`, a .g3t file): G(p, q, r) for every
-/// position with p <= N, read through a memory map.
+/// position with p <= N, read with positional reads.
 #[pyclass(module = "chomp3._chomp3", frozen)]
 pub(crate) struct GrundyTable {
     inner: chomp3::grundy::table::GrundyTable,

@@ -28,7 +28,8 @@ pub(crate) fn table_error(path: &Path, e: TableError) -> PyErr {
     }
 }
 
-/// A table file (`chomp3 compute`), read through a memory map.
+/// A table file (`chomp3 compute`), read with positional reads, or mapped
+/// when asked.
 #[pyclass(module = "chomp3._chomp3", frozen)]
 pub(crate) struct Table {
     inner: chomp3::f::table::Table,

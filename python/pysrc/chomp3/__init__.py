@@ -354,7 +354,8 @@ class GrundyCensus:
 
 class GrundyTable:
     """A Grundy table file (``chomp3 grundy-table``, ``.g3t``): G(p, q, r) for
-    every position ``p >= q >= r``, ``p <= N``, read through a memory map.
+    every position ``p >= q >= r``, ``p <= N``, read with positional reads
+    (a file cut while it is open gives an error, not SIGBUS).
 
     ``t[p, q, r]`` is one value; ``t.line(q, r)`` the values of a line for
     ``p`` from ``max(q, 1)`` to N (numpy); ``t.slab(p)`` every value with that
