@@ -97,6 +97,19 @@ fn ctrl_c_saves_the_census_and_exits_130() {
     // so the signal always lands in a running census.
     let child = start(&out, &["--hold"]);
     wait_for_checkpoint(&checkpoint, None);
+    // A second census into the same files, meanwhile, is refused in one
+    // line and touches nothing (the first holds their locks).
+    let before = std::fs::read(&checkpoint).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_chomp3"))
+        .args(["census", "--quiet", "--rows", "20000", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("being written by another process"), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(std::fs::read(&checkpoint).unwrap() == before);
     let sent = Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()

@@ -277,3 +277,41 @@ fn the_rule_reads_options_as_the_module_comment_says() {
     assert_eq!(read("cargo run --release -- run"), vec![]);
     assert_eq!(owned_options("--table", None, &commands), vec![]);
 }
+
+#[test]
+fn an_argument_error_is_one_line_and_help_is_clap_s_own() {
+    for args in [
+        &["get", "5"][..],
+        &["get", "5", "3", "--bogus"],
+        &["census", "--rows", "5"],
+        &["nim", "1", "2", "x"],
+        &["no-such-command"],
+    ] {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_chomp3"))
+            .args(args)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(o.stdout.is_empty(), "{args:?}");
+        assert!(err.starts_with("chomp3: error: "), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+    }
+    // What is missing is named, with the usage it breaks.
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_chomp3"))
+        .args(["census", "--rows", "5"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("--out <PATH>") && err.contains("usage: chomp3 census"),
+        "{err}"
+    );
+    // Help still goes to standard output, whole, exit 0.
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_chomp3"))
+        .args(["get", "--help"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("Usage: chomp3 get"));
+}

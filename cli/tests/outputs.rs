@@ -427,3 +427,37 @@ fn a_larger_grundy_census_is_kept_unless_replace_is_given() {
         assert!(run(&small).status.success());
     }
 }
+
+#[test]
+fn a_recorded_command_quotes_its_paths_and_reads_back_as_given() {
+    // A path with a space, a quote, a dollar and a newline: the file's first
+    // line stays one line, and the shell reads its arguments back as given.
+    let d = tempfile::tempdir().unwrap();
+    let name = "it's a $HOME\nfile.txt";
+    let out = d.path().join(name);
+    let o = chomp3(&["graph", "wheel:5", "--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(&out).unwrap();
+    let first = text.lines().next().unwrap();
+    let recorded = first
+        .strip_prefix("# chomp3 ")
+        .expect("the command line first");
+    assert!(
+        !text.lines().nth(1).unwrap().starts_with("file.txt"),
+        "{text}"
+    );
+    let back = Command::new("bash")
+        .args(["-c", &format!("printf '%s\\0' {recorded}")])
+        .output()
+        .unwrap();
+    let args: Vec<String> = String::from_utf8(back.stdout)
+        .unwrap()
+        .split_terminator('\0')
+        .map(String::from)
+        .collect();
+    assert_eq!(
+        args,
+        ["graph", "wheel:5", "--out", out.to_str().unwrap()],
+        "{first}"
+    );
+}

@@ -616,3 +616,30 @@ def test_census_from_python_equals_the_command_and_resumes(tmp_path):
     whole = tmp_path / "whole.tsv"
     chomp3.census(20000, whole, progress=False)
     assert (tmp_path / "again.c3d").read_bytes() == (tmp_path / "whole.c3d").read_bytes()
+
+
+def test_census_checks_as_the_command_does_and_waits_for_no_other_writer(tmp_path):
+    import fcntl
+
+    out = tmp_path / "c.tsv"
+    # Another process writing these files holds the lock beside the census
+    # table: this call refuses at once and writes nothing.
+    lock = open(tmp_path / ".c.tsv.lock", "w")
+    fcntl.flock(lock, fcntl.LOCK_EX)
+    with pytest.raises(chomp3.Error, match="being written by another process"):
+        chomp3.census(100, out, progress=False)
+    fcntl.flock(lock, fcntl.LOCK_UN)
+    lock.close()
+    assert not out.exists()
+    # Two of its files that are one file are refused by their keyword names,
+    # as the command refuses them by its options.
+    with pytest.raises(chomp3.Error, match="out and checkpoint"):
+        chomp3.census(100, out, checkpoint=out, progress=False)
+    # A file of another kind in the way is kept.
+    other = tmp_path / "notes.tsv"
+    other.write_text("my notes\n")
+    with pytest.raises(chomp3.Error):
+        chomp3.census(100, other, progress=False)
+    assert other.read_text() == "my notes\n"
+    chomp3.census(100, out, progress=False)
+    assert not (tmp_path / ".c.tsv.lock").exists()

@@ -68,6 +68,11 @@ pub fn lock(output: &Path) -> Result<Held, LockError> {
         lock: lock.clone(),
         error,
     };
+    // Its directory is made here when missing (the run would make it to
+    // write the output); the caller has checked that it may be.
+    if let Some(dir) = lock.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(io)?;
+    }
     loop {
         let file = OpenOptions::new()
             .read(true)

@@ -13,7 +13,12 @@ use chomp3::grundy::nim::NimError;
 
 /// The shell's advice for the first error in `e`'s chain that has one.
 pub fn advice(e: &anyhow::Error) -> Option<String> {
-    e.chain().find_map(|cause| {
+    e.chain().find_map(one)
+}
+
+/// The shell's advice for `cause` itself, if it has one.
+pub fn one(cause: &(dyn std::error::Error + 'static)) -> Option<String> {
+    {
         if let Some(e) = cause.downcast_ref::<TableError>() {
             return table(e);
         }
@@ -68,7 +73,7 @@ pub fn advice(e: &anyhow::Error) -> Option<String> {
             );
         }
         None
-    })
+    }
 }
 
 fn table(e: &TableError) -> Option<String> {

@@ -40,11 +40,14 @@ pub fn run(args: &Args) -> Result<()> {
     if args.census_only || (!table.named && !table.path.exists()) {
         return census_only(args);
     }
-    let mut command = format!("chomp3 analyze --table {}", table.path.display());
+    let mut command = format!(
+        "chomp3 analyze --table {}",
+        super::args::quote(table.path.as_os_str())
+    );
     if let Some(census) = args.census.given() {
-        command += &format!(" --census {}", census.display());
+        command += &format!(" --census {}", super::args::quote(census.as_os_str()));
     }
-    command += &format!(" --out {}", args.out.display());
+    command += &format!(" --out {}", super::args::quote(args.out.as_os_str()));
     may_replace(args, open_table(&table.path)?.n().unwrap_or(0), false)?;
     let census = args.census.open(TABLE_GAPS)?;
     let (elapsed, a) = passes(
@@ -68,8 +71,8 @@ fn census_only(args: &Args) -> Result<()> {
     let census = args.census.named().path;
     let command = format!(
         "chomp3 analyze --census-only --census {} --out {}",
-        census.display(),
-        args.out.display()
+        super::args::quote(census.as_os_str()),
+        super::args::quote(args.out.as_os_str())
     );
     write(&a, &census, &args.out, &command, started.elapsed())
 }

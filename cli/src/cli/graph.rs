@@ -129,7 +129,7 @@ pub fn run(args: &Args) -> Result<()> {
         Some(path) => {
             let mut outcome = Ok(());
             let written = chomp3::base::atomic_write::write_atomically(path, |w| {
-                writeln!(w, "# {}", command_line())?;
+                writeln!(w, "# {}", super::args::command_line())?;
                 outcome = solve_all(args, &solver, &mut tally, w);
                 // A failed batch leaves no file behind (and the old one intact).
                 outcome
@@ -168,7 +168,7 @@ pub fn run(args: &Args) -> Result<()> {
     }
     if let Some(path) = &args.bfile {
         chomp3::base::atomic_write::write_atomically(path, |w| {
-            tally.write_bfile(w, &command_line())
+            tally.write_bfile(w, &super::args::command_line())
         })
         .map_err(|e| anyhow!("{}: {e}", path.display()))?;
     }
@@ -176,22 +176,6 @@ pub fn run(args: &Args) -> Result<()> {
         eprintln!("chomp3: wrote {}", path.display());
     }
     Ok(())
-}
-
-/// The command as typed after the program's name, for the first line of a file.
-fn command_line() -> String {
-    let quoted: Vec<String> = std::env::args()
-        .skip(1)
-        .map(|a| {
-            if a.is_empty() || a.contains(|c: char| c.is_whitespace() || "'\"$|&;<>*?".contains(c))
-            {
-                format!("'{a}'")
-            } else {
-                a
-            }
-        })
-        .collect();
-    format!("chomp3 {}", quoted.join(" "))
 }
 
 /// What the command writes per graph, from its flags (clap keeps them apart).

@@ -50,9 +50,9 @@ pub fn run(args: &Args) -> Result<()> {
         }
     }
     outputs::check(&plan)?;
-    let _held = outputs::lock(&plan)?;
     chomp3::grundy::file::may_write(&args.out, args.lines, args.replace)?;
     chomp3::grundy::check_memory(args.lines.max(args.rectangles.unwrap_or(0)))?;
+    let _held = outputs::lock(&plan)?;
     let started = Instant::now();
     let all = line(args.lines, args.lines) + 1;
     let bar = bar(
@@ -98,12 +98,12 @@ pub fn run(args: &Args) -> Result<()> {
         args.lines, args.max_p
     );
     if let Some(dir) = &args.bfiles {
-        command += &format!(" --bfiles {}", dir.display());
+        command += &format!(" --bfiles {}", super::args::quote(dir.as_os_str()));
         if let Some(n) = args.rectangles {
             command += &format!(" --rectangles {n}");
         }
     }
-    command += &format!(" --out {}", args.out.display());
+    command += &format!(" --out {}", super::args::quote(args.out.as_os_str()));
     chomp3::base::atomic_write::write_atomically(&args.out, |w| file::write(&c, &command, w))
         .map_err(|e| anyhow!("{}: {e}", args.out.display()))?;
     if let Some(dir) = &args.bfiles {

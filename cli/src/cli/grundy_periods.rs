@@ -79,10 +79,10 @@ pub fn run(args: &Args) -> Result<()> {
         ));
     }
     outputs::check(&plan)?;
-    let _held = outputs::lock(&plan)?;
     if let Some(out) = &args.out {
         chomp3::grundy::file::may_write(out, args.lines, args.replace)?;
     }
+    let _held = outputs::lock(&plan)?;
     let started = Instant::now();
     let all = line(args.lines, args.lines) + 1;
     let resume = resume(args)?;
@@ -210,7 +210,7 @@ fn finish(args: &Args, run: &lag::Run, started: Instant) -> Result<()> {
         "chomp3 grundy-periods --lines {} --lag {} --bfiles {}",
         args.lines,
         args.lag,
-        args.bfiles.display()
+        super::args::quote(args.bfiles.as_os_str())
     );
     if done.len() < all {
         let written = match args.partial && !done.is_empty() {

@@ -94,9 +94,9 @@ pub fn run(args: &Args) -> Result<()> {
         ));
     }
     outputs::check(&plan)?;
-    let _held = outputs::lock(&plan)?;
     let had_table = path.exists();
     chomp3::grundy::check_memory(args.n)?;
+    let _held = outputs::lock(&plan)?;
     let started = Instant::now();
     let bar = bar(
         args.quiet.quiet,
@@ -197,8 +197,8 @@ fn write_bfiles(t: &GrundyTable, dir: &std::path::Path, path: &std::path::Path) 
     let command = format!(
         "chomp3 grundy-table --n {} --table {} --bfiles {}",
         t.n().unwrap_or(0),
-        path.display(),
-        dir.display()
+        super::args::quote(path.as_os_str()),
+        super::args::quote(dir.as_os_str())
     );
     std::fs::create_dir_all(dir).map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?;
     let mut set = chomp3::base::atomic_write::FileSet::new();

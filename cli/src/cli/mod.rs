@@ -130,7 +130,10 @@ pub fn hold_until_ctrl_c() {
 
 /// Parses the command line, runs the command, and turns the result into an exit code.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(e),
+    };
     // A reader that closes the pipe early (`| head`) ends the output quietly,
     // as it does for other Unix tools, instead of a panic in a `println!`.
     // Not for the server, which must outlive a closed connection.
@@ -182,6 +185,47 @@ pub fn main() -> ExitCode {
             }
         }
     }
+}
+
+/// Help and the version as clap prints them; an argument error as one line
+/// `chomp3: error: ...` with the usage it breaks, exit 2.
+fn usage_error(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        let _ = e.print();
+        return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+    }
+    eprintln!("chomp3: error: {}", one_line(&e.render().to_string()));
+    ExitCode::from(2)
+}
+
+/// clap's message of several lines (what is wrong, the values, a tip, the
+/// usage) as one: its lines joined, the usage last.
+fn one_line(text: &str) -> String {
+    let mut parts = Vec::new();
+    let mut usage = None;
+    for line in text.lines().map(str::trim) {
+        if let Some(u) = line.strip_prefix("Usage: ") {
+            usage = Some(u.to_string());
+        } else if line.is_empty() || line.starts_with("For more information") {
+            continue;
+        } else if usage.is_none() {
+            parts.push(match line.strip_prefix("tip: ") {
+                Some(tip) => format!("({tip})"),
+                None => line.strip_prefix("error: ").unwrap_or(line).to_string(),
+            });
+        }
+    }
+    let mut said = parts.join(" ");
+    if let Some(u) = usage {
+        said.push_str(&format!("; usage: {u}"));
+    }
+    said
 }
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {

@@ -65,12 +65,18 @@ fn made(kind: &str, n: u64, args: &[String]) -> Made {
 pub fn run(args: &Args) -> Result<()> {
     let table = args.table.named();
     let format = if args.svg { Format::Svg } else { Format::Png };
-    let mut given = vec![format!("--out {}", args.out.display())];
+    let mut given = vec![format!(
+        "--out {}",
+        super::args::quote(args.out.as_os_str())
+    )];
     if args.svg {
         given.push("--svg".into());
     }
     if let Some(dir) = &args.graphs {
-        given.insert(0, format!("--graphs {}", dir.display()));
+        given.insert(
+            0,
+            format!("--graphs {}", super::args::quote(dir.as_os_str())),
+        );
         return graph_figures(dir, &args.out, format, &given, args.replace);
     }
     let open = |file: &Path| {
@@ -93,8 +99,14 @@ pub fn run(args: &Args) -> Result<()> {
     };
     if let Some(lines) = grundy {
         match (&args.grundy, &args.grundy_bfiles) {
-            (Some(file), _) => given.insert(0, format!("--grundy {}", file.display())),
-            (_, Some(dir)) => given.insert(0, format!("--grundy-bfiles {}", dir.display())),
+            (Some(file), _) => given.insert(
+                0,
+                format!("--grundy {}", super::args::quote(file.as_os_str())),
+            ),
+            (_, Some(dir)) => given.insert(
+                0,
+                format!("--grundy-bfiles {}", super::args::quote(dir.as_os_str())),
+            ),
             _ => {}
         }
         let q = lines.iter().map(|l| u64::from(l.q)).max().unwrap_or(0);
@@ -112,14 +124,26 @@ pub fn run(args: &Args) -> Result<()> {
         // No table: the figures an analysis of the census alone can give.
         let a = super::analyze::census_analysis(&args.table, &args.census)?;
         let census = args.census.named().path;
-        given.insert(0, format!("--census-only --census {}", census.display()));
+        given.insert(
+            0,
+            format!(
+                "--census-only --census {}",
+                super::args::quote(census.as_os_str())
+            ),
+        );
         let made = made("census", a.facts.n.into(), &given);
         return draw(None, &a, &args.out, format, args.row, &made, args.replace);
     }
     if let Some(census) = args.census.given() {
-        given.insert(0, format!("--census {}", census.display()));
+        given.insert(
+            0,
+            format!("--census {}", super::args::quote(census.as_os_str())),
+        );
     }
-    given.insert(0, format!("--table {}", table.path.display()));
+    given.insert(
+        0,
+        format!("--table {}", super::args::quote(table.path.as_os_str())),
+    );
     let n = open_table(&table.path)?.n().unwrap_or(0);
     let made = made("table", n, &given);
     // Refused before the analysis, not after it.
