@@ -278,10 +278,14 @@ pub fn check(outputs: &[Output]) -> Result<(), OutputError> {
 pub fn lock(
     outputs: &[Output],
 ) -> Result<Vec<crate::base::lock::Held>, crate::base::lock::LockError> {
-    outputs
+    let mut held = outputs
         .iter()
         .map(|o| crate::base::lock::lock(&o.path))
-        .collect()
+        .collect::<Result<Vec<_>, _>>()?;
+    // Dropped last taken first, so that a directory made for the first is
+    // empty, and goes, when its turn comes.
+    held.reverse();
+    Ok(held)
 }
 
 /// The file `path` names, as one comparable path: its directory resolved

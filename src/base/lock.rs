@@ -49,6 +49,9 @@ pub fn lock_path(output: &Path) -> PathBuf {
 #[derive(Debug)]
 pub struct Held {
     lock: PathBuf,
+    /// Directories made for the lock, deepest first: removed with it if
+    /// the run left them empty.
+    made: Vec<PathBuf>,
     // Held open: closing it releases the lock.
     _file: File,
 }
@@ -58,6 +61,10 @@ impl Drop for Held {
         // Removed while still locked: a waiter that opened this file finds,
         // once it holds it, that the name no longer leads to it.
         let _ = std::fs::remove_file(&self.lock);
+        for dir in &self.made {
+            // Fails, and so keeps it, unless empty.
+            let _ = std::fs::remove_dir(dir);
+        }
     }
 }
 
@@ -69,8 +76,15 @@ pub fn lock(output: &Path) -> Result<Held, LockError> {
         error,
     };
     // Its directory is made here when missing (the run would make it to
-    // write the output); the caller has checked that it may be.
+    // write the output; the caller has checked that it may be), and removed
+    // with the lock if nothing was written into it.
+    let mut made = Vec::new();
     if let Some(dir) = lock.parent().filter(|d| !d.as_os_str().is_empty()) {
+        let mut missing = Some(dir);
+        while let Some(d) = missing.filter(|d| !d.as_os_str().is_empty() && !d.exists()) {
+            made.push(d.to_path_buf());
+            missing = d.parent();
+        }
         std::fs::create_dir_all(dir).map_err(io)?;
     }
     loop {
@@ -92,7 +106,11 @@ pub fn lock(output: &Path) -> Result<Held, LockError> {
             Err(TryLockError::Error(e)) => return Err(io(e)),
         }
         if same_file(&file, &lock) {
-            return Ok(Held { lock, _file: file });
+            return Ok(Held {
+                lock,
+                made,
+                _file: file,
+            });
         }
         // Its holder removed it between our open and our lock: again.
     }
@@ -127,6 +145,14 @@ mod tests {
         // Other outputs in the same directory are not held up.
         let _other = lock(&dir.path().join("other.tsv")).unwrap();
         drop(again);
+        // A directory made for a lock goes with it when left empty.
+        let deep = dir.path().join("b/c/x.txt");
+        drop(lock(&deep).unwrap());
+        assert!(!dir.path().join("b").exists());
+        let kept = lock(&deep).unwrap();
+        std::fs::write(&deep, b"written").unwrap();
+        drop(kept);
+        assert!(deep.exists());
     }
 
     #[test]
