@@ -1,5 +1,6 @@
 //! The plumbing every game shares: file bytes and checked integer narrowing,
-//! atomic writes, the stop token, errors that name their file, sealed text
+//! atomic writes, the stop token, errors that name their file, files a user
+//! names opened only when they are regular files, sealed text
 //! results and text results read as committed (`.xz` too), a command's outputs checked before work, the machine's memory and
 //! the worker threads it should run, the binary's allocator, integer helpers of the proofs and the lines of text
 //! results. Nothing here knows a game; nothing here uses the games.
@@ -7,6 +8,7 @@
 pub mod atomic_write;
 pub(crate) mod bytes;
 pub mod huge;
+pub mod input;
 pub mod lines;
 pub mod memory;
 pub mod numeric;
