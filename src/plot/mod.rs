@@ -98,6 +98,9 @@ pub enum PlotError {
     /// A figure would replace one the caller did not say to replace.
     #[error("{0}")]
     Refused(String),
+    /// A file read there is no regular file (the message names it).
+    #[error(transparent)]
+    Input(#[from] crate::base::input::InputError),
 }
 
 impl PlotError {
