@@ -46,7 +46,7 @@ pub enum DescriptorError {
     OtherFile(&'static str),
     /// Fewer bytes than its header asks for.
     #[error(
-        "truncated census descriptor file: {found} bytes, fewer than the {at_least} its header asks for (it was cut off, or its header damaged); copy it again, or make the census again"
+        "truncated census descriptor file: {found} bytes, where its header asks for at least {at_least} (it was cut off, or its header damaged); copy it again, or make the census again"
     )]
     Truncated {
         /// Bytes in the file.
