@@ -109,6 +109,9 @@ pub enum Found {
     Kind(Kind),
     /// A directory.
     Directory,
+    /// A FIFO, a socket or a device: never opened to be looked at (a FIFO
+    /// would wait for a writer).
+    Special(crate::base::input::Kind),
     /// A file chomp3 does not recognise.
     Other,
 }
@@ -129,18 +132,30 @@ pub fn found(path: &Path) -> std::io::Result<Found> {
         }
         Err(e) => return Err(e),
     };
-    if meta.is_dir() {
-        return Ok(Found::Directory);
+    match crate::base::input::Kind::of(meta.file_type()) {
+        None => {}
+        Some(crate::base::input::Kind::Directory) => return Ok(Found::Directory),
+        Some(kind) => return Ok(Found::Special(kind)),
     }
+    let file = crate::base::input::open(path, "a file").map_err(|e| match e {
+        crate::base::input::InputError::Io { error, .. } => error,
+        e => std::io::Error::other(e.to_string()),
+    })?;
     let mut head = Vec::with_capacity(64);
-    std::fs::File::open(path)?.take(64).read_to_end(&mut head)?;
+    file.take(64).read_to_end(&mut head)?;
     if head.is_empty() {
         return Ok(Found::Nothing);
     }
-    Ok(SIGNATURES
+    Ok(kind_of(&head).map_or(Found::Other, Found::Kind))
+}
+
+/// The kind of file that starts with `head`, if chomp3 writes such files: for
+/// a reader to say what a file of the wrong kind is.
+pub fn kind_of(head: &[u8]) -> Option<Kind> {
+    SIGNATURES
         .iter()
         .find(|(_, sig)| head.starts_with(sig))
-        .map_or(Found::Other, |&(k, _)| Found::Kind(k)))
+        .map(|&(k, _)| k)
 }
 
 /// One output of a command: the file, what it writes there, and the option
@@ -206,9 +221,10 @@ impl fmt::Display for OutputError {
             ),
             OutputError::OtherKind { output, found } => {
                 let there = match found {
-                    Found::Kind(k) => k.what(),
-                    Found::Directory => "a directory",
-                    _ => "a file chomp3 did not write",
+                    Found::Kind(k) => k.what().to_string(),
+                    Found::Directory => "a directory".to_string(),
+                    Found::Special(k) => k.to_string(),
+                    _ => "a file chomp3 did not write".to_string(),
                 };
                 write!(
                     f,

@@ -6,9 +6,12 @@
 //! only.
 //!
 //! [`Sealed`] wraps any writer and adds the end line at [`Sealed::finish`];
-//! [`lines`] reads a file's lines back, checking the end line as it streams.
+//! [`lines`] reads a file's lines back (each at most `base::text`'s
+//! [`MAX_LINE`] long), checking the end line as it streams.
 
 use std::io::{self, BufRead, Write};
+
+use crate::base::text::{LineError, MAX_LINE};
 
 /// What the end line starts with.
 const END: &str = "# end: ";
@@ -73,6 +76,14 @@ pub enum SealError {
     /// Reading failed.
     #[error("{0}")]
     Io(#[from] io::Error),
+    /// Nothing at all: a sealed file has its end line at least.
+    #[error(
+        "the file is empty, where a chomp3 result has at least its end line; make it again with the command that writes it"
+    )]
+    Empty,
+    /// A line longer than [`MAX_LINE`].
+    #[error("{0}")]
+    TooLong(LineError),
     /// The last line is not an end line.
     #[error(
         "no end line (`# end: N lines, crc32 X`): the file was cut off, or written before chomp3 sealed its results; make it again with the command in its header"
@@ -93,12 +104,21 @@ pub enum SealError {
     NotText(u64),
 }
 
+impl From<LineError> for SealError {
+    fn from(e: LineError) -> SealError {
+        match e {
+            LineError::Io(e) => SealError::Io(e),
+            e => SealError::TooLong(e),
+        }
+    }
+}
+
 /// The lines of a sealed file, without their line ends and without the end
 /// line, each checked into the count and CRC; the end line is checked when
 /// it is reached, so a reader that stops early has not checked it: drain the
 /// iterator (or call [`Lines::check_rest`]) before trusting what was read.
 pub struct Lines<R: BufRead> {
-    reader: R,
+    reader: crate::base::text::Lines<R>,
     crc: crc32fast::Hasher,
     count: u64,
     /// The line read ahead: it is the end line if nothing follows it.
@@ -109,7 +129,7 @@ pub struct Lines<R: BufRead> {
 /// Reads the lines of a sealed file (see [`Lines`]).
 pub fn lines<R: BufRead>(reader: R) -> Lines<R> {
     Lines {
-        reader,
+        reader: crate::base::text::Lines::with_limit(reader, MAX_LINE),
         crc: crc32fast::Hasher::new(),
         count: 0,
         ahead: None,
@@ -126,12 +146,8 @@ impl<R: BufRead> Lines<R> {
         Ok(())
     }
 
-    fn raw_line(&mut self) -> io::Result<Option<Vec<u8>>> {
-        let mut buf = Vec::new();
-        match self.reader.read_until(b'\n', &mut buf)? {
-            0 => Ok(None),
-            _ => Ok(Some(buf)),
-        }
+    fn raw_line(&mut self) -> Result<Option<Vec<u8>>, SealError> {
+        Ok(self.reader.next_bytes()?)
     }
 
     /// Checks `last` as the end line of what came before.
@@ -162,7 +178,10 @@ impl<R: BufRead> Iterator for Lines<R> {
             if self.ahead.is_none() {
                 self.ahead = self.raw_line()?;
                 if self.ahead.is_none() {
-                    return Err(SealError::NoEnd);
+                    return Err(match self.reader.line() {
+                        0 => SealError::Empty,
+                        _ => SealError::NoEnd,
+                    });
                 }
             }
             match self.raw_line()? {
@@ -246,6 +265,7 @@ mod tests {
         assert!(read(format!("{text}1 1\n").as_bytes()).is_err());
         assert!(read(format!("{text}{text}").as_bytes()).is_err());
         assert!(matches!(read(b"# a\n1 2\n"), Err(SealError::NoEnd)));
-        assert!(matches!(read(b""), Err(SealError::NoEnd)));
+        assert!(matches!(read(b""), Err(SealError::Empty)));
+        assert!(matches!(read(b"\n"), Err(SealError::NoEnd)));
     }
 }

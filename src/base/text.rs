@@ -1,22 +1,222 @@
 //! Opening a text result to read it as committed: a file whose name ends in
 //! `.xz` is decompressed as it is read (streamed: a Grundy census can be
 //! gigabytes; streams one after another read in turn, as `xz -dc` does), any
-//! other is read as it is. Uses `xz2`.
+//! other is read as it is. Its lines are read at most [`MAX_LINE`] bytes
+//! long ([`Lines`]), and a text read whole at most [`MAX_WHOLE`] bytes
+//! ([`read_to_string`]), so no file, however it decompresses, takes memory
+//! without bound. Opens through `base::input`; uses `xz2`.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader};
-use std::path::Path;
+use std::io::{self, BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
 
-/// The lines of the text file at `path`, decompressed if its name ends in `.xz`.
-pub fn open(path: &Path) -> io::Result<Box<dyn BufRead + Send>> {
-    let file = File::open(path)?;
-    Ok(if path.extension().is_some_and(|e| e == "xz") {
+use crate::base::input::{self, InputError};
+use crate::base::path_message::NamesPath;
+
+/// The longest line a text file chomp3 reads may have, without its line end:
+/// 64 MiB. The longest lines chomp3 writes are a Grundy census's patterns, at
+/// most 7 bytes a term (`-32768,`), so this holds the pattern of any period
+/// up to 9 million (the longest known, of the lines `q <= 300`, are 4,718,592;
+/// FORMAT.md).
+pub const MAX_LINE: usize = 64 << 20;
+
+/// The most bytes of a text file read whole ([`read_to_string`]: graph
+/// summaries, edge lists), 64 MiB.
+pub const MAX_WHOLE: u64 = 64 << 20;
+
+/// The lines of the text file at `path`, decompressed if its name ends in
+/// `.xz`; `what` is what the file should be (`a Grundy census`), for the
+/// message when it is no regular file (see `base::input`).
+pub fn open(path: &Path, what: &'static str) -> Result<Box<dyn BufRead + Send>, InputError> {
+    let file = input::open(path, what)?;
+    Ok(wrap(path, file))
+}
+
+/// `file`, opened from `path`, as text: decompressed if the name ends in `.xz`.
+fn wrap(path: &Path, file: File) -> Box<dyn BufRead + Send> {
+    if path.extension().is_some_and(|e| e == "xz") {
         Box::new(BufReader::new(xz2::read::XzDecoder::new_multi_decoder(
             BufReader::new(file),
         )))
     } else {
         Box::new(BufReader::new(file))
-    })
+    }
+}
+
+/// Why a line could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum LineError {
+    /// Reading (or decompressing) failed.
+    #[error("{0}")]
+    Io(io::Error),
+    /// A line longer than [`MAX_LINE`] (no line of a file chomp3 reads is).
+    #[error(
+        "line {line} is longer than {} MiB, longer than any line of a file chomp3 reads",
+        .limit >> 20
+    )]
+    TooLong {
+        /// Its number, from 1.
+        line: u64,
+        /// The limit it passed, in bytes.
+        limit: usize,
+    },
+}
+
+/// The lines of a reader, each at most [`MAX_LINE`] bytes: a longer one is
+/// refused once that much of it is read, so a line without end (a
+/// decompression bomb: gigabytes of one byte, a few hundred KB packed) costs
+/// no more memory than that.
+pub struct Lines<R> {
+    reader: R,
+    /// Lines read so far.
+    line: u64,
+    limit: usize,
+}
+
+impl<R: BufRead> Lines<R> {
+    /// The lines of `reader`.
+    pub fn new(reader: R) -> Lines<R> {
+        Lines::with_limit(reader, MAX_LINE)
+    }
+
+    /// The lines of `reader`, each at most `limit` bytes.
+    pub fn with_limit(reader: R, limit: usize) -> Lines<R> {
+        Lines {
+            reader,
+            line: 0,
+            limit,
+        }
+    }
+
+    /// The number of the last line read (from 1; 0 before the first).
+    pub fn line(&self) -> u64 {
+        self.line
+    }
+
+    /// The next line with its line end (`\n`, if it has one), or `None` at
+    /// the end.
+    pub fn next_bytes(&mut self) -> Result<Option<Vec<u8>>, LineError> {
+        let mut buf = Vec::new();
+        loop {
+            let chunk = match self.reader.fill_buf() {
+                Ok(c) => c,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(LineError::Io(e)),
+            };
+            if chunk.is_empty() {
+                break;
+            }
+            let (take, ends) = match chunk.iter().position(|&b| b == b'\n') {
+                Some(i) => (i + 1, true),
+                None => (chunk.len(), false),
+            };
+            let content = buf.len() + take - usize::from(ends);
+            if content > self.limit {
+                return Err(LineError::TooLong {
+                    line: self.line + 1,
+                    limit: self.limit,
+                });
+            }
+            buf.extend_from_slice(&chunk[..take]);
+            self.reader.consume(take);
+            if ends {
+                break;
+            }
+        }
+        if buf.is_empty() {
+            return Ok(None);
+        }
+        self.line += 1;
+        Ok(Some(buf))
+    }
+}
+
+impl<R: BufRead> Iterator for Lines<R> {
+    /// A line without its line end (`\n` or `\r\n`); not UTF-8 is an
+    /// [`io::ErrorKind::InvalidData`] error.
+    type Item = Result<String, LineError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let bytes = match self.next_bytes() {
+            Ok(b) => b?,
+            Err(e) => return Some(Err(e)),
+        };
+        let mut text = match String::from_utf8(bytes) {
+            Ok(t) => t,
+            Err(_) => {
+                return Some(Err(LineError::Io(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!("line {} is not text (UTF-8)", self.line),
+                ))));
+            }
+        };
+        if text.ends_with('\n') {
+            text.pop();
+            if text.ends_with('\r') {
+                text.pop();
+            }
+        }
+        Some(Ok(text))
+    }
+}
+
+/// Why a text file read whole could not be.
+#[derive(Debug, thiserror::Error)]
+pub enum TextError {
+    /// It could not be opened.
+    #[error(transparent)]
+    Open(#[from] InputError),
+    /// Reading it failed, or a line is too long.
+    #[error("{}: {error}", .path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// What failed.
+        error: LineError,
+    },
+    /// It is longer than [`MAX_WHOLE`].
+    #[error(
+        "{} holds more than {} MiB of text, more than any file of its kind chomp3 writes",
+        .path.display(), MAX_WHOLE >> 20
+    )]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+    },
+}
+
+impl NamesPath for TextError {
+    fn names_path(&self) -> bool {
+        true
+    }
+}
+
+/// The whole text of the file at `path` (decompressed if its name ends in
+/// `.xz`), read as `what`: at most [`MAX_WHOLE`] bytes, in lines of at most
+/// [`MAX_LINE`].
+pub fn read_to_string(path: &Path, what: &'static str) -> Result<String, TextError> {
+    let reader = open(path, what)?.take(MAX_WHOLE + 1);
+    let mut lines = Lines::new(BufReader::new(reader));
+    let mut text = String::new();
+    let read = |error| TextError::Read {
+        path: path.to_path_buf(),
+        error,
+    };
+    while let Some(bytes) = lines.next_bytes().map_err(read)? {
+        let line = std::str::from_utf8(&bytes).map_err(|_| {
+            read(LineError::Io(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("line {} is not text (UTF-8)", lines.line()),
+            )))
+        })?;
+        text.push_str(line);
+        if text.len() as u64 > MAX_WHOLE {
+            return Err(TextError::TooLarge {
+                path: path.to_path_buf(),
+            });
+        }
+    }
+    Ok(text)
 }
 
 #[cfg(test)]
@@ -36,7 +236,10 @@ mod tests {
         xz.finish().unwrap();
         for path in [&plain, &packed] {
             let mut got = String::new();
-            open(path).unwrap().read_to_string(&mut got).unwrap();
+            open(path, "a text")
+                .unwrap()
+                .read_to_string(&mut got)
+                .unwrap();
             assert_eq!(got, text, "{}", path.display());
         }
         // Streams one after another read as their texts in turn, as
@@ -46,12 +249,87 @@ mod tests {
         bytes.extend(std::fs::read(&packed).unwrap());
         std::fs::write(&two, bytes).unwrap();
         let mut got = String::new();
-        open(&two).unwrap().read_to_string(&mut got).unwrap();
+        open(&two, "a text")
+            .unwrap()
+            .read_to_string(&mut got)
+            .unwrap();
         assert_eq!(got, text.repeat(2));
         // A file named .xz that is not one fails where it is read.
         let fake = dir.path().join("b.tsv.xz");
         std::fs::write(&fake, text).unwrap();
         let mut got = String::new();
-        assert!(open(&fake).unwrap().read_to_string(&mut got).is_err());
+        assert!(
+            open(&fake, "a text")
+                .unwrap()
+                .read_to_string(&mut got)
+                .is_err()
+        );
+    }
+
+    /// `mib` MiB of zero bytes (no line end), packed as `.xz`: one stream
+    /// of 1 MiB repeated, a few hundred bytes a MiB.
+    pub(crate) fn bomb(path: &Path, mib: usize) {
+        let mut one = Vec::new();
+        let mut xz = xz2::write::XzEncoder::new(&mut one, 1);
+        xz.write_all(&vec![0u8; 1 << 20]).unwrap();
+        xz.finish().unwrap();
+        std::fs::write(path, one.repeat(mib)).unwrap();
+    }
+
+    #[test]
+    fn a_line_past_the_limit_is_refused_once_the_limit_is_read() {
+        let text = b"# short\n12345678\nabc";
+        let mut lines = Lines::with_limit(&text[..], 8);
+        assert_eq!(lines.next().unwrap().unwrap(), "# short");
+        assert_eq!(lines.next().unwrap().unwrap(), "12345678");
+        assert_eq!(lines.line(), 2);
+        assert_eq!(lines.next().unwrap().unwrap(), "abc");
+        assert!(lines.next().is_none());
+        let mut lines = Lines::with_limit(&b"1\n123456789\n"[..], 8);
+        assert_eq!(lines.next().unwrap().unwrap(), "1");
+        let err = lines.next().unwrap().unwrap_err();
+        assert!(
+            matches!(err, LineError::TooLong { line: 2, limit: 8 }),
+            "{err}"
+        );
+        // CRLF ends are taken off; the limit counts the text only.
+        let mut lines = Lines::with_limit(&b"12345678\r\n"[..], 9);
+        assert_eq!(lines.next().unwrap().unwrap(), "12345678");
+    }
+
+    /// Two GiB of zeros without a line end, 800 KB packed: refused after
+    /// the first 64 MiB, in well under the time reading it all would take.
+    #[test]
+    fn a_decompression_bomb_is_refused_at_the_line_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("bomb.tsv.xz");
+        bomb(&path, 2048);
+        assert!(std::fs::metadata(&path).unwrap().len() < 4 << 20);
+        let started = std::time::Instant::now();
+        let mut lines = Lines::new(open(&path, "a Grundy census").unwrap());
+        let err = lines.next().unwrap().unwrap_err();
+        assert!(started.elapsed() < std::time::Duration::from_secs(30));
+        assert_eq!(
+            err.to_string(),
+            "line 1 is longer than 64 MiB, longer than any line of a file chomp3 reads"
+        );
+        // The sealed readers read through the same lines.
+        let err = crate::base::seal::lines(open(&path, "x").unwrap())
+            .next()
+            .unwrap()
+            .unwrap_err();
+        assert!(
+            matches!(err, crate::base::seal::SealError::TooLong(_)),
+            "{err}"
+        );
+        // Read whole, it is refused at the same limit.
+        let err = read_to_string(&path, "a summary").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "{}: line 1 is longer than 64 MiB, longer than any line of a file chomp3 reads",
+                path.display()
+            )
+        );
     }
 }

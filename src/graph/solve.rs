@@ -41,6 +41,8 @@ use super::recent;
 use super::small::{self, Small};
 use super::{Graph, Move, Multigraph};
 use crate::base::bytes::stream::{CrcReader, CrcWriter, get32, get64, put32, put64};
+use crate::base::input::InputError;
+use crate::base::path_message::NamesPath;
 use crate::base::stop::Stop;
 
 /// First 8 bytes of a memo file, and its version.
@@ -78,6 +80,18 @@ pub enum MemoError {
     /// An operating-system error while reading.
     #[error("{0}")]
     Io(io::Error),
+    /// Nothing in the file (a memo is written whole, never empty).
+    #[error("the file is empty, not a graph memo; {START_OVER}")]
+    Empty,
+    /// The path is no regular file, or a link to nothing (the message names it).
+    #[error(transparent)]
+    Input(InputError),
+}
+
+impl NamesPath for MemoError {
+    fn names_path(&self) -> bool {
+        matches!(self, MemoError::NotFound(_) | MemoError::Input(_))
+    }
 }
 
 /// What every memo message offers.
@@ -180,9 +194,9 @@ impl Solver {
 
     /// Reads the memo file at `path` (see [`Solver::load`]).
     pub fn open(path: &Path) -> Result<Solver, MemoError> {
-        let file = std::fs::File::open(path).map_err(|error| match error.kind() {
-            io::ErrorKind::NotFound => MemoError::NotFound(path.to_path_buf()),
-            _ => MemoError::Io(error),
+        let file = crate::base::input::open(path, "a graph memo").map_err(|e| match e {
+            InputError::Missing { path } => MemoError::NotFound(path),
+            e => MemoError::Input(e),
         })?;
         Solver::load(&mut io::BufReader::new(file))
     }
@@ -198,9 +212,16 @@ impl Solver {
             _ => MemoError::Io(e),
         };
         let mut rd = CrcReader::new(r);
-        let mut magic = [0u8; 8];
-        if rd.read_exact(&mut magic).is_err() || &magic != MAGIC {
-            return Err(MemoError::NotThisFile);
+        let mut magic = Vec::with_capacity(8);
+        (&mut rd)
+            .take(8)
+            .read_to_end(&mut magic)
+            .map_err(MemoError::Io)?;
+        match magic.len() {
+            0 => return Err(MemoError::Empty),
+            _ if !MAGIC.starts_with(&magic) => return Err(MemoError::NotThisFile),
+            1..8 => return Err(MemoError::Damaged("truncated".into())),
+            _ => {}
         }
         let version = get32(&mut rd).map_err(damaged)?;
         if version != VERSION {

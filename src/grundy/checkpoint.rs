@@ -9,6 +9,8 @@ use std::io::{self, Read, Write};
 use std::path::Path;
 
 use crate::base::bytes::stream::{CrcReader, CrcWriter};
+use crate::base::input::InputError;
+use crate::base::path_message::NamesPath;
 
 /// Why a Grundy checkpoint could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -42,6 +44,18 @@ pub enum CheckpointError {
     /// The operating system failed.
     #[error("{0}")]
     Io(io::Error),
+    /// Nothing in the file (a checkpoint is written whole, never empty).
+    #[error("the file is empty, not a {0} checkpoint; delete it to start over")]
+    Empty(&'static str),
+    /// The path is no regular file, or a link to nothing (the message names it).
+    #[error(transparent)]
+    Input(InputError),
+}
+
+impl NamesPath for CheckpointError {
+    fn names_path(&self) -> bool {
+        matches!(self, CheckpointError::Input(_))
+    }
 }
 
 /// A checkpoint format: its magic's six letters, the version written and the
@@ -89,17 +103,25 @@ impl Format {
             what: self.what,
             why: why.to_string(),
         };
-        let file = std::fs::File::open(path).map_err(|e| match e.kind() {
-            io::ErrorKind::NotFound => CheckpointError::NotFound,
-            _ => CheckpointError::Io(e),
+        let file = crate::base::input::open(path, "a checkpoint").map_err(|e| match e {
+            InputError::Missing { .. } => CheckpointError::NotFound,
+            e => CheckpointError::Input(e),
         })?;
         let bytes = file.metadata().map_err(CheckpointError::Io)?.len();
         let mut r = io::BufReader::new(file);
-        let mut magic = [0; 8];
-        r.read_exact(&mut magic)
-            .map_err(|_| damaged("too short for a checkpoint"))?;
-        if &magic[..6] != self.letters {
-            return Err(CheckpointError::NotThisFile(self.what));
+        let mut magic = Vec::with_capacity(8);
+        (&mut r)
+            .take(8)
+            .read_to_end(&mut magic)
+            .map_err(CheckpointError::Io)?;
+        let letters = &magic[..magic.len().min(6)];
+        match magic.len() {
+            0 => return Err(CheckpointError::Empty(self.what)),
+            _ if !self.letters.starts_with(letters) => {
+                return Err(CheckpointError::NotThisFile(self.what));
+            }
+            1..8 => return Err(damaged("cut off in its first 8 bytes")),
+            _ => {}
         }
         let digits = &magic[6..];
         if !digits.iter().all(u8::is_ascii_digit) {
@@ -190,7 +212,8 @@ mod tests {
             with(&letters),
             Err(CheckpointError::NotThisFile(_))
         ));
-        for cut in [3, 8, 10, good.len() - 1] {
+        assert!(matches!(with(b""), Err(CheckpointError::Empty("test"))));
+        for cut in [3, 7, 8, 10, good.len() - 1] {
             let e = with(&good[..cut]).unwrap_err();
             assert!(
                 matches!(e, CheckpointError::Damaged { .. }),

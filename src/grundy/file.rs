@@ -108,7 +108,8 @@ pub struct Larger {
 /// unless `replace` (a census of the same kind and `Q` is the same result
 /// made again; other files are the output check's: `outputs`).
 pub fn may_write(path: &std::path::Path, q_max: u32, replace: bool) -> Result<(), Larger> {
-    let first = std::fs::File::open(path).ok().and_then(|f| {
+    // What is no regular file holds no census (the output check names it).
+    let first = crate::base::input::open(path, EITHER).ok().and_then(|f| {
         let mut line = String::new();
         std::io::BufReader::new(f)
             .take(256)
@@ -186,6 +187,22 @@ pub enum ReadError {
         "a census of periods and starts has no patterns; this needs a Grundy census with patterns (grundy-census.tsv)"
     )]
     NoPatterns,
+    /// A line `(q, r)` at or before the one above it: a census lists each
+    /// line once, by `q` then `r`.
+    #[error(
+        "line {line}: the line ({q},{r}) after ({},{}); a Grundy census lists each line once, in order of q then r",
+        .after.0, .after.1
+    )]
+    OutOfOrder {
+        /// The file's line, from 1.
+        line: usize,
+        /// Its `q`.
+        q: u32,
+        /// Its `r`.
+        r: u32,
+        /// The `(q, r)` of the data line before it.
+        after: (u32, u32),
+    },
 }
 
 /// What a file that is no census is said not to be.
@@ -194,8 +211,9 @@ const EITHER: &str = "a Grundy census (grundy-census.tsv, or a census of periods
 /// Streams a census file of either kind: its `Q`, then each line's summary
 /// with its pattern text (`None` in a census of periods and starts), handed
 /// to `each` (which asks for no more lines by returning false). The file is
-/// read to its end line all the same: nothing read is returned unless the
-/// whole file is as it was written.
+/// read and checked to its end line all the same (each line in order, the
+/// end line's count and CRC): nothing read is returned unless the whole file
+/// is as it was written.
 fn stream(
     reader: impl BufRead,
     mut each: impl FnMut(ProvedLine, Option<&str>, usize) -> Result<bool, BadLine>,
@@ -203,13 +221,19 @@ fn stream(
     let what = EITHER;
     // `Q`, and whether the lines have patterns.
     let mut kind = None;
-    let mut lines = seal::lines(reader);
+    let lines = seal::lines(reader);
     // A file of another kind has no title, and is named as such rather than
-    // as an unsealed census.
+    // as an unsealed census (an empty one as empty, a line without end as
+    // too long).
     let not_census = BadLine { line: 1, what };
-    for (i, l) in lines.by_ref().enumerate() {
+    // The `(q, r)` of the last data line: each must come after it.
+    let mut last = None;
+    // Whether `each` wants more lines (the rest are checked all the same).
+    let mut wanted = true;
+    for (i, l) in lines.enumerate() {
         let l = match l {
             Ok(l) => l,
+            Err(e @ (SealError::Empty | SealError::TooLong(_))) => return Err(e.into()),
             Err(_) if kind.is_none() => return Err(not_census.into()),
             Err(e) => return Err(e.into()),
         };
@@ -243,20 +267,26 @@ fn stream(
         if !fits {
             return Err(bad().into());
         }
+        if let Some(after) = last.filter(|&after| (q, r) <= after) {
+            return Err(ReadError::OutOfOrder {
+                line: i + 1,
+                q,
+                r,
+                after,
+            });
+        }
+        last = Some((q, r));
         let line = ProvedLine {
             q,
             r,
             start,
             period,
         };
-        if !each(line, pattern, i + 1)? {
-            break;
+        if wanted && !each(line, pattern, i + 1)? {
+            wanted = false;
         }
     }
-    match kind {
-        Some((q, _)) => lines.check_rest().map(|()| q).map_err(Into::into),
-        None => Err(not_census.into()),
-    }
+    kind.map(|(q, _)| q).ok_or_else(|| not_census.into())
 }
 
 /// Every line's summary, without parsing the patterns.
@@ -378,6 +408,49 @@ mod tests {
         assert!(matches!(
             summaries((text + "10\t0\t10\t2\n").as_bytes()),
             Err(ReadError::Unsealed(_))
+        ));
+    }
+
+    /// A line repeated or out of order is refused with its line, in a file
+    /// sealed after it was changed; `find` checks the lines after its own.
+    #[test]
+    fn a_line_repeated_or_out_of_order_is_refused_with_its_line() {
+        let c = census(9, 100_000, &Stop::new(), &mut |_| {});
+        let sums: Vec<ProvedLine> = c.lines.iter().map(ProvedLine::from).collect();
+        let mut text = Vec::new();
+        write_periods(9, &sums, "test", &mut text).unwrap();
+        let text = String::from_utf8(text).unwrap();
+        // Title, comment, header, then (0,0) at line 4, (1,0), (1,1), ..
+        let body: Vec<&str> = text.lines().filter(|l| !l.starts_with("# end")).collect();
+        assert!(body[4].starts_with("1\t0\t") && body[5].starts_with("1\t1\t"));
+        let sealed = |lines: &[&str]| {
+            let mut out = Vec::new();
+            write_sealed(&mut out, |w| {
+                lines.iter().try_for_each(|l| writeln!(w, "{l}"))
+            })
+            .unwrap();
+            out
+        };
+        assert_eq!(summaries(&sealed(&body)[..]).unwrap().1, sums);
+        let mut repeated = body.clone();
+        repeated.insert(5, body[4]);
+        let mut swapped = body.clone();
+        swapped.swap(4, 5);
+        for (lines, says) in [
+            (&repeated, "line 6: the line (1,0) after (1,0)"),
+            (&swapped, "line 6: the line (1,0) after (1,1)"),
+        ] {
+            let file = sealed(lines);
+            let err = summaries(&file[..]).unwrap_err();
+            assert!(matches!(err, ReadError::OutOfOrder { .. }), "{err}");
+            assert!(err.to_string().starts_with(says), "{err}");
+            let err = find(&file[..], 0, 0).unwrap_err();
+            assert!(err.to_string().starts_with(says), "{err}");
+        }
+        // An empty file is called empty.
+        assert!(matches!(
+            summaries(&b""[..]),
+            Err(ReadError::Unsealed(SealError::Empty))
         ));
     }
 }

@@ -27,6 +27,7 @@ pub use num_bigint::BigUint;
 
 use super::file::{self, Found, ReadError};
 use super::table::GrundyTable;
+use crate::base::input::InputError;
 use crate::base::path_message::NamesPath;
 use crate::base::stop::Stop;
 use crate::f::table::TableError;
@@ -175,7 +176,7 @@ pub enum NimError {
         error: TableError,
     },
     /// The named census could not be read.
-    #[error("{}: {error}", .path.display())]
+    #[error("{}", error.with_path(path))]
     Census {
         /// The census file.
         path: PathBuf,
@@ -225,20 +226,29 @@ pub enum NimError {
 /// A census file that could not be opened or read.
 #[derive(Debug, thiserror::Error)]
 pub enum CensusError {
-    /// Opening it failed.
+    /// Opening it failed (the message names the file).
     #[error("{0}")]
-    Open(#[from] std::io::Error),
+    Open(#[from] InputError),
     /// Its text is not a Grundy census.
     #[error("{0}")]
     Read(#[from] ReadError),
 }
 
 impl CensusError {
-    /// Whether the file is not there.
+    /// Whether the file is not there (or is a link to nothing).
     pub fn not_found(&self) -> bool {
-        matches!(self, CensusError::Open(e) if e.kind() == std::io::ErrorKind::NotFound)
+        matches!(self, CensusError::Open(e) if e.is_missing())
     }
 }
+
+impl NamesPath for CensusError {
+    fn names_path(&self) -> bool {
+        matches!(self, CensusError::Open(_))
+    }
+}
+
+/// What a Grundy census file is, for the message when the path is no file.
+const GRUNDY_CENSUS: &str = "a Grundy census";
 
 /// The committed b-file of the rectangles, read when no other is named.
 pub const DEFAULT_RECTANGLES: &str = "data/grundy-table-5000/grundy-rectangles.txt";
@@ -375,7 +385,7 @@ pub fn nim(
         }
     }
     if let Some(path) = files.rectangles.filter(|_| small == Some(q) && q == r) {
-        let read = crate::base::text::open(path)
+        let read = crate::base::text::open(path, "a b-file of the rectangles")
             .map_err(|e| e.to_string())
             .and_then(|f| super::sequences::read_rectangles(f, &path.display().to_string()));
         let values = read.map_err(|e| {
@@ -409,7 +419,8 @@ pub fn nim(
                     path: path.to_path_buf(),
                     error,
                 };
-                let reader = crate::base::text::open(path).map_err(|e| bad(e.into()))?;
+                let reader =
+                    crate::base::text::open(path, GRUNDY_CENSUS).map_err(|e| bad(e.into()))?;
                 // Streamed: a census of a large Q is gigabytes, and one line is wanted.
                 let fate = match (u32::try_from(q), u32::try_from(r)) {
                     (Ok(q), Ok(r)) => file::find(reader, q, r).map(|(_, fate)| fate),
@@ -538,7 +549,7 @@ impl LoadedCensus {
             path: path.to_path_buf(),
             error,
         };
-        let reader = crate::base::text::open(path).map_err(|e| bad(e.into()))?;
+        let reader = crate::base::text::open(path, GRUNDY_CENSUS).map_err(|e| bad(e.into()))?;
         let (q_max, found) = file::read_lines(reader).map_err(|e| bad(e.into()))?;
         let lines = found
             .into_iter()

@@ -174,7 +174,8 @@ pub fn read_rectangles(reader: impl BufRead, name: &str) -> Result<Vec<u32>, Str
 }
 
 /// The terms `a(offset), a(offset + 1), ..` of a sealed b-file whose first
-/// line begins with `title`, in order.
+/// line begins with `title`, in order: an `n` repeated or out of order, or
+/// one missing, is refused with its line.
 fn read_terms(
     reader: impl BufRead,
     name: &str,
@@ -203,7 +204,15 @@ fn read_terms(
         let mut words = text.split_whitespace();
         let n: usize = words.next().and_then(|w| w.parse().ok()).ok_or_else(bad)?;
         let v: u32 = words.next().and_then(|w| w.parse().ok()).ok_or_else(bad)?;
-        if n != terms.len() + offset || words.next().is_some() {
+        let want = terms.len() + offset;
+        if n < want {
+            return Err(format!(
+                "{name} line {}: n = {n} after n = {}; a b-file lists each n once, in order",
+                i + 1,
+                want - 1
+            ));
+        }
+        if n != want || words.next().is_some() {
             return Err(bad());
         }
         terms.push(v);
@@ -240,6 +249,23 @@ mod tests {
         write_lines(&[line], true, "test", &mut other).unwrap();
         let err = read_rectangles(&other[..], "r").unwrap_err();
         assert!(err.contains("not the b-file wanted"), "{err}");
+        // A term repeated or out of order, or one missing, is refused with
+        // its line, however well sealed.
+        for (terms, says) in [
+            (
+                "1 1\n2 2\n2 2\n",
+                "r line 4: n = 2 after n = 2; a b-file lists each n once, in order",
+            ),
+            ("1 1\n3 2\n2 2\n", "r line 3: not `n a(n)` with n = 2"),
+            ("2 2\n1 1\n", "r line 2: not `n a(n)` with n = 1"),
+        ] {
+            let mut file = Vec::new();
+            write_sealed(&mut file, |w| {
+                w.write_all(format!("{RECTANGLES_TITLE} [n,n,n]\n{terms}").as_bytes())
+            })
+            .unwrap();
+            assert_eq!(read_rectangles(&file[..], "r").unwrap_err(), says);
+        }
     }
 
     /// What `write_lines` writes, `read_lines` reads back; a gap is refused.

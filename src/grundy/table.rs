@@ -21,6 +21,7 @@ use std::time::{Duration, Instant};
 
 use super::checkpoint::{CheckpointError, Format};
 use super::{Sweep, line};
+use crate::base::path_message::NamesPath;
 use crate::base::stop::Stop;
 use crate::f::table::{Shape, Table, TableError, TableWriter, raw};
 
@@ -124,7 +125,7 @@ impl std::fmt::Display for ExtendError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             ExtendError::Table(e) => write!(f, "{e}"),
-            ExtendError::Checkpoint(path, e) => write!(f, "{}: {e}", path.display()),
+            ExtendError::Checkpoint(path, e) => write!(f, "{}", e.with_path(path)),
             ExtendError::NotThisTable { path, p, last } => write!(
                 f,
                 "{}: the sweep is at p = {p}, past the table's last slab {last}: not this table's",
@@ -199,7 +200,7 @@ pub fn extend(
     let q_max = n.max(narrow::<u32, _>(done - 1));
     let ck_error = |c: &Checkpoint, e| ExtendError::Checkpoint(c.path.clone(), e);
     let io_error = |c: &Checkpoint, e| ck_error(c, CheckpointError::Io(e));
-    let saved = match checkpoint.filter(|c| c.path.exists()) {
+    let saved = match checkpoint.filter(|c| crate::base::input::is_there(&c.path)) {
         Some(c) => Some(load_sweep(&c.path, q_max).map_err(|e| ck_error(c, e))?),
         None => None,
     };

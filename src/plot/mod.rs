@@ -101,6 +101,9 @@ pub enum PlotError {
     /// Another process draws into the directory.
     #[error(transparent)]
     Locked(#[from] crate::base::lock::LockError),
+    /// A file read there is no regular file (the message names it).
+    #[error(transparent)]
+    Input(#[from] crate::base::input::InputError),
 }
 
 impl PlotError {

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 
 use super::PlotError;
 use crate::base::atomic_write::FileSet;
+use crate::base::input::{self, InputError};
 
 /// The record's file name in a figure directory.
 pub const RECORD: &str = "figures.tsv";
@@ -63,9 +64,9 @@ impl Record {
     /// record is started again, since every figure may be replaced.
     pub(super) fn open(dir: &Path, replace: bool) -> Result<Record, PlotError> {
         let path = dir.join(RECORD);
-        let entries = match std::fs::File::open(&path) {
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => BTreeMap::new(),
-            Err(e) => return Err(PlotError::io(&path)(e)),
+        let entries = match input::open(&path, "a figure record") {
+            Err(InputError::Missing { .. }) => BTreeMap::new(),
+            Err(e) => return Err(e.into()),
             Ok(file) => match read(BufReader::new(file)) {
                 Ok(entries) => entries,
                 Err(_) if replace => BTreeMap::new(),
@@ -129,10 +130,10 @@ impl Record {
     }
 }
 
-/// The entries of a record file by figure file name, its end line checked;
-/// an error says what is wrong.
+/// The entries of a record file by figure file name (each once, in order
+/// of the name), its end line checked; an error says what is wrong.
 pub fn read(reader: impl std::io::BufRead) -> Result<BTreeMap<String, Made>, String> {
-    let mut entries = BTreeMap::new();
+    let mut entries: BTreeMap<String, Made> = BTreeMap::new();
     for (i, line) in crate::base::seal::lines(reader).enumerate() {
         let line = line.map_err(|e| e.to_string())?;
         if line.starts_with('#') {
@@ -145,6 +146,14 @@ pub fn read(reader: impl std::io::BufRead) -> Result<BTreeMap<String, Made>, Str
         let n = n
             .parse()
             .map_err(|_| format!("line {}: {n:?} is not a count", i + 1))?;
+        if let Some((last, _)) = entries.last_key_value()
+            && file <= last.as_str()
+        {
+            return Err(format!(
+                "line {}: {file} after {last}; the record lists each figure once, in order of its name",
+                i + 1
+            ));
+        }
         entries.insert(
             file.to_string(),
             Made {
@@ -224,5 +233,25 @@ mod tests {
             "{e}"
         );
         assert!(Record::open(dir.path(), true).is_ok());
+    }
+
+    /// A figure listed twice, or out of order, is refused with its line.
+    #[test]
+    fn a_figure_listed_twice_or_out_of_order_is_refused() {
+        let sealed = |body: &str| {
+            let mut out = Vec::new();
+            crate::base::seal::write_sealed(&mut out, |w| w.write_all(body.as_bytes())).unwrap();
+            out
+        };
+        let a = "a.png\ttable\t10\tchomp3 plot\n";
+        let b = "b.png\ttable\t20\tchomp3 plot\n";
+        assert_eq!(read(&sealed(&format!("# r\n{a}{b}"))[..]).unwrap().len(), 2);
+        for (body, says) in [
+            (format!("# r\n{a}{a}"), "line 3: a.png after a.png"),
+            (format!("# r\n{b}{a}"), "line 3: a.png after b.png"),
+        ] {
+            let e = read(&sealed(&body)[..]).unwrap_err();
+            assert!(e.starts_with(says), "{e}");
+        }
     }
 }

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{Result, anyhow, bail};
+use chomp3::base::path_message::NamesPath;
 use chomp3::graph::format::{parse_edge_list, parse_line, to_graph6};
 use chomp3::graph::{self, Graph, Move, Multigraph, Solver, family, subgraphs_or_stop};
 use chomp3::outputs::{self, Kind};
@@ -99,7 +100,10 @@ pub fn run(args: &Args) -> Result<()> {
     }
     // Check every family name before any work, so a typo costs nothing.
     for s in &args.sources {
-        if s.contains(':') && !s.starts_with("geng:") && !Path::new(s).is_file() {
+        if s.contains(':')
+            && !s.starts_with("geng:")
+            && !chomp3::base::input::is_there(Path::new(s))
+        {
             family::expand(s)?;
         }
     }
@@ -116,8 +120,8 @@ pub fn run(args: &Args) -> Result<()> {
     let _held = outputs::lock(&plan)?;
     let started = Instant::now();
     let solver = match &args.memo {
-        Some(path) if path.exists() => {
-            Solver::open(path).map_err(|e| anyhow!("{}: {e}", path.display()))?
+        Some(path) if chomp3::base::input::is_there(path) => {
+            Solver::open(path).map_err(|e| anyhow!("{}", e.with_path(path)))?
         }
         _ => Solver::new(),
     }
@@ -467,12 +471,14 @@ fn finish(args: &Args, solver: &Solver, loaded: usize, started: Instant) -> Resu
     Ok(())
 }
 
-/// Reads graph6/sparse6 lines; the error names the source and line.
+/// Reads graph6/sparse6 lines (each at most `base::text`'s limit long); the
+/// error names the source and line.
 fn read_lines(name: String, reader: impl BufRead + 'static) -> impl Iterator<Item = Result<Item>> {
-    reader.lines().enumerate().filter_map(move |(i, line)| {
+    let lines = chomp3::base::text::Lines::new(reader);
+    lines.enumerate().filter_map(move |(i, line)| {
         let line = match line {
             Ok(l) => l,
-            Err(e) => return Some(Err(anyhow!("{name}:{}: {e}", i + 1))),
+            Err(e) => return Some(Err(anyhow!("{name}: {e}"))),
         };
         let t = line.trim();
         if t.is_empty() {
@@ -488,7 +494,7 @@ fn read_lines(name: String, reader: impl BufRead + 'static) -> impl Iterator<Ite
 
 /// An edge-list file as one labelled graph.
 fn read_edge_list(path: &Path) -> Result<Item> {
-    let text = std::fs::read_to_string(path).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+    let text = chomp3::base::text::read_to_string(path, "an edge list").map_err(|e| anyhow!(e))?;
     let m =
         parse_edge_list(&text).map_err(|(line, e)| anyhow!("{}:{line}: {e}", path.display()))?;
     let g = Graph::from_multigraph(&m);

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{Result, anyhow, bail};
+use chomp3::base::path_message::NamesPath;
 use chomp3::grundy::ProvedLine;
 use chomp3::grundy::file;
 use chomp3::grundy::lag;
@@ -174,8 +175,8 @@ fn save(run: &lag::Run, path: &std::path::Path) -> Result<()> {
 /// command); else checks that the arguments make a census.
 fn resume(args: &Args) -> Result<Option<lag::Run>> {
     match &args.checkpoint {
-        Some(path) if path.exists() => {
-            let run = lag::load(path).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+        Some(path) if chomp3::base::input::is_there(path) => {
+            let run = lag::load(path).map_err(|e| anyhow!("{}", e.with_path(path)))?;
             if run.shape() != (args.lines, args.lag) {
                 bail!(
                     "{}: a checkpoint of --lines {} --lag {}, not of this command",

@@ -79,19 +79,18 @@ pub fn run(args: &Args) -> Result<()> {
         );
         return graph_figures(dir, &args.out, format, &given, args.replace);
     }
-    let open = |file: &Path| {
-        chomp3::base::text::open(file).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))
-    };
+    let open =
+        |file: &Path, what| chomp3::base::text::open(file, what).map_err(|e| anyhow::anyhow!(e));
     let grundy = match (&args.grundy, &args.grundy_bfiles) {
         (Some(file), _) => Some(
-            chomp3::grundy::file::summaries(open(file)?)
+            chomp3::grundy::file::summaries(open(file, "a Grundy census")?)
                 .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?
                 .1,
         ),
         (_, Some(dir)) => Some(
             chomp3::grundy::sequences::read_lines(
-                open(&dir.join("grundy-periods.txt"))?,
-                open(&dir.join("grundy-starts.txt"))?,
+                open(&dir.join("grundy-periods.txt"), "a Grundy b-file")?,
+                open(&dir.join("grundy-starts.txt"), "a Grundy b-file")?,
             )
             .map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?,
         ),
@@ -211,13 +210,21 @@ fn graph_figures(
 ) -> Result<()> {
     use chomp3::graph::summary::Summary;
     use chomp3::plot::graphs::{plot_graphs, read_wheel_costs};
+    match std::fs::metadata(dir) {
+        Ok(m) if m.is_dir() => {}
+        Ok(_) => bail!(
+            "--graphs {} is not a directory; give the directory of the files `chomp3 graph ... --out` wrote",
+            dir.display()
+        ),
+        Err(e) => bail!("--graphs {}: {e}", dir.display()),
+    }
     let read = |name: &str| {
-        let path = dir.join(name);
-        std::fs::read_to_string(&path).map_err(|e| {
-            anyhow::anyhow!(
-                "{}: {e}; write it with `chomp3 graph ... --out` first",
-                path.display()
-            )
+        use chomp3::base::text::{TextError, read_to_string};
+        read_to_string(&dir.join(name), "a chomp3 graph table").map_err(|e| match e {
+            TextError::Open(e) if e.is_missing() => {
+                anyhow::anyhow!("{e}; write it with `chomp3 graph ... --out` first")
+            }
+            e => anyhow::anyhow!(e),
         })
     };
     let [summary, wheels] = GRAPH_FILES;

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{Result, anyhow};
+use chomp3::base::path_message::NamesPath;
 
 use super::args::QuietArg;
 use super::progress::bar;
@@ -30,7 +31,7 @@ pub fn run(args: &Args) -> Result<()> {
             bar.set_length(all);
             bar.set_position(done);
         })
-        .map_err(|e| anyhow!("{}: {e}", args.old.display()))?;
+        .map_err(|e| anyhow!("{}", e.with_path(&args.old)))?;
     bar.finish_and_clear();
     say!(
         "{}: {columns} columns of {} checked and written again with block checksums, read back equal, in {:.1} s",

@@ -74,6 +74,9 @@ pub enum CheckpointError {
     /// Cut off, or bytes that cannot be right (its checksum, a count, a tag).
     #[error("damaged census checkpoint ({0}); {START_OVER}")]
     Damaged(String),
+    /// Nothing in the file (a checkpoint is written whole, never empty).
+    #[error("the file is empty, not a census checkpoint; {START_OVER}")]
+    Empty,
 }
 
 /// The last resort every checkpoint message offers.
@@ -139,9 +142,17 @@ impl Run {
                 _ => e.to_string(),
             })
         };
-        let mut magic = [0u8; 8];
-        rd.read_exact(&mut magic)
-            .map_err(|_| CheckpointError::NotThisFile)?;
+        let mut magic = Vec::with_capacity(8);
+        (&mut rd)
+            .take(8)
+            .read_to_end(&mut magic)
+            .map_err(|e| CheckpointError::Damaged(e.to_string()))?;
+        if magic.is_empty() {
+            return Err(CheckpointError::Empty);
+        }
+        if magic.len() < 8 && MAGIC.starts_with(&magic) {
+            return Err(CheckpointError::Damaged("cut off".into()));
+        }
         if magic != MAGIC {
             return Err(CheckpointError::NotThisFile);
         }
@@ -398,6 +409,15 @@ mod tests {
         assert!(matches!(
             Run::load(&mut &b"CHOMP3TB"[..], params),
             Err(CheckpointError::NotThisFile)
+        ));
+        // Empty, or cut off in the magic: said so.
+        assert!(matches!(
+            Run::load(&mut &b""[..], params),
+            Err(CheckpointError::Empty)
+        ));
+        assert!(matches!(
+            Run::load(&mut &b"CHOM"[..], params),
+            Err(CheckpointError::Damaged(why)) if why == "cut off"
         ));
     }
 }

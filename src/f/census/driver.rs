@@ -6,12 +6,12 @@
 //! each). Uses `Run`, the engine's `ranks` for the decisions all ranks must
 //! share, `stop` and `atomic_write`.
 
-use std::fs::File;
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use super::{Census, CheckpointError, Params, Run};
+use crate::base::input::{self, InputError};
 use crate::base::stop::Stop;
 use crate::f::engine::ranks::{self as share, Ranks, Traffic};
 
@@ -52,7 +52,14 @@ pub enum DriverError {
     /// The checkpoint files of several ranks disagree (the message says how).
     #[error("{0}")]
     Ranks(String),
+    /// The checkpoint's path is no regular file, or a link to nothing (the
+    /// message names it).
+    #[error(transparent)]
+    Input(InputError),
 }
+
+/// What a checkpoint is, for the message when the path is no file.
+pub(super) const CHECKPOINT: &str = "a census checkpoint";
 
 /// Where a census keeps its state between runs.
 pub trait Checkpoints {
@@ -73,14 +80,12 @@ pub struct OneFile {
 impl OneFile {
     /// The state saved in the file, if there is one (it must be for `params`).
     pub fn resume(&self, params: Params) -> Result<Option<Run>, DriverError> {
-        let io = |error| DriverError::Io {
-            path: self.path.clone(),
-            error,
-        };
-        let file = match File::open(&self.path) {
+        // Nothing there: a new census. A link to nothing is named, not
+        // written over.
+        let file = match input::open(&self.path, CHECKPOINT) {
             Ok(f) => f,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(io(e)),
+            Err(InputError::Missing { .. }) => return Ok(None),
+            Err(e) => return Err(DriverError::Input(e)),
         };
         Run::load(&mut BufReader::with_capacity(1 << 20, file), params)
             .map(Some)

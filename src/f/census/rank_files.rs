@@ -8,7 +8,6 @@
 //! checkpoint format, the engine's `ranks` for the choices all ranks share,
 //! and `atomic_write`.
 
-use std::fs::File;
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -147,7 +146,8 @@ impl RankFiles {
             )));
         };
         let path = rank_file(base, size, rank, column);
-        let file = File::open(&path).map_err(io_error(&path))?;
+        let file = crate::base::input::open(&path, super::driver::CHECKPOINT)
+            .map_err(DriverError::Input)?;
         Run::load_shared(&mut BufReader::with_capacity(1 << 20, file), params, ranks)
             .map_err(|error| DriverError::Checkpoint { path, error })
     }

@@ -11,6 +11,7 @@ use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
 use crate::base::atomic_write::FileSet;
+use crate::base::input::{self, InputError};
 use crate::base::path_message::NamesPath;
 use crate::f::facts::ColumnFacts;
 use crate::f::proof::{Fate, RowStatus};
@@ -39,6 +40,25 @@ pub enum DescriptorError {
     /// Wrong length or checksum.
     #[error("damaged census descriptor file (length or checksum); run `chomp3 census` again")]
     Damaged,
+    /// Nothing in the file.
+    #[error("the file is empty, not a census descriptor file")]
+    Empty,
+    /// Another kind of file chomp3 writes.
+    #[error("this file is {0}, not a census descriptor file; give the path of a .c3d file")]
+    OtherFile(&'static str),
+    /// Fewer bytes than its header asks for.
+    #[error(
+        "truncated census descriptor file: {found} bytes, where its header asks for at least {at_least} (it was cut off, or its header damaged); copy it again, or make the census again"
+    )]
+    Truncated {
+        /// Bytes in the file.
+        found: u64,
+        /// Bytes its header asks for, at least.
+        at_least: u64,
+    },
+    /// The path is no regular file, or a link to nothing (the message names it).
+    #[error(transparent)]
+    Input(InputError),
     /// An operating-system error.
     #[error("{path}: {error}")]
     Io {
@@ -53,7 +73,7 @@ impl NamesPath for DescriptorError {
     fn names_path(&self) -> bool {
         matches!(
             self,
-            DescriptorError::NotFound(_) | DescriptorError::Io { .. }
+            DescriptorError::NotFound(_) | DescriptorError::Io { .. } | DescriptorError::Input(_)
         )
     }
 }
@@ -201,7 +221,7 @@ pub fn rows_in_file(path: &Path) -> Result<Option<u32>, DescriptorError> {
     };
     // The first line as bytes: a descriptor file is binary, not text.
     let mut first = Vec::new();
-    BufReader::new(File::open(path).map_err(io)?)
+    BufReader::new(input::open(path, DESCRIPTORS).map_err(DescriptorError::Input)?)
         .take(256)
         .read_until(b'\n', &mut first)
         .map_err(io)?;
@@ -220,10 +240,16 @@ pub fn rows_in_file(path: &Path) -> Result<Option<u32>, DescriptorError> {
 /// `5*10^5` does by 1.6): a larger output is refused, not allocated.
 const XZ_MOST: u64 = 64;
 
-/// The decompressed bytes of the `.xz` file at `path`.
-fn read_xz(path: &Path) -> io::Result<Vec<u8>> {
-    let file = File::open(path)?;
-    let limit = XZ_MOST * file.metadata()?.len() + (1 << 20);
+/// What a descriptor file is, for the message when the path is no file.
+const DESCRIPTORS: &str = "a census descriptor file (.c3d)";
+
+/// The decompressed bytes of the `.xz` file `file`.
+fn read_xz(file: File) -> io::Result<Vec<u8>> {
+    let len = file.metadata()?.len();
+    if len == 0 {
+        return Ok(Vec::new());
+    }
+    let limit = XZ_MOST * len + (1 << 20);
     let mut bytes = Vec::new();
     xz2::read::XzDecoder::new_multi_decoder(BufReader::new(file))
         .take(limit + 1)
@@ -248,19 +274,28 @@ impl Descriptors {
     /// a path ending in `.xz` is decompressed as it is read (the committed
     /// censuses are kept so).
     pub fn open(path: &Path) -> Result<Descriptors, DescriptorError> {
-        let io = |error: io::Error| match error.kind() {
-            io::ErrorKind::NotFound => DescriptorError::NotFound(path.to_path_buf()),
-            _ => DescriptorError::Io {
-                path: path.to_path_buf(),
-                error,
-            },
+        let io = |error: io::Error| DescriptorError::Io {
+            path: path.to_path_buf(),
+            error,
         };
+        let mut file = input::open(path, DESCRIPTORS).map_err(|e| match e {
+            InputError::Missing { path } => DescriptorError::NotFound(path),
+            e => DescriptorError::Input(e),
+        })?;
         let bytes = if path.extension().is_some_and(|e| e == "xz") {
-            read_xz(path).map_err(io)?
+            read_xz(file).map_err(io)?
         } else {
-            std::fs::read(path).map_err(io)?
+            let mut bytes = Vec::new();
+            file.read_to_end(&mut bytes).map_err(io)?;
+            bytes
         };
-        let header = raw::decode_header(&bytes)?;
+        let header =
+            raw::decode_header(&bytes).map_err(|e| match (e, crate::outputs::kind_of(&bytes)) {
+                (DescriptorError::NotThisFile, Some(kind)) => {
+                    DescriptorError::OtherFile(kind.what())
+                }
+                (e, _) => e,
+            })?;
         Ok(Descriptors { bytes, header })
     }
 

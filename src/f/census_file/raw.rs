@@ -174,8 +174,19 @@ pub fn start_is_bound(b: &[u8], r: u32) -> bool {
 
 /// Checks magic, version, length and checksum; returns the header.
 pub fn decode_header(b: &[u8]) -> Result<Header, DescriptorError> {
-    if b.len() < HEADER + 4 || b[..8] != MAGIC {
+    // Fewer bytes than the header asks for, from `at_least`.
+    let cut = |at_least: usize| DescriptorError::Truncated {
+        found: b.len() as u64,
+        at_least: at_least as u64,
+    };
+    if b.is_empty() {
+        return Err(DescriptorError::Empty);
+    }
+    if !(b.starts_with(&MAGIC) || MAGIC.starts_with(b)) {
         return Err(DescriptorError::NotThisFile);
+    }
+    if b.len() < HEADER + 4 {
+        return Err(cut(HEADER + 4));
     }
     let version = u32_at(b, 8);
     if version != 1 && version != VERSION {
@@ -196,13 +207,18 @@ pub fn decode_header(b: &[u8]) -> Result<Header, DescriptorError> {
     let facts_at = crate::base::bytes::usize_of(header.pool)
         .checked_mul(4)
         .and_then(|p| p.checked_add(header.pool_offset()))
-        .filter(|&at| at <= body)
         .ok_or_else(damaged)?;
+    if facts_at > body {
+        return Err(cut(facts_at + 4));
+    }
     if version == 2 {
         if facts_at + 8 > body {
-            return Err(damaged());
+            return Err(cut(facts_at + 12));
         }
         header.facts_n = Some(u32_at(b, facts_at));
+    }
+    if header.file_len() > b.len() {
+        return Err(cut(header.file_len()));
     }
     if header.file_len() != b.len() || crc32fast::hash(&b[..body]) != u32_at(b, body) {
         return Err(DescriptorError::Damaged);

@@ -23,6 +23,7 @@ use std::path::{Path, PathBuf};
 
 use memmap2::Mmap;
 
+use crate::base::input::{InputError, Kind};
 use crate::base::path_message::NamesPath;
 
 pub use raw::Shape;
@@ -48,6 +49,24 @@ pub enum TableError {
         .0.display(), .1.noun(), .1.extension()
     )]
     IsDirectory(PathBuf, Shape),
+    /// The file is empty: no header, no table.
+    #[error(
+        "the file is empty, not a chomp3 table (a table has its header from its first write); give the path of a .c3t (or, for Grundy values, .g3t) file"
+    )]
+    Empty,
+    /// The file starts as a table does but is cut off inside its header.
+    #[error(
+        "truncated table: the file has {0} bytes, fewer than its {HEADER_LEN}-byte header; restore the file or compute it again"
+    )]
+    HeaderTruncated(u64),
+    /// The path is no regular file, or a link to nothing (the message names it).
+    #[error(transparent)]
+    Input(InputError),
+    /// The file is another kind of file chomp3 writes.
+    #[error(
+        "this file is {0}, not a chomp3 table; give the path of a .c3t (or, for Grundy values, .g3t) file"
+    )]
+    OtherFile(&'static str),
     /// The file does not start with the table magic: it is some other file.
     #[error(
         "not a chomp3 table (no CHOMP3TB, CHOMP3TR or CHOMP3GT header); give the path of a .c3t (or, for Grundy values, .g3t) file"
@@ -71,6 +90,10 @@ pub enum TableError {
         /// The version in the file.
         found: u32,
     },
+    /// A table to upgrade that is not of version 1 (of the version this
+    /// build reads, most often: nothing to do).
+    #[error("{}", not_version_1(*.0))]
+    NotVersion1(u32),
     /// The header fails its checksum or its fields disagree: the file is damaged.
     #[error("damaged table header ({0}); restore the file or compute it again")]
     CorruptHeader(&'static str),
@@ -166,10 +189,60 @@ impl NamesPath for TableError {
             self,
             TableError::NotFound(..)
                 | TableError::IsDirectory(..)
+                | TableError::Input(..)
                 | TableError::Io { .. }
                 | TableError::Shrunk(..)
         )
     }
+}
+
+impl TableError {
+    /// The error for a table of `shape` at a path that is no regular file:
+    /// nothing there and a directory in the words of a table, the rest as
+    /// `base::input` says them.
+    pub(crate) fn input(shape: Shape, e: InputError) -> TableError {
+        match e {
+            InputError::Missing { path } => TableError::NotFound(path, shape),
+            InputError::NotAFile {
+                path,
+                kind: Kind::Directory,
+                ..
+            } => TableError::IsDirectory(path, shape),
+            e => TableError::Input(e),
+        }
+    }
+
+    /// The error for a file of `len` bytes, shorter than a table's header,
+    /// whose first bytes are `head`: empty, cut off in a table's header, or
+    /// no table.
+    pub(crate) fn short(len: u64, head: &[u8]) -> TableError {
+        let table = [raw::MAGIC, raw::MAGIC_GRUNDY, raw::MAGIC_ROWS]
+            .iter()
+            .any(|m| head.starts_with(m) || (!head.is_empty() && m.starts_with(head)));
+        match (len, table) {
+            (0, _) => TableError::Empty,
+            (_, true) => TableError::HeaderTruncated(len),
+            _ => TableError::not_table(head),
+        }
+    }
+
+    /// The error for a file that starts with `head`, no table's magic: what
+    /// it is, if it is another file chomp3 writes.
+    pub(crate) fn not_table(head: &[u8]) -> TableError {
+        match crate::outputs::kind_of(head) {
+            Some(kind) => TableError::OtherFile(kind.what()),
+            None => TableError::NotThisFile,
+        }
+    }
+}
+
+/// The first bytes of `file` (at most a table's header), to say what a
+/// file too short for a table is.
+pub(crate) fn first_bytes(file: &File) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut head = Vec::new();
+    file.take(HEADER_LEN).read_to_end(&mut head)?;
+    Ok(head)
 }
 
 /// What a table of largest column `n` holds, for messages: `N = n`, or no
@@ -190,6 +263,17 @@ fn version_message(expected: u32, found: u32) -> String {
         format!(
             "table format version {found}, this chomp3 reads version {expected}; use a chomp3 that reads it"
         )
+    }
+}
+
+fn not_version_1(found: u32) -> String {
+    match found == raw::VERSION {
+        true => format!(
+            "already a table of format version {found}, the version this chomp3 reads: there is nothing to upgrade"
+        ),
+        false => {
+            format!("table format version {found}: only a table of version 1 is upgraded")
+        }
     }
 }
 
@@ -271,16 +355,14 @@ impl Table {
     }
 
     fn open_with(path: &Path, shape: Shape, map: bool) -> Result<Table, TableError> {
-        if path.is_dir() {
-            return Err(TableError::IsDirectory(path.to_path_buf(), shape));
-        }
-        let file = File::open(path).map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => TableError::NotFound(path.to_path_buf(), shape),
-            _ => TableError::io(path)(e),
-        })?;
+        let file = crate::base::input::open(path, shape.what())
+            .map_err(|e| TableError::input(shape, e))?;
         let len = file.metadata().map_err(TableError::io(path))?.len();
         if len < HEADER_LEN {
-            return Err(TableError::NotThisFile);
+            return Err(TableError::short(
+                len,
+                &first_bytes(&file).map_err(TableError::io(path))?,
+            ));
         }
         let bytes = if map {
             // SAFETY: the map is read-only and chomp3 never shrinks a table below
@@ -297,7 +379,10 @@ impl Table {
         };
         let mut head = vec![0u8; narrow::<usize, _>(HEADER_LEN)];
         bytes.read_at(0, &mut head)?;
-        let (header, commit) = Header::decode(&head)?;
+        let (header, commit) = Header::decode(&head).map_err(|e| match e {
+            TableError::NotThisFile => TableError::not_table(&head),
+            e => e,
+        })?;
         if header.shape != shape {
             return Err(TableError::OtherKind {
                 wanted: shape,

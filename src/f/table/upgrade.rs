@@ -17,6 +17,9 @@ use crate::base::stop::Stop;
 /// Columns (slabs) appended between commits.
 const COLUMNS_PER_COMMIT: u64 = 64;
 
+/// Bytes of a version 1 header (data starts there).
+const HEADER: u64 = 4096;
+
 /// Makes the version 1 table `old` into a version 2 table `new` (which must
 /// not exist); returns its columns. `progress(done, all)` after each column.
 pub fn upgrade(
@@ -25,7 +28,14 @@ pub fn upgrade(
     stop: &Stop,
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<u64, TableError> {
-    let file = std::fs::File::open(old).map_err(TableError::io(old))?;
+    let file = crate::base::input::open(old, "a version 1 table").map_err(TableError::Input)?;
+    let len = file.metadata().map_err(TableError::io(old))?.len();
+    if len < HEADER {
+        return Err(TableError::short(
+            len,
+            &super::first_bytes(&file).map_err(TableError::io(old))?,
+        ));
+    }
     // SAFETY: read-only; a file cut while mapped raises SIGBUS (see `Table`).
     let map = unsafe { Mmap::map(&file) }.map_err(TableError::io(old))?;
     let v1 = V1::read(&map)?;
@@ -81,20 +91,20 @@ struct V1<'a> {
 
 impl<'a> V1<'a> {
     fn read(map: &'a [u8]) -> Result<V1<'a>, TableError> {
-        const HEADER: usize = 4096;
+        const HEADER: usize = self::HEADER as usize;
+        if map.len() < HEADER {
+            return Err(TableError::short(map.len() as u64, map));
+        }
+        let version = u32_at(map, 8);
         let shape = match map.get(0..8) {
+            // Tables by rows came with version 2.
+            Some(m) if m == raw::MAGIC_ROWS => return Err(TableError::NotVersion1(version)),
             Some(m) if m == raw::MAGIC => Shape::Triangle,
             Some(m) if m == raw::MAGIC_GRUNDY => Shape::Tetrahedron,
             _ => return Err(TableError::NotThisFile),
         };
-        if map.len() < HEADER {
-            return Err(TableError::NotThisFile);
-        }
-        let version = u32_at(map, 8);
         if version != 1 {
-            return Err(TableError::ChecksumMismatch(format!(
-                "format version {version}: only a version 1 table is upgraded"
-            )));
+            return Err(TableError::NotVersion1(version));
         }
         if crc32fast::hash(&map[0..32]) != u32_at(map, 32) || u64_at(map, 24) != HEADER as u64 {
             return Err(TableError::CorruptHeader("header checksum does not match"));

@@ -16,6 +16,7 @@ pub use crate::base::atomic_write::parent_dir;
 
 use super::TableError;
 use super::raw::{BLOCK_BYTES, Commit, HEADER_LEN, Header, Packed, SLOT_LEN, SLOT_OFFSETS, Shape};
+use crate::base::input::InputError;
 
 /// A table file opened for appending columns; holds an exclusive lock on it.
 pub struct TableWriter {
@@ -57,6 +58,14 @@ impl TableWriter {
             bits: shape.bits_for_capacity(capacity),
             capacity,
         };
+        // A link to nothing: the table would be made where it points, or
+        // be taken for one another process is making.
+        if let Some(target) = crate::base::input::dangling_link(path) {
+            return Err(TableError::Input(InputError::DanglingLink {
+                path: path.to_path_buf(),
+                target,
+            }));
+        }
         let dir = parent_dir(path);
         let name = path
             .file_name()
@@ -100,9 +109,8 @@ impl TableWriter {
 
     /// [`TableWriter::open`] for a table of the given shape.
     pub fn open_shape(path: &Path, shape: Shape) -> Result<TableWriter, TableError> {
-        if path.is_dir() {
-            return Err(TableError::IsDirectory(path.to_path_buf(), shape));
-        }
+        // Only a regular file is opened (a FIFO would be opened to read and write).
+        crate::base::input::check(path, shape.what()).map_err(|e| TableError::input(shape, e))?;
         let file = OpenOptions::new()
             .read(true)
             .write(true)
@@ -120,7 +128,10 @@ impl TableWriter {
         crate::base::atomic_write::remove_left_aside(path);
         let len = file.metadata().map_err(TableError::io(path))?.len();
         if len < HEADER_LEN {
-            return Err(TableError::NotThisFile);
+            return Err(TableError::short(
+                len,
+                &super::first_bytes(&file).map_err(TableError::io(path))?,
+            ));
         }
         let mut head = vec![0u8; narrow::<usize, _>(HEADER_LEN)];
         file.read_exact_at(&mut head, 0)

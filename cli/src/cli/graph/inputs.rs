@@ -18,6 +18,9 @@ pub type Item = (String, Graph, Option<Multigraph>);
 /// nauty's graph generator as Debian installs it.
 const GENG: &str = "nauty-geng";
 
+/// What a file of graphs is, for the message when its path is no file.
+const GRAPH_LINES: &str = "a file of graphs (graph6 or sparse6 lines)";
+
 /// Every graph of the sources, in order, as an iterator; an error ends it.
 pub struct Inputs {
     pending: std::vec::IntoIter<Pending>,
@@ -72,8 +75,10 @@ impl Inputs {
             Pending::Source(s) if s == "-" => {
                 Box::new(read_lines("stdin".to_string(), BufReader::new(io::stdin())))
             }
-            Pending::Source(s) if Path::new(&s).is_file() => {
-                let f = std::fs::File::open(&s).map_err(|e| anyhow!("{s}: {e}"))?;
+            // Anything on disk is read as a file (what is none is named so).
+            Pending::Source(s) if chomp3::base::input::is_there(Path::new(&s)) => {
+                let f = chomp3::base::input::open(Path::new(&s), GRAPH_LINES)
+                    .map_err(|e| anyhow!(e))?;
                 Box::new(read_lines(s, BufReader::new(f)))
             }
             Pending::Source(s) if s.starts_with("geng:") => {

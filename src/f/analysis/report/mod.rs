@@ -37,7 +37,7 @@ impl Provenance<'_> {
 /// its `N` and whether from a census alone; `None` when there is none (or
 /// it cannot be read as one).
 pub fn existing(dir: &Path) -> Option<(u64, bool)> {
-    let text = std::fs::read_to_string(dir.join("summary.json")).ok()?;
+    let text = crate::base::text::read_to_string(&dir.join("summary.json"), "a summary").ok()?;
     let v: serde_json::Value = serde_json::from_str(&text).ok()?;
     let n = v.get("n")?.as_u64()?;
     let census_only = v.get("command")?.as_str()?.contains("--census-only");
