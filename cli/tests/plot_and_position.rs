@@ -133,6 +133,22 @@ fn position_past_the_table_reads_the_census_and_says_so() {
         }
     }
     assert_eq!(checked, 7 * (20 + 14 + 7 + 1));
+    // At the top of u64, by two-rowed Chomp's rule f(q,0) = q + 1 (the only
+    // P-positions [p,q,0] have p = q + 1): [M,M-1,0] is P, and [M,M,0] is N,
+    // (its moves are too many to list there). f(M,0) = 2^64 is no row
+    // length, and is not taken for one.
+    let m = u64::MAX;
+    let ask = |p: u64, q: u64| {
+        let (p, q) = (p.to_string(), q.to_string());
+        chomp3(&["position", &p, &q, "0", "--table", table, "--census", census])
+    };
+    let lost = ask(m, m - 1);
+    let text = String::from_utf8_lossy(&lost.stdout);
+    assert!(lost.status.success() && text.contains("is a P-position"), "{text}");
+    let won = ask(m, m);
+    let (text, err) = (String::from_utf8_lossy(&won.stdout), String::from_utf8_lossy(&won.stderr));
+    assert!(won.status.success() && text.contains("is an N-position"), "{text}");
+    assert!(err.contains("not listed") && err.contains("10000000"), "{err}");
     // Row 120 is proved only from its start (past 130): a value neither file
     // gives is an error naming both, not a guess.
     let out = chomp3(&[

@@ -14,22 +14,21 @@ use crate::f::table::{Table, TableError};
 
 /// Where the questions take `f(q, r)` from.
 pub trait Values {
-    /// `f(q, r)` (for `r > q`, `f(q, q)`), or why it is not known here. A
-    /// value past `2^64` is given as `u64::MAX`: no position's rows reach it,
-    /// so every comparison below decides the same.
-    fn f(&self, q: u64, r: u64) -> Result<u64, PositionError>;
+    /// `f(q, r)` (for `r > q`, `f(q, q)`), or why it is not known here; in
+    /// 128 bits, as `f(q, r)` reaches `2^64` for `q` near it (`f(q, 0) = q +
+    /// 1`), where a row of `p = 2^64 - 1` squares does not.
+    fn f(&self, q: u64, r: u64) -> Result<u128, PositionError>;
 }
 
 impl Values for Table {
-    fn f(&self, q: u64, r: u64) -> Result<u64, PositionError> {
-        Ok(u64::from(self.get(q, r)?))
+    fn f(&self, q: u64, r: u64) -> Result<u128, PositionError> {
+        Ok(u128::from(self.get(q, r)?))
     }
 }
 
 impl Values for Sources {
-    fn f(&self, q: u64, r: u64) -> Result<u64, PositionError> {
-        let answer = self.answer(q, r).map_err(PositionError::Lookup)?;
-        Ok(u64::try_from(answer.value).unwrap_or(u64::MAX))
+    fn f(&self, q: u64, r: u64) -> Result<u128, PositionError> {
+        Ok(self.answer(q, r).map_err(PositionError::Lookup)?.value)
     }
 }
 
@@ -92,7 +91,7 @@ pub const MAX_MIDDLE: u64 = 10_000_000;
 /// Whether `[p,q,r]` is a P-position (the player to move loses).
 pub fn is_p(t: &impl Values, p: u64, q: u64, r: u64) -> Result<bool, PositionError> {
     check(p, q, r)?;
-    Ok(t.f(q, r)? == p)
+    Ok(t.f(q, r)? == u128::from(p))
 }
 
 /// Every move from `[p,q,r]` to a P-position, bottom row first, by column.
@@ -107,7 +106,7 @@ pub fn winning_moves(t: &impl Values, p: u64, q: u64, r: u64) -> Result<Vec<Move
     // that is [x, x, min(r,x)], P iff f(x, min(r,x)) = x; for x >= q it is
     // [x, q, r], P iff x = f(q,r).
     for x in 1..q.min(p) {
-        if f(x, r.min(x))? == x {
+        if f(x, r.min(x))? == u128::from(x) {
             moves.push(Move {
                 row: Row::Bottom,
                 column: x + 1,
@@ -116,7 +115,8 @@ pub fn winning_moves(t: &impl Values, p: u64, q: u64, r: u64) -> Result<Vec<Move
         }
     }
     let x = f(q, r)?;
-    if x >= q.max(1) && x < p {
+    if x >= u128::from(q.max(1)) && x < u128::from(p) {
+        let x = u64::try_from(x).expect("below p, a u64");
         moves.push(Move {
             row: Row::Bottom,
             column: x + 1,
@@ -125,7 +125,7 @@ pub fn winning_moves(t: &impl Values, p: u64, q: u64, r: u64) -> Result<Vec<Move
     }
     // Middle row, column c: [p, c-1, min(r, c-1)], P iff f(c-1, min(r,c-1)) = p.
     for y in 0..q {
-        if f(y, r.min(y))? == p {
+        if f(y, r.min(y))? == u128::from(p) {
             moves.push(Move {
                 row: Row::Middle,
                 column: y + 1,
@@ -135,7 +135,7 @@ pub fn winning_moves(t: &impl Values, p: u64, q: u64, r: u64) -> Result<Vec<Move
     }
     // Top row, column c: [p, q, c-1], P iff f(q, c-1) = p.
     for z in 0..r {
-        if f(q, z)? == p {
+        if f(q, z)? == u128::from(p) {
             moves.push(Move {
                 row: Row::Top,
                 column: z + 1,

@@ -30,7 +30,7 @@ mod growth;
 pub mod grundy;
 mod periodicity;
 pub mod record;
-mod row;
+pub mod row;
 mod table;
 
 pub use record::Made;
@@ -232,7 +232,7 @@ where
 
 /// The figures [`plot_all`] draws, with the source of each: the image of
 /// the table and the row close-up only with a table.
-fn figures(with_table: bool, made: &Made, row: u32) -> Vec<(&'static str, Made)> {
+fn figures(with_table: bool, made: &Made, row: Option<u64>) -> Vec<(&'static str, Made)> {
     let mut figures = Vec::new();
     if with_table {
         figures.push((<table::TableFigure as Figure>::NAME, made.clone()));
@@ -243,7 +243,7 @@ fn figures(with_table: bool, made: &Made, row: u32) -> Vec<(&'static str, Made)>
         <periodicity::PeriodicityFigure as Figure>::NAME,
         made.clone(),
     ));
-    if with_table {
+    if let Some(row) = row {
         figures.push((<row::RowFigure as Figure>::NAME, made.row(row)));
     }
     figures.push((<growth::DifferencesFigure as Figure>::NAME, made.clone()));
@@ -256,7 +256,7 @@ pub fn may_plot_all(
     dir: &Path,
     with_table: bool,
     format: Format,
-    row: u32,
+    row: Option<u64>,
     made: &Made,
     replace: bool,
 ) -> Result<(), PlotError> {
@@ -264,8 +264,8 @@ pub fn may_plot_all(
 }
 
 /// Draws every figure into `dir`; returns the files written. `row` is the row
-/// shown up close. Without a table (an analysis of a census alone), the image of
-/// the table and the row close-up are left out. `made` says what the figures
+/// shown up close (none: no close-up). Without a table (an analysis of a
+/// census alone), the image of the table is left out. `made` says what the figures
 /// are drawn from; no figure drawn from a larger or another source is
 /// replaced unless `replace`.
 pub fn plot_all(
@@ -273,14 +273,13 @@ pub fn plot_all(
     a: &Analysis,
     dir: &Path,
     format: Format,
-    row: u32,
+    row: Option<&row::RowData>,
     made: &Made,
     replace: bool,
 ) -> Result<Vec<PathBuf>, PlotError> {
-    let by_row = made.row(row);
     // Every figure is drawn aside, then all are renamed: a failure keeps the
     // old set whole.
-    let mut c = Canvas::open(dir, format, replace, &figures(t.is_some(), made, row))?;
+    let mut c = Canvas::open(dir, format, replace, &figures(t.is_some(), made, row.map(|r| r.r)))?;
     let mut written = Vec::new();
     if let Some(t) = t {
         written.push(c.render(&table::TableFigure::new(t, a.facts.n)?, made)?);
@@ -288,8 +287,8 @@ pub fn plot_all(
     written.push(c.render(&growth::GrowthFigure(&a.growth), made)?);
     written.push(c.render(&census::CensusFigure(a), made)?);
     written.push(c.render(&periodicity::PeriodicityFigure(a), made)?);
-    if let Some(t) = t {
-        written.push(c.render(&row::RowFigure { t, a, row }, &by_row)?);
+    if let Some(row) = row {
+        written.push(c.render(&row::RowFigure(row), &made.row(row.r))?);
     }
     written.push(c.render(&growth::DifferencesFigure(&a.growth), made)?);
     c.commit()?;
@@ -343,7 +342,19 @@ mod tests {
         let t = Table::open(&path).unwrap();
         let a = crate::f::analysis::analyze(&t, None, &mut |_, _, _| {}).unwrap();
         let out = dir.path().join("png");
-        let written = plot_all(Some(&t), &a, &out, Format::Png, 120, &made(), false).unwrap();
+        let named = |path: PathBuf, named| crate::f::lookup::Named { path, named };
+        let sources = crate::f::lookup::Sources::open(
+            &named(path.clone(), true),
+            &named(dir.path().join("none.c3d"), false),
+        )
+        .unwrap();
+        let row = row::RowData::read(&sources, 120, a.rows[120].clone()).unwrap();
+        assert!(!row.from_census && row.values[0].0 == 120 && row.values.len() > 40);
+        for &(q, f) in &row.values {
+            assert_eq!(f, u128::from(t.get(q, 120).unwrap()), "f({q},120)");
+        }
+        let row = Some(&row);
+        let written = plot_all(Some(&t), &a, &out, Format::Png, row, &made(), false).unwrap();
         let names: Vec<String> = written
             .iter()
             .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
@@ -368,7 +379,7 @@ mod tests {
             &a,
             &dir.path().join("svg"),
             Format::Svg,
-            120,
+            row,
             &made(),
             false,
         )
@@ -387,7 +398,7 @@ mod tests {
             &a,
             &dir.path().join("alone"),
             Format::Png,
-            120,
+            None,
             &made(),
             false,
         )

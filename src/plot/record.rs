@@ -32,7 +32,7 @@ pub struct Made {
 
 impl Made {
     /// The same source for the row figure of row `row`.
-    pub fn row(&self, row: u32) -> Made {
+    pub fn row(&self, row: u64) -> Made {
         Made {
             kind: format!("{} row {row}", self.kind),
             ..self.clone()

@@ -4,6 +4,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Result, bail};
 use chomp3::f::analysis::Analysis;
+use chomp3::f::lookup::{Named, Sources};
+use chomp3::plot::row::RowData;
 use chomp3::plot::{Format, Made, PlotError};
 
 use super::args::{CensusArg, TABLE_GAPS, TableArg, ThreadsArg, open_table};
@@ -131,7 +133,14 @@ pub fn run(args: &Args) -> Result<()> {
             ),
         );
         let made = made("census", a.facts.n.into(), &given);
-        return draw(None, &a, &args.out, format, args.row, &made, args.replace);
+        // The close-up only when a row was asked for: from the census's proof.
+        let row = (args.row != DEFAULT_ROW).then_some(u64::from(args.row));
+        let no_table = Named {
+            path: table.path.clone(),
+            named: false,
+        };
+        let sources = Sources::open(&no_table, &args.census.named())?;
+        return draw(&sources, &a, &args.out, format, row, &made, args.replace);
     }
     if let Some(census) = args.census.given() {
         given.insert(
@@ -146,19 +155,13 @@ pub fn run(args: &Args) -> Result<()> {
     let n = open_table(&table.path)?.n().unwrap_or(0);
     let made = made("table", n, &given);
     // Refused before the analysis, not after it.
-    chomp3::plot::may_plot_all(&args.out, true, format, args.row, &made, args.replace)
+    let row = Some(u64::from(args.row));
+    chomp3::plot::may_plot_all(&args.out, true, format, row, &made, args.replace)
         .map_err(|e| anyhow::anyhow!("{}", drawing(&args.out, e)))?;
     let census = args.census.open(TABLE_GAPS)?;
     let a = super::analyze::passes(&table.path, census.as_ref(), &args.threads, false)?.1;
-    draw(
-        Some(&table.path),
-        &a,
-        &args.out,
-        format,
-        args.row,
-        &made,
-        args.replace,
-    )
+    let sources = Sources::open(&table, &args.census.named())?;
+    draw(&sources, &a, &args.out, format, row, &made, args.replace)
 }
 
 /// A drawing error for the user: a refusal as it is, the rest with the directory.
@@ -170,26 +173,25 @@ fn drawing(out: &Path, e: PlotError) -> String {
 }
 
 /// Draws every figure of `a` into `out` and lists the files (without a table,
-/// those that need none).
+/// those that need none); `row`, the row up close, from the table where it
+/// holds it, else from the census, by the look-up's rule.
 pub fn draw(
-    table: Option<&Path>,
+    sources: &Sources,
     a: &Analysis,
     out: &Path,
     format: Format,
-    row: u32,
+    row: Option<u64>,
     made: &Made,
     replace: bool,
 ) -> Result<()> {
-    let t = table.map(open_table).transpose()?;
-    if let Some(t) = &t
-        && t.n().is_none_or(|n| row as u64 > n)
-    {
-        bail!(
-            "--row {row} is beyond the table, which holds {}; choose a row <= N",
-            chomp3::f::table::holds(t.n())
-        );
-    }
-    let written = chomp3::plot::plot_all(t.as_ref(), a, out, format, row, made, replace)
+    let row = row
+        .map(|r| {
+            let fate = usize::try_from(r).ok().and_then(|i| a.rows.get(i)).cloned().flatten();
+            RowData::read(sources, r, fate)
+        })
+        .transpose()?;
+    let t = sources.table.as_ref();
+    let written = chomp3::plot::plot_all(t, a, out, format, row.as_ref(), made, replace)
         .map_err(|e| anyhow::anyhow!("{}", drawing(out, e)))?;
     for f in written {
         say!("{}", f.display());

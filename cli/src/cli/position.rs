@@ -3,7 +3,7 @@
 
 use anyhow::Result;
 use chomp3::f::lookup::Sources;
-use chomp3::f::position::{PositionError, is_p, winning_moves};
+use chomp3::f::position::{MAX_MIDDLE, PositionError, is_p, winning_moves};
 use chomp3::f::table::holds;
 
 use super::args::{CensusArg, TableArg};
@@ -38,10 +38,14 @@ pub fn run(args: &Args) -> Result<()> {
     // Every value read is in a column <= q and a row <= r.
     let sources = Sources::open_for(q, r, &args.table.named(), &args.census.named())?;
     let lost = is_p(&sources, p, q, r)?;
-    let moves = if lost {
-        Vec::new()
-    } else {
-        winning_moves(&sources, p, q, r)?
+    // Won or lost is answered for every position; the moves are listed
+    // where the library lists them (q <= MAX_MIDDLE).
+    let moves = match lost {
+        true => Some(Vec::new()),
+        false => match winning_moves(&sources, p, q, r) {
+            Err(PositionError::TooLong(..)) => None,
+            moves => Some(moves?),
+        },
     };
     // Never an answer from a source the user did not see named.
     if sources.census.is_some() {
@@ -64,6 +68,13 @@ pub fn run(args: &Args) -> Result<()> {
         say!("[{p},{q},{r}] is a P-position: the player to move loses");
         return Ok(());
     }
+    let Some(moves) = moves else {
+        say!("[{p},{q},{r}] is an N-position: the player to move wins");
+        eprintln!(
+            "chomp3: its winning moves are not listed: that reads f for every middle row below Q, and Q <= {MAX_MIDDLE} only"
+        );
+        return Ok(());
+    };
     let s = if moves.len() == 1 { "" } else { "s" };
     say!(
         "[{p},{q},{r}] is an N-position: the player to move wins; {} winning move{s}:",

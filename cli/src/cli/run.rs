@@ -45,7 +45,7 @@ pub fn run(args: &Args) -> Result<()> {
     let (elapsed, a) = super::analyze::passes(&path, census.as_ref(), &args.threads, false)?;
     let out = Path::new(RUN_RESULTS);
     super::analyze::write(&a, &path, out, "chomp3 run", elapsed)?;
-    let row = super::plot::DEFAULT_ROW.min(a.facts.n);
+    let row = u64::from(super::plot::DEFAULT_ROW.min(a.facts.n));
     // `plots/run/` is this command's own: each run replaces what it drew.
     let made = Made {
         kind: "table".into(),
@@ -53,5 +53,7 @@ pub fn run(args: &Args) -> Result<()> {
         command: "chomp3 run".into(),
     };
     let plots = Path::new(RUN_PLOTS);
-    super::plot::draw(Some(&path), &a, plots, Format::Png, row, &made, true)
+    let table = chomp3::f::lookup::Named { path, named: true };
+    let sources = chomp3::f::lookup::Sources::open(&table, &args.census.named())?;
+    super::plot::draw(&sources, &a, plots, Format::Png, Some(row), &made, true)
 }
