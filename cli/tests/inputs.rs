@@ -14,8 +14,6 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::chomp3_in;
-
 /// Longest a refusal may take: a reader that waited for a FIFO's writer
 /// would wait forever.
 const PATIENCE: Duration = Duration::from_secs(60);
@@ -532,6 +530,8 @@ fn a_decompression_bomb_is_refused_quickly_in_bounded_memory() {
         &["plot", "--grundy", "bomb.tsv.xz", "--out", "figures"],
     ] {
         let started = Instant::now();
+        // Reaped by `wait4` below, which reports its peak memory.
+        #[allow(clippy::zombie_processes)]
         let mut child = Command::new(env!("CARGO_BIN_EXE_chomp3"))
             .current_dir(place.path())
             .args(args)
@@ -546,7 +546,7 @@ fn a_decompression_bomb_is_refused_quickly_in_bounded_memory() {
             .unwrap()
             .read_to_string(&mut err)
             .unwrap();
-        // Reaped here, with its own peak memory (not the other tests' children).
+        // Its own peak memory, not that of the other tests' children.
         let mut status = 0;
         // SAFETY: an all-zero rusage is a valid value for wait4 to fill.
         let mut usage: libc::rusage = unsafe { std::mem::zeroed() };

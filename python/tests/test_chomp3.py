@@ -10,6 +10,7 @@ import random
 import shutil
 import signal
 import subprocess
+import sys
 import time
 
 import networkx as nx
@@ -643,3 +644,82 @@ def test_census_checks_as_the_command_does_and_waits_for_no_other_writer(tmp_pat
     assert other.read_text() == "my notes\n"
     chomp3.census(100, out, progress=False)
     assert not (tmp_path / ".c.tsv.lock").exists()
+
+
+def test_bad_paths_are_named_for_what_they_are(tmp_path):
+    """Every Python reader of a named file: a directory, a symbolic link to
+    nothing, an empty file and a cut-off one raise an exception (not a panic)
+    whose message says which; a FIFO is refused without waiting for a writer."""
+    d = tmp_path / "dir"
+    d.mkdir()
+    dangling = tmp_path / "dangling"
+    dangling.symlink_to(tmp_path / "gone")
+    empty = tmp_path / "empty"
+    empty.write_bytes(b"")
+    table = tmp_path / "t.c3t"
+    chomp3.compute(20, table, progress=False)
+    cut_table = tmp_path / "cut.c3t"
+    cut_table.write_bytes(table.read_bytes()[:2000])
+    chomp3.census(12, tmp_path / "c.tsv", progress=False)
+    cut_census = tmp_path / "cut.c3d"
+    cut_census.write_bytes((tmp_path / "c.c3d").read_bytes()[:100])
+    grundy_census = (ROOT / "data/grundy-census-40/grundy-census.tsv").read_bytes()
+    cut_grundy = tmp_path / "cut.tsv"
+    cut_grundy.write_bytes(grundy_census[: len(grundy_census) // 2])
+    link = "is a symbolic link to .*gone, which does not exist"
+    readers = [
+        (chomp3.Table, "is a directory, not a table file", cut_table, "truncated table: the file has 2000 bytes",
+         "the file is empty, not a chomp3 table"),
+        (chomp3.Census, "is a directory, not a census descriptor file", cut_census,
+         "truncated census descriptor file: 100 bytes", "the file is empty, not a census descriptor file"),
+        (chomp3.GrundyCensus, "is a directory, not a Grundy census", cut_grundy, "no end line .* cut off",
+         "the file is empty, where a chomp3 result"),
+        (lambda p: chomp3.nim(30, 5, 3, grundy_census=p), "is a directory, not a Grundy census", cut_grundy,
+         "no end line .* cut off", "the file is empty, where a chomp3 result"),
+    ]
+    for read, directory, cut, truncated, is_empty in readers:
+        with pytest.raises(chomp3.Error, match=directory):
+            read(d)
+        # A link to nothing is missing; Python's own open says FileNotFoundError.
+        with pytest.raises((FileNotFoundError, chomp3.Error), match=link):
+            read(dangling)
+        with pytest.raises(chomp3.Error, match=is_empty):
+            read(empty)
+        with pytest.raises(chomp3.Error, match=truncated):
+            read(cut)
+    # A FIFO, in a child with a time limit: a reader that waited for a writer
+    # would never return.
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    script = """
+import sys, chomp3
+for read in (chomp3.Table, chomp3.Census, chomp3.GrundyCensus,
+             lambda p: chomp3.nim(30, 5, 3, grundy_census=p)):
+    try:
+        read(sys.argv[1])
+    except chomp3.Error as e:
+        print(e)
+"""
+    child = subprocess.run([sys.executable, "-c", script, str(fifo)], capture_output=True, text=True, timeout=120)
+    said = child.stdout.splitlines()
+    assert child.returncode == 0 and len(said) == 4, child.stdout + child.stderr
+    for line, what in zip(said, ["an f(q,r) table", "a census descriptor file", "a Grundy census", "a Grundy census"]):
+        assert line.startswith(f"{fifo} is a FIFO (named pipe), not {what}"), line
+
+
+def test_a_grundy_census_with_a_line_twice_is_refused_with_its_line(tmp_path):
+    lines = (ROOT / "data/grundy-census-40/grundy-census.tsv").read_text().splitlines()
+    first = next(i for i, l in enumerate(lines) if l.startswith("q\tr\t")) + 1
+    assert lines[first + 1].startswith("1\t0\t")
+    body = lines[: first + 2] + [lines[first + 1]] + lines[first + 2 : -1]
+    text = "".join(l + "\n" for l in body)
+    import zlib
+
+    sealed = text + f"# end: {len(body)} lines, crc32 {zlib.crc32(text.encode()):08x}\n"
+    path = tmp_path / "twice.tsv"
+    path.write_text(sealed)
+    said = f"line {first + 3}: the line \\(1,0\\) after \\(1,0\\)"
+    with pytest.raises(chomp3.Error, match=said):
+        chomp3.GrundyCensus(path)
+    with pytest.raises(chomp3.Error, match=said):
+        chomp3.nim(30, 5, 3, grundy_census=path)

@@ -18,7 +18,7 @@ use crate::base::stop::Stop;
 const COLUMNS_PER_COMMIT: u64 = 64;
 
 /// Bytes of a version 1 header (data starts there).
-const HEADER: u64 = 4096;
+const HEADER: usize = 4096;
 
 /// Makes the version 1 table `old` into a version 2 table `new` (which must
 /// not exist); returns its columns. `progress(done, all)` after each column.
@@ -30,7 +30,7 @@ pub fn upgrade(
 ) -> Result<u64, TableError> {
     let file = crate::base::input::open(old, "a version 1 table").map_err(TableError::Input)?;
     let len = file.metadata().map_err(TableError::io(old))?.len();
-    if len < HEADER {
+    if len < HEADER as u64 {
         return Err(TableError::short(
             len,
             &super::first_bytes(&file).map_err(TableError::io(old))?,
@@ -91,7 +91,6 @@ struct V1<'a> {
 
 impl<'a> V1<'a> {
     fn read(map: &'a [u8]) -> Result<V1<'a>, TableError> {
-        const HEADER: usize = self::HEADER as usize;
         if map.len() < HEADER {
             return Err(TableError::short(map.len() as u64, map));
         }
