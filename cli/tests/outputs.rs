@@ -461,3 +461,58 @@ fn a_recorded_command_quotes_its_paths_and_reads_back_as_given() {
         "{first}"
     );
 }
+
+#[test]
+fn larger_b_files_are_kept_unless_replace_is_given() {
+    // A run of fewer lines into b-files of more is refused before any work,
+    // and the b-files stay as they were; with --replace it writes them.
+    let d = tempfile::tempdir().unwrap();
+    let b = d.path().join("b");
+    let b = b.to_str().unwrap();
+    let periods = |lines: &str, extra: &[&str]| {
+        let mut args = vec![
+            "grundy-periods",
+            "--quiet",
+            "--lines",
+            lines,
+            "--lag",
+            "18432",
+        ];
+        args.extend(["--bfiles", b]);
+        args.extend(extra);
+        chomp3(&args)
+    };
+    assert!(periods("6", &[]).status.success());
+    let file = d.path().join("b/grundy-periods.txt");
+    let before = std::fs::read(&file).unwrap();
+    let o = periods("3", &[]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("holds 28 terms, more than the 10") && err.contains("--replace"),
+        "{err}"
+    );
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(std::fs::read(&file).unwrap() == before);
+    // The Grundy census's b-files alike.
+    let out = d.path().join("g.tsv");
+    let o = chomp3(&[
+        "grundy-census",
+        "--quiet",
+        "--lines",
+        "2",
+        "--bfiles",
+        b,
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(std::fs::read(&file).unwrap() == before);
+    assert!(periods("3", &["--replace"]).status.success());
+    assert!(std::fs::read(&file).unwrap() != before);
+}

@@ -140,15 +140,29 @@ fn position_past_the_table_reads_the_census_and_says_so() {
     let m = u64::MAX;
     let ask = |p: u64, q: u64| {
         let (p, q) = (p.to_string(), q.to_string());
-        chomp3(&["position", &p, &q, "0", "--table", table, "--census", census])
+        chomp3(&[
+            "position", &p, &q, "0", "--table", table, "--census", census,
+        ])
     };
     let lost = ask(m, m - 1);
     let text = String::from_utf8_lossy(&lost.stdout);
-    assert!(lost.status.success() && text.contains("is a P-position"), "{text}");
+    assert!(
+        lost.status.success() && text.contains("is a P-position"),
+        "{text}"
+    );
     let won = ask(m, m);
-    let (text, err) = (String::from_utf8_lossy(&won.stdout), String::from_utf8_lossy(&won.stderr));
-    assert!(won.status.success() && text.contains("is an N-position"), "{text}");
-    assert!(err.contains("not listed") && err.contains("10000000"), "{err}");
+    let (text, err) = (
+        String::from_utf8_lossy(&won.stdout),
+        String::from_utf8_lossy(&won.stderr),
+    );
+    assert!(
+        won.status.success() && text.contains("is an N-position"),
+        "{text}"
+    );
+    assert!(
+        err.contains("not listed") && err.contains("10000000"),
+        "{err}"
+    );
     // Row 120 is proved only from its start (past 130): a value neither file
     // gives is an error naming both, not a guess.
     let out = chomp3(&[

@@ -223,9 +223,101 @@ fn read_terms(
     Ok(terms)
 }
 
+/// A b-file this run must not replace unasked.
+#[derive(Debug, thiserror::Error)]
+pub enum LargerBFile {
+    /// It holds more terms than this run writes.
+    #[error(
+        "{} holds {held} terms, more than the {terms} this run writes; it is kept",
+        .path.display()
+    )]
+    More {
+        /// The file.
+        path: std::path::PathBuf,
+        /// Its terms.
+        held: u64,
+        /// This run's.
+        terms: u64,
+    },
+    /// Its header does not say how many terms it holds.
+    #[error("{} does not say how many terms it holds; it is kept", .path.display())]
+    Unknown {
+        /// The file.
+        path: std::path::PathBuf,
+    },
+}
+
+/// Refuses, before any work, to write a b-file of `terms` terms at `path`
+/// over one of more (or one whose header does not say how many it holds),
+/// unless `replace`. Reads only the header: the `N terms` of its provenance
+/// line, as [`write_lines`] and [`write_rectangles`] write it.
+pub fn may_write_bfile(
+    path: &std::path::Path,
+    terms: u64,
+    replace: bool,
+) -> Result<(), LargerBFile> {
+    if replace || !crate::base::input::is_there(path) {
+        return Ok(());
+    }
+    let held = crate::base::text::open(path, "a b-file")
+        .ok()
+        .and_then(|mut text| {
+            let mut line = String::new();
+            for _ in 0..8 {
+                line.clear();
+                if text.read_line(&mut line).ok()? == 0 || !line.starts_with('#') {
+                    return None;
+                }
+                let words: Vec<&str> = line.split_whitespace().collect();
+                if let Some(i) = words
+                    .iter()
+                    .position(|w| w.trim_end_matches(',') == "terms")
+                {
+                    return words.get(i.checked_sub(1)?)?.parse::<u64>().ok();
+                }
+            }
+            None
+        });
+    match held {
+        Some(held) if held <= terms => Ok(()),
+        Some(held) => Err(LargerBFile::More {
+            path: path.to_path_buf(),
+            held,
+            terms,
+        }),
+        None => Err(LargerBFile::Unknown {
+            path: path.to_path_buf(),
+        }),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_b_file_of_more_terms_is_kept_unless_replacing_is_asked() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("grundy-rectangles.txt");
+        assert!(may_write_bfile(&path, 1, false).is_ok(), "nothing there");
+        let values = rectangles(40, &Stop::new()).unwrap();
+        let mut file = Vec::new();
+        write_rectangles(&values, "test", &mut file).unwrap();
+        std::fs::write(&path, &file).unwrap();
+        let held = values.len() as u64;
+        for terms in [held, held + 1] {
+            assert!(may_write_bfile(&path, terms, false).is_ok(), "{terms}");
+        }
+        let err = may_write_bfile(&path, held - 1, false).unwrap_err();
+        assert!(
+            matches!(err, LargerBFile::More { held: h, .. } if h == held),
+            "{err}"
+        );
+        assert!(may_write_bfile(&path, 1, true).is_ok());
+        std::fs::write(&path, "# a b-file of unknown length\n1 1\n").unwrap();
+        let err = may_write_bfile(&path, 100, false).unwrap_err();
+        assert!(matches!(err, LargerBFile::Unknown { .. }), "{err}");
+    }
 
     /// What `write_rectangles` writes from the sweep, `read_rectangles`
     /// reads back; a changed term breaks the seal, another b-file is refused.

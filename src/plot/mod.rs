@@ -279,7 +279,12 @@ pub fn plot_all(
 ) -> Result<Vec<PathBuf>, PlotError> {
     // Every figure is drawn aside, then all are renamed: a failure keeps the
     // old set whole.
-    let mut c = Canvas::open(dir, format, replace, &figures(t.is_some(), made, row.map(|r| r.r)))?;
+    let mut c = Canvas::open(
+        dir,
+        format,
+        replace,
+        &figures(t.is_some(), made, row.map(|r| r.r)),
+    )?;
     let mut written = Vec::new();
     if let Some(t) = t {
         written.push(c.render(&table::TableFigure::new(t, a.facts.n)?, made)?);

@@ -61,6 +61,9 @@ pub fn one(cause: &(dyn std::error::Error + 'static)) -> Option<String> {
         if cause
             .downcast_ref::<chomp3::grundy::file::Larger>()
             .is_some()
+            || cause
+                .downcast_ref::<chomp3::grundy::sequences::LargerBFile>()
+                .is_some()
         {
             return Some("pass --replace to replace it, or write elsewhere with --out".into());
         }

@@ -31,7 +31,7 @@ pub struct Args {
     /// With --bfiles: the 3 x n rectangles up to N
     #[arg(long, value_name = "N", requires = "bfiles")]
     rectangles: Option<u32>,
-    /// Replace a Grundy census at the output of more lines than this one
+    /// Replace a Grundy census at the output, or b-files, of more lines than this one
     #[arg(long)]
     replace: bool,
     #[command(flatten)]
@@ -51,6 +51,16 @@ pub fn run(args: &Args) -> Result<()> {
     }
     outputs::check(&plan)?;
     chomp3::grundy::file::may_write(&args.out, args.lines, args.replace)?;
+    if let Some(dir) = &args.bfiles {
+        let lines = line(args.lines, args.lines) as u64 + 1;
+        for name in ["grundy-periods.txt", "grundy-starts.txt"] {
+            sequences::may_write_bfile(&dir.join(name), lines, args.replace)?;
+        }
+        if let Some(n) = args.rectangles {
+            let path = dir.join("grundy-rectangles.txt");
+            sequences::may_write_bfile(&path, n.into(), args.replace)?;
+        }
+    }
     chomp3::grundy::check_memory(args.lines.max(args.rectangles.unwrap_or(0)))?;
     let _held = outputs::lock(&plan)?;
     let started = Instant::now();

@@ -49,7 +49,7 @@ pub struct Args {
     /// --checkpoint writes those of a checkpoint without sweeping)
     #[arg(long)]
     partial: bool,
-    /// Replace a Grundy census at the output of more lines than this one
+    /// Replace a Grundy census at the output, or b-files, of more lines than this one
     #[arg(long)]
     replace: bool,
     #[command(flatten)]
@@ -82,6 +82,11 @@ pub fn run(args: &Args) -> Result<()> {
     outputs::check(&plan)?;
     if let Some(out) = &args.out {
         chomp3::grundy::file::may_write(out, args.lines, args.replace)?;
+    }
+    let lines = line(args.lines, args.lines) as u64 + 1;
+    for name in ["grundy-periods.txt", "grundy-starts.txt"] {
+        let path = args.bfiles.join(name);
+        chomp3::grundy::sequences::may_write_bfile(&path, lines, args.replace)?;
     }
     let _held = outputs::lock(&plan)?;
     let started = Instant::now();

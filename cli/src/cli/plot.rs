@@ -186,7 +186,11 @@ pub fn draw(
 ) -> Result<()> {
     let row = row
         .map(|r| {
-            let fate = usize::try_from(r).ok().and_then(|i| a.rows.get(i)).cloned().flatten();
+            let fate = usize::try_from(r)
+                .ok()
+                .and_then(|i| a.rows.get(i))
+                .cloned()
+                .flatten();
             RowData::read(sources, r, fate)
         })
         .transpose()?;

@@ -169,11 +169,21 @@ impl Run {
             max_columns: v[1],
             batch: v[2],
         };
+        // Another census's or rank's only if whole: damage in these fields
+        // is damage, not another census.
+        let whole = |rd: &mut CrcReader| match rest_is_whole(rd) {
+            true => Ok(()),
+            false => Err(CheckpointError::Damaged(
+                "its checksum does not match".into(),
+            )),
+        };
         if found != params {
+            whole(&mut rd)?;
             return Err(CheckpointError::OtherParams { found });
         }
         let place = get32s(&mut rd, 2).map_err(broken)?;
         if place != [ranks.size(), ranks.rank()] {
+            whole(&mut rd)?;
             return Err(CheckpointError::OtherRank {
                 size: place[0],
                 rank: place[1],
@@ -191,6 +201,26 @@ impl Run {
         }
         Ok(run)
     }
+}
+
+/// Whether the rest of `rd`, up to its last four bytes, has the CRC-32
+/// those four bytes hold (with what `rd` read before): the file is whole.
+fn rest_is_whole(rd: &mut CrcReader) -> bool {
+    let mut tail = Vec::new();
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        let n = match rd.r.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(_) => return false,
+        };
+        tail.extend_from_slice(&buf[..n]);
+        let body = tail.len().saturating_sub(4);
+        rd.crc.update(&tail[..body]);
+        tail.drain(..body);
+    }
+    tail.len() == 4 && rd.crc.clone().finalize().to_le_bytes() == tail[..]
 }
 
 /// Everything after the parameters.
@@ -395,6 +425,19 @@ mod tests {
             Run::load(&mut bytes.as_slice(), other),
             Err(CheckpointError::OtherParams { found }) if found == params
         ));
+        // A byte of the parameters damaged is damage, not another census:
+        // the checksum over the whole file says which.
+        for at in [12, 16, 20] {
+            let mut bad = bytes.clone();
+            bad[at] ^= 0x55;
+            assert!(
+                matches!(
+                    Run::load(&mut bad.as_slice(), params),
+                    Err(CheckpointError::Damaged(_))
+                ),
+                "byte {at}"
+            );
+        }
         let mut bad = bytes.clone();
         let mid = bad.len() / 2;
         bad[mid] ^= 0x10;
