@@ -57,12 +57,31 @@
 //! arguments and calls these; it holds no mathematics of its own, and this
 //! library depends on nothing of the command line.
 //!
-//! ```no_run
-//! use std::path::Path;
+//! ```
+//! use chomp3::base::stop::Stop;
+//! use chomp3::f::compute::{DEFAULT_COMMIT_EVERY, Request, compute};
+//! use chomp3::f::position::{is_p, winning_moves};
 //! use chomp3::f::table::Table;
-//! // after `chomp3 compute --n 1000`:
-//! let t = Table::open(Path::new("data/table.c3t")).unwrap();
-//! assert_eq!(t.get(5, 3).unwrap(), 5); // [5,5,3] is a P-position
+//!
+//! // The table of f(q, r) for 0 <= r <= q <= 100, made and read back.
+//! let dir = tempfile::tempdir()?;
+//! let path = dir.path().join("t.c3t");
+//! let request = Request {
+//!     path: path.clone(),
+//!     n: 100,
+//!     capacity: None,
+//!     threads: 1,
+//!     commit_every: DEFAULT_COMMIT_EVERY,
+//!     stop: Stop::new(),
+//! };
+//! compute(&request, &mut |_, _| {})?;
+//! let t = Table::open(&path)?;
+//! // Two rows: [q + 1, q] is the P-position, so f(q, 0) = q + 1.
+//! assert_eq!(t.get(7, 0)?, 8);
+//! assert!(is_p(&t, 8, 7, 0)? && !is_p(&t, 9, 7, 0)?);
+//! // From [9, 7, 0] the one winning move is to [8, 7, 0].
+//! assert_eq!(winning_moves(&t, 9, 7, 0)?[0].to, [8, 7, 0]);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 #![warn(missing_docs)]

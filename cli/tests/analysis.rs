@@ -164,7 +164,7 @@ fn summary_and_report_state_the_checks() {
 #[test]
 fn a_certificate_notices_a_wrong_state() {
     let dir = tempfile::tempdir().unwrap();
-    let t = Table::open(&computed(dir.path(), "t.c3t", 1000, &[])).unwrap();
+    let t = Table::open(computed(dir.path(), "t.c3t", 1000, &[])).unwrap();
     let diagonal: Vec<u32> = (0..=1000).map(|q| t.value(q, q).unwrap()).collect();
     let mut below = Below::none();
     for r in 0..120 {

@@ -15,7 +15,7 @@ use common::{chomp3_in, computed, read_all, reference_table};
 fn by_rows(source: &Path, out: &Path, band: u64) -> Table {
     let t = Table::open(source).unwrap();
     transpose_in_bands(&t, out, band, &Stop::new(), &mut |_, _| {}).unwrap();
-    let rows = Table::open_f(out, true).unwrap();
+    let rows = Table::options().either_f().mapped(true).open(out).unwrap();
     assert_eq!(rows.shape(), Shape::Rows);
     rows
 }
@@ -59,7 +59,11 @@ fn a_larger_table_by_rows_equals_its_source_cell_for_cell() {
     for opened in [true, false] {
         let _ = std::fs::remove_file(&out);
         by_rows(&source, &out, 64);
-        let t = Table::open_f(&out, opened).unwrap();
+        let t = Table::options()
+            .either_f()
+            .mapped(opened)
+            .open(&out)
+            .unwrap();
         t.verify().unwrap();
         for (q, column) in want.iter().enumerate() {
             for (r, &f) in column.iter().enumerate() {

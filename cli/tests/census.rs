@@ -71,7 +71,7 @@ fn census_against_table(
         "the table must cover the census ({columns} columns)"
     );
     let dir = tempfile::tempdir().unwrap();
-    let t = Table::open(&computed(dir.path(), "t.c3t", n, &[])).unwrap();
+    let t = Table::open(computed(dir.path(), "t.c3t", n, &[])).unwrap();
     let mut wrong = 0;
     for (r, fate) in fates(&result.rows).iter().enumerate() {
         let r = r as u32;

@@ -323,7 +323,7 @@ fn grundy_readers_name_what_they_were_given() {
         (
             "g.tsv".into(),
             Bad::OtherKind,
-            "g.tsv: this file is a Grundy census (grundy-census --out), not a chomp3 table".into(),
+            "g.tsv: this file is a Grundy census with patterns, not a chomp3 table".into(),
         ),
     ]);
     each(

@@ -14,7 +14,7 @@ use common::{BruteForce, census_in, chomp3, chomp3_ok, computed};
 fn position_agrees_with_brute_force_up_to_30() {
     let bf = BruteForce::solve(30);
     let dir = tempfile::tempdir().unwrap();
-    let t = Table::open(&computed(dir.path(), "t.c3t", 30, &[])).unwrap();
+    let t = Table::open(computed(dir.path(), "t.c3t", 30, &[])).unwrap();
     let mut checked = 0;
     for p in 1..=30u64 {
         for q in 0..=p {

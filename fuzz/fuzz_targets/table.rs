@@ -10,7 +10,7 @@ use libfuzzer_sys::fuzz_target;
 fuzz_target!(|data: &[u8]| {
     let path = common::as_file(data);
     for map in [true, false] {
-        let Ok(t) = Table::open_f(&path, map) else { continue };
+        let Ok(t) = Table::options().either_f().mapped(map).open(&path) else { continue };
         for q in 0..t.columns().min(200) {
             let _ = t.get(q, q / 2);
             let _ = t.get(q, q + 3);

@@ -44,9 +44,15 @@ impl Table {
         // Read, not mapped, unless asked: a notebook keeps the table open for
         // long, and a file cut meanwhile must give an error, not kill the
         // kernel (SIGBUS); a map reads a row about 20 times as fast.
-        guard(|| match chomp3::f::table::Table::open_f(&path, mapped) {
-            Ok(inner) => Ok(Table { inner, path }),
-            Err(e) => Err(table_error(&path, e)),
+        guard(|| {
+            match chomp3::f::table::Table::options()
+                .either_f()
+                .mapped(mapped)
+                .open(&path)
+            {
+                Ok(inner) => Ok(Table { inner, path }),
+                Err(e) => Err(table_error(&path, e)),
+            }
         })
     }
 

@@ -5,11 +5,18 @@
 //! killed holder releases it, and the file it leaves is taken over by the
 //! next run. The holder removes the lock file when done; a run that opened it
 //! meanwhile sees, after locking, that the name now points elsewhere and
-//! starts again.
+//! starts again. A lock this process already holds is given again at once (a
+//! command that locks its outputs for the whole run calls code that locks
+//! them for its writing), and stays until the first holder lets it go.
 
+use std::collections::BTreeSet;
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// The lock files this process holds.
+static HELD: Mutex<BTreeSet<PathBuf>> = Mutex::new(BTreeSet::new());
 
 /// Why an output could not be locked.
 #[derive(Debug, thiserror::Error)]
@@ -48,6 +55,12 @@ pub fn lock_path(output: &Path) -> PathBuf {
 /// An output's lock, held until dropped (then its lock file is removed).
 #[derive(Debug)]
 pub struct Held {
+    /// `None`: a lock this process held already, given again.
+    _first: Option<First>,
+}
+
+#[derive(Debug)]
+struct First {
     lock: PathBuf,
     /// Directories made for the lock, deepest first: removed with it if
     /// the run left them empty.
@@ -56,8 +69,11 @@ pub struct Held {
     _file: File,
 }
 
-impl Drop for Held {
+impl Drop for First {
     fn drop(&mut self) {
+        HELD.lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&self.lock);
         // Removed while still locked: a waiter that opened this file finds,
         // once it holds it, that the name no longer leads to it.
         let _ = std::fs::remove_file(&self.lock);
@@ -71,6 +87,19 @@ impl Drop for Held {
 /// Locks `output` for this process, or says who has it.
 pub fn lock(output: &Path) -> Result<Held, LockError> {
     let lock = lock_path(output);
+    let mut held = HELD.lock().unwrap_or_else(|e| e.into_inner());
+    if held.contains(&lock) {
+        return Ok(Held { _first: None });
+    }
+    let first = lock_file(output, lock)?;
+    held.insert(first.lock.clone());
+    Ok(Held {
+        _first: Some(first),
+    })
+}
+
+/// Takes the kernel's lock on `lock`, the lock file of `output`.
+fn lock_file(output: &Path, lock: PathBuf) -> Result<First, LockError> {
     let io = |error| LockError::Io {
         lock: lock.clone(),
         error,
@@ -106,7 +135,7 @@ pub fn lock(output: &Path) -> Result<Held, LockError> {
             Err(TryLockError::Error(e)) => return Err(io(e)),
         }
         if same_file(&file, &lock) {
-            return Ok(Held {
+            return Ok(First {
                 lock,
                 made,
                 _file: file,
@@ -133,14 +162,25 @@ mod tests {
     fn a_second_lock_on_one_output_is_refused_until_the_first_is_dropped() {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("census.tsv");
-        let first = lock(&out).unwrap();
-        assert!(lock_path(&out).exists());
-        // Another open file description (as another process has) is refused.
+        // Another process's lock (another open file description) refuses.
+        let other = File::create(lock_path(&out)).unwrap();
+        other.try_lock().unwrap();
         let err = lock(&out).unwrap_err();
         assert!(matches!(err, LockError::Busy { .. }), "{err}");
         assert!(err.to_string().contains("another process"), "{err}");
+        drop(other);
+        let first = lock(&out).unwrap();
+        assert!(lock_path(&out).exists());
+        let theirs = File::open(lock_path(&out)).unwrap();
+        assert!(theirs.try_lock().is_err(), "held by the kernel's lock");
+        // This process asking again gets it again, and the first holder's
+        // drop ends it.
+        let nested = lock(&out).unwrap();
+        drop(nested);
+        assert!(lock_path(&out).exists() && theirs.try_lock().is_err());
         drop(first);
         assert!(!lock_path(&out).exists(), "the lock file is removed");
+        drop(theirs);
         let again = lock(&out).unwrap();
         // Other outputs in the same directory are not held up.
         let _other = lock(&dir.path().join("other.tsv")).unwrap();

@@ -366,7 +366,7 @@ pub fn census_silent(path: &Path, d: &Descriptors, q: u64, r: u64) -> String {
 fn open_table(table: &Named, map: bool) -> Result<Option<Table>, LookupError> {
     open_if_there(
         table,
-        |p| Table::open_f(p, map),
+        |p| Table::options().either_f().mapped(map).open(p),
         |path, error| LookupError::Table { path, error },
     )
 }

@@ -268,13 +268,16 @@ pub fn may_write_bfile(
                 if text.read_line(&mut line).ok()? == 0 || !line.starts_with('#') {
                     return None;
                 }
-                let words: Vec<&str> = line.split_whitespace().collect();
-                if let Some(i) = words
-                    .iter()
-                    .position(|w| w.trim_end_matches(',') == "terms")
-                {
-                    return words.get(i.checked_sub(1)?)?.parse::<u64>().ok();
+                // The provenance line: `# exact: ...; N terms, offset k;
+                // command` (`# proved:` for the lines' b-files).
+                if !(line.starts_with("# exact:") || line.starts_with("# proved:")) {
+                    continue;
                 }
+                let words: Vec<&str> = line.split_whitespace().collect();
+                let i = words
+                    .iter()
+                    .position(|w| w.trim_end_matches(',') == "terms")?;
+                return words.get(i.checked_sub(1)?)?.parse::<u64>().ok();
             }
             None
         });

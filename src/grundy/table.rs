@@ -36,14 +36,21 @@ pub struct GrundyTable(Table);
 impl GrundyTable {
     /// Opens and checks a `.g3t` file (as [`Table::open`] does a `.c3t`).
     pub fn open(path: &Path) -> Result<GrundyTable, TableError> {
-        Table::open_shape(path, Shape::Tetrahedron).map(GrundyTable)
+        Table::options()
+            .shape(Shape::Tetrahedron)
+            .open(path)
+            .map(GrundyTable)
     }
 
     /// Opens and checks a `.g3t` file to be read with positional reads, not a
     /// map: for a process that keeps it open while other programs may change
     /// the file (a cut file gives an error, not SIGBUS).
     pub fn open_reading(path: &Path) -> Result<GrundyTable, TableError> {
-        Table::open_shape_reading(path, Shape::Tetrahedron).map(GrundyTable)
+        Table::options()
+            .shape(Shape::Tetrahedron)
+            .mapped(false)
+            .open(path)
+            .map(GrundyTable)
     }
 
     /// The largest `p` held (`None` before the first slab past the placeholder).

@@ -154,8 +154,8 @@ impl Canvas {
         figures: &[(&str, Made)],
     ) -> Result<Canvas, PlotError> {
         register_fonts();
-        std::fs::create_dir_all(dir).map_err(PlotError::io(dir))?;
-        // One drawer per directory: its record says what every figure there
+        // The lock makes the directory if missing (and removes it if no
+        // figure was drawn there). One drawer per directory: its record says what every figure there
         // was drawn from, and two drawers would each write their own.
         let lock = crate::base::lock::lock(&dir.join(record::RECORD))?;
         let record = Record::open(dir, replace)?;
@@ -232,7 +232,7 @@ where
 
 /// The figures [`plot_all`] draws, with the source of each: the image of
 /// the table and the row close-up only with a table.
-fn figures(with_table: bool, made: &Made, row: Option<u64>) -> Vec<(&'static str, Made)> {
+fn figures(with_table: bool, made: &Made, row: Option<(u64, bool)>) -> Vec<(&'static str, Made)> {
     let mut figures = Vec::new();
     if with_table {
         figures.push((<table::TableFigure as Figure>::NAME, made.clone()));
@@ -244,19 +244,21 @@ fn figures(with_table: bool, made: &Made, row: Option<u64>) -> Vec<(&'static str
         made.clone(),
     ));
     if let Some(row) = row {
-        figures.push((<row::RowFigure as Figure>::NAME, made.row(row)));
+        let (row, from_census) = row;
+        figures.push((<row::RowFigure as Figure>::NAME, made.row(row, from_census)));
     }
     figures.push((<growth::DifferencesFigure as Figure>::NAME, made.clone()));
     figures
 }
 
 /// Checks, before any work, that [`plot_all`] may draw into `dir`: that no
-/// figure there was drawn from a larger or another source, unless `replace`.
+/// figure there was drawn from a larger or another source, unless `replace`;
+/// `row`: the row up close, and whether it comes from the census.
 pub fn may_plot_all(
     dir: &Path,
     with_table: bool,
     format: Format,
-    row: Option<u64>,
+    row: Option<(u64, bool)>,
     made: &Made,
     replace: bool,
 ) -> Result<(), PlotError> {
@@ -283,7 +285,7 @@ pub fn plot_all(
         dir,
         format,
         replace,
-        &figures(t.is_some(), made, row.map(|r| r.r)),
+        &figures(t.is_some(), made, row.map(|r| (r.r, r.from_census))),
     )?;
     let mut written = Vec::new();
     if let Some(t) = t {
@@ -293,7 +295,7 @@ pub fn plot_all(
     written.push(c.render(&census::CensusFigure(a), made)?);
     written.push(c.render(&periodicity::PeriodicityFigure(a), made)?);
     if let Some(row) = row {
-        written.push(c.render(&row::RowFigure(row), &made.row(row.r))?);
+        written.push(c.render(&row::RowFigure(row), &made.row(row.r, row.from_census))?);
     }
     written.push(c.render(&growth::DifferencesFigure(&a.growth), made)?);
     c.commit()?;

@@ -32,9 +32,13 @@ pub struct Made {
 
 impl Made {
     /// The same source for the row figure of row `row`.
-    pub fn row(&self, row: u64) -> Made {
+    pub fn row(&self, row: u64, from_census: bool) -> Made {
+        let kind = match from_census {
+            true => "census",
+            false => &self.kind,
+        };
         Made {
-            kind: format!("{} row {row}", self.kind),
+            kind: format!("{kind} row {row}"),
             ..self.clone()
         }
     }

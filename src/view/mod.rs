@@ -170,7 +170,7 @@ fn file_error(s: &Sources, e: crate::f::table::TableError) -> Reply {
 
 /// Serves on `server` until `stop` is requested (Ctrl-C). Each request is
 /// answered on the thread that received it; tiles read the table through
-/// positional reads (`Table::open_reading`), so a file cut meanwhile gives a 500.
+/// positional reads (`Table::options().mapped(false)`), so a file cut meanwhile gives a 500.
 pub fn serve(s: &Sources, server: &tiny_http::Server, stop: &Stop) -> io::Result<()> {
     std::thread::scope(|scope| {
         for _ in 0..workers() {

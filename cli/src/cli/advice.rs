@@ -59,11 +59,14 @@ pub fn one(cause: &(dyn std::error::Error + 'static)) -> Option<String> {
             };
         }
         if cause
+            .downcast_ref::<chomp3::grundy::sequences::LargerBFile>()
+            .is_some()
+        {
+            return Some("pass --replace to replace it, or give another --bfiles".into());
+        }
+        if cause
             .downcast_ref::<chomp3::grundy::file::Larger>()
             .is_some()
-            || cause
-                .downcast_ref::<chomp3::grundy::sequences::LargerBFile>()
-                .is_some()
         {
             return Some("pass --replace to replace it, or write elsewhere with --out".into());
         }
@@ -84,7 +87,7 @@ fn table(e: &TableError) -> Option<String> {
         TableError::NotFound(path, shape) => Some(format!(
             "create it with `{} --n N --table {}`",
             shape.command(),
-            path.display()
+            super::args::quote(path.as_os_str())
         )),
         TableError::BeyondCapacity { .. } => {
             Some("make the table again with a larger --capacity".into())

@@ -36,6 +36,9 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> Result<()> {
+    // One analysis into `--out` at a time, from the check of what is there
+    // to the last file written.
+    let _held = chomp3::base::lock::lock(&args.out.join("summary.json"))?;
     let table = args.table.named();
     if args.census_only || (!table.named && !table.path.exists()) {
         return census_only(args);

@@ -44,7 +44,11 @@ impl TableArg {
     /// for the commands that read cells and rows; the error names the file once.
     pub fn open_f(&self) -> Result<Table> {
         let path = self.path();
-        Table::open_f(&path, true).map_err(|e| file_error(&path, e))
+        Table::options()
+            .either_f()
+            .mapped(true)
+            .open(&path)
+            .map_err(|e| file_error(&path, e))
     }
 }
 

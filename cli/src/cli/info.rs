@@ -19,8 +19,8 @@ pub struct Args {
 pub fn run(args: &Args) -> Result<()> {
     let path = args.table.path();
     // Either kind of table, by its magic.
-    let t = match Table::open_f(&path, true) {
-        Err(TableError::OtherKind { found, .. }) => Table::open_shape(&path, found),
+    let t = match Table::options().either_f().mapped(true).open(&path) {
+        Err(TableError::OtherKind { found, .. }) => Table::options().shape(found).open(&path),
         opened => opened,
     }
     .map_err(|e| file_error(&path, e))?;

@@ -65,6 +65,9 @@ fn made(kind: &str, n: u64, args: &[String]) -> Made {
 }
 
 pub fn run(args: &Args) -> Result<()> {
+    // One drawer into `--out` at a time, from the check of its record to the
+    // last figure (the drawing locks it too; this process holds it already).
+    let _held = chomp3::base::lock::lock(&args.out.join(chomp3::plot::record::RECORD))?;
     let table = args.table.named();
     let format = if args.svg { Format::Svg } else { Format::Png };
     let mut given = vec![format!(
@@ -156,7 +159,9 @@ pub fn run(args: &Args) -> Result<()> {
     let made = made("table", n, &given);
     // Refused before the analysis, not after it.
     let row = Some(u64::from(args.row));
-    chomp3::plot::may_plot_all(&args.out, true, format, row, &made, args.replace)
+    // The row's figure as it will be drawn: from the table where it holds it.
+    let by_row = (u64::from(args.row), u64::from(args.row) > n);
+    chomp3::plot::may_plot_all(&args.out, true, format, Some(by_row), &made, args.replace)
         .map_err(|e| anyhow::anyhow!("{}", drawing(&args.out, e)))?;
     let census = args.census.open(TABLE_GAPS)?;
     let a = super::analyze::passes(&table.path, census.as_ref(), &args.threads, false)?.1;

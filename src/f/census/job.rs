@@ -134,13 +134,17 @@ mod tests {
             replace: false,
         };
         assert_eq!(job.descriptors(), dir.path().join("census.c3d"));
-        let held = job.check(NAMES, true, true).unwrap();
+        // Another process writing the census table holds its lock.
+        let lock = crate::base::lock::lock_path(&job.out);
+        let other = std::fs::File::create(&lock).unwrap();
+        other.try_lock().unwrap();
         let err = job.check(NAMES, true, true).unwrap_err();
         assert!(matches!(err, JobError::Locked(_)), "{err}");
         // A rank that does not write takes no lock.
         assert!(job.check(NAMES, false, false).unwrap().is_empty());
-        drop(held);
-        job.check(NAMES, true, true).unwrap();
+        drop(other);
+        drop(job.check(NAMES, true, true).unwrap());
+        assert!(!lock.exists());
         // Two of its files named alike are one file.
         let same = Job {
             checkpoint: Some(job.out.clone()),

@@ -288,6 +288,56 @@ fn extend_to(value: u64, shape: Shape) -> String {
     }
 }
 
+/// How [`Table::options`] opens a table.
+#[derive(Clone, Copy, Debug)]
+pub struct OpenOptions {
+    /// The shape wanted; `None`: an `f` table stored either way.
+    shape: Option<Shape>,
+    /// A memory map (else positional reads).
+    map: bool,
+}
+
+impl OpenOptions {
+    /// A table of this shape (a Grundy table is [`Shape::Tetrahedron`]).
+    pub fn shape(self, shape: Shape) -> OpenOptions {
+        OpenOptions {
+            shape: Some(shape),
+            ..self
+        }
+    }
+
+    /// An `f` table stored either way: by columns or by rows ([`Shape::Rows`],
+    /// from [`transpose`]), for the readers that take either (a cell, a row,
+    /// a position).
+    pub fn either_f(self) -> OpenOptions {
+        OpenOptions {
+            shape: None,
+            ..self
+        }
+    }
+
+    /// Mapped (the default), or read with positional reads: for a process
+    /// that keeps the table open while other programs may change the file (a
+    /// file cut under a map kills the process with SIGBUS; a read says so).
+    pub fn mapped(self, map: bool) -> OpenOptions {
+        OpenOptions { map, ..self }
+    }
+
+    /// Opens and checks the table at `path`, as [`Table::open`] does.
+    pub fn open(self, path: impl AsRef<Path>) -> Result<Table, TableError> {
+        let path = path.as_ref();
+        match self.shape {
+            Some(shape) => Table::open_with(path, shape, self.map),
+            None => match Table::open_with(path, Shape::Triangle, self.map) {
+                Err(TableError::OtherKind {
+                    found: Shape::Rows, ..
+                }) => Table::open_with(path, Shape::Rows, self.map),
+                other => other,
+            },
+        }
+    }
+}
+
 /// A table file opened for reading. Every read checks the CRC-32 of the
 /// blocks of data it touches (once each: a block that passed is remembered),
 /// so a damaged file gives an error, never a value.
@@ -317,41 +367,20 @@ enum Bytes {
 const MERGE_GAP: u64 = 8192;
 
 impl Table {
-    /// Opens and checks a table: magic, version, header checksum, commit record and
-    /// file length. The data itself is checked by [`Table::verify`].
-    pub fn open(path: &Path) -> Result<Table, TableError> {
-        Table::open_shape(path, Shape::Triangle)
+    /// Opens and checks an `f` table stored by columns, memory-mapped:
+    /// magic, version, header checksum, commit record and file length. The
+    /// data itself is checked as it is read, or whole by [`Table::verify`].
+    /// [`Table::options`] opens the other kinds, or without a map.
+    pub fn open(path: impl AsRef<Path>) -> Result<Table, TableError> {
+        Table::options().open(path)
     }
 
-    /// Opens and checks a table as [`Table::open`] does, to be read with
-    /// positional reads instead of a map: for a process that keeps it open
-    /// while other programs may change the file.
-    pub fn open_reading(path: &Path) -> Result<Table, TableError> {
-        Table::open_with(path, Shape::Triangle, false)
-    }
-
-    /// Opens an `f` table stored either way: by columns ([`Table::open`]) or
-    /// by rows ([`Shape::Rows`], from [`transpose`]), for the readers that
-    /// take either (a cell, a row, a position).
-    pub fn open_f(path: &Path, map: bool) -> Result<Table, TableError> {
-        match Table::open_with(path, Shape::Triangle, map) {
-            Err(TableError::OtherKind {
-                found: Shape::Rows, ..
-            }) => Table::open_with(path, Shape::Rows, map),
-            other => other,
+    /// How to open a table: its shape and whether it is mapped.
+    pub fn options() -> OpenOptions {
+        OpenOptions {
+            shape: Some(Shape::Triangle),
+            map: true,
         }
-    }
-
-    /// Opens and checks a table of the given shape (a Grundy table is
-    /// [`Shape::Tetrahedron`]), as [`Table::open`] does.
-    pub fn open_shape(path: &Path, shape: Shape) -> Result<Table, TableError> {
-        Table::open_with(path, shape, true)
-    }
-
-    /// [`Table::open_shape`] with positional reads instead of a map (see
-    /// [`Table::open_reading`]).
-    pub fn open_shape_reading(path: &Path, shape: Shape) -> Result<Table, TableError> {
-        Table::open_with(path, shape, false)
     }
 
     fn open_with(path: &Path, shape: Shape, map: bool) -> Result<Table, TableError> {
@@ -369,7 +398,7 @@ impl Table {
             // its committed data, which is all this reader touches. If another
             // program truncates the file while it is mapped, reading the lost
             // pages raises SIGBUS and the process dies; no wrong value can be
-            // returned (`open_reading` is for processes that must live on).
+            // returned (`OpenOptions::mapped(false)` is for processes that must live on).
             Bytes::Map(unsafe { Mmap::map(&file) }.map_err(TableError::io(path))?)
         } else {
             Bytes::Read {
@@ -435,7 +464,7 @@ impl Table {
 
     /// The values of `cells` (numbers in the file's order, as [`Table::cell`]
     /// takes them), in that order, their blocks checked. On a table opened by
-    /// [`Table::open_reading`], cells whose bytes lie near each other come in
+    /// a table read without a map ([`OpenOptions::mapped`]), cells whose bytes lie near each other come in
     /// one read (a viewer's tile is 65,536 cells). Panics past the committed cells.
     pub fn cells(&self, cells: &[u64]) -> Result<Vec<u32>, TableError> {
         if let Bytes::Map(_) = self.bytes {
@@ -872,7 +901,10 @@ mod tests {
             if header.tail_mask(commit.columns) != 0 {
                 partial_tails += 1;
             }
-            for open in [Table::open, Table::open_reading] {
+            for open in [
+                |p: &Path| Table::open(p),
+                |p: &Path| Table::options().mapped(false).open(p),
+            ] {
                 let t = open(&path).unwrap();
                 assert_eq!(t.columns(), u64::from(columns));
                 t.verify().unwrap();

@@ -105,7 +105,11 @@ pub fn transpose_in_bands(
         Err(Written::Out(e)) => return Err(dst(e)),
     }
     drop(w);
-    let checked = Table::open_f(out, true).and_then(|t| t.verify());
+    let checked = Table::options()
+        .either_f()
+        .mapped(true)
+        .open(out)
+        .and_then(|t| t.verify());
     if checked.is_err() {
         let _ = std::fs::remove_file(out);
     }
@@ -295,7 +299,7 @@ mod tests {
             let e = transpose_in_bands(&t, &out, 7, &stop, &mut each).unwrap_err();
             assert!(matches!(e, TransposeError::Stopped { all: 151, .. }), "{e}");
             assert!(matches!(
-                Table::open_f(&out, true),
+                Table::options().either_f().mapped(true).open(&out),
                 Err(TableError::Unfinished)
             ));
         }

@@ -66,7 +66,7 @@ pub fn upgrade(
     w.commit()?;
     drop(w);
     // Read back: every block checked, every value equal.
-    let t = Table::open_shape(new, v1.shape)?;
+    let t = Table::options().shape(v1.shape).open(new)?;
     t.verify()?;
     for i in 0..v1.shape.cells(v1.columns) {
         if t.cell(i)? != raw::unpack(v1.data, v1.bits, i) {
