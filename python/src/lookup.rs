@@ -77,7 +77,7 @@ pub(crate) fn position(
     r: u64,
     table: Option<PathBuf>,
     census: Option<PathBuf>,
-) -> PyResult<(bool, Vec<(&'static str, u64, (u64, u64, u64))>)> {
+) -> PyResult<(bool, Option<Vec<(&'static str, u64, (u64, u64, u64))>>)> {
     use chomp3::f::lookup::Sources;
     use chomp3::f::position::{PositionError, Row, is_p, winning_moves};
     guard(|| {
@@ -88,7 +88,15 @@ pub(crate) fn position(
             e => error(e),
         };
         let lost = is_p(&sources, p, q, r).map_err(bad)?;
-        let moves = winning_moves(&sources, p, q, r).map_err(bad)?;
+        // Won or lost for every position; the moves where the library lists
+        // them (Q <= MAX_MIDDLE), as the command does.
+        let moves = match lost {
+            true => Vec::new(),
+            false => match winning_moves(&sources, p, q, r) {
+                Err(PositionError::TooLong(..)) => return Ok((lost, None)),
+                moves => moves.map_err(bad)?,
+            },
+        };
         let moves = moves
             .into_iter()
             .map(|m| {
@@ -100,6 +108,6 @@ pub(crate) fn position(
                 (row, m.column, (m.to[0], m.to[1], m.to[2]))
             })
             .collect();
-        Ok((lost, moves))
+        Ok((lost, Some(moves)))
     })
 }

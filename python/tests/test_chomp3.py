@@ -723,3 +723,23 @@ def test_a_grundy_census_with_a_line_twice_is_refused_with_its_line(tmp_path):
         chomp3.GrundyCensus(path)
     with pytest.raises(chomp3.Error, match=said):
         chomp3.nim(30, 5, 3, grundy_census=path)
+
+
+def test_position_at_the_top_of_u64_answers_as_the_command(tmp_path, monkeypatch):
+    # Two rows: [q + 1, q] is the P-position, f(q, 0) = q + 1. So at M = 2**64 - 1,
+    # [M, M-1, 0] is P and [M, M, 0] is N (take the middle row's last square);
+    # f(M, 0) = 2**64 is no row's length. Python and the command agree.
+    monkeypatch.chdir(tmp_path)
+    chomp3.census(10, tmp_path / "c.tsv", progress=False)
+    census = tmp_path / "c.c3d"
+    m = 2**64 - 1
+    lost = chomp3.position(m, m - 1, 0, census=census)
+    assert lost["outcome"] == "P" and lost["winning_moves"] == []
+    won = chomp3.position(m, m, 0, census=census)
+    assert won["outcome"] == "N" and won["winning_moves"] is None
+    for (p, q), says in [((m, m - 1), "is a P-position"), ((m, m), "is an N-position")]:
+        out = subprocess.run(
+            [chomp3_binary(), "position", str(p), str(q), "0", "--census", str(census)],
+            capture_output=True, text=True, check=True,
+        )
+        assert says in out.stdout, out.stdout

@@ -448,7 +448,9 @@ def position(p: int, q: int, r: int, table: Any = None, census: Any = None) -> d
     used if it exists), else the census (default
     data/census-1000000/census.c3d.xz). The moves read f(y, min(r, y)) for every y < q, so past the table they need every
     row <= r proved from column N on (the census gives a row only from its
-    start); otherwise the census's one-line error is raised."""
+    start); otherwise the census's one-line error is raised. For Q past
+    10**7 the moves are not listed (``winning_moves`` is None for an
+    N-position), as ``chomp3 position`` says."""
     p, q, r = _position(p, q, r)
     lost, winning = _chomp3.position(
         p,
