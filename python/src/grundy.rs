@@ -327,27 +327,33 @@ pub(crate) fn grundy_table(
     capacity: Option<u64>,
     progress: Option<PyObject>,
 ) -> PyResult<u64> {
-    use chomp3::f::table::Shape;
-    use chomp3::grundy::table::{Checkpoint, ExtendError, Extended, extend};
-    let max = Shape::Tetrahedron.max_capacity();
-    let capacity = capacity.unwrap_or(u64::from(n).max(5000));
-    if u64::from(n) > max {
-        return Err(PyValueError::new_err(format!(
-            "n = {n} is beyond the largest Grundy table the format holds (n <= {max})"
-        )));
-    }
-    if capacity < u64::from(n) || capacity > max {
-        return Err(PyValueError::new_err(format!(
-            "capacity = {capacity} is not possible: give at least n and at most {max}"
-        )));
-    }
-    chomp3::grundy::check_memory(n).map_err(error)?;
+    use chomp3::grundy::job::{Checked, Job, JobError, Names};
+    use chomp3::grundy::table::{ExtendError, Extended, extend};
     guard(|| {
         let watch = Watcher::new(progress);
-        let checkpoint = Checkpoint {
-            path: path.with_extension("g3s"),
-            every: Duration::from_secs(DEFAULT_SWEEP_SAVE_SECS),
+        let job = Job {
+            n,
+            table: path.clone(),
+            capacity,
+            checkpoint: None,
+            checkpoint_every: Duration::from_secs(DEFAULT_SWEEP_SAVE_SECS),
+            bfiles: None,
         };
+        let names = Names {
+            table: "path",
+            checkpoint: "the sweep beside it",
+            bfiles: "bfiles",
+        };
+        let Checked {
+            capacity,
+            checkpoint,
+            held: _held,
+        } = job.check(names).map_err(|e| match e {
+            JobError::TooLarge { .. } | JobError::BadCapacity { .. } => {
+                PyValueError::new_err(e.to_string())
+            }
+            e => error(e),
+        })?;
         let outcome = py.allow_threads(|| {
             extend(&path, n, capacity, Some(&checkpoint), &watch.stop, |p| {
                 watch.tick(u64::from(p), u64::from(n))

@@ -45,6 +45,7 @@ pub mod checkpoint;
 pub mod file;
 mod frozen;
 mod index;
+pub mod job;
 pub mod lag;
 mod lines;
 mod live;

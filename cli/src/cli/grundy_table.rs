@@ -5,12 +5,9 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
-use chomp3::f::table::{Shape, Table};
-use chomp3::grundy::table::{
-    Checkpoint, Damaged, ExtendError, Extended, GrundyTable, extend, zeros_match,
-};
-
-use chomp3::outputs::{self, Kind, Output};
+use chomp3::f::table::Table;
+use chomp3::grundy::job::{Checked, Job, Names, RECTANGLES, SLAB_COUNTS};
+use chomp3::grundy::table::{Damaged, ExtendError, Extended, GrundyTable, extend, zeros_match};
 
 use super::Interrupted;
 use super::args::{QuietArg, file_error};
@@ -59,44 +56,25 @@ pub fn run(args: &Args) -> Result<()> {
         .table
         .clone()
         .unwrap_or_else(|| PathBuf::from(DEFAULT_GRUNDY_TABLE));
-    let capacity = args.capacity.unwrap_or((args.n as u64).max(5000));
-    let max = Shape::Tetrahedron.max_capacity();
-    if args.n as u64 > max {
-        bail!(
-            "--n {} is beyond the largest Grundy table this format holds (N <= {max})",
-            args.n
-        );
-    }
-    if capacity < args.n as u64 || capacity > max {
-        bail!("--capacity {capacity} is not possible: give at least --n and at most {max}");
-    }
-    let checkpoint = Checkpoint {
-        path: args
-            .checkpoint
-            .clone()
-            .unwrap_or_else(|| path.with_extension("g3s")),
-        every: args.checkpoint_secs,
-    };
-    let mut plan = vec![
-        Output::new(&path, Kind::GrundyTable, "--table"),
-        Output::new(&checkpoint.path, Kind::SweepCheckpoint, "--checkpoint"),
-    ];
-    if let Some(dir) = &args.bfiles {
-        plan.push(Output::new(
-            dir.join(RECTANGLES),
-            Kind::GrundyBFile,
-            "--bfiles",
-        ));
-        plan.push(Output::new(
-            dir.join(SLAB_COUNTS),
-            Kind::GrundyBFile,
-            "--bfiles",
-        ));
-    }
-    outputs::check(&plan)?;
     let had_table = path.exists();
-    chomp3::grundy::check_memory(args.n)?;
-    let _held = outputs::lock(&plan)?;
+    let job = Job {
+        n: args.n,
+        table: path.clone(),
+        capacity: args.capacity,
+        checkpoint: args.checkpoint.clone(),
+        checkpoint_every: args.checkpoint_secs,
+        bfiles: args.bfiles.clone(),
+    };
+    let names = Names {
+        table: "--table",
+        checkpoint: "--checkpoint",
+        bfiles: "--bfiles",
+    };
+    let Checked {
+        capacity,
+        checkpoint,
+        held: _held,
+    } = job.check(names)?;
     let started = Instant::now();
     let bar = bar(
         args.quiet.quiet,
@@ -182,10 +160,6 @@ fn finish(t: &GrundyTable, args: &Args, path: &std::path::Path) -> Result<()> {
     }
     Ok(())
 }
-
-/// The b-file of the rectangles and the slab counts, in `--bfiles DIR`.
-const RECTANGLES: &str = "grundy-rectangles.txt";
-const SLAB_COUNTS: &str = "grundy-slab-counts.tsv";
 
 /// Writes the rectangles' b-file and the slab counts of the complete table
 /// `t` (at `path`) into `dir`, as a set.

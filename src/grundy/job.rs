@@ -1,0 +1,192 @@
+//! The Grundy table as one job for every front end: its files (the table, the
+//! sweep checkpoint beside it, the b-files), its capacity, and the checks made
+//! before any work (the size the format holds, outputs that are one file or a
+//! file of another kind in the way, the machine's memory), ending with each
+//! output locked for this process. The binary and the Python package both
+//! run `grundy-table` through this, so they refuse the same things.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::base::lock::{Held, LockError};
+use crate::base::memory::TooMuch;
+use crate::f::table::Shape;
+use crate::grundy::table::Checkpoint;
+use crate::outputs::{self, Kind, Output, OutputError};
+
+/// The b-file of `G(n,n,n)` a Grundy table's job writes.
+pub const RECTANGLES: &str = "grundy-rectangles.txt";
+/// The b-file of the slabs' counts of `G = 0, 1, 2, 3`.
+pub const SLAB_COUNTS: &str = "grundy-slab-counts.tsv";
+
+/// The smallest capacity a new table is given (room to extend it later).
+pub const DEFAULT_CAPACITY: u64 = 5000;
+
+/// A Grundy table made or extended to `n`, as asked.
+#[derive(Clone, Debug)]
+pub struct Job {
+    /// Every position with `p <= n`.
+    pub n: u32,
+    /// The table file (`.g3t`).
+    pub table: PathBuf,
+    /// Capacity of a new table; `None`: the larger of `n` and [`DEFAULT_CAPACITY`].
+    pub capacity: Option<u64>,
+    /// The sweep's checkpoint; `None`: beside the table, as `.g3s`.
+    pub checkpoint: Option<PathBuf>,
+    /// Time between saves of the checkpoint.
+    pub checkpoint_every: Duration,
+    /// Where the b-files go, if anywhere.
+    pub bfiles: Option<PathBuf>,
+}
+
+/// How a front end names the job's files in its messages.
+#[derive(Clone, Copy, Debug)]
+pub struct Names {
+    /// The table's.
+    pub table: &'static str,
+    /// The checkpoint's.
+    pub checkpoint: &'static str,
+    /// The b-files' directory's.
+    pub bfiles: &'static str,
+}
+
+/// Why a Grundy table's job may not start.
+#[derive(Debug, thiserror::Error)]
+pub enum JobError {
+    /// `n` past what the format holds.
+    #[error("N = {n} is beyond the largest Grundy table this format holds (N <= {max})")]
+    TooLarge {
+        /// Asked.
+        n: u32,
+        /// The format's largest.
+        max: u64,
+    },
+    /// A capacity below `n` or past the format.
+    #[error(
+        "a capacity of {capacity} is not possible: it must be at least N = {n} and at most {max}"
+    )]
+    BadCapacity {
+        /// Asked.
+        capacity: u64,
+        /// The table's `n`.
+        n: u32,
+        /// The format's largest.
+        max: u64,
+    },
+    /// Two outputs are one file, or one is in the way.
+    #[error(transparent)]
+    Outputs(#[from] OutputError),
+    /// More memory than the machine has.
+    #[error(transparent)]
+    Memory(#[from] TooMuch),
+    /// Another process writes one of the files.
+    #[error(transparent)]
+    Locked(#[from] LockError),
+}
+
+/// A job that passed its checks: what the run needs, its outputs locked.
+#[derive(Debug)]
+pub struct Checked {
+    /// The capacity of a new table.
+    pub capacity: u64,
+    /// The sweep's checkpoint.
+    pub checkpoint: Checkpoint,
+    /// The locks, held until dropped.
+    pub held: Vec<Held>,
+}
+
+impl Job {
+    /// Every check before work, then the outputs locked.
+    pub fn check(&self, names: Names) -> Result<Checked, JobError> {
+        let max = Shape::Tetrahedron.max_capacity();
+        let n = self.n;
+        if u64::from(n) > max {
+            return Err(JobError::TooLarge { n, max });
+        }
+        let capacity = (self.capacity).unwrap_or(u64::from(n).max(DEFAULT_CAPACITY));
+        if capacity < u64::from(n) || capacity > max {
+            return Err(JobError::BadCapacity { capacity, n, max });
+        }
+        let checkpoint = Checkpoint {
+            path: (self.checkpoint.clone()).unwrap_or_else(|| self.table.with_extension("g3s")),
+            every: self.checkpoint_every,
+        };
+        let mut plan = vec![
+            Output::new(&self.table, Kind::GrundyTable, names.table),
+            Output::new(&checkpoint.path, Kind::SweepCheckpoint, names.checkpoint),
+        ];
+        for name in [RECTANGLES, SLAB_COUNTS] {
+            if let Some(dir) = &self.bfiles {
+                plan.push(Output::new(dir.join(name), Kind::GrundyBFile, names.bfiles));
+            }
+        }
+        outputs::check(&plan)?;
+        crate::grundy::check_memory(n)?;
+        let held = outputs::lock(&plan)?;
+        Ok(Checked {
+            capacity,
+            checkpoint,
+            held,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const NAMES: Names = Names {
+        table: "table",
+        checkpoint: "checkpoint",
+        bfiles: "bfiles",
+    };
+
+    fn job(dir: &std::path::Path) -> Job {
+        Job {
+            n: 10,
+            table: dir.join("g.g3t"),
+            capacity: None,
+            checkpoint: None,
+            checkpoint_every: Duration::from_secs(600),
+            bfiles: Some(dir.join("b")),
+        }
+    }
+
+    #[test]
+    fn sizes_outputs_and_other_writers_are_checked_before_any_work() {
+        let dir = tempfile::tempdir().unwrap();
+        let ok = job(dir.path()).check(NAMES).unwrap();
+        assert_eq!(ok.capacity, DEFAULT_CAPACITY);
+        assert_eq!(ok.checkpoint.path, dir.path().join("g.g3s"));
+        drop(ok);
+        let max = Shape::Tetrahedron.max_capacity();
+        let too_large = Job {
+            n: u32::try_from(max + 1).unwrap(),
+            ..job(dir.path())
+        };
+        assert!(matches!(
+            too_large.check(NAMES),
+            Err(JobError::TooLarge { .. })
+        ));
+        let small = Job {
+            capacity: Some(5),
+            ..job(dir.path())
+        };
+        let err = small.check(NAMES).unwrap_err();
+        assert!(matches!(err, JobError::BadCapacity { .. }), "{err}");
+        assert!(!err.to_string().contains("--"), "{err}");
+        // Another process writing the table holds its lock.
+        let other =
+            std::fs::File::create(crate::base::lock::lock_path(&dir.path().join("g.g3t"))).unwrap();
+        other.try_lock().unwrap();
+        let err = job(dir.path()).check(NAMES).unwrap_err();
+        assert!(matches!(err, JobError::Locked(_)), "{err}");
+        drop(other);
+        // The checkpoint named as the table: one file.
+        let same = Job {
+            checkpoint: Some(dir.path().join("g.g3t")),
+            ..job(dir.path())
+        };
+        assert!(matches!(same.check(NAMES), Err(JobError::Outputs(_))));
+    }
+}
