@@ -315,3 +315,21 @@ fn an_argument_error_is_one_line_and_help_is_clap_s_own() {
     assert_eq!(o.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&o.stdout).contains("Usage: chomp3 get"));
 }
+
+#[test]
+fn an_error_naming_a_path_with_a_newline_or_an_escape_stays_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["no\nfile.c3t", "esc\u{1b}[31m.c3t"] {
+        let path = dir.path().join(name);
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_chomp3"))
+            .args(["get", "5", "3", "--table"])
+            .arg(&path)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(!err.contains('\u{1b}'), "{err:?}");
+        assert!(err.contains("no such table"), "{err}");
+    }
+}

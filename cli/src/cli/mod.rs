@@ -172,10 +172,11 @@ pub fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            match advice::advice(&e) {
-                Some(advice) => eprintln!("chomp3: error: {e:#}; {advice}"),
-                None => eprintln!("chomp3: error: {e:#}"),
-            }
+            let said = match advice::advice(&e) {
+                Some(advice) => format!("{e:#}; {advice}"),
+                None => format!("{e:#}"),
+            };
+            eprintln!("chomp3: error: {}", one_line_of(&said));
             if e.downcast_ref::<Interrupted>().is_some() {
                 ExitCode::from(130)
             } else if e.downcast_ref::<Usage>().is_some() {
@@ -226,6 +227,20 @@ fn one_line(text: &str) -> String {
         said.push_str(&format!("; usage: {u}"));
     }
     said
+}
+
+/// `text` on one line: a control character (a newline or an escape in a
+/// path the user gave) written as its escape, so that the error stays one
+/// line and sends nothing to the terminal.
+fn one_line_of(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '\n' => "\\n".to_string(),
+            '\t' => "\\t".to_string(),
+            c if c.is_control() => c.escape_unicode().to_string(),
+            c => c.to_string(),
+        })
+        .collect()
 }
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
