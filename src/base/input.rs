@@ -29,6 +29,8 @@ pub enum Kind {
     BlockDevice,
     /// Something else the system has.
     Other,
+    /// A regular file, where a directory was wanted.
+    File,
 }
 
 impl Kind {
@@ -62,6 +64,7 @@ impl fmt::Display for Kind {
             Kind::CharDevice => "a character device",
             Kind::BlockDevice => "a block device",
             Kind::Other => "a special file",
+            Kind::File => "a file",
         })
     }
 }
@@ -154,6 +157,20 @@ pub fn check(path: &Path, what: &'static str) -> Result<(), InputError> {
         Some(kind) => Err(InputError::NotAFile {
             path: path.to_path_buf(),
             kind,
+            what,
+        }),
+    }
+}
+
+/// Checks that `path` is a directory (following symbolic links), to be read
+/// as `what` (`a directory of b-files`: for the message).
+pub fn directory(path: &Path, what: &'static str) -> Result<(), InputError> {
+    let meta = std::fs::metadata(path).map_err(|e| not_there(path, e))?;
+    match Kind::of(meta.file_type()) {
+        Some(Kind::Directory) => Ok(()),
+        kind => Err(InputError::NotAFile {
+            path: path.to_path_buf(),
+            kind: kind.unwrap_or(Kind::File),
             what,
         }),
     }

@@ -56,6 +56,10 @@ pub fn run(args: &Args) -> Result<()> {
         .table
         .clone()
         .unwrap_or_else(|| PathBuf::from(DEFAULT_GRUNDY_TABLE));
+    // The f table to compare with is opened before the work, not after it.
+    if let Some(f_path) = &args.check_f {
+        Table::open(f_path).map_err(|e| file_error(f_path, e))?;
+    }
     let had_table = path.exists();
     let job = Job {
         n: args.n,

@@ -94,12 +94,15 @@ pub fn run(args: &Args) -> Result<()> {
         ),
         (_, Some(dir)) => Some(
             chomp3::grundy::sequences::read_lines(
-                open(&dir.join("grundy-periods.txt"), "a Grundy b-file")?,
+                // A directory is wanted: anything else is named for what it is.
+                chomp3::base::input::directory(dir, "a directory of Grundy b-files")
+                    .map_err(|e| anyhow::anyhow!(e))
+                    .and_then(|()| open(&dir.join("grundy-periods.txt"), "a Grundy b-file"))?,
                 open(&dir.join("grundy-starts.txt"), "a Grundy b-file")?,
             )
             .map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?,
         ),
-        _ => None,
+        (None, None) => None,
     };
     if let Some(lines) = grundy {
         match (&args.grundy, &args.grundy_bfiles) {
