@@ -729,7 +729,7 @@ impl Table {
     ///
     /// A row has one cell per column, each in its own page past the first
     /// few thousand columns, so it is bound by the memory's latency, not its
-    /// bandwidth. On a map the loop asks for the cell [`ROW_AHEAD`] columns
+    /// bandwidth. On a map the loop asks for the cell `ROW_AHEAD` columns
     /// ahead before it reads this one, so that those page walks and cache
     /// misses overlap (a row of the `10^5` table, warm: 13 ms a cell at a
     /// time, 5 ms with the hints). A table that is read merges nearby cells

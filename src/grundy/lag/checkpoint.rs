@@ -7,7 +7,7 @@ use crate::grundy::checkpoint::Format;
 
 /// The checkpoint's format (`C3GLAG` and two digits). Version 3 is version 2
 /// but for the leading sweep's used sets of proved lines, stale since that
-/// sweep copies their values ([`lead_copying`]): a build that computed them
+/// sweep copies their values (`lead_copying`): a build that computed them
 /// must not continue it, while this one reads either.
 pub const VERSION: u32 = 3;
 
