@@ -255,8 +255,21 @@ fn cells_rows_and_the_census_list_follow_their_sources() {
         }
         if letter == b'p' {
             assert_eq!(list["period"][r].to_string(), l[3], "row {r} period");
+        } else {
+            // Only a periodic row has a period: 0 here, as `-` in census.tsv.
+            assert_eq!(list["period"][r], 0, "row {r} period");
         }
     }
+    // A constant row's fate has no period either.
+    let constant = class
+        .iter()
+        .position(|&c| c == b'c')
+        .expect("a constant row");
+    let fate = &v.json(&format!(
+        "/api/row?r={constant}&from={constant}&to={constant}"
+    ))["fate"];
+    assert_eq!(fate["class"], "constant");
+    assert!(fate["period"].is_null(), "{fate}");
 }
 
 #[test]

@@ -79,7 +79,8 @@ pub fn row(s: &Sources, r: u64, from: u64, to: u64) -> Result<Value, String> {
 }
 
 /// Every row of the census: class letters (`c` constant, `p` periodic, `o`
-/// open), starts, periods (0 for open rows) and the rows whose start is only a
+/// open), starts, periods (0 where a row has none: constant and open rows,
+/// as in the census's `rows.tsv`, `-` there) and the rows whose start is only a
 /// bound. Columns rather than records keep 3*10^5 rows near 3 MB.
 pub fn census(d: &Descriptors) -> Value {
     let n = d.rows() as usize;
@@ -92,7 +93,7 @@ pub fn census(d: &Descriptors) -> Value {
             None => class.push('o'),
             Some(Fate::Constant { start: s }) => {
                 class.push('c');
-                (start[i], period[i]) = (s, 1);
+                start[i] = s;
             }
             Some(Fate::Periodic { start: s, pattern }) => {
                 class.push('p');
@@ -131,7 +132,7 @@ fn fate_json(s: &RowStatus, bound: bool) -> Value {
     let closed = s.known.closed_at();
     match &s.fate {
         Fate::Constant { start } => json!({
-            "known": true, "class": "constant", "start": start, "period": 1,
+            "known": true, "class": "constant", "start": start, "period": null,
             "pattern": [], "start_is_bound": bound, "closed_at": closed,
         }),
         Fate::Periodic { start, pattern } => json!({

@@ -280,7 +280,7 @@ const Rows = {
       const f = (await getJSON(`/api/row?r=${r}&from=${r}&to=${r}`)).fate;
       const inTable = info.table && r < info.table.columns;
       from = Math.max(from, f.known && !inTable ? f.start : r);
-      if (f.known) span = Math.max(span, 3 * f.period);
+      if (f.known && f.period) span = Math.max(span, 3 * f.period);
     }
     if (state.from !== "") from = Number(state.from);
     return [from, state.to !== "" ? Number(state.to) : from + Math.min(span, 65535)];
@@ -422,9 +422,11 @@ const Census = {
   geometry() {
     const c = $("scatter"), d = this.data, byPeriod = state.fy === "period";
     const y = (r) => byPeriod ? Math.log2(d.period[r]) : d.start[r] - r - SLOPE * r;
+    // A row is placed where it has the value shown: only a periodic row has a period.
+    const shown = (r) => byPeriod ? d.cls[r] === "p" : d.cls[r] !== "o";
     if (!d.range || d.range.fy !== state.fy) {
       let lo = Infinity, hi = -Infinity;
-      for (let r = 0; r < d.rows; r++) if (d.cls[r] !== "o") { const v = y(r); lo = Math.min(lo, v); hi = Math.max(hi, v); }
+      for (let r = 0; r < d.rows; r++) if (shown(r)) { const v = y(r); lo = Math.min(lo, v); hi = Math.max(hi, v); }
       d.range = { fy: state.fy, lo, hi: hi > lo ? hi : lo + 1 };
     }
     const { lo, hi } = d.range;
@@ -432,7 +434,7 @@ const Census = {
     const L = 56, T = 18, B = 20, R = 8;
     const xr = (r) => L + Math.floor(r / d.rows * (c.width - L - R));
     const yv = (v) => T + Math.floor((hi - v) / (hi - lo) * (c.height - T - B));
-    return { w: c.width, h: c.height, L, T, B, R, lo, hi, byPeriod, xr, yv, x: xr, y: (r) => yv(y(r)) };
+    return { w: c.width, h: c.height, L, T, B, R, lo, hi, byPeriod, xr, yv, shown, x: xr, y: (r) => yv(y(r)) };
   },
 
   // Numbered ticks: the value up the left (a power of two per step in the
@@ -473,9 +475,9 @@ const Census = {
         px[at] = rgb[0]; px[at + 1] = rgb[1]; px[at + 2] = rgb[2]; px[at + 3] = 255;
       }
     };
-    for (let r = 0; r < d.rows; r++) if (d.cls[r] !== "o") put(r, [215, 215, 215], 1);
+    for (let r = 0; r < d.rows; r++) if (g.shown(r)) put(r, [215, 215, 215], 1);
     const colour = { c: [31, 78, 156], p: [224, 123, 0], o: [200, 0, 0] }, size = this.match.length <= 5000 ? 3 : 1;
-    for (const r of this.match) if (d.cls[r] !== "o") put(r, colour[d.cls[r]], size);
+    for (const r of this.match) if (g.shown(r)) put(r, colour[d.cls[r]], size);
     ctx.putImageData(img, 0, 0);
     this.axes(ctx, g);
     ctx.fillStyle = "#333"; ctx.font = "12px sans-serif";
@@ -487,6 +489,7 @@ const Census = {
     const g = this.geometry();
     let best = -1, dist = 64;
     for (const r of this.match) {
+      if (!g.shown(r)) continue;
       const dx = g.x(r) - e.offsetX, dy = g.y(r) - e.offsetY, dd = dx * dx + dy * dy;
       if (dd < dist) { dist = dd; best = r; }
     }
