@@ -278,3 +278,43 @@ fn census_agrees_with_the_game_rules() {
     assert!(checked > 100, "{checked} P-positions checked");
     assert!(fates.iter().all(Option::is_some));
 }
+
+#[test]
+fn a_census_that_computed_no_column_gives_no_value() {
+    // Stopped before its first column, a census proves nothing and knows no
+    // diagonal: f(0,0) = 1 (the position [1,0,0] is lost) is not answered
+    // from it, and never as anything else.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r0.tsv");
+    let out = out.to_str().unwrap();
+    common::chomp3_ok(&[
+        "census",
+        "--quiet",
+        "--rows",
+        "10",
+        "--out",
+        out,
+        "--max-columns",
+        "0",
+    ]);
+    let c3d = dir.path().join("r0.c3d");
+    let o = common::chomp3(&["get", "0", "0", "--census", c3d.to_str().unwrap()]);
+    let (text, err) = (
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr),
+    );
+    assert_eq!(o.status.code(), Some(1), "{text}{err}");
+    assert!(text.is_empty(), "{text}");
+    // With its columns, the same census gives f(0,0) = 1.
+    common::chomp3_ok(&[
+        "census",
+        "--quiet",
+        "--rows",
+        "10",
+        "--out",
+        out,
+        "--replace",
+    ]);
+    let o = common::chomp3_ok(&["get", "0", "0", "--census", c3d.to_str().unwrap()]);
+    assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "1");
+}

@@ -516,3 +516,95 @@ fn larger_b_files_are_kept_unless_replace_is_given() {
     assert!(periods("3", &["--replace"]).status.success());
     assert!(std::fs::read(&file).unwrap() != before);
 }
+
+#[test]
+fn compute_and_transpose_wait_for_no_other_writer_of_their_path() {
+    // Another process (here this test) writes a file at the path, holding its
+    // lock (a census's checkpoint, a graph's memo): the table is not made
+    // there, and nothing is written.
+    let d = tempfile::tempdir().unwrap();
+    let path = d.path().join("x.c3k");
+    let lock = std::fs::File::create(d.path().join(".x.c3k.lock")).unwrap();
+    lock.try_lock().unwrap();
+    let o = chomp3(&[
+        "compute",
+        "--quiet",
+        "--n",
+        "5",
+        "--table",
+        path.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("being written by another process"), "{err}");
+    assert!(!path.exists());
+    let t = computed(d.path(), "t.c3t", 20, &[]);
+    let o = chomp3(&[
+        "transpose",
+        "--table",
+        t.to_str().unwrap(),
+        "--out",
+        path.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("being written by another process"), "{err}");
+    assert!(!path.exists());
+    drop(lock);
+    let o = chomp3(&[
+        "compute",
+        "--quiet",
+        "--n",
+        "5",
+        "--table",
+        path.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+#[test]
+fn grundy_table_keeps_longer_b_files_unless_replace_is_given() {
+    let d = tempfile::tempdir().unwrap();
+    let b = d.path().join("b");
+    let (b, gc) = (b.to_str().unwrap(), d.path().join("gc.tsv"));
+    let o = chomp3(&[
+        "grundy-census",
+        "--quiet",
+        "--lines",
+        "4",
+        "--out",
+        gc.to_str().unwrap(),
+        "--bfiles",
+        b,
+        "--rectangles",
+        "60",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let file = d.path().join("b/grundy-rectangles.txt");
+    let before = std::fs::read(&file).unwrap();
+    let g = d.path().join("g.g3t");
+    let table = |extra: &[&str]| {
+        let mut args = vec![
+            "grundy-table",
+            "--quiet",
+            "--n",
+            "20",
+            "--table",
+            g.to_str().unwrap(),
+        ];
+        args.extend(["--bfiles", b]);
+        args.extend(extra);
+        chomp3(&args)
+    };
+    let o = table(&[]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("holds 60 terms, more than the 20") && err.contains("--replace"),
+        "{err}"
+    );
+    assert!(!g.exists(), "nothing computed");
+    assert!(std::fs::read(&file).unwrap() == before);
+    assert!(table(&["--replace"]).status.success());
+    assert!(std::fs::read(&file).unwrap() != before);
+}

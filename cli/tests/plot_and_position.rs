@@ -213,3 +213,47 @@ fn plot_writes_decodable_figures_of_the_expected_size() {
     let svg = std::fs::read_to_string(out.join("row.svg")).unwrap();
     assert!(svg.starts_with("<svg") && svg.contains("Row r = 120"));
 }
+
+#[test]
+fn plot_draws_a_census_of_a_row_or_two_and_ends() {
+    // Axes of one value (a census of rows 0..=0 or 0..=1, or of one column)
+    // once sent the drawing's search for tick marks round for ever.
+    let dir = tempfile::tempdir().unwrap();
+    for (rows, extra) in [("0", &[][..]), ("1", &[]), ("10", &["--max-columns", "1"])] {
+        let out = dir.path().join(format!("c{rows}.tsv"));
+        let mut args = vec![
+            "census",
+            "--quiet",
+            "--rows",
+            rows,
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend(extra);
+        chomp3_ok(&args);
+        let census = out.with_extension("c3d");
+        let figures = dir.path().join(format!("p{rows}"));
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_chomp3"))
+            .args(["plot", "--census-only", "--census"])
+            .arg(&census)
+            .arg("--out")
+            .arg(&figures)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let started = std::time::Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            if started.elapsed() > std::time::Duration::from_secs(60) {
+                child.kill().unwrap();
+                panic!("plot of a census of rows 0..={rows} did not end in 60 s");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        };
+        assert!(status.success(), "rows 0..={rows}");
+        assert!(figures.join("periodicity.png").exists());
+    }
+}

@@ -338,6 +338,7 @@ pub(crate) fn grundy_table(
             checkpoint: None,
             checkpoint_every: Duration::from_secs(DEFAULT_SWEEP_SAVE_SECS),
             bfiles: None,
+            replace: false,
         };
         let names = Names {
             table: "path",

@@ -46,6 +46,9 @@ pub enum ComputeError {
     /// A table-file problem.
     #[error(transparent)]
     Table(#[from] TableError),
+    /// Another process writes a file at this path.
+    #[error(transparent)]
+    Locked(#[from] crate::base::lock::LockError),
     /// A capacity this format cannot hold.
     #[error("a capacity of {0} is not possible: it must be at least N and at most {MAX_CAPACITY}")]
     BadCapacity(u64),
@@ -118,6 +121,14 @@ pub type Progress<'a> = &'a mut dyn FnMut(u64, u64);
 pub fn compute(req: &Request, progress: Progress) -> Result<Option<Outcome>, ComputeError> {
     let start = Instant::now();
     let path = req.path.as_path();
+    // No other chomp3 writer (a census's checkpoint, a graph's memo) has
+    // this path: the table's own lock keeps out only other tables. (A missing
+    // directory is refused below, not made for the lock.)
+    let dir = crate::base::atomic_write::parent_dir(path);
+    let _held = match dir.is_dir() {
+        true => Some(crate::base::lock::lock(path)?),
+        false => None,
+    };
     let existing = if path.exists() {
         Some(Table::open(path)?)
     } else {

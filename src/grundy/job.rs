@@ -37,6 +37,8 @@ pub struct Job {
     pub checkpoint_every: Duration,
     /// Where the b-files go, if anywhere.
     pub bfiles: Option<PathBuf>,
+    /// Whether b-files of more terms may be replaced.
+    pub replace: bool,
 }
 
 /// How a front end names the job's files in its messages.
@@ -79,6 +81,9 @@ pub enum JobError {
     /// More memory than the machine has.
     #[error(transparent)]
     Memory(#[from] TooMuch),
+    /// A b-file of more terms is there.
+    #[error(transparent)]
+    Larger(#[from] crate::grundy::sequences::LargerBFile),
     /// Another process writes one of the files.
     #[error(transparent)]
     Locked(#[from] LockError),
@@ -121,6 +126,16 @@ impl Job {
             }
         }
         outputs::check(&plan)?;
+        if let Some(dir) = &self.bfiles {
+            // The b-file holds G(n,n,n) for every n <= the table's N, which
+            // is this run's n or the table's own, if larger.
+            let held = crate::grundy::table::GrundyTable::open(&self.table)
+                .ok()
+                .and_then(|t| t.n());
+            let terms = held.unwrap_or(0).max(u64::from(n));
+            let path = dir.join(RECTANGLES);
+            crate::grundy::sequences::may_write_bfile(&path, terms, self.replace)?;
+        }
         crate::grundy::check_memory(n)?;
         let held = outputs::lock(&plan)?;
         Ok(Checked {
@@ -149,6 +164,7 @@ mod tests {
             checkpoint: None,
             checkpoint_every: Duration::from_secs(600),
             bfiles: Some(dir.join("b")),
+            replace: false,
         }
     }
 

@@ -106,7 +106,7 @@ where
         .margin_right(32)
         .x_label_area_size(45)
         .y_label_area_size(70)
-        .build_cartesian_2d(0.0..rows as f64, 0.0..1.0)?;
+        .build_cartesian_2d(axis(0.0..rows as f64), 0.0..1.0)?;
     chart
         .configure_mesh()
         .x_label_formatter(&|v| format!("{v:.0}"))
@@ -186,7 +186,7 @@ where
         .margin_right(32)
         .x_label_area_size(45)
         .y_label_area_size(70)
-        .build_cartesian_2d(0.0..rows as f64, lo - pad..hi + pad)?;
+        .build_cartesian_2d(axis(0.0..rows as f64), axis(lo - pad..hi + pad))?;
     chart
         .configure_mesh()
         .x_label_formatter(&|v| format!("{v:.0}"))

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::{Canvas, DrawResult, FONT, Figure, Format, Made, PlotError, SIZE, TITLE_HEIGHT};
+use super::{Canvas, DrawResult, FONT, Figure, Format, Made, PlotError, SIZE, TITLE_HEIGHT, axis};
 use crate::base::lines::{BadLine, data_lines};
 use crate::graph::summary::Summary;
 
@@ -210,7 +210,7 @@ where
             .margin(20)
             .x_label_area_size(50)
             .y_label_area_size(80)
-            .build_cartesian_2d(lo..hi, (ymin..ymax).log_scale())?;
+            .build_cartesian_2d(axis(lo..hi), (ymin..ymax).log_scale())?;
         chart
             .configure_mesh()
             .x_labels(points.len())

@@ -36,8 +36,8 @@ where
                 (FONT, 19),
             )
             .build_cartesian_2d(
-                dev.first_n as f64..dev.last_n as f64,
-                dev.min - pad..dev.max + pad,
+                axis(dev.first_n as f64..dev.last_n as f64),
+                axis(dev.min - pad..dev.max + pad),
             )?;
         chart
             .configure_mesh()
@@ -134,7 +134,10 @@ where
             .margin_right(32)
             .x_label_area_size(45)
             .y_label_area_size(75)
-            .build_cartesian_2d((lo - 1) as f64 + 0.5..(hi + 1) as f64 - 0.5, 0.0..top)?;
+            .build_cartesian_2d(
+                axis((lo - 1) as f64 + 0.5..(hi + 1) as f64 - 0.5),
+                axis(0.0..top),
+            )?;
         chart
             .configure_mesh()
             .y_label_formatter(&|v| format!("{v:.0}"))

@@ -209,6 +209,20 @@ impl Canvas {
     }
 }
 
+/// A linear axis's range, as plotters can mark it: one that is empty (a
+/// census of a row or two, a figure of one point) is widened to a unit
+/// around its value, and one that is not finite becomes `0..1` (plotters
+/// looks for tick marks without end in either).
+fn axis(r: std::ops::Range<f64>) -> std::ops::Range<f64> {
+    if !(r.start.is_finite() && r.end.is_finite()) {
+        0.0..1.0
+    } else if r.end - r.start < 1e-9 {
+        r.start - 0.5..r.start + 0.5
+    } else {
+        r
+    }
+}
+
 /// The legend box every figure uses, at `at`, in labels of `size` points.
 fn legend<'a, DB, CT>(
     chart: &mut ChartContext<'a, DB, CT>,

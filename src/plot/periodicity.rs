@@ -37,7 +37,7 @@ where
         .margin_right(32)
         .x_label_area_size(40)
         .y_label_area_size(60)
-        .build_cartesian_2d(0.0..last_row, 0.0..max_p + 1.0)?;
+        .build_cartesian_2d(axis(0.0..last_row), 0.0..max_p + 1.0)?;
     chart
         .configure_mesh()
         .x_label_formatter(&|v| format!("{v:.0}"))
@@ -98,7 +98,7 @@ where
         .margin_right(32)
         .x_label_area_size(45)
         .y_label_area_size(70)
-        .build_cartesian_2d(0.0..last_row, lo - pad..hi + pad)?;
+        .build_cartesian_2d(axis(0.0..last_row), axis(lo - pad..hi + pad))?;
     chart
         .configure_mesh()
         .x_label_formatter(&|v| format!("{v:.0}"))

@@ -121,7 +121,7 @@ where
         .y_label_area_size(70)
         .build_cartesian_2d(
             shown_from as f64 - 0.5..shown_to as f64 + 0.5,
-            lo - pad..hi + pad,
+            axis(lo - pad..hi + pad),
         )?;
     chart
         .configure_mesh()

@@ -136,7 +136,7 @@ where
         .margin_bottom(70)
         .margin_right(20)
         .y_label_area_size(85)
-        .build_cartesian_2d(0.0..1.0, 0.0..max)?;
+        .build_cartesian_2d(0.0..1.0, axis(0.0..max))?;
     cb.configure_mesh()
         .x_label_formatter(&|v| format!("{v:.0}"))
         .y_label_formatter(&|v| format!("{v:.0}"))

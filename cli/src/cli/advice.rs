@@ -4,11 +4,13 @@
 //! that do it. Only advice lives here; no rule of the library is repeated.
 
 use chomp3::f::census::CheckpointError;
+use chomp3::f::census::job::JobError as CensusJobError;
 use chomp3::f::census_file::{DescriptorError, MayWriteError};
 use chomp3::f::compute::ComputeError;
 use chomp3::f::lookup::LookupError;
 use chomp3::f::table::TableError;
 use chomp3::graph::MemoError;
+use chomp3::grundy::job::JobError as GrundyJobError;
 use chomp3::grundy::nim::NimError;
 
 /// The shell's advice for the first error in `e`'s chain that has one.
@@ -49,14 +51,15 @@ pub fn one(cause: &(dyn std::error::Error + 'static)) -> Option<String> {
                 _ => None,
             };
         }
+        // The jobs' errors are transparent: their causes are read here.
+        if let Some(CensusJobError::Replace(e)) = cause.downcast_ref() {
+            return replace(e);
+        }
+        if let Some(GrundyJobError::Larger(_)) = cause.downcast_ref() {
+            return Some("pass --replace to replace it, or give another --bfiles".into());
+        }
         if let Some(e) = cause.downcast_ref::<MayWriteError>() {
-            return match e {
-                MayWriteError::Larger { .. } => {
-                    Some("pass --replace to replace it, or write elsewhere with --out".into())
-                }
-                MayWriteError::NotCensus { .. } => Some("pass --replace to replace it".into()),
-                _ => None,
-            };
+            return replace(e);
         }
         if cause
             .downcast_ref::<chomp3::grundy::sequences::LargerBFile>()
@@ -79,6 +82,16 @@ pub fn one(cause: &(dyn std::error::Error + 'static)) -> Option<String> {
             );
         }
         None
+    }
+}
+
+fn replace(e: &MayWriteError) -> Option<String> {
+    match e {
+        MayWriteError::Larger { .. } => {
+            Some("pass --replace to replace it, or write elsewhere with --out".into())
+        }
+        MayWriteError::NotCensus { .. } => Some("pass --replace to replace it".into()),
+        _ => None,
     }
 }
 

@@ -107,7 +107,7 @@ pub fn census_analysis(table: &TableArg, census: &CensusArg) -> Result<Analysis>
     };
     chomp3::f::analysis::from_census(&d).ok_or_else(|| {
         anyhow::anyhow!(
-            "{}: this census file (version 1) has no facts of its columns; run `chomp3 census` again",
+            "{}: this census file has no facts of its columns (a version 1 file, or a census that computed no column); run `chomp3 census` again",
             path.display()
         )
     })

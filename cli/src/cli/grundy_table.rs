@@ -45,6 +45,9 @@ pub struct Args {
     /// positions with G = 0, 1, 2, 3 (grundy-slab-counts.tsv), read from it
     #[arg(long, value_name = "DIR")]
     bfiles: Option<PathBuf>,
+    /// Replace b-files in --bfiles of more terms than this table gives
+    #[arg(long)]
+    replace: bool,
     /// Test hook: once slab P is written (not yet committed), say so and wait for Ctrl-C
     #[cfg(feature = "test-hooks")]
     #[arg(long, value_name = "P", hide = true)]
@@ -68,6 +71,7 @@ pub fn run(args: &Args) -> Result<()> {
         checkpoint: args.checkpoint.clone(),
         checkpoint_every: args.checkpoint_secs,
         bfiles: args.bfiles.clone(),
+        replace: args.replace,
     };
     let names = Names {
         table: "--table",

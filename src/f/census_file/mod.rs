@@ -322,7 +322,7 @@ impl Descriptors {
 
     /// The last column of the facts (`N`), if the file has them.
     pub fn facts_n(&self) -> Option<u32> {
-        self.header.facts_n
+        self.header.facts_whole()
     }
 
     /// Whether row `r`'s start is only an upper bound for its least start.

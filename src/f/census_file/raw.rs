@@ -53,6 +53,13 @@ impl Header {
         self.pool_offset() + 4 * narrow::<usize, _>(self.pool)
     }
 
+    /// The last column of the facts, if the census computed it: a census
+    /// stopped before its first column wrote the facts of column 0 without
+    /// having computed it, and those say nothing.
+    pub fn facts_whole(&self) -> Option<u32> {
+        self.facts_n.filter(|&n| u64::from(n) < self.columns)
+    }
+
     /// The file's length.
     pub fn file_len(&self) -> usize {
         let facts = self.facts_n.map_or(0, |n| 8 + 12 * (n as usize + 1));
@@ -139,7 +146,7 @@ fn encode_facts(b: &mut [u8], facts: &ColumnFacts) {
 
 /// The facts of a checked version-2 file; the starts come from the rows.
 pub fn decode_facts(b: &[u8], header: &Header) -> Option<ColumnFacts> {
-    let n = header.facts_n? as usize;
+    let n = header.facts_whole()? as usize;
     let at = header.facts_offset();
     let field = |k: usize, i: usize| u32_at(b, at + 8 + 4 * (k * (n + 1) + i));
     let mut starts: Vec<(u32, u32)> = (0..header.rows)
@@ -163,7 +170,7 @@ pub fn decode_facts(b: &[u8], header: &Header) -> Option<ColumnFacts> {
 
 /// `f(q,q)` from the facts of a checked version-2 file, if `q <= N` there.
 pub fn diagonal(b: &[u8], header: &Header, q: u64) -> Option<u32> {
-    let n = u64::from(header.facts_n?);
+    let n = u64::from(header.facts_whole()?);
     (q <= n).then(|| u32_at(b, header.facts_offset() + 8 + 4 * narrow::<usize, _>(q)))
 }
 

@@ -22,6 +22,9 @@ use crate::base::stop::Stop;
 /// Why [`transpose`] did not finish; each message names the file it concerns.
 #[derive(Debug, thiserror::Error)]
 pub enum TransposeError {
+    /// Another process writes a file at the output's path.
+    #[error(transparent)]
+    Locked(#[from] crate::base::lock::LockError),
     /// The source table (at this path) failed.
     #[error("{}", .1.with_path(.0))]
     Source(PathBuf, TableError),
@@ -76,6 +79,8 @@ pub fn transpose_in_bands(
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<Transposed, TransposeError> {
     assert_eq!(source.shape(), Shape::Triangle, "the source is by columns");
+    // No other chomp3 writer has this path (see `compute`).
+    let _held = crate::base::lock::lock(out)?;
     let src = |e| TransposeError::Source(source.path().to_path_buf(), e);
     let dst = |e| TransposeError::Out(out.to_path_buf(), e);
     let n = source.n().ok_or(TableError::OutOfRange {
