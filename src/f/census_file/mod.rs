@@ -38,7 +38,7 @@ pub enum DescriptorError {
         found: u32,
     },
     /// Wrong length or checksum.
-    #[error("damaged census descriptor file (length or checksum); run `chomp3 census` again")]
+    #[error("damaged census descriptor file (length or checksum); make the census again")]
     Damaged,
     /// Nothing in the file.
     #[error("the file is empty, not a census descriptor file")]
