@@ -92,7 +92,8 @@ impl NamesPath for ComputeError {
             ComputeError::Table(e) => e.names_path(),
             ComputeError::NoDirectory(_)
             | ComputeError::ReadOnly(_)
-            | ComputeError::DiskFull { .. } => true,
+            | ComputeError::DiskFull { .. }
+            | ComputeError::Locked(_) => true,
             _ => false,
         }
     }

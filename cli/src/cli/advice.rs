@@ -115,9 +115,6 @@ fn census(e: &DescriptorError) -> Option<String> {
             Some("make one with `chomp3 census --rows R --out FILE`".into())
         }
         DescriptorError::NotThisFile => Some("give --census a .c3d file".into()),
-        DescriptorError::Damaged => {
-            Some("make it again with `chomp3 census --rows R --out FILE`".into())
-        }
         _ => None,
     }
 }
