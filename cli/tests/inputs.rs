@@ -18,37 +18,9 @@ use std::time::{Duration, Instant};
 /// would wait forever.
 const PATIENCE: Duration = Duration::from_secs(60);
 
-/// Runs chomp3 with `args` in `dir`, killed (and the test failed) if it
-/// has not ended within [`PATIENCE`]; its exit code and standard error.
+/// Runs chomp3 with `args` in `dir`, within [`PATIENCE`].
 fn run(dir: &Path, args: &[&str]) -> (Option<i32>, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_chomp3"))
-        .current_dir(dir)
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if started.elapsed() > PATIENCE {
-            child.kill().unwrap();
-            child.wait().unwrap();
-            panic!("chomp3 {args:?} did not end within {PATIENCE:?}: it hangs");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    };
-    let mut err = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
-    (status.code(), err)
+    common::chomp3_within(dir, args, PATIENCE)
 }
 
 /// What a bad input is, and so what its message must and must not say.

@@ -233,27 +233,17 @@ fn plot_draws_a_census_of_a_row_or_two_and_ends() {
         chomp3_ok(&args);
         let census = out.with_extension("c3d");
         let figures = dir.path().join(format!("p{rows}"));
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_chomp3"))
-            .args(["plot", "--census-only", "--census"])
-            .arg(&census)
-            .arg("--out")
-            .arg(&figures)
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap();
-        let started = std::time::Instant::now();
-        let status = loop {
-            if let Some(status) = child.try_wait().unwrap() {
-                break status;
-            }
-            if started.elapsed() > std::time::Duration::from_secs(60) {
-                child.kill().unwrap();
-                panic!("plot of a census of rows 0..={rows} did not end in 60 s");
-            }
-            std::thread::sleep(std::time::Duration::from_millis(50));
-        };
-        assert!(status.success(), "rows 0..={rows}");
+        let args = [
+            "plot",
+            "--census-only",
+            "--census",
+            census.to_str().unwrap(),
+            "--out",
+            figures.to_str().unwrap(),
+        ];
+        let (code, err) =
+            common::chomp3_within(dir.path(), &args, std::time::Duration::from_secs(60));
+        assert_eq!(code, Some(0), "rows 0..={rows}: {err}");
         assert!(figures.join("periodicity.png").exists());
     }
 }

@@ -73,6 +73,46 @@ pub fn census_in(dir: &Path, rows: u64) -> PathBuf {
     dir.join("c.c3d")
 }
 
+/// Runs chomp3 with `args` in `dir`, killed (and the test failed) if it has
+/// not ended within `limit` (a reader waiting on a FIFO, a drawing that spins);
+/// its exit code and standard error.
+pub fn chomp3_within(
+    dir: &Path,
+    args: &[&str],
+    limit: std::time::Duration,
+) -> (Option<i32>, String) {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chomp3"))
+        .current_dir(dir)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > limit {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!("chomp3 {args:?} did not end within {limit:?}: it hangs");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    (status.code(), err)
+}
+
 /// Opens a table and reads `f(q, r)` for all `r <= q <= N` as `f[q][r]`.
 pub fn read_all(path: &Path) -> Vec<Vec<u32>> {
     let t = Table::open(path).unwrap();
