@@ -4,7 +4,7 @@
 //! its blocks are checked on read, and the commands that need a table by
 //! columns refuse it in one line.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -1,7 +1,7 @@
 //! The certified census against the dense table, which it never reads: every value
 //! a proved fate gives for q <= N, row 120, and the constant-row starts of OEIS.
 
-mod common;
+use crate::common;
 
 use chomp3::f::analysis::crosscheck::check_against;
 use chomp3::f::census::{BATCH_COLS, Params, census};

@@ -1,7 +1,7 @@
 //! The census survives `kill -9` and Ctrl-C: a real child killed twice, then run
 //! again, writes the same bytes as a run that was never interrupted.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::{Child, Command};

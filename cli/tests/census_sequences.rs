@@ -1,7 +1,7 @@
 //! Every sequence from a census alone (no table) against the same sequences from a
 //! dense table of the same size: every term agrees, and each b-file says its range.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -32,7 +32,7 @@
 //! is always the section's own. Outside the commands' sections, pieces of
 //! rules 1 to 3 are checked the same way.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;

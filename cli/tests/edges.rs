@@ -4,7 +4,7 @@
 //! the line's period to a small `p` (or `q`), which the sweep (or a table)
 //! computes on its own.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

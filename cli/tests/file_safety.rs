@@ -3,7 +3,7 @@
 
 #![allow(clippy::needless_range_loop)] // (q, r) indexing reads like the maths
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Command;

@@ -3,7 +3,7 @@
 //! needs root, as CI has), the results of a smaller run are written, the disk
 //! is filled, and a larger run must fail with every old file as it was.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

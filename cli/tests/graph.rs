@@ -5,7 +5,7 @@
 use chomp3::graph::family::build;
 use chomp3::graph::{Graph, Multigraph, Solver};
 
-mod graph_common;
+use crate::graph_common;
 use graph_common::{Brute, Rng, chomp3_with_input};
 
 #[test]

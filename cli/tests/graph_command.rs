@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use chomp3::graph::Multigraph;
 
-mod graph_common;
+use crate::graph_common;
 use graph_common::{Brute, chomp3_with_input};
 
 /// A labelled simple graph as the set of its edges `(u, v)`, `u < v`.

@@ -2,7 +2,7 @@
 //! moves of doc/chomp.md section 1, written here from the rules alone; and
 //! against the P-positions of the reference table.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 

@@ -3,7 +3,7 @@
 //! appended, and files of the other kinds, and must end in a value or an
 //! error, never a panic, in bounded time on every test run.
 
-mod common;
+use crate::common;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;

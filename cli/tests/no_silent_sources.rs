@@ -2,7 +2,7 @@
 //! census files are never replaced by smaller ones, and errors are one sentence
 //! that names the file once and says what to do.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Output;

@@ -3,7 +3,7 @@
 //! replace a file of another kind, or that cannot be written are refused
 //! before any work, with the file untouched.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;

@@ -2,7 +2,7 @@
 //! solver on every position with p <= 30, winning moves included, from a table
 //! and past it from a census.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 

@@ -3,7 +3,7 @@
 //! census.tsv, cells against the reference, and every bad request refused with
 //! a 4xx and one line. The page in a real browser is tests/browser/.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
