@@ -262,7 +262,7 @@ mod tests {
                         seen[g[&o] as usize] = true;
                     }
                     let mex = seen.iter().position(|s| !s).unwrap_or(seen.len());
-                    g.insert((p, q, r), mex as u32);
+                    g.insert((p, q, r), u32::try_from(mex).unwrap());
                 }
             }
         }
@@ -270,7 +270,7 @@ mod tests {
     }
 
     /// The data lines of a b-file, `(n, a(n))`.
-    fn terms(path: &Path) -> Vec<(u32, u32)> {
+    fn terms(path: &Path) -> Vec<(usize, u32)> {
         let text = std::fs::read_to_string(path).unwrap();
         (text.lines())
             .filter(|l| !l.starts_with('#'))
@@ -297,7 +297,7 @@ mod tests {
         assert!(swept > 0);
         let square = brute(30, 30);
         let b = dir.path().join("b");
-        let want: Vec<(u32, u32)> = (1..=30).map(|n| (n, square[&(n, n, n)])).collect();
+        let want: Vec<(usize, u32)> = (1..=30).map(|n| (n as usize, square[&(n, n, n)])).collect();
         let p_max = 600;
         let g = brute(p_max, 12);
         assert_eq!(terms(&b.join(RECTANGLES)), want);
@@ -312,7 +312,7 @@ mod tests {
             for r in 0..=q {
                 let n = line(q, r);
                 let (start, period) = (starts[n].1, periods[n].1);
-                assert_eq!((starts[n].0, periods[n].0), (n as u32, n as u32));
+                assert_eq!((starts[n].0, periods[n].0), (n, n));
                 if start + 2 * period > p_max {
                     continue;
                 }
@@ -320,7 +320,7 @@ mod tests {
                 for p in start..=p_max - period {
                     assert_eq!(x(p, q, r), x(p + period, q, r), "({q},{r}) at {p}");
                 }
-                if start - 1 >= q.max(1) {
+                if start > q.max(1) {
                     let b = start - 1;
                     assert_ne!(x(b, q, r), x(b + period, q, r), "({q},{r}) starts earlier");
                 }
