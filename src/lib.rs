@@ -38,8 +38,9 @@
 //!   position        single positions: won or lost, winning moves -> table, lookup
 //!
 //! grundy            Sprague-Grundy values G(p,q,r): the sweep,    -> base, f::table (the .g3t
-//!                   its census, the census of two sweeps           container)
-//!                   (grundy::lag), its file, the stored table
+//!                   its census, the census of two sweeps           container), outputs (the
+//!                   (grundy::lag), its file, the stored table,     jobs' checks)
+//!                   the jobs every front end runs
 //!
 //! graph             graph Chomp: nim-values of graphs, the        -> base
 //!                   summary table (graph::summary)

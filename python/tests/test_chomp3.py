@@ -243,6 +243,107 @@ def test_grundy_table_made_and_read_from_python(tmp_path):
     assert pickle_roundtrip(t)[24, 24, 24] == t[24, 24, 24]
 
 
+
+def data_lines(path):
+    """The lines of a b-file or census that are not comments (the header
+    names the command that wrote it)."""
+    return [l for l in pathlib.Path(path).read_text().splitlines() if not l.startswith("#")]
+
+
+def test_grundy_periods_from_python_equals_the_command(tmp_path):
+    done = chomp3.grundy_periods(12, 576, tmp_path / "py", out=tmp_path / "py.tsv", progress=False)
+    assert done["lines"] == 91 and done["swept"] > 0
+    subprocess.run(
+        [chomp3_binary(), "grundy-periods", "--quiet", "--lines", "12", "--lag", "576",
+         "--bfiles", str(tmp_path / "cli"), "--out", str(tmp_path / "cli.tsv")],
+        check=True,
+    )
+    for name in ("grundy-periods.txt", "grundy-starts.txt"):
+        assert data_lines(tmp_path / "py" / name) == data_lines(tmp_path / "cli" / name)
+        assert len(data_lines(tmp_path / "py" / name)) == 91
+    assert data_lines(tmp_path / "py.tsv") == data_lines(tmp_path / "cli.tsv")
+    # And by the game's definition where p <= 70 reaches.
+    lines = chomp3.GrundyCensus(tmp_path / "py.tsv").lines()
+    assert len(lines) == 91
+    seen = 0
+    for q, r, start, period in lines.tolist():
+        if start + 2 * period > 70:
+            continue
+        seen += 1
+        x = lambda p: grundy(p, q, r) - p
+        assert all(x(p) == x(p + period) for p in range(start, 71 - period)), (q, r)
+        if start - 1 >= max(q, 1):
+            assert x(start - 1) != x(start - 1 + period), (q, r)
+    assert seen > 20
+    # Refused before any work, in keyword arguments' words.
+    with pytest.raises(chomp3.Error, match="pass replace=True"):
+        chomp3.grundy_periods(6, 576, tmp_path / "py", progress=False)
+    with pytest.raises(ValueError, match="below 2Q"):
+        chomp3.grundy_periods(12, 20, tmp_path / "low", progress=False)
+    with pytest.raises(chomp3.Error, match="bfiles and out"):
+        chomp3.grundy_periods(12, 576, tmp_path / "b", out=tmp_path / "b" / "grundy-periods.txt",
+                              progress=False)
+    # Not finished by max_p: it says so and keeps the run; partial=True
+    # writes the prefix done, from the checkpoint without sweeping.
+    ck = tmp_path / "ck"
+    with pytest.raises(chomp3.Error, match=r"lines not done by p = .*max_p too small\); nothing written"):
+        chomp3.grundy_periods(12, 576, tmp_path / "part", checkpoint=ck, max_p=2000, progress=False)
+    assert ck.exists() and not (tmp_path / "part").exists()
+    with pytest.raises(chomp3.Error, match="hold the first"):
+        chomp3.grundy_periods(12, 576, tmp_path / "part", checkpoint=ck, max_p=0, partial=True,
+                              progress=False)
+    part = data_lines(tmp_path / "part" / "grundy-periods.txt")
+    assert 0 < len(part) < 91 and part == data_lines(tmp_path / "cli" / "grundy-periods.txt")[: len(part)]
+    with pytest.raises(chomp3.Error, match="lines=12, lag=576, not of this call"):
+        chomp3.grundy_periods(11, 576, tmp_path / "other", checkpoint=ck, progress=False)
+    # Continued from the checkpoint to the command's b-files; it then goes.
+    chomp3.grundy_periods(12, 576, tmp_path / "part", checkpoint=ck, progress=False)
+    assert not ck.exists()
+    for name in ("grundy-periods.txt", "grundy-starts.txt"):
+        assert data_lines(tmp_path / "part" / name) == data_lines(tmp_path / "cli" / name)
+
+
+def test_grundy_periods_interrupted_keeps_its_run_and_continues(tmp_path):
+    ck, out = tmp_path / "ck", tmp_path / "b"
+    interrupted(1.0, lambda: chomp3.grundy_periods(60, 18432, out, checkpoint=ck, progress=False))
+    assert ck.exists() and not out.exists()
+    chomp3.grundy_periods(60, 18432, out, checkpoint=ck, progress=False)
+    assert not ck.exists()
+    # The committed b-files of q <= 300 begin with these lines.
+    for name in ("grundy-periods.txt", "grundy-starts.txt"):
+        mine = data_lines(out / name)
+        assert len(mine) == 61 * 62 // 2
+        assert mine == data_lines(ROOT / "data/grundy-periods-300" / name)[: len(mine)]
+
+
+def test_grundy_census_from_python_equals_the_command(tmp_path):
+    done = chomp3.grundy_census(12, tmp_path / "py.tsv", bfiles=tmp_path / "py", rectangles=30,
+                                progress=False)
+    assert done["lines"] == 91
+    subprocess.run(
+        [chomp3_binary(), "grundy-census", "--quiet", "--lines", "12", "--out", str(tmp_path / "cli.tsv"),
+         "--bfiles", str(tmp_path / "cli"), "--rectangles", "30"],
+        check=True,
+    )
+    for name in ("grundy-periods.txt", "grundy-starts.txt", "grundy-rectangles.txt"):
+        assert data_lines(tmp_path / "py" / name) == data_lines(tmp_path / "cli" / name)
+    assert data_lines(tmp_path / "py.tsv") == data_lines(tmp_path / "cli.tsv")
+    assert data_lines(tmp_path / "py" / "grundy-rectangles.txt") == [
+        f"{n} {grundy(n, n, n)}" for n in range(1, 31)
+    ]
+    gc = chomp3.GrundyCensus(tmp_path / "py.tsv")
+    assert gc.patterns and len(gc) == 91
+    assert gc.value(50, 7, 3) == grundy(50, 7, 3)
+    with pytest.raises(chomp3.Error, match="pass replace=True"):
+        chomp3.grundy_census(6, tmp_path / "py.tsv", progress=False)
+    with pytest.raises(ValueError, match="rectangles= needs bfiles="):
+        chomp3.grundy_census(6, tmp_path / "r.tsv", rectangles=10, progress=False)
+    with pytest.raises(chomp3.Error, match="raise max_p"):
+        chomp3.grundy_census(12, tmp_path / "short.tsv", max_p=100, progress=False)
+    # It keeps no checkpoint: stopped, it writes nothing.
+    interrupted(0.3, lambda: chomp3.grundy_census(80, tmp_path / "big.tsv", progress=False))
+    assert not (tmp_path / "big.tsv").exists()
+
 def test_bad_arguments_get_pythons_errors_naming_them(tmp_path):
     census = ROOT / "data/grundy-census-40/grundy-census.tsv"
     for call, name in [

@@ -2,11 +2,14 @@
 //! exact sweep in `p` over every line `(q,r)` with `q <= Q`, the certified
 //! census of the lines' periods ([`census`]; [`lag`] without patterns), its
 //! file ([`file`](mod@file)) and the b-files read off them ([`sequences`]),
-//! the stored table of every position up to a size ([`table`]), and one
-//! value with its source ([`nim`]). Uses
+//! the stored table of every position up to a size ([`table`]), one value
+//! with its source ([`nim`]), and the jobs every front end runs: the table's
+//! ([`job`]), the census's ([`census_job`]) and that of periods and starts
+//! ([`periods_job`]). Uses
 //! `stop`, `table` (the file format), `proof` (least common multiples,
-//! divisors), `graph::summary`'s line errors, and `bytes` and `atomic_write`
-//! for the checkpoint of [`lag`], and `path_message` for [`nim`]'s errors.
+//! divisors), `graph::summary`'s line errors, `bytes` and `atomic_write`
+//! for the checkpoint of [`lag`], `path_message` for [`nim`]'s errors, and
+//! `outputs`, `lock` and `memory` for the jobs' checks.
 //!
 //! # The rule, and why it is the definition
 //!
@@ -41,6 +44,7 @@
 //! line's set gains one value per step and its first free value rises with `p`.
 
 pub mod census;
+pub mod census_job;
 pub mod checkpoint;
 pub mod file;
 mod frozen;
@@ -51,6 +55,7 @@ mod lines;
 mod live;
 pub mod nim;
 mod pattern;
+pub mod periods_job;
 pub mod sequences;
 pub mod table;
 mod used;

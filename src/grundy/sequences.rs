@@ -10,6 +10,11 @@ use super::Sweep;
 use crate::base::seal::write_sealed;
 use crate::base::stop::Stop;
 
+/// The b-file of each line's least period ([`write_lines`]).
+pub const PERIODS: &str = "grundy-periods.txt";
+/// The b-file of each line's start ([`write_lines`]).
+pub const STARTS: &str = "grundy-starts.txt";
+
 /// A note for every header: where the sequence was looked for.
 const OEIS: &str = "# OEIS: no sequence with these first terms was found in the material searched \
 (offline); not checked against oeis.org.";

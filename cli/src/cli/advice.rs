@@ -10,8 +10,10 @@ use chomp3::f::compute::ComputeError;
 use chomp3::f::lookup::LookupError;
 use chomp3::f::table::TableError;
 use chomp3::graph::MemoError;
+use chomp3::grundy::census_job::JobError as GrundyCensusJobError;
 use chomp3::grundy::job::JobError as GrundyJobError;
 use chomp3::grundy::nim::NimError;
+use chomp3::grundy::periods_job::JobError as PeriodsJobError;
 
 /// The shell's advice for the first error in `e`'s chain that has one.
 pub fn advice(e: &anyhow::Error) -> Option<String> {
@@ -56,7 +58,17 @@ pub fn one(cause: &(dyn std::error::Error + 'static)) -> Option<String> {
             return replace(e);
         }
         if let Some(GrundyJobError::Larger(_)) = cause.downcast_ref() {
-            return Some("pass --replace to replace it, or give another --bfiles".into());
+            return Some(LARGER_BFILE.into());
+        }
+        match cause.downcast_ref() {
+            Some(PeriodsJobError::Larger(_)) => return Some(LARGER_CENSUS.into()),
+            Some(PeriodsJobError::LargerBFile(_)) => return Some(LARGER_BFILE.into()),
+            _ => {}
+        }
+        match cause.downcast_ref() {
+            Some(GrundyCensusJobError::Larger(_)) => return Some(LARGER_CENSUS.into()),
+            Some(GrundyCensusJobError::LargerBFile(_)) => return Some(LARGER_BFILE.into()),
+            _ => {}
         }
         if let Some(e) = cause.downcast_ref::<MayWriteError>() {
             return replace(e);
@@ -65,13 +77,13 @@ pub fn one(cause: &(dyn std::error::Error + 'static)) -> Option<String> {
             .downcast_ref::<chomp3::grundy::sequences::LargerBFile>()
             .is_some()
         {
-            return Some("pass --replace to replace it, or give another --bfiles".into());
+            return Some(LARGER_BFILE.into());
         }
         if cause
             .downcast_ref::<chomp3::grundy::file::Larger>()
             .is_some()
         {
-            return Some("pass --replace to replace it, or write elsewhere with --out".into());
+            return Some(LARGER_CENSUS.into());
         }
         if let Some(MemoError::NotFound(_)) = cause.downcast_ref() {
             return Some("`chomp3 graph --memo FILE` writes one".into());
@@ -84,6 +96,11 @@ pub fn one(cause: &(dyn std::error::Error + 'static)) -> Option<String> {
         None
     }
 }
+
+/// After a b-file of more terms that is kept.
+const LARGER_BFILE: &str = "pass --replace to replace it, or give another --bfiles";
+/// After a Grundy census of more lines that is kept.
+const LARGER_CENSUS: &str = "pass --replace to replace it, or write elsewhere with --out";
 
 fn replace(e: &MayWriteError) -> Option<String> {
     match e {

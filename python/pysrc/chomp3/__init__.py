@@ -8,7 +8,9 @@ source rule), :func:`position`, :func:`compute` and :func:`census` to make the
 files. Sprague-Grundy values: :func:`nim` (one value, by ``chomp3 nim``'s
 source rule), :class:`GrundyCensus` (a Grundy census read once),
 :class:`GrundyTable` (a ``.g3t`` file), :func:`grundy_line` (a line's values
-from one sweep) and :func:`grundy_table` (make or extend a Grundy table).
+from one sweep), :func:`grundy_table` (make or extend a Grundy table),
+:func:`grundy_census` (the Grundy census with patterns) and
+:func:`grundy_periods` (the census of periods and starts).
 Graph Chomp: :func:`nim_value`, :func:`nim_values`, :func:`moves` and
 :class:`Memo`.
 
@@ -47,6 +49,8 @@ __all__ = [
     "census",
     "grundy_line",
     "grundy_table",
+    "grundy_census",
+    "grundy_periods",
     "nim_value",
     "nim_values",
     "moves",
@@ -423,6 +427,80 @@ def grundy_table(n: int, path: Any, capacity: Optional[int] = None, progress: bo
     capacity = None if capacity is None else _count("capacity", capacity)
     _chomp3.grundy_table(n, path, capacity, _progress_bar("slabs", progress))
     return GrundyTable(path)
+
+
+def grundy_census(
+    lines: int,
+    out: Any,
+    bfiles: Any = None,
+    rectangles: Optional[int] = None,
+    max_p: int = 10_000_000,
+    replace: bool = False,
+    progress: bool = True,
+) -> dict:
+    """Proves the start and least period of every line ``(q, r)``,
+    ``r <= q <= lines``, keeping each line's pattern (``chomp3
+    grundy-census``), and writes the census ``out`` (open it with
+    :class:`GrundyCensus`); with ``bfiles``, the b-files of the lines'
+    periods and starts in that directory and, with ``rectangles=N``, that of
+    G(n, n, n) for ``n <= N``. Lines not proved once ``p`` reaches ``max_p``
+    raise :class:`Error` (the file holds those proved). Refuses to replace a
+    census or b-files of more lines unless ``replace``. The GIL is released
+    while it runs; KeyboardInterrupt stops it, writing nothing (it keeps no
+    checkpoint). Returns ``{"lines": ..., "swept": ...}`` (the first pass's
+    last ``p``)."""
+    lines, out = _count("lines", lines), _path("out", out)
+    bfiles = None if bfiles is None else _path("bfiles", bfiles)
+    rectangles = None if rectangles is None else _count("rectangles", rectangles)
+    done, swept = _chomp3.grundy_census(
+        lines, out, bfiles, rectangles, _count("max_p", max_p), replace, _progress_bar("lines", progress)
+    )
+    return {"lines": done, "swept": swept}
+
+
+def grundy_periods(
+    lines: int,
+    lag: int,
+    bfiles: Any,
+    out: Any = None,
+    checkpoint: Any = None,
+    checkpoint_secs: float = 600.0,
+    max_p: int = 1_000_000_000,
+    partial: bool = False,
+    replace: bool = False,
+    progress: bool = True,
+) -> dict:
+    """Proves the start and least period of every line ``(q, r)``,
+    ``r <= q <= lines``, by two sweeps ``lag`` apart without keeping any
+    pattern (``chomp3 grundy-periods``; every least period must divide
+    ``lag``, at least ``2 * lines + 2``), and writes the b-files
+    ``grundy-periods.txt`` and ``grundy-starts.txt`` into ``bfiles`` and, with
+    ``out``, the census of periods and starts (open it with
+    :class:`GrundyCensus`). With ``checkpoint`` the run is saved there every
+    ``checkpoint_secs`` and on KeyboardInterrupt, and the same call continues
+    from it. If the trailing sweep reaches ``max_p`` before every line is
+    done, :class:`Error` says how many are not; with ``partial=True`` the
+    b-files of the lines done so far in order and (with ``out``) every line
+    done are written first. Refuses to replace a census or b-files of more
+    lines unless ``replace``. Returns ``{"lines": ..., "swept": ...}`` (the
+    trailing sweep's last ``p``)."""
+    lines, lag = _count("lines", lines), _count("lag", lag)
+    bfiles = _path("bfiles", bfiles)
+    out = None if out is None else _path("out", out)
+    checkpoint = None if checkpoint is None else _path("checkpoint", checkpoint)
+    done, swept = _chomp3.grundy_periods(
+        lines,
+        lag,
+        bfiles,
+        out,
+        checkpoint,
+        checkpoint_secs,
+        _count("max_p", max_p),
+        partial,
+        replace,
+        _progress_bar("lines", progress),
+    )
+    return {"lines": done, "swept": swept}
 
 
 def f(q: int, r: int, table: Any = None, census: Any = None, explain: bool = False):

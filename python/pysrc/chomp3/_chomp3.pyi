@@ -103,6 +103,27 @@ def grundy_table(
     capacity: Optional[int] = None,
     progress: Optional[Callable[[int, int], None]] = None,
 ) -> int: ...
+def grundy_periods(
+    lines: int,
+    lag: int,
+    bfiles: str,
+    out: Optional[str] = None,
+    checkpoint: Optional[str] = None,
+    checkpoint_secs: float = 600.0,
+    max_p: int = 1_000_000_000,
+    partial: bool = False,
+    replace: bool = False,
+    progress: Optional[Callable[[int, int], None]] = None,
+) -> Tuple[int, int]: ...
+def grundy_census(
+    lines: int,
+    out: str,
+    bfiles: Optional[str] = None,
+    rectangles: Optional[int] = None,
+    max_p: int = 10_000_000,
+    replace: bool = False,
+    progress: Optional[Callable[[int, int], None]] = None,
+) -> Tuple[int, int]: ...
 def transpose(
     path: str, out: str, progress: Optional[Callable[[int, int], None]] = None
 ) -> int:
