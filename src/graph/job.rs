@@ -448,8 +448,8 @@ impl Running<'_> {
                 .map(|(label, graph, given)| {
                     let solver = Solver::new().stop_on(self.stop.clone());
                     let t = Instant::now();
-                    let value = (self.pool.install(|| solver.try_value(&graph)))
-                        .ok_or_else(stopped)?;
+                    let value =
+                        (self.pool.install(|| solver.try_value(&graph))).ok_or_else(stopped)?;
                     let cost = Cost {
                         seconds: t.elapsed().as_secs_f64(),
                         peak_rss_mib: crate::base::memory::peak_rss_kib().unwrap_or(0) / 1024,
@@ -468,8 +468,8 @@ impl Running<'_> {
         }
         let batch: Vec<_> = chunk.iter().map(|(_, g, m)| (g, m.as_ref())).collect();
         let want = output.wants_moves();
-        let results = (self.pool.install(|| self.solver.try_batch(&batch, want)))
-            .ok_or_else(stopped)?;
+        let results =
+            (self.pool.install(|| self.solver.try_batch(&batch, want))).ok_or_else(stopped)?;
         Ok(chunk
             .into_iter()
             .zip(results)
@@ -484,5 +484,330 @@ impl Running<'_> {
                 },
             )
             .collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::{BTreeSet, HashMap};
+
+    const NAMES: Names = Names {
+        out: "out",
+        memo: "memo",
+        bfile: "bfile",
+    };
+
+    fn job(sources: &[&str]) -> Job {
+        Job {
+            sources: sources.iter().map(|s| Source::parse(s).unwrap()).collect(),
+            edges: Vec::new(),
+            subgraphs: false,
+            output: Output::Lines { moves: false },
+            out: None,
+            bfile: None,
+            memo: None,
+            command: "test".into(),
+        }
+    }
+
+    fn pool() -> rayon::ThreadPool {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap()
+    }
+
+    /// The job run to its end on a fresh stop token: its outcome and what
+    /// it wrote.
+    fn run(job: &Job) -> (Ran, String) {
+        let checked = job.check(NAMES).unwrap();
+        let mut out = Vec::new();
+        let ran = job.run(&checked, &Stop::new(), &pool(), &mut |_| {}, &mut out);
+        (ran, String::from_utf8(out).unwrap())
+    }
+
+    /// Brute force from the rules, on at most 6 labelled vertices: a position
+    /// is the vertices left and the edges left (bit `PAIR[u][v]`); its value
+    /// is the mex over deleting one edge, or one vertex with its edges.
+    struct Brute {
+        memo: HashMap<(u8, u16), u32>,
+    }
+
+    /// The bit of the pair `u < v` of 6 vertices.
+    fn pair(u: usize, v: usize) -> usize {
+        let (u, v) = (u.min(v), u.max(v));
+        (0..u).map(|a| 5 - a).sum::<usize>() + (v - u - 1)
+    }
+
+    impl Brute {
+        fn value(&mut self, alive: u8, edges: u16) -> u32 {
+            if let Some(&v) = self.memo.get(&(alive, edges)) {
+                return v;
+            }
+            let mut seen = BTreeSet::new();
+            for e in 0..15 {
+                if edges >> e & 1 == 1 {
+                    seen.insert(self.value(alive, edges & !(1 << e)));
+                }
+            }
+            for x in 0..6 {
+                if alive >> x & 1 == 1 {
+                    let at: u16 = (0..6).filter(|&y| y != x).map(|y| 1 << pair(x, y)).sum();
+                    seen.insert(self.value(alive & !(1 << x), edges & !at));
+                }
+            }
+            let mex = (0..).find(|v| !seen.contains(v)).unwrap();
+            self.memo.insert((alive, edges), mex);
+            mex
+        }
+    }
+
+    /// The edges of a graph on `n <= 6` vertices as bits.
+    fn bits(edges: &[(usize, usize)]) -> u16 {
+        edges.iter().map(|&(u, v)| 1 << pair(u, v)).sum()
+    }
+
+    /// The least relabelling of `edges` on vertices `0..n` (one per class).
+    fn canonical(n: usize, edges: u16) -> u16 {
+        let mut perm: Vec<usize> = (0..n).collect();
+        let mut best = u16::MAX;
+        loop {
+            let mut image = 0u16;
+            for u in 0..n {
+                for v in u + 1..n {
+                    if edges >> pair(u, v) & 1 == 1 {
+                        image |= 1 << pair(perm[u], perm[v]);
+                    }
+                }
+            }
+            best = best.min(image);
+            // The next permutation in lexicographic order.
+            let Some(i) = (1..n).rev().find(|&i| perm[i - 1] < perm[i]) else {
+                return best;
+            };
+            let j = (i..n).rev().find(|&j| perm[j] > perm[i - 1]).unwrap();
+            perm.swap(i - 1, j);
+            perm[i..].reverse();
+        }
+    }
+
+    #[test]
+    fn values_and_moves_are_those_of_the_rules() {
+        // Every graph of these families has at most 6 vertices.
+        let mut j = job(&["complete:1..6", "wheel:3..5", "path:1..6", "cycle:3..6"]);
+        j.output = Output::Lines { moves: true };
+        let (ran, text) = run(&j);
+        let done = ran.result.unwrap();
+        assert_eq!(done.read, 6 + 3 + 6 + 4);
+        let mut brute = Brute {
+            memo: HashMap::new(),
+        };
+        let mut lines = text.lines().peekable();
+        for spec in ["complete:1..6", "wheel:3..5", "path:1..6", "cycle:3..6"] {
+            for (label, g) in crate::graph::family::expand(spec).unwrap() {
+                let alive = ((1u16 << g.vertices()) - 1) as u8;
+                let edges = bits(&g.edge_list());
+                let value = brute.value(alive, edges);
+                let line = lines.next().unwrap();
+                assert!(
+                    line.starts_with(&format!("{label}: g = {value} (")),
+                    "{line}"
+                );
+                // A move per edge and per vertex, each to its option's value.
+                let mut seen = BTreeSet::new();
+                let mut moves = 0;
+                while lines.peek().is_some_and(|l| l.starts_with("  ")) {
+                    let m = lines.next().unwrap();
+                    let (_, v) = m.trim().split_once(" -> ").unwrap();
+                    let v: u32 = v.split(' ').next().unwrap().parse().unwrap();
+                    assert_eq!(m.ends_with("(winning)"), v == 0, "{label}: {m}");
+                    seen.insert(v);
+                    moves += 1;
+                }
+                assert_eq!(moves, g.edges() + g.vertices(), "{label}");
+                assert_eq!((0..).find(|v| !seen.contains(v)), Some(value), "{label}");
+            }
+        }
+        assert_eq!(lines.next(), None);
+    }
+
+    #[test]
+    fn the_os85_exceptions_on_six_vertices_are_those_of_a_brute_force() {
+        // Every subgraph of K_6: every graph on at most 6 vertices, once.
+        let mut j = job(&["complete:6"]);
+        j.subgraphs = true;
+        j.output = Output::Os85;
+        let (ran, text) = run(&j);
+        ran.result.unwrap();
+        // By brute force: every class, those with p(G) = 2 (even vertices,
+        // odd edges), and those of them with no edge deletion to value 0.
+        let mut brute = Brute {
+            memo: HashMap::new(),
+        };
+        let (mut classes, mut parity_two, mut exceptions) =
+            (BTreeSet::new(), BTreeSet::new(), BTreeSet::new());
+        for n in 0..=6usize {
+            let within: u16 = (0..n)
+                .flat_map(|u| (u + 1..n).map(move |v| 1 << pair(u, v)))
+                .sum();
+            let alive = ((1u16 << n) - 1) as u8;
+            for edges in 0..=u16::MAX >> 1 {
+                if edges & !within != 0 {
+                    continue;
+                }
+                let class = (n, canonical(n, edges));
+                classes.insert(class);
+                if n % 2 == 0 && edges.count_ones() % 2 == 1 {
+                    parity_two.insert(class);
+                    let to_zero = (0..15)
+                        .any(|e| edges >> e & 1 == 1 && brute.value(alive, edges & !(1 << e)) == 0);
+                    if !to_zero {
+                        exceptions.insert(class);
+                    }
+                }
+            }
+        }
+        assert_eq!(classes.len(), 1 + 1 + 2 + 4 + 11 + 34 + 156);
+        // The three of doc/graphs.md.
+        assert_eq!(exceptions.len(), 3);
+        let printed: BTreeSet<(usize, u16)> = (text.lines())
+            .filter(|l| !l.starts_with('#'))
+            .map(|l| {
+                let g6 = l.split('\t').next().unwrap();
+                let m = crate::graph::format::parse_line(g6).unwrap();
+                (m.n, canonical(m.n, bits(&m.edges)))
+            })
+            .collect();
+        assert_eq!(printed, exceptions);
+        let counts = format!(
+            "{} subgraphs, {} with p(G) = 2, {} without an edge deletion to 0",
+            classes.len(),
+            parity_two.len(),
+            exceptions.len()
+        );
+        let mut last = text.lines().rev();
+        assert_eq!(
+            last.next().unwrap(),
+            format!(
+                "# {} graphs checked, {}",
+                classes.len(),
+                &counts[counts.find(',').unwrap() + 2..]
+            )
+        );
+        assert_eq!(last.next().unwrap(), format!("# complete:6: {counts}"));
+    }
+
+    #[test]
+    fn refusals_come_before_any_work() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out.txt");
+        let with = |f: &dyn Fn(&mut Job)| {
+            let mut j = job(&["wheel:5"]);
+            j.out = Some(out.clone());
+            f(&mut j);
+            j.check(NAMES)
+        };
+        let refused = [
+            with(&|j| j.sources.clear()),
+            with(&|j| {
+                j.output = Output::Summary;
+                j.bfile = Some(dir.path().join("b.txt"));
+            }),
+            with(&|j| {
+                j.sources = vec![Source::Geng { from: 1, to: 4 }];
+                j.bfile = Some(dir.path().join("b.txt"));
+            }),
+            with(&|j| {
+                j.output = Output::Tsv {
+                    moves: false,
+                    cost: true,
+                };
+                j.memo = Some(dir.path().join("m"));
+            }),
+            with(&|j| j.sources.push(Source::Family("wheel:2".into()))),
+            with(&|j| j.memo = j.out.clone()),
+        ];
+        let refused: Vec<JobError> = refused.into_iter().map(|r| r.unwrap_err()).collect();
+        assert!(matches!(refused[0], JobError::NoGraphs));
+        assert!(matches!(
+            refused[1],
+            JobError::BFileNotGeng { name: "bfile" }
+        ));
+        assert!(matches!(refused[2], JobError::BFileNotSummary { .. }));
+        assert!(matches!(refused[3], JobError::Cost));
+        assert!(matches!(refused[4], JobError::Family(_)));
+        assert!(matches!(refused[5], JobError::Outputs(_)));
+        for e in &refused {
+            assert!(!e.to_string().contains("--"), "{e}");
+        }
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+        // Another process writing the result file holds its lock.
+        let other = std::fs::File::create(crate::base::lock::lock_path(&out)).unwrap();
+        other.try_lock().unwrap();
+        assert!(matches!(with(&|_| {}), Err(JobError::Locked(_))));
+    }
+
+    #[test]
+    fn the_memo_is_saved_when_the_run_is_stopped_or_a_line_is_malformed() {
+        let dir = tempfile::tempdir().unwrap();
+        let memo = dir.path().join("memo");
+        let out = dir.path().join("out.txt");
+        // W_7's subgraphs, then W_8's: stopped once the first graph is done.
+        let mut j = job(&["wheel:7", "wheel:8"]);
+        j.subgraphs = true;
+        j.output = Output::Summary;
+        j.memo = Some(memo.clone());
+        j.out = Some(out.clone());
+        let checked = j.check(NAMES).unwrap();
+        let stop = Stop::new();
+        let ran = j.run(
+            &checked,
+            &stop,
+            &pool(),
+            &mut |_| stop.request(),
+            &mut io::sink(),
+        );
+        drop(checked);
+        let held = ran.figures.unwrap().held;
+        assert!(held > 0);
+        let Err(e @ RunError::Interrupted { .. }) = ran.result else {
+            panic!("{:?}", ran.result);
+        };
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "interrupted, {} not written; the memo ({held} positions) is saved in {}: the same command continues from it",
+                out.display(),
+                memo.display()
+            )
+        );
+        assert!(!out.exists());
+        assert_eq!(Solver::open(&memo).unwrap().memo_len(), held);
+        // The same job continues from the memo.
+        let (again, _) = run(&j);
+        assert_eq!(again.figures.unwrap().loaded, held);
+        let done = again.result.unwrap();
+        assert_eq!(done.read, 2);
+        assert!(out.exists());
+        // A graph (W_9) solved, then a line that is none: the memo keeps it.
+        std::fs::remove_file(&memo).unwrap();
+        let g6 = dir.path().join("g.g6");
+        let w9 = crate::graph::family::build("wheel:9").unwrap();
+        std::fs::write(&g6, format!("{}\n!!\n", to_graph6(&w9))).unwrap();
+        let mut j = job(&[g6.to_str().unwrap()]);
+        j.memo = Some(memo.clone());
+        let (ran, text) = run(&j);
+        assert!(matches!(
+            ran.result,
+            Err(RunError::Source(SourceError::Line { line: 2, .. }))
+        ));
+        assert!(
+            text.ends_with(": g = 1 (10 vertices, 18 edges)\n"),
+            "{text}"
+        );
+        let held = ran.figures.unwrap().held;
+        assert!(held > 0);
+        assert_eq!(Solver::open(&memo).unwrap().memo_len(), held);
     }
 }

