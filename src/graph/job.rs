@@ -606,7 +606,7 @@ mod tests {
         let mut lines = text.lines().peekable();
         for spec in ["complete:1..6", "wheel:3..5", "path:1..6", "cycle:3..6"] {
             for (label, g) in crate::graph::family::expand(spec).unwrap() {
-                let alive = ((1u16 << g.vertices()) - 1) as u8;
+                let alive = u8::try_from((1u16 << g.vertices()) - 1).unwrap();
                 let edges = bits(&g.edge_list());
                 let value = brute.value(alive, edges);
                 let line = lines.next().unwrap();
@@ -651,7 +651,7 @@ mod tests {
             let within: u16 = (0..n)
                 .flat_map(|u| (u + 1..n).map(move |v| 1 << pair(u, v)))
                 .sum();
-            let alive = ((1u16 << n) - 1) as u8;
+            let alive = u8::try_from((1u16 << n) - 1).unwrap();
             for edges in 0..=u16::MAX >> 1 {
                 if edges & !within != 0 {
                     continue;
