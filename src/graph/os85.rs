@@ -21,6 +21,18 @@ pub struct Counts {
     pub exceptions: u64,
 }
 
+/// An exception found: the graph (graph6, canonical for subgraphs), its
+/// label and its value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Exception {
+    /// The graph in graph6.
+    pub graph6: String,
+    /// Its label (its source's, or its graph6 for a subgraph).
+    pub label: String,
+    /// Its nim-value.
+    pub value: u32,
+}
+
 /// Whether `g`, whose moves and their options' values are `moves`, is an
 /// exception to the conjecture: `p(G) = 2` and no edge deletion reaches 0.
 pub fn is_exception(g: &Graph, moves: &[(Move, u32)]) -> bool {
@@ -31,7 +43,8 @@ pub fn is_exception(g: &Graph, moves: &[(Move, u32)]) -> bool {
 }
 
 impl Counts {
-    /// Counts `g` (with its `moves`); writes its line if it is an exception.
+    /// Counts `g` (with its `moves`); writes its line and gives it if it is
+    /// an exception.
     pub fn add(
         &mut self,
         g: &Graph,
@@ -39,16 +52,23 @@ impl Counts {
         value: u32,
         moves: &[(Move, u32)],
         out: &mut dyn Write,
-    ) -> io::Result<()> {
+    ) -> io::Result<Option<Exception>> {
         self.graphs += 1;
-        if g.parity_value() == 2 {
-            self.parity_two += 1;
-            if is_exception(g, moves) {
-                self.exceptions += 1;
-                writeln!(out, "{}\t{label}\tg = {value}", to_graph6(g))?;
-            }
+        if g.parity_value() != 2 {
+            return Ok(None);
         }
-        Ok(())
+        self.parity_two += 1;
+        if !is_exception(g, moves) {
+            return Ok(None);
+        }
+        self.exceptions += 1;
+        let graph6 = to_graph6(g);
+        writeln!(out, "{graph6}\t{label}\tg = {value}")?;
+        Ok(Some(Exception {
+            graph6,
+            label: label.to_string(),
+            value,
+        }))
     }
 
     /// The counts since `before` (of one graph's subgraphs).

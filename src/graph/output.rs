@@ -98,6 +98,8 @@ pub struct Tally {
     pub summary: Summary,
     /// The [OS] 8.5 counts (with [`Output::Os85`]).
     pub os85: os85::Counts,
+    /// The exceptions to [OS] 8.5 found, in order.
+    pub exceptions: Vec<os85::Exception>,
 }
 
 impl Output {
@@ -113,7 +115,8 @@ impl Output {
             Output::Summary => tally.summary.add(g, value),
             Output::Os85 => {
                 let moves = s.moves.as_deref().unwrap_or_default();
-                tally.os85.add(g, &s.label, value, moves, out)?;
+                let found = tally.os85.add(g, &s.label, value, moves, out)?;
+                tally.exceptions.extend(found);
             }
             Output::Tsv { moves: true, .. } => {
                 for (m, v) in s.moves.iter().flatten() {
