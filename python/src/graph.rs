@@ -151,7 +151,7 @@ pub(crate) fn moves(
 /// counts (graphs checked, those with p(G) = 2, the exceptions).
 type Os85 = (Vec<(String, String, u32)>, (u64, u64, u64));
 
-/// The check of [OS] Conjecture 8.5 over graph sources as `chomp3 graph
+/// The check of [OS Conj. 8.5] over graph sources as `chomp3 graph
 /// --os85` names them (families, `geng:N`, graph6/sparse6 files), through
 /// the library's graph job: the exceptions, and the counts.
 #[pyfunction]

@@ -418,7 +418,7 @@ impl Running<'_> {
     }
 
     /// Every subgraph of `g` solved, [`CHUNK`] at a time, then (for the
-    /// [OS] 8.5 check) its counts.
+    /// [OS Conj. 8.5] check) its counts.
     fn each_subgraph(
         &mut self,
         label: &str,

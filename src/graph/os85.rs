@@ -1,4 +1,4 @@
-//! The check of [OS] Conjecture 8.5 (doc/graphs.md): a graph with parity
+//! The check of [OS Conj. 8.5] (doc/graphs.md): a graph with parity
 //! value `p(G) = 2` (an even number of vertices, an odd number of edges) has
 //! an edge whose deletion leaves a position of value 0. Owns the rule, its
 //! counts and their lines (FORMAT.md: an exception as `graph6, label,

@@ -2,7 +2,7 @@
 //! (`label: g = v (n vertices, e edges)`, with its moves below), a TSV row
 //! per graph or per move (with the cost of a solve from an empty memo), or
 //! only the counts at the end: the summary table per number of vertices, or
-//! the [OS] 8.5 check's exceptions and counts. Owns these formats and the
+//! the [OS Conj. 8.5] check's exceptions and counts. Owns these formats and the
 //! counts a run keeps; uses `summary`, `os85` and `Graph`.
 
 use std::io::{self, Write};
@@ -29,7 +29,7 @@ pub enum Output {
     },
     /// Only the counts per number of vertices, at the end ([`Summary`]).
     Summary,
-    /// Only the exceptions to [OS] Conjecture 8.5, and the counts.
+    /// Only the exceptions to [OS Conj. 8.5], and the counts.
     Os85,
 }
 
@@ -91,14 +91,14 @@ pub struct Solved {
 }
 
 /// The counts a run keeps: the summary per number of vertices and the
-/// [OS] 8.5 check's.
+/// [OS Conj. 8.5] check's.
 #[derive(Clone, Debug, Default)]
 pub struct Tally {
     /// Graphs by number of vertices (with [`Output::Summary`]).
     pub summary: Summary,
-    /// The [OS] 8.5 counts (with [`Output::Os85`]).
+    /// The [OS Conj. 8.5] counts (with [`Output::Os85`]).
     pub os85: os85::Counts,
-    /// The exceptions to [OS] 8.5 found, in order.
+    /// The exceptions to [OS Conj. 8.5] found, in order.
     pub exceptions: Vec<os85::Exception>,
 }
 
