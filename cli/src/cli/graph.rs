@@ -1,5 +1,7 @@
 //! `chomp3 graph`: nim-values of graphs in graph Chomp, from named families,
 //! graph6/sparse6 files (or standard input), nauty's generator and edge lists.
+//! The options become the library's `graph::job::Job`, which checks and runs
+//! them; here are the flags, the progress bar and the words of the outcome.
 
 use std::path::PathBuf;
 use std::time::Instant;
