@@ -749,11 +749,11 @@ mod tests {
     }
 
     #[test]
-    fn the_memo_is_saved_when_the_run_is_stopped_or_a_line_is_malformed() {
+    fn the_memo_is_saved_when_the_run_is_interrupted_or_a_line_is_malformed() {
         let dir = tempfile::tempdir().unwrap();
         let memo = dir.path().join("memo");
         let out = dir.path().join("out.txt");
-        // W_7's subgraphs, then W_8's: stopped once the first graph is done.
+        // W_7's subgraphs, then W_8's: interrupted once the first graph is done.
         let mut j = job(&["wheel:7", "wheel:8"]);
         j.subgraphs = true;
         j.output = Output::Summary;
