@@ -1,4 +1,5 @@
-//! Graph Chomp: `Memo`, `parse_graph6`, `nim_values` and `moves`.
+//! Graph Chomp: `Memo`, `parse_graph6`, `nim_values`, `moves`, and `os85` over
+//! the library's graph job.
 
 use std::path::PathBuf;
 
@@ -6,6 +7,7 @@ use chomp3::graph::{Graph, MAX_VERTICES, MemoError, Move, Multigraph, Solver};
 use pyo3::exceptions::PyFileNotFoundError;
 use pyo3::prelude::*;
 
+use crate::watch::Watcher;
 use crate::{error, guard};
 
 /// A memo of solved graph Chomp positions, shared by the calls given it.
@@ -142,5 +144,79 @@ pub(crate) fn moves(
                 (m, v)
             })
             .collect())
+    })
+}
+
+/// What [`os85`] gives: each exception (graph6, label, value), then the
+/// counts (graphs checked, those with p(G) = 2, the exceptions).
+type Os85 = (Vec<(String, String, u32)>, (u64, u64, u64));
+
+/// The check of [OS Conj. 8.5] over graph sources as `chomp3 graph
+/// --os85` names them (families, `geng:N`, graph6/sparse6 files), through
+/// the library's graph job: the exceptions, and the counts.
+#[pyfunction]
+#[pyo3(signature = (sources, subgraphs=false, memo=None, threads=0, progress=None))]
+pub(crate) fn os85(
+    py: Python<'_>,
+    sources: Vec<String>,
+    subgraphs: bool,
+    memo: Option<PathBuf>,
+    threads: usize,
+    progress: Option<PyObject>,
+) -> PyResult<Os85> {
+    use chomp3::graph::job::{Job, JobError, Names, RunError};
+    use chomp3::graph::output::Output;
+    use chomp3::graph::sources::Source;
+    guard(|| {
+        let sources = (sources.iter())
+            .map(|s| Source::parse(s))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(error)?;
+        let threads = chomp3::base::threads::check(threads).map_err(error)?;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(error)?;
+        let job = Job {
+            sources,
+            edges: Vec::new(),
+            subgraphs,
+            output: Output::Os85,
+            out: None,
+            bfile: None,
+            memo,
+            command: "chomp3.os85".into(),
+        };
+        let names = Names {
+            out: "out",
+            memo: "memo",
+            bfile: "bfile",
+        };
+        let checked = job.check(names).map_err(|e| match e {
+            JobError::NoGraphs => error(format!("{e}; pass at least one source")),
+            e => error(e),
+        })?;
+        let watch = Watcher::new(progress);
+        let ran = py.allow_threads(|| {
+            let mut tick = |done| watch.tick(done, 0);
+            job.run(
+                &checked,
+                &watch.stop,
+                &pool,
+                &mut tick,
+                &mut std::io::sink(),
+            )
+        });
+        match ran.result {
+            Ok(done) => {
+                let found = (done.tally.exceptions.into_iter())
+                    .map(|x| (x.graph6, x.label, x.value))
+                    .collect();
+                let c = done.tally.os85;
+                Ok((found, (c.graphs, c.parity_two, c.exceptions)))
+            }
+            Err(e @ RunError::Interrupted { .. }) => Err(watch.raised().unwrap_or(error(e))),
+            Err(e) => Err(error(e)),
+        }
     })
 }

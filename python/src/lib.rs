@@ -80,6 +80,7 @@ fn _chomp3(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(graph::parse_graph6, m)?)?;
     m.add_function(wrap_pyfunction!(graph::nim_values, m)?)?;
     m.add_function(wrap_pyfunction!(graph::moves, m)?)?;
+    m.add_function(wrap_pyfunction!(graph::os85, m)?)?;
     m.add_function(wrap_pyfunction!(_panic_for_test, m)?)?;
     Ok(())
 }

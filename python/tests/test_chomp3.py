@@ -844,3 +844,33 @@ def test_position_at_the_top_of_u64_answers_as_the_command(tmp_path, monkeypatch
             capture_output=True, text=True, check=True,
         )
         assert says in out.stdout, out.stdout
+
+
+def test_os85_is_the_commands_check(tmp_path):
+    # The three exceptions on 6 vertices (doc/graphs.md), among the subgraphs
+    # of K_6, as `chomp3 graph --os85 --subgraphs` prints them.
+    found = chomp3.os85(["complete:6"], subgraphs=True)
+    assert found["graphs"] == 1 + 1 + 2 + 4 + 11 + 34 + 156
+    assert found["without_edge_to_zero"] == len(found["exceptions"]) == 3
+    out = subprocess.run(
+        [chomp3_binary(), "graph", "--quiet", "--os85", "--subgraphs", "complete:6", "wheel:3..7"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    again = chomp3.os85(["complete:6", "wheel:3..7"], subgraphs=True)
+    lines = [l.split("\t") for l in out.splitlines() if not l.startswith("#")]
+    assert [(g6, label, f"g = {v}") for g6, label, v in again["exceptions"]] == [tuple(l) for l in lines]
+    total = (
+        f"# {again['graphs']} graphs checked, {again['parity_two']} with p(G) = 2, "
+        f"{again['without_edge_to_zero']} without an edge deletion to 0"
+    )
+    assert out.splitlines()[-1] == total
+    # The memo file is written, and read by the next call.
+    memo = tmp_path / "m.memo"
+    assert chomp3.os85("wheel:3..9", memo=memo) == chomp3.os85(["wheel:3..9"])
+    assert len(chomp3.Memo.load(memo)) > 0
+    with pytest.raises(chomp3.Error, match="unknown family"):
+        chomp3.os85(["wheel:5", "nofamily:3"])
+    with pytest.raises(chomp3.Error, match="no graphs given"):
+        chomp3.os85([])

@@ -1,8 +1,17 @@
 //! How much memory this machine has, and the refusal of a job whose memory
 //! estimate is beyond it, before the job allocates anything (instead of an
-//! abort after it has). Plumbing: uses nothing else in the crate.
+//! abort after it has); and how much this process has used at most.
+//! Plumbing: uses nothing else in the crate.
 
 use std::fmt;
+
+/// The peak resident memory of this process so far in KiB (`VmHWM` of
+/// `/proc/self/status`), where it can be read.
+pub fn peak_rss_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
 
 /// The machine's physical memory in bytes (`MemTotal` of `/proc/meminfo`),
 /// where it can be read.

@@ -1,8 +1,10 @@
 //! Graph Chomp (the vertex and edge deletion game, `doc/graphs.md`): a graph
 //! type with loops and parallel edges, exact nim-values by Sprague-Grundy
 //! recursion memoised on an exact canonical form of each connected component, the
-//! formats people use, and named families. Its own module: uses only `bytes` (to
-//! save the memo).
+//! formats people use, and named families; and a run over many graphs as one
+//! job for every front end (`job`). Its own module: the solver uses only
+//! `bytes` (to save the memo); the job uses `outputs` and `base`'s files,
+//! locks and stop token.
 //!
 //! A move deletes one edge (a loop is an edge of its vertex) or one vertex with
 //! every edge at it; the player who cannot move loses. `g(G) = mex` of the
@@ -14,9 +16,13 @@ use smallvec::{SmallVec, smallvec};
 mod canon;
 pub mod family;
 pub mod format;
+pub mod job;
+pub mod os85;
+pub mod output;
 mod recent;
 mod small;
 mod solve;
+pub mod sources;
 mod subgraphs;
 pub mod summary;
 

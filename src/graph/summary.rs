@@ -1,7 +1,8 @@
 //! The `chomp3 graph --summary` table: per number of vertices, how many graphs,
 //! P-positions, non-bipartite graphs, those of them whose value is not the parity
 //! value `p(G)`, and the count of each value. One writer and one reader, so a
-//! figure or a notebook reads exactly what the command wrote. Uses `Graph` and
+//! figure or a notebook reads exactly what the command wrote; and the b-file
+//! of the P-positions per number of vertices drawn from it. Uses `Graph` and
 //! `base::lines`.
 
 use std::collections::BTreeMap;
@@ -72,6 +73,29 @@ impl Summary {
                 c.differ,
                 counts.join(",")
             )?;
+        }
+        Ok(())
+    }
+
+    /// The P-positions per number of vertices as an OEIS b-file (`n count`),
+    /// after comment lines that say what it counts and the command
+    /// `command` that made it (every graph on each `n`, from `nauty-geng`).
+    pub fn write_bfile(&self, out: &mut dyn Write, command: &str) -> io::Result<()> {
+        writeln!(
+            out,
+            "# Number of graphs on n unlabeled vertices that are P-positions (nim-value 0)"
+        )?;
+        writeln!(
+            out,
+            "# of graph Chomp (delete a vertex with its edges, or an edge; last to move wins)."
+        )?;
+        writeln!(
+            out,
+            "# Exact: every graph from nauty-geng, each solved by chomp3."
+        )?;
+        writeln!(out, "# {command}")?;
+        for (n, c) in &self.by_n {
+            writeln!(out, "{n} {}", c.p_positions())?;
         }
         Ok(())
     }

@@ -10,6 +10,7 @@ use chomp3::f::compute::ComputeError;
 use chomp3::f::lookup::LookupError;
 use chomp3::f::table::TableError;
 use chomp3::graph::MemoError;
+use chomp3::graph::job::JobError as GraphJobError;
 use chomp3::grundy::census_job::JobError as GrundyCensusJobError;
 use chomp3::grundy::job::JobError as GrundyJobError;
 use chomp3::grundy::nim::NimError;
@@ -84,6 +85,12 @@ pub fn one(cause: &(dyn std::error::Error + 'static)) -> Option<String> {
             .is_some()
         {
             return Some(LARGER_CENSUS.into());
+        }
+        if let Some(GraphJobError::NoGraphs) = cause.downcast_ref() {
+            return Some(
+                "name a family (wheel:9), geng:N, a graph6 file, - for standard input, or --edges FILE"
+                    .into(),
+            );
         }
         if let Some(MemoError::NotFound(_)) = cause.downcast_ref() {
             return Some("`chomp3 graph --memo FILE` writes one".into());

@@ -107,11 +107,7 @@ impl TermLike for LogLines {
 }
 
 /// Peak resident memory of this process (Linux `VmHWM`), in KiB.
-pub fn peak_rss_kib() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
-}
+pub use chomp3::base::memory::peak_rss_kib;
 
 #[cfg(test)]
 mod tests {

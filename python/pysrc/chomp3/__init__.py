@@ -54,6 +54,7 @@ __all__ = [
     "nim_value",
     "nim_values",
     "moves",
+    "os85",
 ]
 __version__ = "0.1.0"
 
@@ -742,3 +743,32 @@ def moves(g: GraphLike, memo: Optional[Memo] = None) -> list:
         move = ("vertex", labels[u]) if kind == "vertex" else ("edge", labels[u], labels[v])
         out.append((move, value))
     return out
+
+
+def os85(
+    sources: Iterable[Any],
+    subgraphs: bool = False,
+    memo: Any = None,
+    threads: Optional[int] = None,
+) -> dict:
+    """The check of [OS] Conjecture 8.5 (a graph with p(G) = 2 has an edge
+    deletion to a position of value 0) over graph sources named as
+    ``chomp3 graph`` names them: a family (``"wheel:3..9"``), ``"geng:N"``
+    (every graph on N vertices, from nauty's ``nauty-geng``), or a
+    graph6/sparse6 file; with ``subgraphs``, every subgraph of each graph.
+    ``memo``: a memo file, read if it is there and saved at the end. Gives
+    the exceptions, as ``(graph6, label, value)``, and the counts."""
+    if isinstance(sources, (str, bytes, os.PathLike)):
+        sources = [sources]
+    names = [os.fsdecode(s) if isinstance(s, (bytes, os.PathLike)) else s for s in sources]
+    if not all(isinstance(s, str) for s in names):
+        raise TypeError("sources are strings: families, geng:N, or paths of graph6 files")
+    memo = None if memo is None else _path("memo", memo)
+    n = 0 if threads is None else _count("threads", threads)
+    found, (graphs, parity_two, exceptions) = _chomp3.os85(names, bool(subgraphs), memo, n)
+    return {
+        "exceptions": found,
+        "graphs": graphs,
+        "parity_two": parity_two,
+        "without_edge_to_zero": exceptions,
+    }

@@ -152,4 +152,11 @@ def nim_values(
 def moves(
     n: int, edges: List[Tuple[int, int]], memo: Optional[Memo] = None
 ) -> List[Tuple[Tuple[str, int, int], int]]: ...
+def os85(
+    sources: List[str],
+    subgraphs: bool = False,
+    memo: Optional[str] = None,
+    threads: int = 0,
+    progress: Optional[Callable[[int, int], None]] = None,
+) -> Tuple[List[Tuple[str, str, int]], Tuple[int, int, int]]: ...
 def _panic_for_test() -> None: ...
