@@ -209,3 +209,29 @@ fn sibling_modules_import_in_one_direction() {
         "too few imports read"
     );
 }
+
+/// Every test file of `cli/tests/` is a module of the one test program
+/// (`suite.rs`; Cargo finds no other, as `autotests` is off), so none is
+/// silently left out; `census_mpi.rs` is the program of its own.
+#[test]
+fn every_test_file_is_in_the_suite() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let suite = std::fs::read_to_string(dir.join("suite.rs")).unwrap();
+    let mut missing = Vec::new();
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        let Some(stem) = name.strip_suffix(".rs") else {
+            continue;
+        };
+        if ["suite", "census_mpi"].contains(&stem) {
+            continue;
+        }
+        seen += 1;
+        if !suite.contains(&format!("#[path = \"{name}\"]\nmod {stem};")) {
+            missing.push(name);
+        }
+    }
+    assert!(seen > 10, "too few test files read: {seen}");
+    assert!(missing.is_empty(), "not modules of suite.rs: {missing:?}");
+}
