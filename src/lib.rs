@@ -59,10 +59,8 @@
 //! library depends on nothing of the command line.
 //!
 //! ```
-//! use chomp3::base::stop::Stop;
-//! use chomp3::f::compute::{DEFAULT_COMMIT_EVERY, Request, compute};
-//! use chomp3::f::position::{is_p, winning_moves};
-//! use chomp3::f::table::Table;
+//! use chomp3::f::compute::DEFAULT_COMMIT_EVERY;
+//! use chomp3::{Request, Stop, Table, compute, is_p, winning_moves};
 //!
 //! // The table of f(q, r) for 0 <= r <= q <= 100, made and read back.
 //! let dir = tempfile::tempdir()?;
@@ -103,3 +101,15 @@ pub mod outputs;
 pub mod plot;
 #[cfg(feature = "view")]
 pub mod view;
+
+// The front door: what a user of the library reaches for first. A table of
+// f(q,r) made and read, one f(q,r) from whatever source holds it, positions,
+// Sprague-Grundy values and graph Chomp; the rest is in the modules.
+pub use base::stop::Stop;
+pub use f::compute::{Request, compute};
+pub use f::lookup::{Sources, lookup};
+pub use f::position::{is_p, winning_moves};
+pub use f::table::Table;
+pub use graph::{Graph, Solver};
+pub use grundy::nim::nim;
+pub use grundy::table::GrundyTable;

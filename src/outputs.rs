@@ -151,7 +151,7 @@ pub fn found(path: &Path) -> std::io::Result<Found> {
 
 /// The kind of file that starts with `head`, if chomp3 writes such files: for
 /// a reader to say what a file of the wrong kind is.
-pub fn kind_of(head: &[u8]) -> Option<Kind> {
+pub(crate) fn kind_of(head: &[u8]) -> Option<Kind> {
     SIGNATURES
         .iter()
         .find(|(_, sig)| head.starts_with(sig))

@@ -394,7 +394,7 @@ pub(crate) const DEFAULT_SWEEP_SAVE_SECS: u64 = 600;
 /// continues from it. `progress(lines done, lines)` after every chunk.
 /// Returns (lines, the trailing sweep's last p).
 #[pyfunction]
-#[pyo3(signature = (lines, lag, bfiles, out=None, checkpoint=None, checkpoint_secs=600.0, max_p=chomp3::grundy::periods_job::DEFAULT_MAX_P, partial=false, replace=false, progress=None))]
+#[pyo3(signature = (lines, lag, bfiles, out=None, checkpoint=None, checkpoint_secs=chomp3::grundy::periods_job::DEFAULT_CHECKPOINT_EVERY.as_secs_f64(), max_p=chomp3::grundy::periods_job::DEFAULT_MAX_P, partial=false, replace=false, progress=None))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn grundy_periods(
     py: Python<'_>,

@@ -9,7 +9,7 @@ use std::io::{self, BufWriter};
 use std::path::{Path, PathBuf};
 
 /// Where `path` is written before the rename: `.<name>.new-<pid>` beside it.
-pub fn aside_path(path: &Path) -> PathBuf {
+pub(crate) fn aside_path(path: &Path) -> PathBuf {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy())
@@ -19,7 +19,7 @@ pub fn aside_path(path: &Path) -> PathBuf {
 
 /// For a file name left by a writer that was killed before its rename
 /// (`.<name>.new-<pid>`), the name it was writing.
-pub fn left_aside(file_name: &str) -> Option<&str> {
+pub(crate) fn left_aside(file_name: &str) -> Option<&str> {
     let (name, pid) = file_name.strip_prefix('.')?.rsplit_once(".new-")?;
     pid.parse::<u32>().ok().map(|_| name)
 }
@@ -95,7 +95,7 @@ impl FileSet {
     /// Takes into the set a file that another writer wrote at `aside`
     /// (beside `path`): synced now, renamed onto `path` at
     /// [`FileSet::commit`].
-    pub fn adopt(&mut self, aside: PathBuf, path: &Path) -> io::Result<()> {
+    pub(crate) fn adopt(&mut self, aside: PathBuf, path: &Path) -> io::Result<()> {
         let synced = File::open(&aside).and_then(|f| f.sync_all());
         self.written.push((aside, path.to_path_buf()));
         synced.map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))
@@ -121,7 +121,7 @@ impl Drop for FileSet {
 /// Removes `.<name>.new-<pid>` beside `path` for every `pid` that is no
 /// running process (a writer killed before its rename). Only where running
 /// processes can be seen (`/proc`); elsewhere nothing is removed.
-pub fn remove_left_aside(path: &Path) {
+pub(crate) fn remove_left_aside(path: &Path) {
     let proc = Path::new("/proc/self");
     let (Some(name), Ok(entries)) = (path.file_name(), std::fs::read_dir(parent_dir(path))) else {
         return;
@@ -146,7 +146,7 @@ pub fn remove_left_aside(path: &Path) {
 }
 
 /// The directory a file path lives in (`.` for a bare file name).
-pub fn parent_dir(path: &Path) -> PathBuf {
+pub(crate) fn parent_dir(path: &Path) -> PathBuf {
     match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),

@@ -67,7 +67,7 @@ unsafe impl GlobalAlloc for HugePages {
 /// frees many mid-sized blocks (the census's windows, as rows settle) leaves
 /// holes in glibc's heaps that would otherwise stay resident; this unmaps the
 /// whole free pages in them. A no-op where the C library is not glibc.
-pub fn release_free_pages() {
+pub(crate) fn release_free_pages() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: malloc_trim only gives free memory back; it takes no pointer.
     unsafe {

@@ -180,13 +180,13 @@ pub fn directory(path: &Path, what: &'static str) -> Result<(), InputError> {
 /// symbolic link even to nothing. A reader that starts afresh where
 /// nothing is opens the path whenever this holds, and so names what is
 /// there when it cannot read it, rather than writing over it.
-pub fn is_there(path: &Path) -> bool {
+pub(crate) fn is_there(path: &Path) -> bool {
     std::fs::symlink_metadata(path).is_ok()
 }
 
 /// Whether `path` is a symbolic link to nothing (its target, if so): a new
 /// file written there would go where the link points, or replace the link.
-pub fn dangling_link(path: &Path) -> Option<PathBuf> {
+pub(crate) fn dangling_link(path: &Path) -> Option<PathBuf> {
     let link = std::fs::symlink_metadata(path).ok()?;
     (link.file_type().is_symlink() && std::fs::metadata(path).is_err())
         .then(|| std::fs::read_link(path).ok())

@@ -14,7 +14,7 @@ pub struct BadLine {
 
 /// The data lines of a result file, numbered from 1, split at tabs: without
 /// comments (`#`), blank lines and the header line (it starts with `header`).
-pub fn data_lines<'a>(
+pub(crate) fn data_lines<'a>(
     text: &'a str,
     header: &'a str,
 ) -> impl Iterator<Item = (usize, Vec<&'a str>)> {

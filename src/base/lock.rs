@@ -44,7 +44,7 @@ pub enum LockError {
 }
 
 /// The lock file of `output`: `.<name>.lock` beside it.
-pub fn lock_path(output: &Path) -> PathBuf {
+pub(crate) fn lock_path(output: &Path) -> PathBuf {
     let name = output
         .file_name()
         .map(|n| n.to_string_lossy())

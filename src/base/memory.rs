@@ -15,7 +15,7 @@ pub fn peak_rss_kib() -> Option<u64> {
 
 /// The machine's physical memory in bytes (`MemTotal` of `/proc/meminfo`),
 /// where it can be read.
-pub fn physical() -> Option<u64> {
+pub(crate) fn physical() -> Option<u64> {
     let text = std::fs::read_to_string("/proc/meminfo").ok()?;
     let kib: u64 = text
         .lines()

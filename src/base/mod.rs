@@ -13,7 +13,7 @@ pub mod input;
 pub mod lines;
 pub mod lock;
 pub mod memory;
-pub mod numeric;
+pub(crate) mod numeric;
 pub mod path_message;
 pub mod seal;
 pub mod stop;

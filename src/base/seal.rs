@@ -116,7 +116,7 @@ impl From<LineError> for SealError {
 /// The lines of a sealed file, without their line ends and without the end
 /// line, each checked into the count and CRC; the end line is checked when
 /// it is reached, so a reader that stops early has not checked it: drain the
-/// iterator (or call [`Lines::check_rest`]) before trusting what was read.
+/// iterator before trusting what was read.
 pub struct Lines<R: BufRead> {
     reader: crate::base::text::Lines<R>,
     crc: crc32fast::Hasher,
@@ -138,14 +138,6 @@ pub fn lines<R: BufRead>(reader: R) -> Lines<R> {
 }
 
 impl<R: BufRead> Lines<R> {
-    /// Reads and checks what is left, up to and with the end line.
-    pub fn check_rest(&mut self) -> Result<(), SealError> {
-        for line in self.by_ref() {
-            line?;
-        }
-        Ok(())
-    }
-
     fn raw_line(&mut self) -> Result<Option<Vec<u8>>, SealError> {
         Ok(self.reader.next_bytes()?)
     }

@@ -80,7 +80,7 @@ impl<R: BufRead> Lines<R> {
     }
 
     /// The lines of `reader`, each at most `limit` bytes.
-    pub fn with_limit(reader: R, limit: usize) -> Lines<R> {
+    pub(crate) fn with_limit(reader: R, limit: usize) -> Lines<R> {
         Lines {
             reader,
             line: 0,
@@ -95,7 +95,7 @@ impl<R: BufRead> Lines<R> {
 
     /// The next line with its line end (`\n`, if it has one), or `None` at
     /// the end.
-    pub fn next_bytes(&mut self) -> Result<Option<Vec<u8>>, LineError> {
+    pub(crate) fn next_bytes(&mut self) -> Result<Option<Vec<u8>>, LineError> {
         let mut buf = Vec::new();
         loop {
             let chunk = match self.reader.fill_buf() {

@@ -21,7 +21,7 @@ pub struct TooMany {
 }
 
 /// The cores this process may run on (1 if the system does not say).
-pub fn cores() -> usize {
+pub(crate) fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 

@@ -1,5 +1,5 @@
-//! Creating or extending a table file: checks the request, runs the [`Engine`] and
-//! streams its blocks into a [`TableWriter`], committing as it goes. This is the one
+//! Creating or extending a table file: checks the request, runs the `Engine` and
+//! streams its blocks into a `TableWriter`, committing as it goes. This is the one
 //! place where engine and table meet (uses `engine`, `table`, `stop`, `bytes`,
 //! and `path_message` for its errors).
 

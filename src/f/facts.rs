@@ -46,7 +46,7 @@ impl ColumnFacts {
     }
 
     /// Both parts' counts (of disjoint sets of columns).
-    pub fn merge(mut self, other: ColumnFacts) -> ColumnFacts {
+    pub(crate) fn merge(mut self, other: ColumnFacts) -> ColumnFacts {
         for (a, b) in self.diagonal.iter_mut().zip(&other.diagonal) {
             *a = (*a).max(*b);
         }
@@ -68,7 +68,7 @@ impl ColumnFacts {
     }
 
     /// Adds column `q`: `col[r] = f(q, r)` for `r = 0 ..= q`.
-    pub fn add_column(&mut self, q: u32, col: &[u32]) {
+    pub(crate) fn add_column(&mut self, q: u32, col: &[u32]) {
         let n = self.n;
         let d = col[q as usize];
         self.diagonal[q as usize] = d;

@@ -131,7 +131,7 @@ fn arguments(spec: &str, what: impl Into<String>) -> FamilyError {
 
 /// Every graph `spec` names, labelled: ranges expanded in order (the last
 /// argument fastest), multi-graph families in their own order.
-pub fn expand(spec: &str) -> Result<Vec<(String, Graph)>, FamilyError> {
+pub(crate) fn expand(spec: &str) -> Result<Vec<(String, Graph)>, FamilyError> {
     let (name, args) = split(spec)?;
     let mut specs = vec![String::new()];
     for (i, arg) in args.split(',').enumerate() {

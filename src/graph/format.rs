@@ -165,7 +165,7 @@ pub fn parse_edge_list(text: &str) -> Result<Multigraph, (usize, FormatError)> {
 }
 
 /// The graph6 line of a simple graph (loops and parallel edges are not in graph6).
-pub fn to_graph6(g: &super::Graph) -> String {
+pub(crate) fn to_graph6(g: &super::Graph) -> String {
     let n = g.vertices();
     let mut out = vec![narrow::<u8, _>(n) + 63];
     let mut acc = 0u8;

@@ -26,7 +26,7 @@ use crate::base::stop::Stop;
 use crate::outputs::{self, Kind, OutputError};
 
 /// Graphs read and solved together (in parallel) before their lines are written.
-pub const CHUNK: usize = 4096;
+pub(crate) const CHUNK: usize = 4096;
 
 /// A graph run, as asked.
 #[derive(Clone, Debug)]

@@ -26,8 +26,10 @@ pub mod sources;
 mod subgraphs;
 pub mod summary;
 
-pub use solve::{MemoError, Solved, Solver};
-pub use subgraphs::{subgraphs, subgraphs_or_stop};
+pub(crate) use solve::Solved;
+pub use solve::{MemoError, Solver};
+pub use subgraphs::subgraphs;
+pub(crate) use subgraphs::subgraphs_or_stop;
 
 /// Most vertices a graph may have (vertex sets are `u64` bitsets).
 pub const MAX_VERTICES: usize = 64;
@@ -45,7 +47,7 @@ pub struct Multigraph {
 impl Multigraph {
     /// Whether no edge and no loop is listed twice (then
     /// [`Graph::from_multigraph`] keeps every edge as given).
-    pub fn is_simple(&self) -> bool {
+    pub(crate) fn is_simple(&self) -> bool {
         self.pairs().windows(2).all(|w| w[0] != w[1])
     }
 
@@ -167,7 +169,7 @@ impl Graph {
     }
 
     /// Whether `u v` is an edge (`u == v`: a loop).
-    pub fn has_edge(&self, u: usize, v: usize) -> bool {
+    pub(crate) fn has_edge(&self, u: usize, v: usize) -> bool {
         if u == v {
             self.loops >> u & 1 == 1
         } else {
@@ -197,7 +199,7 @@ impl Graph {
     }
 
     /// No loop and no odd cycle.
-    pub fn is_bipartite(&self) -> bool {
+    pub(crate) fn is_bipartite(&self) -> bool {
         if self.loops != 0 {
             return false;
         }
@@ -205,7 +207,7 @@ impl Graph {
     }
 
     /// Whether the graph has at most one connected component.
-    pub fn is_connected(&self) -> bool {
+    pub(crate) fn is_connected(&self) -> bool {
         self.n == 0 || self.component_of(0) == self.all()
     }
 
@@ -260,7 +262,7 @@ impl Graph {
     }
 
     /// The vertex sets of the connected components.
-    pub fn component_masks(&self) -> Vec<u64> {
+    pub(crate) fn component_masks(&self) -> Vec<u64> {
         let mut seen = 0u64;
         let mut out = Vec::new();
         for s in 0..self.n {
@@ -275,7 +277,7 @@ impl Graph {
     }
 
     /// Adds the edge `u v` (`u == v`: a loop) if it is not there.
-    pub fn add_edge(&mut self, u: usize, v: usize) {
+    pub(crate) fn add_edge(&mut self, u: usize, v: usize) {
         if u == v {
             self.loops |= 1 << u;
         } else {
@@ -285,7 +287,7 @@ impl Graph {
     }
 
     /// Deletes the edge `u v` (`u == v`: the loop) if it is there.
-    pub fn remove_edge(&mut self, u: usize, v: usize) {
+    pub(crate) fn remove_edge(&mut self, u: usize, v: usize) {
         if u == v {
             self.loops &= !(1 << u);
         } else {

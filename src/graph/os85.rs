@@ -35,7 +35,7 @@ pub struct Exception {
 
 /// Whether `g`, whose moves and their options' values are `moves`, is an
 /// exception to the conjecture: `p(G) = 2` and no edge deletion reaches 0.
-pub fn is_exception(g: &Graph, moves: &[(Move, u32)]) -> bool {
+pub(crate) fn is_exception(g: &Graph, moves: &[(Move, u32)]) -> bool {
     g.parity_value() == 2
         && !moves
             .iter()
@@ -81,7 +81,7 @@ impl Counts {
     }
 
     /// The closing line of a run.
-    pub fn write_total(&self, out: &mut dyn Write) -> io::Result<()> {
+    pub(crate) fn write_total(&self, out: &mut dyn Write) -> io::Result<()> {
         writeln!(
             out,
             "# {} graphs checked, {} with p(G) = 2, {} without an edge deletion to 0",
@@ -90,7 +90,7 @@ impl Counts {
     }
 
     /// The line after the subgraphs of the graph `label`.
-    pub fn write_subgraphs(&self, label: &str, out: &mut dyn Write) -> io::Result<()> {
+    pub(crate) fn write_subgraphs(&self, label: &str, out: &mut dyn Write) -> io::Result<()> {
         writeln!(
             out,
             "# {label}: {} subgraphs, {} with p(G) = 2, {} without an edge deletion to 0",

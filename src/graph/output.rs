@@ -35,7 +35,7 @@ pub enum Output {
 
 impl Output {
     /// Whether each graph's moves are solved too.
-    pub fn wants_moves(self) -> bool {
+    pub(crate) fn wants_moves(self) -> bool {
         matches!(
             self,
             Output::Os85 | Output::Lines { moves: true } | Output::Tsv { moves: true, .. }
@@ -48,7 +48,7 @@ impl Output {
     }
 
     /// The header of the TSV output (nothing for the others).
-    pub fn write_header(self, out: &mut dyn Write) -> io::Result<()> {
+    pub(crate) fn write_header(self, out: &mut dyn Write) -> io::Result<()> {
         if let Output::Tsv { moves, cost } = self {
             let cost = if cost {
                 "\tmemo\tseconds\tpeak_rss_mib"
@@ -104,7 +104,12 @@ pub struct Tally {
 
 impl Output {
     /// Writes (or counts) one solved graph.
-    pub fn write_one(self, tally: &mut Tally, s: &Solved, out: &mut dyn Write) -> io::Result<()> {
+    pub(crate) fn write_one(
+        self,
+        tally: &mut Tally,
+        s: &Solved,
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
         let (g, value) = (&s.graph, s.value);
         // Counts as given; a reduced multigraph says so in the line output.
         let (n, e) = match &s.given {
@@ -153,7 +158,7 @@ impl Output {
     }
 
     /// What follows the last graph: the summary table, or the check's counts.
-    pub fn write_end(self, tally: &Tally, out: &mut dyn Write) -> io::Result<()> {
+    pub(crate) fn write_end(self, tally: &Tally, out: &mut dyn Write) -> io::Result<()> {
         match self {
             Output::Summary => tally.summary.write(out),
             Output::Os85 => tally.os85.write_total(out),

@@ -299,7 +299,7 @@ impl Solver {
 
     /// Every move from `g` with the value of the position it leaves, or `None`
     /// if the stop flag was set before the end.
-    pub fn try_moves(&self, g: &Graph) -> Option<Vec<(Move, u32)>> {
+    pub(crate) fn try_moves(&self, g: &Graph) -> Option<Vec<(Move, u32)>> {
         g.options()
             .into_iter()
             .map(|(m, h)| Some((m, self.try_value(&h)?)))
@@ -309,7 +309,7 @@ impl Solver {
     /// Every move from the multigraph `m` (parallel edges and repeated loops
     /// as given: deleting one copy is a move) with the value of the position
     /// it leaves, or `None` if the stop flag was set before the end.
-    pub fn try_multigraph_moves(&self, m: &Multigraph) -> Option<Vec<(Move, u32)>> {
+    pub(crate) fn try_multigraph_moves(&self, m: &Multigraph) -> Option<Vec<(Move, u32)>> {
         m.options()
             .into_iter()
             .map(|(mv, h)| Some((mv, self.try_value(&Graph::from_multigraph(&h))?)))

@@ -17,10 +17,10 @@ use crate::base::input::{self, InputError};
 use crate::base::text::{LineError, Lines, TextError};
 
 /// nauty's graph generator as Debian installs it.
-pub const GENG: &str = "nauty-geng";
+pub(crate) const GENG: &str = "nauty-geng";
 
 /// The most vertices nauty's generator lists graphs on.
-pub const GENG_MAX: usize = 32;
+pub(crate) const GENG_MAX: usize = 32;
 
 /// What a file of graphs is, for the message when its path is no file.
 const GRAPH_LINES: &str = "a file of graphs (graph6 or sparse6 lines)";
@@ -137,7 +137,7 @@ impl Source {
     }
 
     /// Whether the source is the generator (every graph on each `n`).
-    pub fn is_geng(&self) -> bool {
+    pub(crate) fn is_geng(&self) -> bool {
         matches!(self, Source::Geng { .. })
     }
 
@@ -165,7 +165,7 @@ impl fmt::Display for Source {
 /// A graph, the label it is printed with, and the multigraph it was given as
 /// when that had parallel edges or a loop listed twice (the graph is then its
 /// reduction, of the same value).
-pub type Item = (String, Graph, Option<Multigraph>);
+pub(crate) type Item = (String, Graph, Option<Multigraph>);
 
 /// Every graph of the sources, in order, as an iterator; an error ends it.
 pub struct Inputs {

@@ -23,7 +23,7 @@ pub fn subgraphs(g: &Graph) -> Vec<Graph> {
 
 /// [`subgraphs`], or `None` if `stop` is set before the end (checked between
 /// levels).
-pub fn subgraphs_or_stop(g: &Graph, stop: &Stop) -> Option<Vec<Graph>> {
+pub(crate) fn subgraphs_or_stop(g: &Graph, stop: &Stop) -> Option<Vec<Graph>> {
     let start = canonical(g);
     let mut seen: HashSet<Graph> = HashSet::from([start.clone()]);
     let mut level = vec![start];

@@ -80,7 +80,7 @@ impl Summary {
     /// The P-positions per number of vertices as an OEIS b-file (`n count`),
     /// after comment lines that say what it counts and the command
     /// `command` that made it (every graph on each `n`, from `nauty-geng`).
-    pub fn write_bfile(&self, out: &mut dyn Write, command: &str) -> io::Result<()> {
+    pub(crate) fn write_bfile(&self, out: &mut dyn Write, command: &str) -> io::Result<()> {
         writeln!(
             out,
             "# Number of graphs on n unlabeled vertices that are P-positions (nim-value 0)"

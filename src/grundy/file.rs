@@ -107,7 +107,7 @@ pub struct Larger {
 /// `path` over a Grundy census of either kind with a larger `Q` there,
 /// unless `replace` (a census of the same kind and `Q` is the same result
 /// made again; other files are the output check's: `outputs`).
-pub fn may_write(path: &std::path::Path, q_max: u32, replace: bool) -> Result<(), Larger> {
+pub(crate) fn may_write(path: &std::path::Path, q_max: u32, replace: bool) -> Result<(), Larger> {
     // What is no regular file holds no census (the output check names it).
     let first = crate::base::input::open(path, EITHER).ok().and_then(|f| {
         let mut line = String::new();

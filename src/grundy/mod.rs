@@ -45,7 +45,7 @@
 
 pub mod census;
 pub mod census_job;
-pub mod checkpoint;
+pub(crate) mod checkpoint;
 pub mod file;
 mod frozen;
 mod index;
@@ -137,7 +137,7 @@ pub fn line_values(
 }
 
 /// A position one move away and its value.
-pub type Reached = ([u32; 3], u32);
+pub(crate) type Reached = ([u32; 3], u32);
 
 /// `G(p,q,r)` and the value of every position one move away, by one sweep
 /// of the lines `q' <= q` up to `p`: the results of the bottom row (columns
@@ -190,7 +190,7 @@ pub struct Sweep {
 /// A lower bound on the memory of a sweep of the lines `q <= q_max`: each of
 /// its `(Q+1)(Q+2)/2` lines holds a used set and two values from the start
 /// (more as the sets grow: 3.7 GiB at `Q = 5000`, against 1.1 GiB here).
-pub fn sweep_memory(q_max: u32) -> u64 {
+pub(crate) fn sweep_memory(q_max: u32) -> u64 {
     let q = u64::from(q_max);
     let lines = (q + 1) * (q + 2) / 2;
     let per_line = (std::mem::size_of::<Used>() + 8) as u64;

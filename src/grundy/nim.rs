@@ -302,7 +302,7 @@ pub struct Cost {
 
 impl Cost {
     /// The estimate for the sweep of every line `q' <= q` to `p`.
-    pub fn of_sweep(p: u64, q: u64) -> Cost {
+    pub(crate) fn of_sweep(p: u64, q: u64) -> Cost {
         let lines = u128::from(q + 1) * u128::from(q + 2) / 2;
         let line_steps = lines * u128::from(p);
         Cost {

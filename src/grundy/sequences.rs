@@ -11,9 +11,9 @@ use crate::base::seal::write_sealed;
 use crate::base::stop::Stop;
 
 /// The b-file of each line's least period ([`write_lines`]).
-pub const PERIODS: &str = "grundy-periods.txt";
+pub(crate) const PERIODS: &str = "grundy-periods.txt";
 /// The b-file of each line's start ([`write_lines`]).
-pub const STARTS: &str = "grundy-starts.txt";
+pub(crate) const STARTS: &str = "grundy-starts.txt";
 
 /// A note for every header: where the sequence was looked for.
 const OEIS: &str = "# OEIS: no sequence with these first terms was found in the material searched \
@@ -174,7 +174,7 @@ const RECTANGLES_TITLE: &str = "# Sprague-Grundy value of the 3 x n rectangle";
 /// `G(n,n,n)` for `n = 1 ..= N` (index `n - 1`), read back from the b-file
 /// that [`write_rectangles`] wrote (`name` for messages): its title, every
 /// term in order from 1, and its seal checked.
-pub fn read_rectangles(reader: impl BufRead, name: &str) -> Result<Vec<u32>, String> {
+pub(crate) fn read_rectangles(reader: impl BufRead, name: &str) -> Result<Vec<u32>, String> {
     read_terms(reader, name, 1, RECTANGLES_TITLE)
 }
 
@@ -256,7 +256,7 @@ pub enum LargerBFile {
 /// over one of more (or one whose header does not say how many it holds),
 /// unless `replace`. Reads only the header: the `N terms` of its provenance
 /// line, as [`write_lines`] and [`write_rectangles`] write it.
-pub fn may_write_bfile(
+pub(crate) fn may_write_bfile(
     path: &std::path::Path,
     terms: u64,
     replace: bool,

@@ -6,7 +6,7 @@
 //!
 //! The values come from [`Sweep`] with `Q = N`: after step `p` its lines with
 //! `q <= p` hold exactly slab `p`. Slabs are appended and committed through
-//! [`TableWriter`], so a kill at any moment leaves a valid table of whole
+//! `TableWriter`, so a kill at any moment leaves a valid table of whole
 //! slabs. The sweep's state is saved beside the table (a `.g3s` checkpoint,
 //! FORMAT.md) after a commit every so often and when a run is stopped; a run
 //! on an existing table starts from that state, checks that its values are
@@ -151,7 +151,7 @@ impl From<TableError> for ExtendError {
 }
 
 /// The sweep checkpoint's format (`.g3s`: `C3GSWP` and two digits).
-pub const SWEEP_VERSION: u32 = 1;
+pub(crate) const SWEEP_VERSION: u32 = 1;
 
 const SWEEP: Format = Format {
     letters: b"C3GSWP",

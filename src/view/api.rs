@@ -10,7 +10,7 @@ use crate::f::lookup::Sources;
 use crate::f::proof::{Fate, RowStatus};
 
 /// The most values one row request returns (a larger range is refused, not cut).
-pub const MAX_ROW_VALUES: u64 = 1 << 16;
+pub(crate) const MAX_ROW_VALUES: u64 = 1 << 16;
 
 /// The files the viewer reads and their sizes.
 pub fn info(s: &Sources) -> Value {

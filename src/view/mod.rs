@@ -9,9 +9,9 @@
 //! anything else is a 404, a bad parameter a 400, and a table that fails a
 //! read (damaged, or cut while served) a 500, each with one line of text.
 
-pub mod api;
+pub(crate) mod api;
 pub mod query;
-pub mod tile;
+pub(crate) mod tile;
 
 use crate::base::bytes::narrow;
 use std::io;
@@ -44,10 +44,10 @@ const PAGE: [(&str, &str, &str); 3] = [
 ];
 
 /// The largest tile coordinate a request may name (larger is a 400).
-pub const MAX_COORD: u64 = u32::MAX as u64;
+pub(crate) const MAX_COORD: u64 = u32::MAX as u64;
 /// The largest `q` or `r` a cell or row request may name, as `chomp3 get`
 /// takes (larger is a 400).
-pub const MAX_CELL: u64 = i64::MAX as u64;
+pub(crate) const MAX_CELL: u64 = i64::MAX as u64;
 
 /// One answer: status, content type, body.
 pub struct Reply {

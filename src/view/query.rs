@@ -36,7 +36,7 @@ impl<'a> Query<'a> {
     }
 
     /// A whole number `<= max`, if given.
-    pub fn optional_number(&self, name: &str, max: u64) -> Result<Option<u64>, String> {
+    pub(crate) fn optional_number(&self, name: &str, max: u64) -> Result<Option<u64>, String> {
         let Some(text) = self.pairs.get(name) else {
             return Ok(None);
         };

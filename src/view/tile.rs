@@ -15,16 +15,16 @@ use crate::f::table::raw::cells;
 use crate::f::table::{Table, TableError};
 
 /// Pixels on a tile's side.
-pub const TILE: u64 = 256;
+pub(crate) const TILE: u64 = 256;
 /// The largest scale: a pixel of `2^24` cells spans any table that can exist.
-pub const MAX_SCALE: u64 = 24;
+pub(crate) const MAX_SCALE: u64 = 24;
 /// The raw format's value for a pixel with no cell (above the diagonal or
 /// beyond the table).
-pub const NO_CELL: u32 = u32::MAX;
+pub(crate) const NO_CELL: u32 = u32::MAX;
 
 /// What a tile's colour shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Measure {
+pub(crate) enum Measure {
     /// `f(q,r) - q` on a logarithmic scale; dead cells grey, death cells red.
     Offset,
     /// Whether row `r` has died by column `q` (`f(q,r) <= q`).
@@ -35,10 +35,10 @@ pub enum Measure {
 
 impl Measure {
     /// The measures' names, as the page and the query use them.
-    pub const NAMES: [&'static str; 3] = ["offset", "dead", "settle"];
+    pub(crate) const NAMES: [&'static str; 3] = ["offset", "dead", "settle"];
 
     /// The measure called `name` (one of [`Measure::NAMES`]).
-    pub fn from_name(name: &str) -> Option<Measure> {
+    pub(crate) fn from_name(name: &str) -> Option<Measure> {
         match name {
             "offset" => Some(Measure::Offset),
             "dead" => Some(Measure::Dead),
@@ -50,7 +50,7 @@ impl Measure {
 
 /// Which tile: `x` counts tiles along `q`, `y` along `r`, at scale `scale`.
 #[derive(Clone, Copy, Debug)]
-pub struct TileAt {
+pub(crate) struct TileAt {
     /// `log2` of the cells per pixel side.
     pub scale: u64,
     /// Tile column (along `q`).
@@ -160,7 +160,7 @@ fn settle(fate: Option<&RowStatus>, q: u32, log_n: f64) -> [u8; 3] {
 }
 
 /// A horizontal colour bar of the palette, `TILE x 12` pixels (the page's legend).
-pub fn legend() -> Vec<u8> {
+pub(crate) fn legend() -> Vec<u8> {
     let mut out = Vec::new();
     for _ in 0..12 {
         for i in 0..TILE {
@@ -186,19 +186,19 @@ pub fn png(rgba: &[u8], width: u32) -> Vec<u8> {
 }
 
 /// A dead cell (`f(q,r) < q`), in [`Measure::Offset`] and [`Measure::Dead`].
-pub const DEAD: [u8; 3] = [60, 60, 60];
+pub(crate) const DEAD: [u8; 3] = [60, 60, 60];
 /// The cell where a row dies (`f(q,r) = q`).
-pub const DEATH: [u8; 3] = [220, 40, 40];
+pub(crate) const DEATH: [u8; 3] = [220, 40, 40];
 /// A live cell in [`Measure::Dead`].
-pub const LIVE: [u8; 3] = [236, 231, 214];
+pub(crate) const LIVE: [u8; 3] = [236, 231, 214];
 /// A cell past its row's proved start, in [`Measure::Settle`].
-pub const SETTLED: [u8; 3] = [200, 228, 200];
+pub(crate) const SETTLED: [u8; 3] = [200, 228, 200];
 /// A row the census does not settle (or no census), in [`Measure::Settle`].
-pub const OPEN: [u8; 3] = [150, 150, 150];
+pub(crate) const OPEN: [u8; 3] = [150, 150, 150];
 
 /// Colour for `t` in `[0, 1]`: dark blue through green to yellow (stops after
 /// matplotlib's viridis, linearly interpolated).
-pub fn palette(t: f64) -> [u8; 3] {
+pub(crate) fn palette(t: f64) -> [u8; 3] {
     const STOPS: [[f64; 3]; 5] = [
         [68.0, 1.0, 84.0],
         [59.0, 82.0, 139.0],

@@ -12,7 +12,7 @@ use crate::f::table::Table;
 const CHUNK_COLS: u32 = 256;
 
 /// Streams all columns of `t` (N >= 0) on the current rayon pool.
-pub fn scan(t: &Table) -> ColumnFacts {
+pub(crate) fn scan(t: &Table) -> ColumnFacts {
     let n = narrow::<u32, _>(t.n().unwrap_or(0));
     let chunks = (n + 1).div_ceil(CHUNK_COLS);
     let mut facts = (0..chunks)

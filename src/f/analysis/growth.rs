@@ -78,7 +78,7 @@ pub struct Deviation {
 }
 
 /// Runs of `n` kept in [`Deviation::bins`] (a few pixels each in a figure).
-pub const BINS: usize = 600;
+pub(crate) const BINS: usize = 600;
 
 /// The deviation over one run of consecutive `n`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -93,7 +93,7 @@ pub struct Bin {
 }
 
 /// The quantile levels of [`Bin::quantiles`].
-pub const LEVELS: [f64; 7] = [0.0, 0.05, 0.25, 0.5, 0.75, 0.95, 1.0];
+pub(crate) const LEVELS: [f64; 7] = [0.0, 0.05, 0.25, 0.5, 0.75, 0.95, 1.0];
 
 impl Bin {
     fn of(first_n: u64, ys: &mut [f64]) -> Bin {
@@ -110,7 +110,7 @@ impl Bin {
 }
 
 /// Statistics of `x_n - c n` for `n = first_n, first_n + 1, ...` (`xs` non-empty).
-pub fn deviation(xs: &[u64], first_n: u64, c: f64) -> Deviation {
+pub(crate) fn deviation(xs: &[u64], first_n: u64, c: f64) -> Deviation {
     let mut d = Deviation {
         c,
         first_n,

@@ -8,14 +8,14 @@
 //! Everything reported carries its status: exact for the table's `N`, proved for
 //! all `q` (constant rows, certified periodic rows), or evidence within the table.
 
-pub mod checks;
-pub mod columns;
+pub(crate) mod checks;
+pub(crate) mod columns;
 pub mod counts;
 pub mod crosscheck;
-pub mod growth;
+pub(crate) mod growth;
 pub mod period;
 pub mod report;
-pub mod rows;
+pub(crate) mod rows;
 pub mod sequences;
 
 use crate::base::bytes::narrow;

@@ -16,7 +16,7 @@ const BLOCK_BYTES: usize = 512 << 20;
 /// Classifies rows `0 ..= N`: each row's status (`None`: no period repeats three
 /// times inside the table). Returns them and the first row that is not resolved
 /// (neither constant nor proved periodic): every row below it is settled.
-pub fn classify(
+pub(crate) fn classify(
     t: &Table,
     facts: &ColumnFacts,
     mut progress: impl FnMut(u32),

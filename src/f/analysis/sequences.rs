@@ -42,7 +42,7 @@ impl Sequence {
 
 impl Analysis {
     /// `A029899(n)` for `n = 0 ..= N`.
-    pub fn p_position_counts(&self) -> Vec<u64> {
+    pub(crate) fn p_position_counts(&self) -> Vec<u64> {
         self.facts
             .p_count
             .iter()
@@ -75,7 +75,7 @@ impl Analysis {
 
     /// Rows below [`Analysis::settled_below`] proved periodic with least period
     /// above 1 (they neither die nor end in one family): OEIS A147983.
-    pub fn patterned_rows(&self) -> Vec<u64> {
+    pub(crate) fn patterned_rows(&self) -> Vec<u64> {
         self.rows[..self.settled_below as usize]
             .iter()
             .enumerate()

@@ -23,7 +23,7 @@ use crate::f::proof::{Fate, Known, RowStatus};
 /// First 8 bytes of a checkpoint.
 const MAGIC: [u8; 8] = *b"CHOMP3CK";
 /// The layout version this build writes and reads.
-pub const VERSION: u32 = 5;
+pub(crate) const VERSION: u32 = 5;
 /// "None" in `u32` and `u64` fields.
 const NONE32: u32 = u32::MAX;
 const NONE64: u64 = u64::MAX;

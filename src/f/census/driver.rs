@@ -166,7 +166,7 @@ pub struct Drive<'a> {
 
 /// No checkpoints: for a census that is never stopped and never saved
 /// ([`super::census`]); asked to save, it says so.
-pub struct Nowhere;
+pub(crate) struct Nowhere;
 
 impl Checkpoints for Nowhere {
     fn save(&self, _: &mut Run) -> Result<Saved, DriverError> {

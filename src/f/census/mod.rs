@@ -34,7 +34,6 @@ use crate::f::facts::ColumnFacts;
 use crate::f::proof::{Below, Fate, RowStatus};
 pub use checkpoint::CheckpointError;
 use snapshot::StateAt;
-pub use tracker::Settled;
 use tracker::{Seen, Tracker};
 
 /// The state every row has under [`Weaken::ignore_state`].
@@ -49,7 +48,7 @@ const EMPTY: State = State {
 pub const BATCH_COLS: u32 = 2520;
 
 /// Rows settle near column `sqrt(2) r` (README, `plots/census.png`).
-pub const SETTLE_SLOPE: f64 = std::f64::consts::SQRT_2;
+pub(crate) const SETTLE_SLOPE: f64 = std::f64::consts::SQRT_2;
 
 /// The peak memory of a census of rows `0 ..= rows` in one process, by the
 /// fit to measured runs in doc/scaling.md ("The windows as a chain"): `2.3 GiB
@@ -57,7 +56,7 @@ pub const SETTLE_SLOPE: f64 = std::f64::consts::SQRT_2;
 /// `10^5`, 2.06 GiB at `10^6` in a run continued from its checkpoint, whose
 /// load is the peak). An estimate, used to refuse a census that this machine
 /// cannot hold before it starts.
-pub fn memory_estimate(rows: u32) -> u64 {
+pub(crate) fn memory_estimate(rows: u32) -> u64 {
     let gib = 2.3 * (f64::from(rows.max(1)) / 1e6).powf(1.05);
     // A float past u64 saturates in `as` (and is never negative here): the
     // estimate of a census past counting is u64::MAX.
@@ -274,7 +273,7 @@ impl Run {
     }
 
     /// The ranks sharing this census, to keep past the run.
-    pub fn shared_ranks(&self) -> Arc<dyn Ranks> {
+    pub(crate) fn shared_ranks(&self) -> Arc<dyn Ranks> {
         self.ranks.clone()
     }
 

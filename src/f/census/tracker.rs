@@ -95,7 +95,7 @@ impl Seen {
 /// which the fate holds) or only an upper bound (the periodic part began before
 /// the row's offsets were recorded; its values from there on are still exact).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Settled {
+pub(crate) struct Settled {
     /// The fate and how it is known.
     pub status: RowStatus,
     /// `false` when `start` is only an upper bound for the least start.

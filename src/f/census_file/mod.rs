@@ -113,7 +113,7 @@ pub enum MayWriteError {
 /// Refuses, before any work, to write `path` when its directory is missing, or
 /// when it holds a census of more rows than `0 ..= rows` (or something that is
 /// not a census) unless `replace`.
-pub fn may_write(path: &Path, rows: u32, replace: bool) -> Result<(), MayWriteError> {
+pub(crate) fn may_write(path: &Path, rows: u32, replace: bool) -> Result<(), MayWriteError> {
     let dir = crate::base::atomic_write::parent_dir(path);
     if !dir.is_dir() {
         return Err(MayWriteError::NoDirectory(dir));
@@ -211,7 +211,7 @@ pub fn write_descriptors(
 
 /// How many rows an existing census file covers, `tsv` or `c3d` by its content:
 /// `Ok(None)` when there is no file, an error when it is not a census file.
-pub fn rows_in_file(path: &Path) -> Result<Option<u32>, DescriptorError> {
+pub(crate) fn rows_in_file(path: &Path) -> Result<Option<u32>, DescriptorError> {
     if !path.exists() {
         return Ok(None);
     }
@@ -321,7 +321,7 @@ impl Descriptors {
     }
 
     /// The last column of the facts (`N`), if the file has them.
-    pub fn facts_n(&self) -> Option<u32> {
+    pub(crate) fn facts_n(&self) -> Option<u32> {
         self.header.facts_whole()
     }
 

@@ -10,10 +10,10 @@ use crate::f::facts::ColumnFacts;
 use crate::f::proof::{Fate, Known, RowStatus};
 
 /// First 8 bytes of every descriptor file.
-pub const MAGIC: [u8; 8] = *b"CHOMP3DS";
+pub(crate) const MAGIC: [u8; 8] = *b"CHOMP3DS";
 /// The format version this build writes (it also reads version 1, which has no
 /// facts section).
-pub const VERSION: u32 = 2;
+pub(crate) const VERSION: u32 = 2;
 /// Size of the header; the records start here.
 pub const HEADER: usize = 32;
 /// Size of one row's record.
@@ -56,7 +56,7 @@ impl Header {
     /// The last column of the facts, if the census computed it: a census
     /// stopped before its first column wrote the facts of column 0 without
     /// having computed it, and those say nothing.
-    pub fn facts_whole(&self) -> Option<u32> {
+    pub(crate) fn facts_whole(&self) -> Option<u32> {
         self.facts_n.filter(|&n| u64::from(n) < self.columns)
     }
 
@@ -77,7 +77,7 @@ fn pattern(s: &Option<RowStatus>) -> &[i32] {
 
 /// The whole file for `rows` (each row's status, `None` if open), the rows whose
 /// start is only an upper bound, the facts, and the columns the census computed.
-pub fn encode(
+pub(crate) fn encode(
     rows: &[Option<RowStatus>],
     start_bounds: &[u32],
     facts: &ColumnFacts,
@@ -145,7 +145,7 @@ fn encode_facts(b: &mut [u8], facts: &ColumnFacts) {
 }
 
 /// The facts of a checked version-2 file; the starts come from the rows.
-pub fn decode_facts(b: &[u8], header: &Header) -> Option<ColumnFacts> {
+pub(crate) fn decode_facts(b: &[u8], header: &Header) -> Option<ColumnFacts> {
     let n = header.facts_whole()? as usize;
     let at = header.facts_offset();
     let field = |k: usize, i: usize| u32_at(b, at + 8 + 4 * (k * (n + 1) + i));
@@ -180,7 +180,7 @@ pub fn start_is_bound(b: &[u8], r: u32) -> bool {
 }
 
 /// Checks magic, version, length and checksum; returns the header.
-pub fn decode_header(b: &[u8]) -> Result<Header, DescriptorError> {
+pub(crate) fn decode_header(b: &[u8]) -> Result<Header, DescriptorError> {
     // Fewer bytes than the header asks for, from `at_least`.
     let cut = |at_least: usize| DescriptorError::Truncated {
         found: b.len() as u64,
@@ -234,7 +234,7 @@ pub fn decode_header(b: &[u8]) -> Result<Header, DescriptorError> {
 }
 
 /// Row `r`'s status from a checked file (`r < header.rows`).
-pub fn decode_row(b: &[u8], header: &Header, r: u32) -> Option<RowStatus> {
+pub(crate) fn decode_row(b: &[u8], header: &Header, r: u32) -> Option<RowStatus> {
     let at = HEADER + RECORD * r as usize;
     let period = u32_at(b, at + 4) as usize;
     // The checksum held, so the record is the writer's, which widened a u32.

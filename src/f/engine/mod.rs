@@ -67,8 +67,8 @@ use std::sync::{Condvar, Mutex, MutexGuard, mpsc};
 use chain::{COPY_WORDS, Chunk, Scratch, Walk};
 pub(crate) use checkpoint::Deltas;
 use ranks::{Ranks, Solo, owner};
-pub use resume::StoredColumns;
-pub use row::State;
+pub(crate) use resume::StoredColumns;
+pub(crate) use row::State;
 use row::{BlockOut, Live, Row, Window};
 
 /// Columns per block. A row's window is reused across the block's columns while
@@ -82,7 +82,7 @@ pub const BLOCK_COLS: u32 = 64;
 pub const CHUNK_ROWS: u32 = 1024;
 
 /// A finished block of columns `first .. first + cols`, as handed to the caller.
-pub struct Block<'a> {
+pub(crate) struct Block<'a> {
     /// First column of the block.
     pub first: u32,
     /// Number of columns in the block.
@@ -136,14 +136,14 @@ impl Block<'_> {
 
     /// The first row of [`Block::column`]: 0 unless the caller asked for
     /// fewer ([`Engine::report_from`]).
-    pub fn first_row(&self) -> u32 {
+    pub(crate) fn first_row(&self) -> u32 {
         self.lo
     }
 
     /// The rows this rank computed (all of them on a single rank), as ranges
     /// inside `first_row() .. first_row() + stride`; other rows read as 0 in
     /// [`Block::column`].
-    pub fn owned_rows(&self) -> impl Iterator<Item = Range<u32>> + '_ {
+    pub(crate) fn owned_rows(&self) -> impl Iterator<Item = Range<u32>> + '_ {
         let (size, rank) = self.ranks;
         let (lo, rows_end) = (self.lo, self.lo + narrow::<u32, _>(self.stride));
         (lo / CHUNK_ROWS..rows_end.div_ceil(CHUNK_ROWS))
@@ -153,7 +153,7 @@ impl Block<'_> {
 }
 
 /// The live rows at the engine's next column `q`, lent one at a time in
-/// increasing order ([`Engine::rows`]): each row's window is rebuilt from its
+/// increasing order (`Engine::rows`): each row's window is rebuilt from its
 /// chunk's chain (`chain.rs`) as the rows are walked.
 pub struct Rows<'a> {
     engine: &'a Engine,
@@ -197,18 +197,18 @@ pub struct LiveRow<'a> {
 
 impl LiveRow<'_> {
     /// The row's state at `q`: the values `>= q` it has used.
-    pub fn state(&self) -> State {
+    pub(crate) fn state(&self) -> State {
         self.live.state(self.win, self.r, self.q)
     }
 
     /// Whether the row's state at `q` is `s` (compared without a copy).
-    pub fn state_is(&self, s: &State) -> bool {
+    pub(crate) fn state_is(&self, s: &State) -> bool {
         self.live.state_is(self.win, self.r, self.q, s)
     }
 }
 
 /// The engine's state after some number of complete columns.
-pub struct Engine {
+pub(crate) struct Engine {
     columns: u32,
     /// Rows above this are never created (`u32::MAX`: no limit).
     row_limit: u32,
@@ -247,20 +247,20 @@ impl Engine {
     /// windows whole, the others flip them value by value (0: every block
     /// flips). Both give the same columns.
     #[cfg(any(test, feature = "test-hooks"))]
-    pub fn set_narrow_words(&mut self, words: usize) {
+    pub(crate) fn set_narrow_words(&mut self, words: usize) {
         self.narrow_words = words;
     }
 
     /// From the next `advance` on, hands the caller only rows `lo ..` (and
     /// spends nothing on the dead rows below): for a caller that needs no
     /// more. Every row below `lo` must be dead or periodic by then.
-    pub fn report_from(&mut self, lo: u32) {
+    pub(crate) fn report_from(&mut self, lo: u32) {
         self.report_from = lo;
     }
 
     /// An engine before column 0 that computes rows `0 ..= limit` only (every row
     /// depends only on the rows below it, so these stay exact).
-    pub fn with_row_limit(limit: u32) -> Engine {
+    pub(crate) fn with_row_limit(limit: u32) -> Engine {
         Engine {
             row_limit: limit,
             ..Engine::new()
@@ -279,18 +279,18 @@ impl Engine {
     /// Hands a live row over to its proved pattern: from column `start` on,
     /// `f(q,r) - q = pattern[(q - start) % pattern.len()]`. The row's window is
     /// dropped; later columns take its values from the pattern in O(1).
-    pub fn set_periodic(&mut self, r: u32, start: u32, pattern: Vec<i32>) {
+    pub(crate) fn set_periodic(&mut self, r: u32, start: u32, pattern: Vec<i32>) {
         let chunk = self.chunks[(r / CHUNK_ROWS) as usize].get_mut().unwrap();
         chunk.make_periodic((r % CHUNK_ROWS) as usize, start, pattern);
     }
 
     /// Number of chunks of [`CHUNK_ROWS`] rows made so far.
-    pub fn chunks_created(&self) -> u32 {
+    pub(crate) fn chunks_created(&self) -> u32 {
         narrow::<u32, _>(self.chunks.len())
     }
 
     /// Rows held in chunk `c` (0 for another rank's chunk).
-    pub fn chunk_len(&mut self, c: u32) -> usize {
+    pub(crate) fn chunk_len(&mut self, c: u32) -> usize {
         self.chunks[c as usize].get_mut().unwrap().rows.len()
     }
 
@@ -302,7 +302,7 @@ impl Engine {
     /// Computes the next `cols` columns on `pool`'s threads. `on_block` runs on the
     /// worker that finished a block (for example to pack it); `consume` receives its
     /// results on the calling thread, in column order.
-    pub fn advance<T: Send>(
+    pub(crate) fn advance<T: Send>(
         &mut self,
         cols: u32,
         pool: &rayon::ThreadPool,
@@ -317,7 +317,7 @@ impl Engine {
     /// the same `cols`. Inside a block, the column sets (and, for a chunk where
     /// rows are born, the diagonal values) come from the owner of the chunk below
     /// and go on to the owner of the chunk above, with the block's index as tag.
-    pub fn advance_shared<T: Send>(
+    pub(crate) fn advance_shared<T: Send>(
         &mut self,
         cols: u32,
         pool: &rayon::ThreadPool,

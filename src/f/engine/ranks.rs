@@ -3,7 +3,7 @@
 //! rank keeps rows (and work) as the band of live rows moves up. This module owns
 //! the interface the engine and the census talk through, the few collective
 //! operations they need (built from point-to-point messages), and two in-process
-//! implementations: [`Solo`] (one rank, no messages) and [`Local`] (`P` ranks as
+//! implementations: `Solo` (one rank, no messages) and [`Local`] (`P` ranks as
 //! threads of one process, for tests). The MPI implementation is `cluster`.
 
 use std::collections::{HashMap, VecDeque};
@@ -13,7 +13,7 @@ use std::sync::{Arc, Condvar, Mutex};
 /// Message tags from this one on are the collectives'; lower tags are column
 /// blocks (block `b` of an `advance` call travels with tag `b`). MPI promises
 /// tags up to 32767.
-pub const CONTROL_TAG: u32 = 1 << 14;
+pub(crate) const CONTROL_TAG: u32 = 1 << 14;
 
 /// One rank's view of the others: its place, and ordered messages to and from
 /// any rank. Messages between two ranks with one tag arrive in the order sent
@@ -42,7 +42,7 @@ pub struct Traffic {
 
 /// Counts a rank's traffic (for the implementations).
 #[derive(Debug, Default)]
-pub struct TrafficCounter {
+pub(crate) struct TrafficCounter {
     bytes: AtomicU64,
     messages: AtomicU64,
 }
@@ -69,12 +69,12 @@ pub fn owner(chunk: u32, size: u32) -> u32 {
 }
 
 /// Whether this rank owns chunk `chunk`.
-pub fn owns(ranks: &dyn Ranks, chunk: u32) -> bool {
+pub(crate) fn owns(ranks: &dyn Ranks, chunk: u32) -> bool {
     owner(chunk, ranks.size()) == ranks.rank()
 }
 
 /// `bytes` from rank `root` on every rank (the root passes its own).
-pub fn broadcast(ranks: &dyn Ranks, root: u32, bytes: Vec<u8>) -> Vec<u8> {
+pub(crate) fn broadcast(ranks: &dyn Ranks, root: u32, bytes: Vec<u8>) -> Vec<u8> {
     if ranks.rank() != root {
         return ranks.receive(root, CONTROL_TAG);
     }
@@ -104,7 +104,7 @@ pub fn any(ranks: &dyn Ranks, flag: bool) -> bool {
 
 /// The only rank: owns every chunk and never sends.
 #[derive(Debug, Default)]
-pub struct Solo;
+pub(crate) struct Solo;
 
 impl Ranks for Solo {
     fn size(&self) -> u32 {

@@ -14,7 +14,7 @@ use super::row::{Row, Window};
 use super::{CHUNK_ROWS, Engine, copy_words, set_bit};
 
 /// Where stored columns come from (the table file, or a test's vectors).
-pub trait StoredColumns {
+pub(crate) trait StoredColumns {
     /// Number of complete columns available.
     fn columns(&self) -> u32;
     /// Appends `f(q, r)` for `r` in `rows` (all `<= q`) to `out`.

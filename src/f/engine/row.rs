@@ -102,7 +102,7 @@ const MAX_DIFF: usize = 192;
 /// `bits` is the value `q + lead + i` (so bit 0 is clear), with no zero words
 /// at the end. A settled row's state is a run of used values: no words at all.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct State {
+pub(crate) struct State {
     /// Used values from `q` on, before the first unused one.
     pub lead: u32,
     /// The values from `q + lead` on, one bit each.
@@ -129,7 +129,7 @@ impl State {
     }
 
     /// The state whose bitset from the column on is `words` (bit `x`: value `q + x`).
-    pub fn from_words(words: &[u64]) -> State {
+    pub(crate) fn from_words(words: &[u64]) -> State {
         let Some(first) = words.iter().position(|&w| w != u64::MAX) else {
             return State {
                 lead: 64 * narrow::<u32, _>(words.len()),
@@ -151,20 +151,10 @@ impl State {
         }
     }
 
-    /// Whether the value `q + x` is in the state.
-    pub fn contains(&self, x: u32) -> bool {
-        match x.checked_sub(self.lead) {
-            None => true,
-            Some(i) => self
-                .bits
-                .get(i as usize / 64)
-                .is_some_and(|w| w >> (i % 64) & 1 == 1),
-        }
-    }
-
     /// The state of the values `q + x` for the offsets `x` that `has(x)` accepts
     /// among `0 .. width`.
-    pub fn from_fn(width: u32, has: impl Fn(u32) -> bool) -> State {
+    #[cfg(test)]
+    pub(crate) fn from_fn(width: u32, has: impl Fn(u32) -> bool) -> State {
         let lead = (0..width).find(|&x| !has(x)).unwrap_or(width);
         let mut bits = vec![0u64; (width - lead) as usize / 64 + 1];
         for i in 0..width - lead {

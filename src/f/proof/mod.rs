@@ -97,7 +97,7 @@ pub enum Known {
 
 impl Known {
     /// Whether the fate is proved for every `q` (everything but evidence).
-    pub fn is_proof(&self) -> bool {
+    pub(crate) fn is_proof(&self) -> bool {
         !matches!(self, Known::Evidence)
     }
 
@@ -131,12 +131,12 @@ impl RowStatus {
     }
 
     /// Whether the fate is proved for every `q`.
-    pub fn is_proved(&self) -> bool {
+    pub(crate) fn is_proved(&self) -> bool {
         self.known.is_proof()
     }
 
     /// `f(q, r)` when the fate is *proved* and determines it.
-    pub fn proved_value(&self, q: u64) -> Option<u128> {
+    pub(crate) fn proved_value(&self, q: u64) -> Option<u128> {
         self.fate.value(q).filter(|_| self.is_proved())
     }
 }

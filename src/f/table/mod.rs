@@ -1,6 +1,6 @@
 //! The table file: owns its format (see `FORMAT.md` and [`raw`]), reading through a
 //! read-only memory map or positional reads ([`Table`]), crash-safe appending
-//! ([`TableWriter`]), and the same table written again by rows ([`transpose`]).
+//! (`TableWriter`), and the same table written again by rows ([`transpose`]).
 //! It never computes values; uses the byte helpers of `bytes`, `atomic_write`'s
 //! `parent_dir`, and `path_message` so its errors name the file once.
 //!
@@ -31,7 +31,7 @@ use raw::{BLOCK_BYTES, Commit, HEADER_LEN, Header};
 use std::sync::atomic::{AtomicU64, Ordering};
 pub use transpose::{TransposeError, Transposed, transpose, transpose_in_bands};
 pub use upgrade::upgrade;
-pub use writer::{TableWriter, parent_dir};
+pub(crate) use writer::{TableWriter, parent_dir};
 
 /// What can go wrong with a table file. Each message says what is wrong and what
 /// to do; those that do not name the file are shown after its path.

@@ -6,11 +6,11 @@ use crate::base::bytes::{put, u32_at, u64_at};
 use crate::f::table::TableError;
 
 /// First 8 bytes of an `f` table file ([`Shape::Triangle`]).
-pub const MAGIC: [u8; 8] = *b"CHOMP3TB";
+pub(crate) const MAGIC: [u8; 8] = *b"CHOMP3TB";
 /// First 8 bytes of a Grundy table file ([`Shape::Tetrahedron`]).
-pub const MAGIC_GRUNDY: [u8; 8] = *b"CHOMP3GT";
+pub(crate) const MAGIC_GRUNDY: [u8; 8] = *b"CHOMP3GT";
 /// First 8 bytes of an `f` table stored by rows ([`Shape::Rows`]).
-pub const MAGIC_ROWS: [u8; 8] = *b"CHOMP3TR";
+pub(crate) const MAGIC_ROWS: [u8; 8] = *b"CHOMP3TR";
 
 /// How a file's cells are laid out; its magic says which.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,7 +52,7 @@ impl Shape {
 
     /// Bits needed per value up to `capacity`: `f(q,r) <= 2N + 1`, and
     /// `G(p,q,r) <= 3N` (a position has fewer than `p + q + r` options).
-    pub fn bits_for_capacity(self, capacity: u64) -> u32 {
+    pub(crate) fn bits_for_capacity(self, capacity: u64) -> u32 {
         match self {
             Shape::Triangle | Shape::Rows => bits_for_capacity(capacity),
             Shape::Tetrahedron => 64 - (3 * capacity).max(1).leading_zeros(),
@@ -61,7 +61,7 @@ impl Shape {
 
     /// The largest capacity the format supports (values in 32 bits, bit
     /// offsets in 64).
-    pub fn max_capacity(self) -> u64 {
+    pub(crate) fn max_capacity(self) -> u64 {
         match self {
             Shape::Triangle | Shape::Rows => MAX_CAPACITY,
             Shape::Tetrahedron => 30_000,
@@ -88,7 +88,7 @@ impl Shape {
     }
 
     /// What such a file is called, for messages.
-    pub fn noun(self) -> &'static str {
+    pub(crate) fn noun(self) -> &'static str {
         match self {
             Shape::Triangle => "table",
             Shape::Tetrahedron => "Grundy table",
@@ -106,7 +106,7 @@ impl Shape {
     }
 }
 /// The format version this build writes and reads (2: the block checksums).
-pub const VERSION: u32 = 2;
+pub(crate) const VERSION: u32 = 2;
 /// Size of the header; the block checksums start here.
 pub const HEADER_LEN: u64 = 4096;
 /// Bytes of packed data per checked block: each full block has its CRC-32 in
@@ -116,9 +116,9 @@ pub const HEADER_LEN: u64 = 4096;
 /// the data.
 pub const BLOCK_BYTES: u64 = 4096;
 /// Byte offsets of the two commit slots inside the header.
-pub const SLOT_OFFSETS: [usize; 2] = [64, 128];
+pub(crate) const SLOT_OFFSETS: [usize; 2] = [64, 128];
 /// Size of one commit slot.
-pub const SLOT_LEN: usize = 64;
+pub(crate) const SLOT_LEN: usize = 64;
 
 /// The fixed part of the header, written once when the file is created.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -148,14 +148,14 @@ pub struct Commit {
 }
 
 /// Bits needed per value for tables up to `capacity` (values are at most `2N + 1`).
-pub fn bits_for_capacity(capacity: u64) -> u32 {
+pub(crate) fn bits_for_capacity(capacity: u64) -> u32 {
     64 - (2 * capacity + 1).leading_zeros()
 }
 
 /// Largest capacity of an `f` table: its packed data (and so the block
 /// checksums sized for it) must stay within 2^44 bytes, the largest file of
 /// ext4 (`3*10^6` columns: 4.5*10^12 cells of 23 bits, 1.3*10^13 bytes).
-pub const MAX_CAPACITY: u64 = 3_000_000;
+pub(crate) const MAX_CAPACITY: u64 = 3_000_000;
 
 /// Number of cells in columns `0 .. columns` of an `f` table (the triangle `r <= q`).
 pub fn cells(columns: u64) -> u64 {
@@ -174,14 +174,14 @@ pub fn file_len(columns: u64, capacity: u64) -> u64 {
 
 /// Number of cells in rows `0 .. rows` of a table by rows of largest column
 /// `n`: row `s` holds `n - s + 1` cells, so `rows (n + 1) - rows (rows - 1) / 2`.
-pub fn rows_cells(n: u64, rows: u64) -> u64 {
+pub(crate) fn rows_cells(n: u64, rows: u64) -> u64 {
     debug_assert!(rows <= n + 1);
     rows * (n + 1) - rows * rows.saturating_sub(1) / 2
 }
 
 /// The units of a complete table by rows of largest column `n`: its `n + 1`
 /// rows and the diagonal's run.
-pub fn rows_units(n: u64) -> u64 {
+pub(crate) fn rows_units(n: u64) -> u64 {
     n + 2
 }
 
@@ -200,12 +200,12 @@ impl Header {
     }
 
     /// Bits of packed data for `columns` complete columns (or slabs, or rows).
-    pub fn data_bits(&self, columns: u64) -> u64 {
+    pub(crate) fn data_bits(&self, columns: u64) -> u64 {
         self.cells(columns) * self.bits as u64
     }
 
     /// Units (columns, slabs, or rows and the diagonal) of a full table.
-    pub fn full_units(&self) -> u64 {
+    pub(crate) fn full_units(&self) -> u64 {
         match self.shape {
             Shape::Rows => rows_units(self.capacity),
             _ => self.capacity + 1,
@@ -221,7 +221,7 @@ impl Header {
 
     /// Where the packed data starts: after the header and one CRC-32 per
     /// block of a full table, rounded up to a page.
-    pub fn data_offset(&self) -> u64 {
+    pub(crate) fn data_offset(&self) -> u64 {
         HEADER_LEN + (4 * self.blocks()).next_multiple_of(4096)
     }
 
@@ -235,7 +235,7 @@ impl Header {
     /// belongs to the next column: an append not yet committed (of a writer
     /// still running, or killed) sets them, so a reader compares the byte
     /// with the commit's tail through this mask, never whole.
-    pub fn tail_mask(&self, columns: u64) -> u8 {
+    pub(crate) fn tail_mask(&self, columns: u64) -> u8 {
         let used = self.data_bits(columns) % 8;
         // `used < 8`, so the mask fits a byte.
         #[allow(clippy::cast_possible_truncation)]
@@ -247,7 +247,7 @@ impl Header {
 impl Header {
     /// The header bytes of a new file (both commit slots empty but for slot 0,
     /// which records zero columns).
-    pub fn encode(&self) -> Vec<u8> {
+    pub(crate) fn encode(&self) -> Vec<u8> {
         let mut h = vec![0u8; narrow::<usize, _>(HEADER_LEN)];
         put(&mut h, 0, &self.shape.magic());
         put(&mut h, 8, &VERSION.to_le_bytes());
@@ -308,7 +308,7 @@ impl Header {
 
 impl Commit {
     /// The 64 bytes of a commit slot.
-    pub fn encode(&self) -> [u8; SLOT_LEN] {
+    pub(crate) fn encode(&self) -> [u8; SLOT_LEN] {
         let mut s = [0u8; SLOT_LEN];
         put(&mut s, 0, &self.sequence.to_le_bytes());
         put(&mut s, 8, &self.columns.to_le_bytes());
@@ -337,7 +337,7 @@ impl Commit {
 /// that starts at data byte `start_byte`. The first byte's low bits that belong to
 /// earlier values are zero; the last byte may be partly filled.
 #[derive(Debug)]
-pub struct Packed {
+pub(crate) struct Packed {
     /// Data byte offset of `bytes[0]`.
     pub start_byte: u64,
     /// Bit offset, inside `bytes[0]`, of the first value.
@@ -349,7 +349,11 @@ pub struct Packed {
 }
 
 /// Packs `values`, the cells from index `first_cell` on, `bits` wide.
-pub fn pack<'a>(bits: u32, first_cell: u64, values: impl IntoIterator<Item = &'a [u32]>) -> Packed {
+pub(crate) fn pack<'a>(
+    bits: u32,
+    first_cell: u64,
+    values: impl IntoIterator<Item = &'a [u32]>,
+) -> Packed {
     let first_bit = first_cell * bits as u64;
     let mut bytes = Vec::new();
     let mut acc: u64 = 0;
@@ -383,12 +387,12 @@ pub fn pack<'a>(bits: u32, first_cell: u64, values: impl IntoIterator<Item = &'a
 
 /// Reads value number `cell` from packed `data` (`bits` wide).
 #[inline]
-pub fn unpack(data: &[u8], bits: u32, cell: u64) -> u32 {
+pub(crate) fn unpack(data: &[u8], bits: u32, cell: u64) -> u32 {
     unpack_bit(data, cell * u64::from(bits), bits)
 }
 
 /// The `bits`-bit value that starts at bit `bit` of `data`.
-pub fn unpack_bit(data: &[u8], bit: u64, bits: u32) -> u32 {
+pub(crate) fn unpack_bit(data: &[u8], bit: u64, bits: u32) -> u32 {
     let byte = (bit / 8) as usize;
     let word = match data.get(byte..byte + 8) {
         Some(b) => u64::from_le_bytes(b.try_into().unwrap()),

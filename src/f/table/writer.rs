@@ -12,14 +12,14 @@ use std::fs::{File, OpenOptions};
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
-pub use crate::base::atomic_write::parent_dir;
+pub(crate) use crate::base::atomic_write::parent_dir;
 
 use super::TableError;
 use super::raw::{BLOCK_BYTES, Commit, HEADER_LEN, Header, Packed, SLOT_LEN, SLOT_OFFSETS, Shape};
 use crate::base::input::InputError;
 
 /// A table file opened for appending columns; holds an exclusive lock on it.
-pub struct TableWriter {
+pub(crate) struct TableWriter {
     file: File,
     path: PathBuf,
     header: Header,
@@ -48,7 +48,7 @@ impl TableWriter {
     }
 
     /// [`TableWriter::create`] for a table of the given shape.
-    pub fn create_shape(
+    pub(crate) fn create_shape(
         path: &Path,
         shape: Shape,
         capacity: u64,
@@ -108,7 +108,7 @@ impl TableWriter {
     }
 
     /// [`TableWriter::open`] for a table of the given shape.
-    pub fn open_shape(path: &Path, shape: Shape) -> Result<TableWriter, TableError> {
+    pub(crate) fn open_shape(path: &Path, shape: Shape) -> Result<TableWriter, TableError> {
         // Only a regular file is opened (a FIFO would be opened to read and write).
         crate::base::input::check(path, shape.what()).map_err(|e| TableError::input(shape, e))?;
         let file = OpenOptions::new()
@@ -203,13 +203,13 @@ impl TableWriter {
     }
 
     /// Columns the file's header currently commits.
-    pub fn committed_columns(&self) -> u64 {
+    pub(crate) fn committed_columns(&self) -> u64 {
         self.committed.columns
     }
 
     /// Appends `count` packed columns, which must follow the columns written so far.
     /// They are not part of the table until [`TableWriter::commit`].
-    pub fn append(&mut self, count: u64, mut packed: Packed) -> Result<(), TableError> {
+    pub(crate) fn append(&mut self, count: u64, mut packed: Packed) -> Result<(), TableError> {
         let end_bit = self.header.data_bits(self.columns + count);
         assert_eq!(
             packed.start_byte * 8 + packed.start_bit as u64,

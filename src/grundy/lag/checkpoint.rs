@@ -9,7 +9,7 @@ use crate::grundy::checkpoint::Format;
 /// but for the leading sweep's used sets of proved lines, stale since that
 /// sweep copies their values (`lead_copying`): a build that computed them
 /// must not continue it, while this one reads either.
-pub const VERSION: u32 = 3;
+pub(crate) const VERSION: u32 = 3;
 
 const FORMAT: Format = Format {
     letters: b"C3GLAG",

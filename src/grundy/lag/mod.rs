@@ -76,13 +76,13 @@ mod look;
 mod schedule;
 
 use checkpoint::get16;
-pub use checkpoint::{VERSION, load, save};
+pub use checkpoint::{load, save};
 use lags::*;
 use look::*;
 use schedule::*;
 
 /// Steps the two sweeps take between looks at the proofs (and checkpoints).
-pub const CHUNK: u32 = 256;
+pub(crate) const CHUNK: u32 = 256;
 /// Values kept after a line's proof to refute periods quickly.
 const WINDOW: usize = 1024;
 /// "None" in the per-line tables.
@@ -584,7 +584,7 @@ pub enum LagError {
 impl Run {
     /// If this run started again from `p = 1` because a value fell below
     /// the window: that value `G - p`, and how far down the new window goes.
-    pub fn restarted(&self) -> Option<(i32, u32)> {
+    pub(crate) fn restarted(&self) -> Option<(i32, u32)> {
         self.restarted.map(|x| (x, self.trail.lines.bias()))
     }
 

@@ -9,7 +9,7 @@ use crate::base::atomic_write::FileSet;
 use crate::f::analysis::sequences::Sequence;
 
 /// Terms of the plain b-file beside a compressed one: as many as OEIS takes.
-pub const PLAIN_TERMS: usize = 10_000;
+pub(crate) const PLAIN_TERMS: usize = 10_000;
 
 /// Writes `s` as a b-file into `dir` (`from` is the source line). With
 /// `large` (an analysis of more rows than `rows.tsv` keeps plain), a b-file of

@@ -36,10 +36,10 @@ fn proof_word(known: &Known) -> &'static str {
 /// Rows above which `rows.tsv` is written compressed, as `rows.tsv.xz` (at
 /// about 46 bytes a row, 300,001 rows are 14 MB of text: the largest file
 /// kept plain in the repository).
-pub const PLAIN_ROWS: usize = 300_001;
+pub(crate) const PLAIN_ROWS: usize = 300_001;
 
 /// The name `rows.tsv` is written under for an analysis of `rows` rows.
-pub fn rows_file_name(rows: usize) -> &'static str {
+pub(crate) fn rows_file_name(rows: usize) -> &'static str {
     if rows > PLAIN_ROWS {
         "rows.tsv.xz"
     } else {
