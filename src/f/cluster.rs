@@ -32,7 +32,7 @@ pub struct Mpi {
 
 /// Why MPI cannot be used.
 #[derive(Debug, thiserror::Error)]
-pub(crate) enum MpiError {
+pub enum MpiError {
     /// `Mpi::init` was called twice in one process.
     #[error("MPI was initialized already")]
     AlreadyInitialized,
