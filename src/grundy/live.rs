@@ -39,7 +39,7 @@
 //! Hand-made rather than a bitset crate: this is the inner loop of the
 //! census, where each ring must be read by slot without bounds or shifts.
 
-use crate::base::bytes::{narrow, prefetch};
+use crate::base::bytes::narrow;
 use std::io::{self, Read, Write};
 
 use super::line;
@@ -292,6 +292,13 @@ impl Live {
 
     /// The lines `(q, r)`, `r <= q`, at this `p` (the diagonal line's value
     /// is left for [`Live::diag_from`]).
+    ///
+    /// Hand-made with raw pointers into the rings: this loop is the sweep
+    /// (one pass per line and step). Every ring's bounds are checked once per
+    /// row below, so that the line step itself has no bounds check and no
+    /// slice to make; the step is a chain through the row's set (each line's
+    /// mex reads the bit its left neighbour just set), and each check or
+    /// branch on that chain costs a few cycles of every line.
     #[inline(always)]
     fn step_row(&mut self, q: u32, given: Option<Given>, seen: &mut impl FnMut(usize, i32, View)) {
         let (mask, len, q) = (self.mask, self.mask + 1, q as usize);
@@ -311,6 +318,24 @@ impl Live {
         } = self;
         row.fill(0);
         let n = base.len();
+        // The bounds of every ring and table the row reads or writes, once.
+        assert!(
+            a0 + q < n
+                && now.len() == n
+                && used.len() == n * len
+                && col.len() > q * len
+                && diag.len() >= (q + 2) * len
+                && row.len() == len
+                && given.is_none_or(|g| g.copy.len() > a0 + q
+                    && g.from <= a0
+                    && g.x.len() > a0 + q - g.from)
+        );
+        let (up, cp, dp, rp) = (
+            used.as_mut_ptr(),
+            col.as_mut_ptr(),
+            diag.as_ptr(),
+            row.as_mut_ptr(),
+        );
         for r in 0..=q {
             let at = a0 + r;
             // Ask for the used-set words that the line AHEAD on will read:
@@ -319,52 +344,49 @@ impl Live {
             // `Q = 300`; this took 11% off the head start there (RESULTS.md).
             let ahead = at + AHEAD;
             if ahead < n {
-                prefetch(used, ahead * len + (base[ahead] as usize & mask));
-                prefetch(
-                    used,
-                    ahead * len + (((now[ahead] as usize + 1) / 64) & mask),
-                );
+                let ring = up.wrapping_add(ahead * len);
+                prefetch_at(ring.wrapping_add(base[ahead] as usize & mask));
+                prefetch_at(ring.wrapping_add(((now[ahead] as usize + 1) / 64) & mask));
             }
-            let ring = &mut used[at * len..(at + 1) * len];
-            let g = match given {
-                Some(given) if given.copy[at] => {
-                    let g = narrow::<u32, _>(p as i64 + given.x[at - given.from] as i64);
-                    now[at] = g;
+            // SAFETY: `at < n`, `r <= q` and `d <= q + 1`, so every ring
+            // below is within its table (asserted above), and `mex`,
+            // `use_value_at` and `set_bit_at` read and write slots
+            // `k & mask < len` of them only; `given`'s tables are long enough
+            // for the row (asserted above). Nothing else holds these tables
+            // while the row is computed (`seen` is shown a ring of `used` as
+            // a shared slice, after the line's writes and before the next).
+            unsafe {
+                let ring = up.add(at * len);
+                let c = cp.add(r * len);
+                if let Some(given) = given
+                    && *given.copy.get_unchecked(at)
+                {
+                    let x = *given.x.get_unchecked(at - given.from);
+                    let g = narrow::<u32, _>(p as i64 + x as i64);
+                    *now.get_unchecked_mut(at) = g;
                     if r < q {
-                        set_bit(&mut col[r * len..], g, mask);
-                        set_bit(row, g, mask);
+                        set_bit_at(c, g, mask);
+                        set_bit_at(rp, g, mask);
                     }
                     continue;
                 }
-                _ => {
-                    let d = if r < q { r + 1 } else { q };
-                    let g = mex(
-                        [
-                            ring,
-                            &col[r * len..(r + 1) * len],
-                            &diag[d * len..(d + 1) * len],
-                            row,
-                        ],
-                        base[at],
-                        mask,
-                        floor,
-                    );
-                    if (g as i64) < floor {
-                        note_below(below, g, p);
-                    }
-                    use_value(ring, &mut base[at], g, mask, below.is_some());
-                    g
+                let d = if r < q { r + 1 } else { q };
+                let b = base.get_unchecked_mut(at);
+                let g = mex(ring, c, dp.add(d * len), rp, *b, mask, floor);
+                if (g as i64) < floor {
+                    note_below(below, g, p);
                 }
-            };
-            let view = View {
-                ring,
-                base: base[at],
-            };
-            seen(at, narrow::<i32, _>(g as i64 - p as i64), view);
-            now[at] = g;
-            if r < q {
-                set_bit(&mut col[r * len..], g, mask);
-                set_bit(row, g, mask);
+                use_value_at(ring, b, g, mask, below.is_some());
+                let view = View {
+                    ring: std::slice::from_raw_parts(ring, len),
+                    base: *b,
+                };
+                seen(at, narrow::<i32, _>(g as i64 - p as i64), view);
+                *now.get_unchecked_mut(at) = g;
+                if r < q {
+                    set_bit_at(c, g, mask);
+                    set_bit_at(rp, g, mask);
+                }
             }
         }
     }
@@ -478,6 +500,20 @@ impl Live {
 /// Lines ahead whose used-set words a step asks for (8 beat 4 and none).
 const AHEAD: usize = 8;
 
+/// Asks for the cache line of `word` (a prefetch reads nothing the program
+/// sees and never faults, so any address will do).
+#[inline(always)]
+fn prefetch_at(word: *const u64) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is a hint: it neither reads for the program nor
+    // faults, whatever the address.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(word.cast::<i8>())
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = word;
+}
+
 /// Notes the value `g` at `p`, below the window (see
 /// [`Live::below_window`]).
 #[cold]
@@ -493,6 +529,29 @@ fn note_below(below: &mut Option<i32>, g: u32, p: u32) {
 #[inline(always)]
 fn set_bit(ring: &mut [u64], g: u32, mask: usize) {
     ring[(g / 64) as usize & mask] |= 1 << (g % 64);
+}
+
+/// [`set_bit`] on a ring given by its first word.
+///
+/// # Safety
+///
+/// `ring` must be valid for `mask + 1` words.
+#[inline(always)]
+unsafe fn set_bit_at(ring: *mut u64, g: u32, mask: usize) {
+    // SAFETY: slot `(g / 64) & mask`, within the ring (the caller's word).
+    unsafe { *ring.add((g / 64) as usize & mask) |= 1 << (g % 64) }
+}
+
+/// [`use_value`] on a ring given by its first word.
+///
+/// # Safety
+///
+/// `ring` must be valid for `mask + 1` words.
+#[inline(always)]
+unsafe fn use_value_at(ring: *mut u64, base: &mut u32, v: u32, mask: usize, below: bool) {
+    // SAFETY: as the caller's word, for the `mask + 1` words of the ring.
+    let ring = unsafe { std::slice::from_raw_parts_mut(ring, mask + 1) };
+    use_value(ring, base, v, mask, below);
 }
 
 /// Adds `v` to a line's used set (`ring`, `base`); `below`: a value below
@@ -521,30 +580,37 @@ fn use_value(ring: &mut [u64], base: &mut u32, v: u32, mask: usize, below: bool)
     }
 }
 
-/// The least value not in the line's used set (`sets[0]`, whose words
-/// below `base` are full) and not taken at this `p` by its middle and top
-/// row moves (its column, diagonal prefix and row: `sets[1..]`). Each set
-/// is a ring starting at its slice's first word, of `mask + 1` words.
+/// The least value not in the line's used set (`ring`, whose words below
+/// `base` are full) and not taken at this `p` by its middle and top row
+/// moves (its column `c`, diagonal prefix `d` and row `row`). Each set is a
+/// ring of `mask + 1` words from its pointer.
+///
+/// # Safety
+///
+/// Each pointer must be valid for `mask + 1` words (read only here).
 #[inline(always)]
-fn mex(sets: [&[u64]; 4], base: u32, mask: usize, floor: i64) -> u32 {
-    for s in sets {
-        assert!(s.len() > mask);
-    }
-    let word = |ring: &[u64], k: u32| {
-        // SAFETY: every ring has more than `mask` words (asserted above),
-        // so `k & mask` is in bounds. Unchecked because this is the
-        // census's innermost loop.
-        unsafe { *ring.get_unchecked(k as usize & mask) }
-    };
+unsafe fn mex(
+    ring: *const u64,
+    c: *const u64,
+    d: *const u64,
+    row: *const u64,
+    base: u32,
+    mask: usize,
+    floor: i64,
+) -> u32 {
+    // SAFETY: slots `k & mask` only (the caller's pointers are valid for
+    // `mask + 1` words). Unchecked because this is the sweep's innermost
+    // loop.
+    let word = |set: *const u64, k: u32| unsafe { *set.add(k as usize & mask) };
     let mut k = base;
-    let free = 64 * k + word(sets[0], k).trailing_ones();
+    let free = 64 * k + word(ring, k).trailing_ones();
     // Nothing else is taken below the window, so a free value there wins
     // (and is reported by the caller).
     if (free as i64) < floor {
         return free;
     }
     loop {
-        let w = word(sets[0], k) | word(sets[1], k) | word(sets[2], k) | word(sets[3], k);
+        let w = word(ring, k) | word(c, k) | word(d, k) | word(row, k);
         if w != u64::MAX {
             return 64 * k + w.trailing_ones();
         }
