@@ -69,7 +69,8 @@ stop_and_requeue() {
 }
 trap stop_and_requeue USR1
 
-srun --mpi="$SRUN_MPI" --cpus-per-task="$threads" \
+# --kill-on-bad-exit: a rank that dies ends the others, which would wait for it.
+srun --mpi="$SRUN_MPI" --cpus-per-task="$threads" --kill-on-bad-exit=1 \
     "$CHOMP3" census --rows "$ROWS" --out "$out" --checkpoint "$checkpoint" \
     --checkpoint-secs "$CKPT_SECS" --threads "$threads" &
 ranks=$!
