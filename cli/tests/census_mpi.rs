@@ -1,11 +1,12 @@
 //! The census under `mpirun` (a build with `--features mpi`; `.ci/run` runs this
 //! file with Open MPI installed): 1 to 4 ranks, oversubscribed on this machine,
 //! write the bytes of the census in one process, and a job killed while it
-//! writes checkpoints continues to the same bytes.
+//! writes checkpoints, or one that loses a rank, continues to the same bytes.
 #![cfg(feature = "mpi")]
 
-use std::path::Path;
-use std::process::{Command, Output};
+use std::os::unix::process::CommandExt as _;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 const ROWS: &str = "6000";
@@ -152,6 +153,195 @@ fn a_killed_mpi_census_resumes_to_the_same_bytes() {
     }
     let stdout = ok(mpirun(3).args(&args).output().unwrap(), "resumed");
     assert!(read(&out) == want, "resumed job: other bytes ({stdout})");
+    assert_eq!(checkpoints(&work), 0, "checkpoints left");
+}
+
+/// The newest column of each rank's whole checkpoint files in `dir` (0: none),
+/// for a job of `size` ranks.
+fn newest_per_rank(dir: &Path, size: u32) -> Vec<u32> {
+    let mut newest = vec![0; size as usize];
+    for e in std::fs::read_dir(dir).unwrap() {
+        let name = e.unwrap().file_name().to_string_lossy().into_owned();
+        let Some((rank, rest)) = name
+            .strip_prefix("census.c3k.")
+            .and_then(|n| n.split_once("-of-"))
+        else {
+            continue;
+        };
+        let Some((of, column)) = rest.split_once(".at-") else {
+            continue;
+        };
+        let (Ok(rank), Ok(column)) = (rank.parse::<usize>(), column.parse::<u32>()) else {
+            continue;
+        };
+        if of == size.to_string() && rank < newest.len() {
+            newest[rank] = newest[rank].max(column);
+        }
+    }
+    newest
+}
+
+/// The processes below `root` (children, their children, ...), from /proc.
+fn descendants(root: u32) -> Vec<u32> {
+    let mut parent_of = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = e.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        // The parent is the 2nd field after the command name (in parentheses).
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        let Some(ppid) = stat
+            .rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().nth(1))
+            .and_then(|p| p.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        parent_of.push((pid, ppid));
+    }
+    let mut found = vec![root];
+    let mut i = 0;
+    while i < found.len() {
+        let p = found[i];
+        found.extend(
+            parent_of
+                .iter()
+                .filter(|&&(_, pp)| pp == p)
+                .map(|&(c, _)| c),
+        );
+        i += 1;
+    }
+    found.remove(0);
+    found
+}
+
+/// The rank processes of the job `mpirun` started: (rank, pid), the pids
+/// below it that run the chomp3 binary, each with the rank Open MPI gave it.
+fn rank_processes(mpirun: u32) -> Vec<(u32, u32)> {
+    let binary = PathBuf::from(env!("CARGO_BIN_EXE_chomp3"))
+        .canonicalize()
+        .unwrap();
+    let mut ranks: Vec<(u32, u32)> = descendants(mpirun)
+        .into_iter()
+        .filter(|pid| std::fs::read_link(format!("/proc/{pid}/exe")).is_ok_and(|exe| exe == binary))
+        .filter_map(|pid| {
+            let environ = std::fs::read(format!("/proc/{pid}/environ")).ok()?;
+            let rank = environ
+                .split(|&b| b == 0)
+                .find_map(|v| v.strip_prefix(b"OMPI_COMM_WORLD_RANK="))?;
+            Some((std::str::from_utf8(rank).ok()?.parse().ok()?, pid))
+        })
+        .collect();
+    ranks.sort();
+    ranks
+}
+
+/// Whether process `pid` runs (exists and is not a zombie).
+fn running(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        stat.rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().next())
+            .is_some_and(|state| state != "Z")
+    })
+}
+
+/// An `mpirun` in its own process group, killed with everything below it
+/// if the test ends (or fails) before the job does: no rank outlives a test.
+struct Job {
+    child: Child,
+}
+
+impl Job {
+    fn start(ranks: u32, args: &[String]) -> Job {
+        let child = mpirun(ranks)
+            .args(args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .process_group(0)
+            .spawn()
+            .unwrap();
+        Job { child }
+    }
+
+    /// The job's exit status, once it has ended within `secs` seconds.
+    fn wait(&mut self, secs: u64, what: &str) -> std::process::ExitStatus {
+        let deadline = Instant::now() + Duration::from_secs(secs);
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{what}: still running after {secs} s"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+impl Drop for Job {
+    fn drop(&mut self) {
+        if self.child.try_wait().unwrap().is_some() {
+            return;
+        }
+        let below = descendants(self.child.id());
+        let _ = Command::new("kill")
+            .args(["-KILL", "--", &format!("-{}", self.child.id())])
+            .status();
+        for pid in below {
+            let _ = Command::new("kill")
+                .args(["-KILL", &pid.to_string()])
+                .status();
+        }
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn an_mpi_census_that_loses_a_rank_continues_to_the_same_bytes() {
+    let rows = "20000";
+    let dir = tempfile::tempdir().unwrap();
+    let want = single(dir.path(), rows);
+    let work = dir.path().join("lost");
+    std::fs::create_dir(&work).unwrap();
+    let out = work.join("census.tsv");
+    let mut args = census_args(&out, rows);
+    args.extend(["--checkpoint-secs".into(), "0".into()]);
+    // Three jobs of three ranks, each losing one rank to SIGKILL once every
+    // rank has written a checkpoint past the last common one: rank 1, then
+    // rank 0 (the one that writes the census), then rank 2. mpirun ends the
+    // others; the same command then continues.
+    for (round, victim) in [1, 0, 2].into_iter().enumerate() {
+        let mut job = Job::start(3, &args);
+        let deadline = Instant::now() + Duration::from_secs(120);
+        let seen = newest_per_rank(&work, 3).into_iter().max().unwrap();
+        while newest_per_rank(&work, 3).into_iter().min().unwrap() <= seen {
+            assert!(Instant::now() < deadline, "round {round}: no checkpoint");
+            assert!(
+                job.child.try_wait().unwrap().is_none(),
+                "round {round}: the job ended"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let ranks = rank_processes(job.child.id());
+        let ids: Vec<u32> = ranks.iter().map(|&(r, _)| r).collect();
+        assert_eq!(ids, [0, 1, 2], "round {round}: the rank processes");
+        unsafe_kill(ranks[victim].1, "KILL");
+        let status = job.wait(60, &format!("round {round}: the job without rank {victim}"));
+        assert!(!status.success(), "round {round}: the job succeeded");
+        assert!(!out.exists(), "round {round}: finished before the kill");
+        for &(rank, pid) in &ranks {
+            assert!(!running(pid), "round {round}: rank {rank} still runs");
+        }
+    }
+    // Every rank has a checkpoint for a column the next job continues from.
+    assert!(newest_per_rank(&work, 3).into_iter().min().unwrap() > 0);
+    let mut job = Job::start(3, &args);
+    let status = job.wait(300, "the continued job");
+    assert!(status.success(), "the continued job failed: {status}");
+    assert!(read(&out) == want, "continued job: other bytes");
     assert_eq!(checkpoints(&work), 0, "checkpoints left");
 }
 
