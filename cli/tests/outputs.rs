@@ -608,3 +608,118 @@ fn grundy_table_keeps_longer_b_files_unless_replace_is_given() {
     assert!(table(&["--replace"]).status.success());
     assert!(std::fs::read(&file).unwrap() != before);
 }
+
+/// A run that did not prove every line (`grundy-periods --partial`, a
+/// `grundy-census` cut short by `--max-p`) keeps a result of more lines or
+/// terms at its outputs, as a run of fewer lines does; and a census of no
+/// line but (0,0) by two sweeps is refused in one line.
+#[test]
+fn a_run_not_finished_keeps_a_result_of_more_lines() {
+    let d = tempfile::tempdir().unwrap();
+    let at = |name: &str| d.path().join(name).to_str().unwrap().to_string();
+    let (b, p) = (at("b"), at("p.tsv"));
+    let files = |names: &[String]| -> Vec<Vec<u8>> {
+        names.iter().map(|n| std::fs::read(n).unwrap()).collect()
+    };
+    let refused = |o: std::process::Output| {
+        let err = String::from_utf8_lossy(&o.stderr).to_string();
+        assert_eq!(o.status.code(), Some(1), "{err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        err
+    };
+    let periods = [
+        "grundy-periods",
+        "--quiet",
+        "--lines",
+        "30",
+        "--lag",
+        "4608",
+    ];
+    let whole = [&periods[..], &["--bfiles", &b, "--out", &p]].concat();
+    assert!(chomp3(&whole).status.success());
+    let kept = [
+        p.clone(),
+        format!("{b}/grundy-periods.txt"),
+        format!("{b}/grundy-starts.txt"),
+    ];
+    let before = files(&kept);
+    let err = refused(chomp3(
+        &[&whole[..], &["--max-p", "2000", "--partial"]].concat(),
+    ));
+    assert!(
+        err.contains("more than") && err.contains("--replace"),
+        "{err}"
+    );
+    assert!(files(&kept) == before);
+    let (b2, c) = (at("b2"), at("c.tsv"));
+    let census = [
+        "grundy-census",
+        "--quiet",
+        "--lines",
+        "20",
+        "--bfiles",
+        &b2,
+        "--out",
+        &c,
+    ];
+    assert!(chomp3(&census).status.success());
+    let kept = [
+        c.clone(),
+        format!("{b2}/grundy-periods.txt"),
+        format!("{b2}/grundy-starts.txt"),
+    ];
+    let before = files(&kept);
+    let err = refused(chomp3(&[&census[..], &["--max-p", "3000"]].concat()));
+    assert!(
+        err.contains("231 lines, more than the ") && err.contains("--replace"),
+        "{err}"
+    );
+    assert!(files(&kept) == before);
+    let err = refused(chomp3(&[
+        "grundy-periods",
+        "--quiet",
+        "--lines",
+        "0",
+        "--lag",
+        "100",
+        "--bfiles",
+        &at("b0"),
+    ]));
+    assert!(err.contains("Q >= 1") && !err.contains("panicked"), "{err}");
+}
+
+/// A graph b-file counts each n once, from one run of n: repeated or
+/// overlapping geng ranges, a gap, or subgraphs are refused before any work.
+#[test]
+fn a_graph_b_file_counts_each_n_once() {
+    let d = tempfile::tempdir().unwrap();
+    let bfile = d.path().join("b.txt");
+    let bfile = bfile.to_str().unwrap();
+    for sources in [
+        &["geng:4", "geng:4"][..],
+        &["geng:2..3", "geng:3..4"],
+        &["geng:3", "geng:5"],
+        &["geng:4", "--subgraphs"],
+    ] {
+        let args = [
+            &["graph", "--quiet", "--summary", "--bfile", bfile][..],
+            sources,
+        ]
+        .concat();
+        let o = chomp3(&args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{sources:?}: {err}");
+        assert!(err.contains("counts each n once"), "{sources:?}: {err}");
+        assert!(!Path::new(bfile).exists());
+    }
+    let o = chomp3(&[
+        "graph",
+        "--quiet",
+        "--summary",
+        "--bfile",
+        bfile,
+        "geng:3..4",
+        "geng:1..2",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}

@@ -429,7 +429,7 @@ pub(crate) fn grundy_periods(
             checkpoint: "checkpoint",
         };
         let worded = |e: JobError| match e {
-            JobError::Larger(_) | JobError::LargerBFile(_) => {
+            JobError::Larger(_) | JobError::LargerBFile(_) | JobError::MoreLines(_) => {
                 error(format!("{e}; pass replace=True to replace it"))
             }
             JobError::Lag(_) => PyValueError::new_err(e.to_string()),
@@ -525,7 +525,7 @@ pub(crate) fn grundy_census(
             bfiles: "bfiles",
         };
         let checked = job.check(names).map_err(|e| match e {
-            JobError::Larger(_) | JobError::LargerBFile(_) => {
+            JobError::Larger(_) | JobError::LargerBFile(_) | JobError::MoreLines(_) => {
                 error(format!("{e}; pass replace=True to replace it"))
             }
             JobError::RectanglesWithoutBFiles => {

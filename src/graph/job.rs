@@ -81,6 +81,14 @@ pub enum JobError {
         /// How the front end names the b-file.
         name: &'static str,
     },
+    /// A b-file's terms are the counts of n = a, a+1, .., b, each once.
+    #[error(
+        "{name} counts each n once, from one run of n: give geng ranges that neither overlap nor leave a gap, and no subgraphs"
+    )]
+    BFileRanges {
+        /// How the front end names the b-file.
+        name: &'static str,
+    },
     /// A cost is that of one graph from an empty memo, written per graph.
     #[error(
         "the cost of a graph is that of its solve alone from an empty memo: not with a memo, subgraphs or moves"
@@ -208,6 +216,19 @@ impl Job {
             }
             if self.output != Output::Summary {
                 return Err(JobError::BFileNotSummary { name: names.bfile });
+            }
+            // Each n counted once (a graph is counted by every source that
+            // gives it), and the terms of a b-file consecutive.
+            let mut ranges: Vec<(usize, usize)> = (self.sources.iter())
+                .filter_map(|s| match s {
+                    Source::Geng { from, to } => Some((*from, *to)),
+                    _ => None,
+                })
+                .collect();
+            ranges.sort_unstable();
+            let joined = ranges.windows(2).all(|w| w[1].0 == w[0].1 + 1);
+            if self.subgraphs || !joined {
+                return Err(JobError::BFileRanges { name: names.bfile });
             }
         }
         if let Output::Tsv { moves, cost: true } = self.output

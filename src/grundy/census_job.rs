@@ -70,6 +70,9 @@ pub enum JobError {
     /// A b-file of more terms is there.
     #[error(transparent)]
     LargerBFile(#[from] LargerBFile),
+    /// A census of more lines is there (a run that did not prove every line).
+    #[error(transparent)]
+    MoreLines(#[from] file::MoreLines),
     /// More memory than the machine has.
     #[error(transparent)]
     Memory(#[from] TooMuch),
@@ -172,6 +175,17 @@ impl Job {
             return Ok(Outcome::Interrupted);
         }
         let command = &self.command;
+        if c.lines.len() < line(self.lines, self.lines) + 1 {
+            // A census that did not prove every line replaces no result of
+            // more lines.
+            file::may_write_lines(&self.out, c.lines.len(), self.replace)?;
+            if let Some(dir) = &self.bfiles {
+                for name in [PERIODS, STARTS] {
+                    let terms = c.lines.len() as u64;
+                    sequences::may_write_bfile(&dir.join(name), terms, self.replace)?;
+                }
+            }
+        }
         crate::base::atomic_write::write_atomically(&self.out, |w| file::write(&c, command, w))
             .map_err(io(&self.out))?;
         if let Some(dir) = &self.bfiles

@@ -133,6 +133,47 @@ pub(crate) fn may_write(path: &std::path::Path, q_max: u32, replace: bool) -> Re
     }
 }
 
+/// A census of more lines than a run that did not prove every line.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "{} holds a Grundy census of {held} lines, more than the {lines} this run proved; it is kept",
+    .path.display()
+)]
+pub struct MoreLines {
+    /// The file.
+    pub path: std::path::PathBuf,
+    /// The lines it holds.
+    pub held: usize,
+    /// The lines this run proved.
+    pub lines: usize,
+}
+
+/// Refuses to write a census of `lines` lines (a run that did not prove
+/// every line) over a Grundy census of either kind at `path` that holds
+/// more, unless `replace`; a file that does not read as a census is the
+/// output check's.
+pub(crate) fn may_write_lines(
+    path: &std::path::Path,
+    lines: usize,
+    replace: bool,
+) -> Result<(), MoreLines> {
+    if replace || !crate::base::input::is_there(path) {
+        return Ok(());
+    }
+    let held = crate::base::text::open(path, EITHER)
+        .ok()
+        .and_then(|text| summaries(text).ok())
+        .map(|(_, held)| held.len());
+    match held {
+        Some(held) if held > lines => Err(MoreLines {
+            path: path.to_path_buf(),
+            held,
+            lines,
+        }),
+        _ => Ok(()),
+    }
+}
+
 /// Reads a file written by [`write`](fn@write): its `Q` and its lines, with
 /// their patterns (a census of periods and starts is refused: it has none).
 pub fn read(reader: impl BufRead) -> Result<(u32, Vec<LineFate>), ReadError> {

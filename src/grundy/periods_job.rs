@@ -78,6 +78,9 @@ pub enum JobError {
     /// A b-file of more terms is there.
     #[error(transparent)]
     LargerBFile(#[from] LargerBFile),
+    /// A census of more lines is there (a run not finished).
+    #[error(transparent)]
+    MoreLines(#[from] file::MoreLines),
     /// Another process writes one of the files.
     #[error(transparent)]
     Locked(#[from] LockError),
@@ -233,6 +236,9 @@ impl Job {
 
     /// Every check before work, then the outputs locked.
     pub fn check(&self, names: Names) -> Result<Checked, JobError> {
+        if self.lines == 0 {
+            return Err(JobError::Lag(lag::LagError::NoLines));
+        }
         let plan = self.plan(names);
         outputs::check(&plan)?;
         if let Some(out) = &self.out {
@@ -360,6 +366,14 @@ impl Job {
         if done.len() < all {
             let partial = match self.partial && !done.is_empty() {
                 true => {
+                    // A run not finished replaces no result of more lines.
+                    for name in [PERIODS, STARTS] {
+                        let path = self.bfiles.join(name);
+                        sequences::may_write_bfile(&path, done.len() as u64, self.replace)?;
+                    }
+                    if let Some(out) = &self.out {
+                        file::may_write_lines(out, found.len(), self.replace)?;
+                    }
                     let note = format!(
                         "{command}, a run not finished: its first {} lines, those done by p = {}",
                         done.len(),

@@ -64,11 +64,13 @@ pub fn one(cause: &(dyn std::error::Error + 'static)) -> Option<String> {
         match cause.downcast_ref() {
             Some(PeriodsJobError::Larger(_)) => return Some(LARGER_CENSUS.into()),
             Some(PeriodsJobError::LargerBFile(_)) => return Some(LARGER_BFILE.into()),
+            Some(PeriodsJobError::MoreLines(_)) => return Some(LARGER_CENSUS.into()),
             _ => {}
         }
         match cause.downcast_ref() {
             Some(GrundyCensusJobError::Larger(_)) => return Some(LARGER_CENSUS.into()),
             Some(GrundyCensusJobError::LargerBFile(_)) => return Some(LARGER_BFILE.into()),
+            Some(GrundyCensusJobError::MoreLines(_)) => return Some(LARGER_CENSUS.into()),
             _ => {}
         }
         if let Some(e) = cause.downcast_ref::<MayWriteError>() {

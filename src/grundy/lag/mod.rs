@@ -193,6 +193,9 @@ impl Run {
     /// A census of the lines `q <= q_max` with lag `lag`, before its first
     /// step, with room for `G - p >= -below` (or more: `Live::room`).
     pub fn new(q_max: u32, lag: u32, below: u32) -> Result<Run, LagError> {
+        if q_max == 0 {
+            return Err(LagError::NoLines);
+        }
         let below = Live::room(q_max, below);
         if lag < 2 * q_max + 2 {
             return Err(LagError::TooShort {
@@ -586,6 +589,11 @@ pub fn run(
 /// A lag the census cannot use.
 #[derive(Debug, thiserror::Error)]
 pub enum LagError {
+    /// No line but (0,0), which the census with patterns proves.
+    #[error(
+        "the census of two sweeps needs Q >= 1 (the census with patterns proves the one line (0,0))"
+    )]
+    NoLines,
     /// Shorter than the census's rule needs (`2Q + 2`).
     #[error("the lag {lag} is below 2Q + 2 = {least}")]
     TooShort {
