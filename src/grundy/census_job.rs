@@ -87,6 +87,9 @@ pub enum JobError {
         /// Why.
         error: std::io::Error,
     },
+    /// A file of a set could not be written (the message names it).
+    #[error(transparent)]
+    Write(std::io::Error),
 }
 
 /// A job that passed its checks, its outputs locked until dropped.
@@ -209,12 +212,15 @@ impl Job {
         };
         let command = self.command.as_str();
         let rows: Vec<ProvedLine> = c.lines.iter().map(ProvedLine::from).collect();
-        write(PERIODS, &|w| {
-            sequences::write_lines(&rows, true, command, w)
-        })?;
-        write(STARTS, &|w| {
-            sequences::write_lines(&rows, false, command, w)
-        })?;
+        // Both or neither: a failure (a full disk) leaves the old pair.
+        let mut set = crate::base::atomic_write::FileSet::new();
+        for (name, period) in [(PERIODS, true), (STARTS, false)] {
+            set.write(&dir.join(name), |w| {
+                sequences::write_lines(&rows, period, command, w)
+            })
+            .map_err(JobError::Write)?;
+        }
+        set.commit().map_err(io(dir))?;
         if let Some(n) = self.rectangles {
             let Some(values) = sequences::rectangles(n, stop) else {
                 return Ok(false);

@@ -120,6 +120,9 @@ pub enum JobError {
         /// Why.
         error: std::io::Error,
     },
+    /// A file of a set could not be written (the message names it).
+    #[error(transparent)]
+    Write(std::io::Error),
     /// A file could not be written.
     #[error("{}: {error}", .path.display())]
     Io {
@@ -423,14 +426,15 @@ impl Job {
     fn write_bfiles(&self, done: &[ProvedLine], command: &str) -> Result<(), JobError> {
         let dir = &self.bfiles;
         std::fs::create_dir_all(dir).map_err(io(dir))?;
+        // Both or neither: a failure (a full disk) leaves the old pair.
+        let mut set = crate::base::atomic_write::FileSet::new();
         for (name, period) in [(PERIODS, true), (STARTS, false)] {
-            let path = dir.join(name);
-            crate::base::atomic_write::write_atomically(&path, |w| {
+            set.write(&dir.join(name), |w| {
                 sequences::write_lines(done, period, command, w)
             })
-            .map_err(io(&path))?;
+            .map_err(JobError::Write)?;
         }
-        Ok(())
+        set.commit().map_err(io(dir))
     }
 }
 
