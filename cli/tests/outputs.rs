@@ -723,3 +723,32 @@ fn a_graph_b_file_counts_each_n_once() {
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
 }
+
+/// A graph b-file of more terms is kept unless `--replace` is given.
+#[test]
+fn a_graph_b_file_of_more_terms_is_kept() {
+    let d = tempfile::tempdir().unwrap();
+    let bfile = d.path().join("b.txt");
+    let bfile = bfile.to_str().unwrap();
+    let run = |range: &str, extra: &[&str]| {
+        let args = [
+            &["graph", "--quiet", "--summary", "--bfile", bfile, range][..],
+            extra,
+        ]
+        .concat();
+        chomp3(&args)
+    };
+    assert!(run("geng:1..5", &[]).status.success());
+    let before = std::fs::read(bfile).unwrap();
+    let o = run("geng:1..3", &[]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("holds 5 terms, more than the 3") && err.contains("--replace"),
+        "{err}"
+    );
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(std::fs::read(bfile).unwrap() == before);
+    assert!(run("geng:1..3", &["--replace"]).status.success());
+    assert!(std::fs::read(bfile).unwrap() != before);
+}

@@ -184,6 +184,7 @@ pub(crate) fn os85(
             output: Output::Os85,
             out: None,
             bfile: None,
+            replace: false,
             memo,
             command: "chomp3.os85".into(),
         };

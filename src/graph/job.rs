@@ -45,6 +45,8 @@ pub struct Job {
     /// The b-file of P-positions per number of vertices (a summary of
     /// generator sources only).
     pub bfile: Option<PathBuf>,
+    /// Whether a b-file of more terms may be replaced.
+    pub replace: bool,
     /// The memo file: read at the start if it is there, saved at the end.
     pub memo: Option<PathBuf>,
     /// The command as the front end records it, in the first line of `out`
@@ -88,6 +90,16 @@ pub enum JobError {
     BFileRanges {
         /// How the front end names the b-file.
         name: &'static str,
+    },
+    /// A b-file of more terms is there.
+    #[error("{} holds {held} terms, more than the {terms} this run writes; it is kept", .path.display())]
+    LargerBFile {
+        /// The b-file.
+        path: PathBuf,
+        /// The terms it holds.
+        held: u64,
+        /// The terms this run writes.
+        terms: u64,
     },
     /// A cost is that of one graph from an empty memo, written per graph.
     #[error(
@@ -229,6 +241,26 @@ impl Job {
             let joined = ranges.windows(2).all(|w| w[1].0 == w[0].1 + 1);
             if self.subgraphs || !joined {
                 return Err(JobError::BFileRanges { name: names.bfile });
+            }
+            let terms: u64 = ranges.iter().map(|(a, b)| (b - a + 1) as u64).sum();
+            if let Some(path) = &self.bfile
+                && !self.replace
+                && crate::base::input::is_there(path)
+            {
+                // The terms are its data lines; what does not read as text
+                // is the output check's.
+                let held = crate::base::text::open(path, "a b-file").ok().map(|text| {
+                    std::io::BufRead::lines(text)
+                        .map_while(Result::ok)
+                        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+                        .count() as u64
+                });
+                if let Some(held) = held
+                    && held > terms
+                {
+                    let path = path.clone();
+                    return Err(JobError::LargerBFile { path, held, terms });
+                }
             }
         }
         if let Output::Tsv { moves, cost: true } = self.output
@@ -527,6 +559,7 @@ mod tests {
             output: Output::Lines { moves: false },
             out: None,
             bfile: None,
+            replace: false,
             memo: None,
             command: "test".into(),
         }

@@ -88,6 +88,9 @@ pub fn one(cause: &(dyn std::error::Error + 'static)) -> Option<String> {
         {
             return Some(LARGER_CENSUS.into());
         }
+        if let Some(GraphJobError::LargerBFile { .. }) = cause.downcast_ref() {
+            return Some("pass --replace to replace it, or give another --bfile".into());
+        }
         if let Some(GraphJobError::NoGraphs) = cause.downcast_ref() {
             return Some(
                 "name a family (wheel:9), geng:N, a graph6 file, - for standard input, or --edges FILE"

@@ -68,6 +68,9 @@ pub struct Args {
     /// among all graphs on n vertices as an OEIS b-file
     #[arg(long, value_name = "FILE", requires = "summary")]
     bfile: Option<PathBuf>,
+    /// Replace a b-file of more terms at --bfile
+    #[arg(long, requires = "bfile")]
+    replace: bool,
     /// Memo file: read at the start if it exists, written (aside, then renamed)
     /// at the end, so that a long search continues instead of starting over
     #[arg(long, value_name = "FILE")]
@@ -101,6 +104,7 @@ pub fn run(args: &Args) -> Result<()> {
         output,
         out: args.out.clone(),
         bfile: args.bfile.clone(),
+        replace: args.replace,
         memo: args.memo.clone(),
         command: super::args::command_line(),
     };
