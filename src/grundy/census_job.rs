@@ -212,15 +212,7 @@ impl Job {
         };
         let command = self.command.as_str();
         let rows: Vec<ProvedLine> = c.lines.iter().map(ProvedLine::from).collect();
-        // Both or neither: a failure (a full disk) leaves the old pair.
-        let mut set = crate::base::atomic_write::FileSet::new();
-        for (name, period) in [(PERIODS, true), (STARTS, false)] {
-            set.write(&dir.join(name), |w| {
-                sequences::write_lines(&rows, period, command, w)
-            })
-            .map_err(JobError::Write)?;
-        }
-        set.commit().map_err(io(dir))?;
+        sequences::write_line_pair(dir, &rows, command).map_err(JobError::Write)?;
         if let Some(n) = self.rectangles {
             let Some(values) = sequences::rectangles(n, stop) else {
                 return Ok(false);

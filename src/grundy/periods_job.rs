@@ -426,15 +426,7 @@ impl Job {
     fn write_bfiles(&self, done: &[ProvedLine], command: &str) -> Result<(), JobError> {
         let dir = &self.bfiles;
         std::fs::create_dir_all(dir).map_err(io(dir))?;
-        // Both or neither: a failure (a full disk) leaves the old pair.
-        let mut set = crate::base::atomic_write::FileSet::new();
-        for (name, period) in [(PERIODS, true), (STARTS, false)] {
-            set.write(&dir.join(name), |w| {
-                sequences::write_lines(done, period, command, w)
-            })
-            .map_err(JobError::Write)?;
-        }
-        set.commit().map_err(io(dir))
+        sequences::write_line_pair(dir, done, command).map_err(JobError::Write)
     }
 }
 

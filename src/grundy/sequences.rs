@@ -94,6 +94,22 @@ pub fn write_slab_counts(
     })
 }
 
+/// The b-files of each line's period ([`PERIODS`]) and start ([`STARTS`])
+/// in `dir`, replaced as a pair: a failure (a full disk) leaves the old
+/// pair. The error names its file or the directory.
+pub(crate) fn write_line_pair(
+    dir: &std::path::Path,
+    lines: &[ProvedLine],
+    command: &str,
+) -> std::io::Result<()> {
+    let mut set = crate::base::atomic_write::FileSet::new();
+    for (name, period) in [(PERIODS, true), (STARTS, false)] {
+        set.write(&dir.join(name), |w| write_lines(lines, period, command, w))?;
+    }
+    set.commit()
+        .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", dir.display())))
+}
+
 /// The b-file of each line's least period (`period`) or start (else), lines
 /// numbered from 0 in the sweep's order (`(0,0), (1,0), (1,1), (2,0), ..`);
 /// only the complete prefix of proved lines is written. Each line is
