@@ -139,11 +139,25 @@ def files(root):
     return found
 
 
+# A run killed this many times in a row without one ending by itself makes
+# no progress from its files: a failure, not a wait (each kill lands before
+# the end of an uninterrupted run's time and a quarter, so a writer that
+# keeps its progress ends within a few tries).
+KILLS_IN_A_ROW = 200
+# No single run may take longer than this.
+RUN_LIMIT = 600
+
+
 def run_to_end(cmd, cwd, log):
-    """Runs `cmd` in `cwd` until it ends; its exit code and seconds taken."""
+    """Runs `cmd` in `cwd` until it ends; its exit code (None if it took
+    longer than RUN_LIMIT and was killed) and seconds taken."""
     started = time.monotonic()
     with open(log, "ab") as err:
-        code = subprocess.run(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=err).returncode
+        try:
+            code = subprocess.run(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=err,
+                                  timeout=RUN_LIMIT).returncode
+        except subprocess.TimeoutExpired:
+            code = None
     return code, time.monotonic() - started
 
 
@@ -178,7 +192,10 @@ def start_and_kill(cmd, cwd, log, after):
             kill_session(p.pid)
             p.wait()
             # Every process of the job is gone before the next starts.
+            deadline = time.monotonic() + 60
             while session_alive(p.pid):
+                if time.monotonic() > deadline:
+                    sys.exit(f"a killed run's processes are still there after 60 s: {cmd}")
                 kill_session(p.pid)
                 time.sleep(0.01)
             return None
@@ -205,6 +222,8 @@ def torture(name, cmd, tables, binary, kills, rng, work):
     reference.mkdir(parents=True)
     log = base / "stderr.log"
     code, seconds = run_to_end(cmd, reference, log)
+    if code is None:
+        return 0, 0, [f"the uninterrupted run took over {RUN_LIMIT} s (see {log})"]
     if code != 0:
         return 0, 0, [f"the uninterrupted run exited {code} (see {log})"]
     want = files(reference)
@@ -213,7 +232,12 @@ def torture(name, cmd, tables, binary, kills, rng, work):
         cycles += 1
         d = base / f"cycle-{cycles}"
         d.mkdir()
+        in_a_row = 0
         while True:
+            if in_a_row == KILLS_IN_A_ROW:
+                failures.append(f"cycle {cycles}: killed {in_a_row} times in a row, no run "
+                                "ended: a resumed run makes no progress")
+                break
             # A fifth of the kills in the first tenth of a second (creation,
             # first commit), the rest anywhere in the run and a little after.
             after = rng.uniform(0, 0.1) if rng.random() < 0.2 else rng.uniform(0, 1.25 * seconds)
@@ -223,14 +247,17 @@ def torture(name, cmd, tables, binary, kills, rng, work):
                     failures.append(f"cycle {cycles}: a run after {done} kills exited {code}")
                 break
             done += 1
+            in_a_row += 1
             for t in tables:
                 if not (d / t).exists():
                     continue
                 check = subprocess.run([binary, "info", "--verify", "--table", t], cwd=d,
-                                       capture_output=True, text=True)
+                                       capture_output=True, text=True, timeout=RUN_LIMIT)
                 said = check.stderr.strip()
                 if check.returncode != 0 and "not finished" not in said:
                     failures.append(f"cycle {cycles}, kill {done}: info --verify: {said}")
+        if in_a_row == KILLS_IN_A_ROW:
+            continue
         got = files(d)
         for path in sorted(set(want) | set(got)):
             if path not in got:

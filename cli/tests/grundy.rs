@@ -746,6 +746,66 @@ fn a_whole_table_with_its_sweep_behind_gets_the_sweep_brought_up() {
 }
 
 #[test]
+fn a_sweep_brought_up_and_killed_again_and_again_gets_further() {
+    // A whole table whose sweep is gone: the run that brings the sweep up
+    // saves it as it goes, so runs killed before they end still make
+    // progress, and the last one leaves the uninterrupted run's files.
+    let dir = tempfile::tempdir().unwrap();
+    let direct = dir.path().join("direct.g3t");
+    assert!(grundy_table(&direct, 330).status.success());
+    let path = dir.path().join("t.g3t");
+    std::fs::copy(&direct, &path).unwrap();
+    let sweep = path.with_extension("g3s");
+    let mut reached = 0;
+    for _ in 0..3 {
+        let before = std::fs::read(&sweep).ok();
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_chomp3"))
+            .args([
+                "grundy-table",
+                "--quiet",
+                "--n",
+                "330",
+                "--checkpoint-secs",
+                "0.01",
+            ])
+            .args(["--table", path.to_str().unwrap()])
+            .spawn()
+            .unwrap();
+        // Killed as soon as it has saved a sweep of its own.
+        while std::fs::read(&sweep).ok() == before {
+            if child.try_wait().unwrap().is_some() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        let ended = child.try_wait().unwrap().is_some();
+        child.kill().ok();
+        child.wait().unwrap();
+        if ended {
+            break;
+        }
+        let p = chomp3::grundy::table::load_sweep(&sweep, 330).unwrap().p();
+        assert!(
+            p > reached && p < 330,
+            "the sweep went from {reached} to {p}"
+        );
+        reached = p;
+    }
+    assert!(
+        reached > 0,
+        "no run was killed while it brought the sweep up"
+    );
+    let out = grundy_table(&path, 330);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(std::fs::read(&sweep).unwrap() == std::fs::read(direct.with_extension("g3s")).unwrap());
+    assert!(data_bytes(&path) == data_bytes(&direct));
+}
+
+#[test]
 fn the_stored_tables_errors_name_a_grundy_table_and_its_command() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("small.g3t");

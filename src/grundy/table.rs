@@ -222,9 +222,10 @@ pub fn extend(
             return Ok(Extended::Held);
         };
         let mut sweep = saved.unwrap_or_else(|| Sweep::new(q_max));
-        check_stored(path, &mut sweep, done, stop)?;
-        if !stop.requested() {
-            save(&sweep, &c.path).map_err(|e| io_error(c, e))?;
+        check_stored(path, &mut sweep, done, stop, Some(c))?;
+        save(&sweep, &c.path).map_err(|e| io_error(c, e))?;
+        if stop.requested() {
+            return Ok(Extended::Stopped(done - 1));
         }
         return Ok(Extended::Held);
     }
@@ -238,7 +239,7 @@ pub fn extend(
             last: done - 1,
         });
     }
-    check_stored(path, &mut sweep, done, stop)?;
+    check_stored(path, &mut sweep, done, stop, checkpoint)?;
     if stop.requested() {
         if let Some(c) = checkpoint {
             save(&sweep, &c.path).map_err(|e| io_error(c, e))?;
@@ -281,8 +282,17 @@ pub fn extend(
 
 /// Checks the sweep (at `p >= 1`, from a checkpoint) against the table's
 /// slab `p`, then sweeps the committed slabs after it up to `done - 1`,
-/// comparing each stored value.
-fn check_stored(path: &Path, sweep: &mut Sweep, done: u64, stop: &Stop) -> Result<(), TableError> {
+/// comparing each stored value, and saves the sweep to `checkpoint` every
+/// `checkpoint.every` on the way. Every slab it passes is committed, so a
+/// saved sweep is never past the table, and a run killed again and again
+/// while it checks still gets further each time.
+fn check_stored(
+    path: &Path,
+    sweep: &mut Sweep,
+    done: u64,
+    stop: &Stop,
+    checkpoint: Option<&Checkpoint>,
+) -> Result<(), ExtendError> {
     let t = GrundyTable::open(path)?;
     let compare = |sweep: &Sweep| {
         let p = sweep.p();
@@ -303,9 +313,15 @@ fn check_stored(path: &Path, sweep: &mut Sweep, done: u64, stop: &Stop) -> Resul
         t.verify()?;
         compare(sweep)?;
     }
+    let mut last_save = Instant::now();
     while (sweep.p() as u64) + 1 < done && !stop.requested() {
         sweep.step();
         compare(sweep)?;
+        if let Some(c) = checkpoint.filter(|c| last_save.elapsed() >= c.every) {
+            save(sweep, &c.path)
+                .map_err(|e| ExtendError::Checkpoint(c.path.clone(), CheckpointError::Io(e)))?;
+            last_save = Instant::now();
+        }
     }
     Ok(())
 }
