@@ -338,9 +338,11 @@ fn existing_dir(path: &Path) -> std::io::Result<PathBuf> {
         if dir.is_dir() {
             return Ok(dir);
         }
-        if dir.exists() {
+        if let Ok(meta) = std::fs::metadata(&dir) {
+            let kind = crate::base::input::Kind::of(meta.file_type())
+                .unwrap_or(crate::base::input::Kind::File);
             return Err(std::io::Error::other(format!(
-                "{} is a file, not a directory",
+                "{} is {kind}, not a directory",
                 dir.display()
             )));
         }

@@ -333,3 +333,23 @@ fn an_error_naming_a_path_with_a_newline_or_an_escape_stays_one_line() {
         assert!(err.contains("no such table"), "{err}");
     }
 }
+
+#[test]
+fn a_success_line_naming_a_path_with_a_newline_or_an_escape_stays_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["new\nline.tsv", "esc\u{1b}[31m.tsv"] {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_chomp3"))
+            .current_dir(dir.path())
+            .args(["grundy-census", "--quiet", "--lines", "3", "--out", name])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(o.status.success(), "{err}");
+        assert!(
+            dir.path().join(name).is_file(),
+            "written under the name given"
+        );
+        assert_eq!(err.trim_end().lines().count(), 1, "{err:?}");
+        assert!(err.contains("wrote ") && !err.contains('\u{1b}'), "{err:?}");
+    }
+}

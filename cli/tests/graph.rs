@@ -293,6 +293,30 @@ fn the_graph_command_reads_families_and_graph6_and_names_a_bad_line() {
 }
 
 #[test]
+fn an_edge_list_on_standard_input_is_read_once() {
+    // The path on 3 vertices: 1, as every path on an odd number [OS Prop 1.1].
+    let out = chomp3_with_input(&["graph", "--quiet", "--tsv", "--edges", "-"], "0 1\n1 2\n");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "source\tvertices\tedges\tvalue\nstdin\t3\t2\t1\n"
+    );
+    assert!(out.status.success());
+    for args in [
+        &["graph", "--edges", "-", "-"][..],
+        &["graph", "--edges", "-", "--edges", "-"],
+    ] {
+        let out = chomp3_with_input(args, "0 1\n");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("standard input (-) is given more than once"),
+            "{err}"
+        );
+        assert!(out.stdout.is_empty());
+    }
+}
+
+#[test]
 fn a_saved_memo_reloads_to_the_same_values_and_bytes() {
     let s = Solver::new();
     for spec in ["wheel:7", "gmk:3,4", "complete:6", "fan:6"] {

@@ -200,6 +200,17 @@ fn subgraphs_are_every_subgraph_once() {
 }
 
 #[test]
+fn one_vertex_and_one_edge_are_counted_in_the_singular() {
+    // Values by the rule: a lone vertex has one move, to the empty graph
+    // (mex {0} = 1); the path on two vertices is 2 [OS Prop 1.1].
+    let out = stdout(&run(&["graph", "--quiet", "path:1", "path:2"]));
+    assert_eq!(
+        out,
+        "path:1: g = 1 (1 vertex, 0 edges)\npath:2: g = 2 (2 vertices, 1 edge)\n"
+    );
+}
+
+#[test]
 fn fan2_less_two_spokes_and_ranges() {
     // F'_5: rim path 0-1-2-3, rim vertex 4 joined only to the hub 5.
     let out = stdout(&run(&["graph", "--quiet", "--tsv", "fan2-spokes:5"]));
@@ -229,7 +240,7 @@ fn fan2_less_two_spokes_and_ranges() {
     assert_eq!(values, ["0", "0", "0"]);
     let o = run(&["graph", "cycle:5..3"]);
     let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(2));
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("empty"), "{err}");
 }
@@ -515,7 +526,7 @@ fn a_bad_family_is_refused_in_one_line_naming_what_it_takes() {
     for (spec, want) in cases {
         let o = run(&["graph", spec]);
         let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(1), "{spec}: {err}");
+        assert_eq!(o.status.code(), Some(2), "{spec}: {err}");
         assert_eq!(err.trim_end().lines().count(), 1, "{spec}: {err}");
         assert!(err.contains(want), "{spec}: {err}");
         assert!(o.stdout.is_empty(), "{spec}");

@@ -144,6 +144,83 @@ fn an_output_that_cannot_be_written_is_refused_before_the_work() {
         1,
         "file is a file, not a directory",
     );
+    // Something else where a directory must be is named for what it is.
+    refused(
+        d,
+        &[
+            "grundy-census",
+            "--lines",
+            "3",
+            "--out",
+            "g.tsv",
+            "--bfiles",
+            "/dev/null",
+        ],
+        1,
+        "/dev/null is a character device, not a directory",
+    );
+    let fifo = d.join("fifo");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    refused(
+        d,
+        &[
+            "grundy-census",
+            "--lines",
+            "3",
+            "--out",
+            "g.tsv",
+            "--bfiles",
+            "fifo",
+        ],
+        1,
+        "fifo is a FIFO (named pipe), not a directory",
+    );
+    // A b-file of no term is not written.
+    refused(
+        d,
+        &[
+            "grundy-census",
+            "--lines",
+            "3",
+            "--out",
+            "g.tsv",
+            "--bfiles",
+            "b",
+            "--rectangles",
+            "0",
+        ],
+        1,
+        "ask for at least 1",
+    );
+    assert!(!d.join("b").exists() && !d.join("g.tsv").exists());
+    // A name with no room for the files beside it, and a directory where
+    // the lock goes.
+    let long = format!("{}.tsv", "g".repeat(246));
+    refused(
+        d,
+        &["grundy-census", "--lines", "3", "--out", &long],
+        1,
+        "its name has 250 bytes; an output's may have at most 240",
+    );
+    std::fs::create_dir(d.join(".held.tsv.lock")).unwrap();
+    refused(
+        d,
+        &["grundy-census", "--lines", "3", "--out", "held.tsv"],
+        1,
+        "a directory stands where the lock file of held.tsv goes",
+    );
+    refused(
+        d,
+        &["bench", "--sizes", "10", "--dir", "nowhere"],
+        1,
+        "--dir nowhere: no such directory; create it first",
+    );
     // A directory no process can create a file in, even as root.
     refused(
         d,
@@ -390,6 +467,65 @@ fn graph_says_when_its_input_holds_no_graph() {
 
 /// `grundy-census --out` and `grundy-periods --out` keep a census of more
 /// lines at their output unless given `--replace`, as `census` does.
+#[test]
+fn an_output_that_is_a_link_is_written_where_it_leads() {
+    // A result at a symbolic link replaces the file the link leads to, and
+    // the link stays.
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let args = [
+        "grundy-census",
+        "--quiet",
+        "--lines",
+        "4",
+        "--out",
+        "g.tsv",
+        "--bfiles",
+        "b",
+    ];
+    assert!(chomp3_in(d, &args).status.success());
+    std::fs::create_dir(d.join("store")).unwrap();
+    std::fs::rename(d.join("g.tsv"), d.join("store/g.tsv")).unwrap();
+    std::fs::rename(d.join("b/grundy-starts.txt"), d.join("store/starts.txt")).unwrap();
+    std::os::unix::fs::symlink("store/g.tsv", d.join("g.tsv")).unwrap();
+    std::os::unix::fs::symlink("../store/starts.txt", d.join("b/grundy-starts.txt")).unwrap();
+    let args = [
+        "grundy-census",
+        "--quiet",
+        "--lines",
+        "5",
+        "--out",
+        "g.tsv",
+        "--bfiles",
+        "b",
+    ];
+    for _ in 0..2 {
+        let out = chomp3_in(d, &args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        for link in ["g.tsv", "b/grundy-starts.txt"] {
+            let meta = std::fs::symlink_metadata(d.join(link)).unwrap();
+            assert!(meta.file_type().is_symlink(), "{link} is still a link");
+        }
+    }
+    // The files behind the links are the ones a run without links writes.
+    let plain = tempfile::tempdir().unwrap();
+    assert!(chomp3_in(plain.path(), &args).status.success());
+    for (behind, made) in [
+        ("store/g.tsv", "g.tsv"),
+        ("store/starts.txt", "b/grundy-starts.txt"),
+    ] {
+        assert_eq!(
+            std::fs::read(d.join(behind)).unwrap(),
+            std::fs::read(plain.path().join(made)).unwrap(),
+            "{behind}"
+        );
+    }
+}
+
 #[test]
 fn a_larger_grundy_census_is_kept_unless_replace_is_given() {
     let dir = tempfile::tempdir().unwrap();

@@ -531,6 +531,9 @@ pub(crate) fn grundy_census(
             JobError::RectanglesWithoutBFiles => {
                 PyValueError::new_err("rectangles= needs bfiles=, the directory of its b-file")
             }
+            JobError::NoRectangles => {
+                PyValueError::new_err("rectangles=0 asks for a b-file of no term; give 1 or more")
+            }
             e => error(e),
         })?;
         let watch = Watcher::new(progress);

@@ -24,15 +24,36 @@ pub(crate) fn left_aside(file_name: &str) -> Option<&str> {
     pid.parse::<u32>().ok().map(|_| name)
 }
 
+/// The file a write of `path` replaces: `path` itself, or, where `path` is
+/// a symbolic link, the file it leads to (followed link by link, relative
+/// ones from their own directory), so that a result written through a link
+/// lands where the link points and the link stays. A chain of more than 40
+/// links is left as it is (the write then fails as the system says).
+pub(crate) fn through_links(path: &Path) -> PathBuf {
+    let mut at = path.to_path_buf();
+    for _ in 0..40 {
+        match std::fs::symlink_metadata(&at) {
+            Ok(meta) if meta.file_type().is_symlink() => match std::fs::read_link(&at) {
+                Ok(to) => at = parent_dir(&at).join(to),
+                Err(_) => return at,
+            },
+            _ => return at,
+        }
+    }
+    at
+}
+
 /// Writes `path` through a synced file beside it and a rename, so that
 /// `path` is always either the old file or the whole new one. On an error the
 /// file beside it is removed and `path` is untouched. Files that earlier
 /// writers of `path` left beside it when killed before their rename are
-/// removed first.
+/// removed first. A symbolic link at `path` stays: the file it leads to is
+/// the one replaced.
 pub fn write_atomically(
     path: &Path,
     write: impl FnOnce(&mut BufWriter<File>) -> io::Result<()>,
 ) -> io::Result<()> {
+    let path = &through_links(path);
     let aside = write_aside(path, write)?;
     std::fs::rename(&aside, path).inspect_err(|_| {
         let _ = std::fs::remove_file(&aside);
@@ -86,9 +107,10 @@ impl FileSet {
         path: &Path,
         write: impl FnOnce(&mut BufWriter<File>) -> io::Result<()>,
     ) -> io::Result<()> {
-        let aside = write_aside(path, write)
+        let to = through_links(path);
+        let aside = write_aside(&to, write)
             .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
-        self.written.push((aside, path.to_path_buf()));
+        self.written.push((aside, to));
         Ok(())
     }
 
@@ -97,7 +119,7 @@ impl FileSet {
     /// [`FileSet::commit`].
     pub(crate) fn adopt(&mut self, aside: PathBuf, path: &Path) -> io::Result<()> {
         let synced = File::open(&aside).and_then(|f| f.sync_all());
-        self.written.push((aside, path.to_path_buf()));
+        self.written.push((aside, through_links(path)));
         synced.map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))
     }
 

@@ -34,13 +34,45 @@ pub enum LockError {
         lock: PathBuf,
     },
     /// The lock file could not be made or locked.
-    #[error("{}: {error}", .lock.display())]
+    #[error("{}: {}", .lock.display(), trouble(.output, .error))]
     Io {
+        /// The output.
+        output: PathBuf,
         /// The lock file.
         lock: PathBuf,
         /// The system's error.
         error: io::Error,
     },
+    /// The output's name leaves no room for the names of the files beside it.
+    #[error(
+        "{}: its name has {bytes} bytes; an output's may have at most {MAX_NAME}, as chomp3 writes \
+         .NAME.lock and .NAME.new-PID beside it and a file name has at most 255",
+        .output.display()
+    )]
+    NameTooLong {
+        /// The output.
+        output: PathBuf,
+        /// Its name's length in bytes.
+        bytes: usize,
+    },
+}
+
+/// The longest name an output may have: `.NAME.new-PID` (a pid of up to 7
+/// digits) and `.NAME.lock` then fit in the 255 bytes of a file name.
+pub const MAX_NAME: usize = 240;
+
+/// What kept the lock file of `output` from being made or locked.
+fn trouble(output: &Path, error: &io::Error) -> String {
+    match error.raw_os_error() {
+        Some(libc::EISDIR) => format!(
+            "a directory stands where the lock file of {} goes; move it away",
+            output.display()
+        ),
+        _ => format!(
+            "the lock file of {} cannot be made or locked: {error}",
+            output.display()
+        ),
+    }
 }
 
 /// The lock file of `output`: `.<name>.lock` beside it.
@@ -86,7 +118,15 @@ impl Drop for First {
 
 /// Locks `output` for this process, or says who has it.
 pub fn lock(output: &Path) -> Result<Held, LockError> {
-    let lock = lock_path(output);
+    // Beside the file a write replaces: a link and its target share a lock.
+    let bytes = output.file_name().map_or(0, |n| n.len());
+    if bytes > MAX_NAME {
+        return Err(LockError::NameTooLong {
+            output: output.to_path_buf(),
+            bytes,
+        });
+    }
+    let lock = lock_path(&crate::base::atomic_write::through_links(output));
     let mut held = HELD.lock().unwrap_or_else(|e| e.into_inner());
     if held.contains(&lock) {
         return Ok(Held { _first: None });
@@ -101,6 +141,7 @@ pub fn lock(output: &Path) -> Result<Held, LockError> {
 /// Takes the kernel's lock on `lock`, the lock file of `output`.
 fn lock_file(output: &Path, lock: PathBuf) -> Result<First, LockError> {
     let io = |error| LockError::Io {
+        output: output.to_path_buf(),
         lock: lock.clone(),
         error,
     };

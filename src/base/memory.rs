@@ -42,6 +42,14 @@ pub struct TooMuch {
 impl fmt::Display for TooMuch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let gib = |b: u64| b as f64 / (1u64 << 30) as f64;
+        if self.needs == u64::MAX {
+            return write!(
+                f,
+                "{} needs more than 16 EiB of memory (2^64 bytes) and this machine has {:.1} GiB; nothing was computed",
+                self.what,
+                gib(self.has)
+            );
+        }
         write!(
             f,
             "{} needs about {:.1} GiB of memory and this machine has {:.1} GiB; nothing was computed",
@@ -76,8 +84,11 @@ mod tests {
     fn a_job_beyond_the_machine_is_refused_and_one_within_it_is_not() {
         let has = physical().expect("Linux has /proc/meminfo");
         assert!(check("a small job", 1 << 20).is_ok());
-        let e = check("a huge job", u64::MAX).unwrap_err();
+        let e = check("a huge job", has + 1).unwrap_err();
         assert_eq!(e.has, has);
         assert!(e.to_string().starts_with("a huge job needs about"), "{e}");
+        // A saturated estimate is not printed as a figure.
+        let e = check("a job past counting", u64::MAX).unwrap_err();
+        assert!(e.to_string().contains("needs more than 16 EiB"), "{e}");
     }
 }

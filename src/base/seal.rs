@@ -89,6 +89,11 @@ pub enum SealError {
         "no end line (`# end: N lines, crc32 X`): the file was cut off, or written before chomp3 sealed its results; make it again with the command in its header"
     )]
     NoEnd,
+    /// A true end line stands at this line number, with lines after it.
+    #[error(
+        "lines were added after its end line (line {0}): remove them, or make it again with the command in its header"
+    )]
+    AfterEnd(u64),
     /// The end line does not match what stands before it.
     #[error(
         "the file was changed or damaged after it was written: its end line says {said}, its lines give {found}; make it again with the command in its header"
@@ -184,6 +189,9 @@ impl<R: BufRead> Iterator for Lines<R> {
                 }
                 Some(next) => {
                     let line = self.ahead.replace(next).expect("read ahead");
+                    if line.starts_with(END.as_bytes()) && self.check_end(&line).is_ok() {
+                        return Err(SealError::AfterEnd(self.count + 1));
+                    }
                     self.crc.update(&line);
                     self.count += 1;
                     let mut text =
@@ -253,9 +261,16 @@ mod tests {
             bad[at] ^= 0x04;
             assert!(read(&bad).is_err(), "byte {at}");
         }
-        // A line appended, or the end line repeated.
-        assert!(read(format!("{text}1 1\n").as_bytes()).is_err());
-        assert!(read(format!("{text}{text}").as_bytes()).is_err());
+        // A line appended, or the file repeated: the true end line is
+        // named as such (line 4).
+        assert!(matches!(
+            read(format!("{text}1 1\n").as_bytes()),
+            Err(SealError::AfterEnd(4))
+        ));
+        assert!(matches!(
+            read(format!("{text}{text}").as_bytes()),
+            Err(SealError::AfterEnd(4))
+        ));
         assert!(matches!(read(b"# a\n1 2\n"), Err(SealError::NoEnd)));
         assert!(matches!(read(b""), Err(SealError::Empty)));
         assert!(matches!(read(b"\n"), Err(SealError::NoEnd)));

@@ -195,7 +195,18 @@ impl NamesPath for TextError {
 /// `.xz`), read as `what`: at most [`MAX_WHOLE`] bytes, in lines of at most
 /// [`MAX_LINE`].
 pub fn read_to_string(path: &Path, what: &'static str) -> Result<String, TextError> {
-    let reader = open(path, what)?.take(MAX_WHOLE + 1);
+    whole(open(path, what)?, path)
+}
+
+/// The whole of standard input as text, with the limits of
+/// [`read_to_string`]; its errors name it `standard input`.
+pub fn stdin_to_string() -> Result<String, TextError> {
+    whole(io::stdin().lock(), Path::new("standard input"))
+}
+
+/// The whole text `reader` gives, named `path` in errors.
+fn whole(reader: impl Read, path: &Path) -> Result<String, TextError> {
+    let reader = reader.take(MAX_WHOLE + 1);
     let mut lines = Lines::new(BufReader::new(reader));
     let mut text = String::new();
     let read = |error| TextError::Read {

@@ -71,6 +71,9 @@ pub enum JobError {
     /// No source and no edge list.
     #[error("no graphs given")]
     NoGraphs,
+    /// Standard input named more than once (as `-`, a source or an edge list).
+    #[error("standard input (-) is given more than once: it can be read once")]
+    StdinTwice,
     /// A b-file counts every graph on each `n`: only the generator's sources.
     #[error("{name} counts all graphs on each n: give the graphs as geng:N or geng:A..B only")]
     BFileNotGeng {
@@ -221,6 +224,15 @@ impl Job {
     pub fn check(&self, names: Names) -> Result<Checked, JobError> {
         if self.sources.is_empty() && self.edges.is_empty() {
             return Err(JobError::NoGraphs);
+        }
+        let stdin = self
+            .sources
+            .iter()
+            .filter(|s| matches!(s, Source::Stdin))
+            .count()
+            + self.edges.iter().filter(|e| e.as_os_str() == "-").count();
+        if stdin > 1 {
+            return Err(JobError::StdinTwice);
         }
         if self.bfile.is_some() {
             if !(self.edges.is_empty() && self.sources.iter().all(Source::is_geng)) {

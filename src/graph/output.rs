@@ -143,9 +143,13 @@ impl Output {
                     ),
                     None => String::new(),
                 };
+                let (vertices, edges) = (
+                    if n == 1 { "vertex" } else { "vertices" },
+                    if e == 1 { "edge" } else { "edges" },
+                );
                 writeln!(
                     out,
-                    "{}: g = {value} ({n} vertices, {e} edges{reduced})",
+                    "{}: g = {value} ({n} {vertices}, {e} {edges}{reduced})",
                     s.label
                 )?;
                 for (m, v) in s.moves.iter().flatten() {

@@ -299,16 +299,22 @@ fn read_lines(
     })
 }
 
-/// An edge-list file as one labelled graph.
+/// An edge-list file (standard input for `-`) as one labelled graph.
 fn read_edge_list(path: &Path) -> Result<Item, SourceError> {
-    let text = crate::base::text::read_to_string(path, "an edge list")?;
+    let (text, name) = match path == Path::new("-") {
+        true => (crate::base::text::stdin_to_string()?, "stdin".to_string()),
+        false => (
+            crate::base::text::read_to_string(path, "an edge list")?,
+            path.display().to_string(),
+        ),
+    };
     let m = parse_edge_list(&text).map_err(|(line, error)| SourceError::Line {
-        name: path.display().to_string(),
+        name: name.clone(),
         line,
         error,
     })?;
     let g = Graph::from_multigraph(&m);
-    Ok((path.display().to_string(), g, given(m)))
+    Ok((name, g, given(m)))
 }
 
 /// The multigraph as given, kept when its graph is a reduction of it.

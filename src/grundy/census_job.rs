@@ -61,6 +61,9 @@ pub enum JobError {
     /// The rectangles asked for without a directory for their b-file.
     #[error("the rectangles' b-file needs a directory for the b-files")]
     RectanglesWithoutBFiles,
+    /// The rectangles asked for, 0 of them: a b-file holds at least a term.
+    #[error("a b-file of 0 rectangles would hold no term: ask for at least 1")]
+    NoRectangles,
     /// Two outputs are one file, or one is in the way.
     #[error(transparent)]
     Outputs(#[from] OutputError),
@@ -139,6 +142,9 @@ impl Job {
     pub fn check(&self, names: Names) -> Result<Checked, JobError> {
         if self.rectangles.is_some() && self.bfiles.is_none() {
             return Err(JobError::RectanglesWithoutBFiles);
+        }
+        if self.rectangles == Some(0) {
+            return Err(JobError::NoRectangles);
         }
         let plan = self.plan(names);
         outputs::check(&plan)?;

@@ -127,8 +127,10 @@ fn ring(q_max: u32, below: u32) -> u32 {
 /// Words of every ring of such a sweep, which [`Live::new`] allocates: one
 /// ring per line (`line(q_max, q_max) + 1`), per column row (`q_max + 1`),
 /// per diagonal (`q_max + 2`), and the row's own.
+/// Saturated at `u64::MAX`, as is the byte count made of it.
 fn ring_words(q_max: u32, below: u32) -> u64 {
-    (line(q_max, q_max) as u64 + 2 * u64::from(q_max) + 5) * u64::from(ring(q_max, below))
+    (line(q_max, q_max) as u64 + 2 * u64::from(q_max) + 5)
+        .saturating_mul(u64::from(ring(q_max, below)))
 }
 
 impl Live {
@@ -467,7 +469,7 @@ impl Live {
         if bias % 64 != 0 || bias > 1 << 20 {
             return Err(damaged("a sweep's bias that is not a multiple of 64"));
         }
-        crate::base::memory::check("this sweep", 8 * ring_words(q_max, bias))
+        crate::base::memory::check("this sweep", ring_words(q_max, bias).saturating_mul(8))
             .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))?;
         let mut live = Live::new(q_max, bias);
         live.p = p;

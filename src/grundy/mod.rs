@@ -191,10 +191,11 @@ pub struct Sweep {
 /// its `(Q+1)(Q+2)/2` lines holds a used set and two values from the start
 /// (more as the sets grow: 3.7 GiB at `Q = 5000`, against 1.1 GiB here).
 pub(crate) fn sweep_memory(q_max: u32) -> u64 {
-    let q = u64::from(q_max);
+    // In 128 bits: (Q+1)(Q+2) passes 2^64 at Q = 2^32 - 1.
+    let q = u128::from(q_max);
     let lines = (q + 1) * (q + 2) / 2;
-    let per_line = (std::mem::size_of::<Used>() + 8) as u64;
-    lines.saturating_mul(per_line)
+    let per_line = (std::mem::size_of::<Used>() + 8) as u128;
+    u64::try_from(lines * per_line).unwrap_or(u64::MAX)
 }
 
 /// Refuses a sweep of the lines `q <= q_max` that this machine cannot hold.
@@ -341,6 +342,28 @@ impl Sweep {
 mod tests {
     use super::*;
     use std::collections::HashMap;
+
+    #[test]
+    fn the_memory_estimate_grows_with_q_to_the_largest() {
+        let per_line = (std::mem::size_of::<Used>() + 8) as u64;
+        // (Q+1)(Q+2)/2 lines, counted by hand at Q = 2 (6 lines).
+        assert_eq!(sweep_memory(2), 6 * per_line);
+        let mut last = 0;
+        for q in [
+            1u32,
+            1000,
+            100_000,
+            10_000_000,
+            1 << 31,
+            u32::MAX - 1,
+            u32::MAX,
+        ] {
+            let bytes = sweep_memory(q);
+            assert!(bytes >= last, "Q = {q}: {bytes} < {last}");
+            last = bytes;
+        }
+        assert_eq!(sweep_memory(u32::MAX), u64::MAX);
+    }
 
     /// `G(p,q,r)` from the move rule alone: the mex of the values of every
     /// position one bite away.

@@ -3,20 +3,22 @@
 //! binary from `src/view/page/`) and answers the page's requests from the
 //! table and census it was started with. Owns the routes, the tiles and the
 //! JSON answers; uses `lookup` (the source rule of `get`), `table`,
-//! `census_file`, `proof`, `stop` and `bytes`.
+//! `census_file`, `proof`, `stop` and `bytes`, and `http` (its own) to
+//! read requests and write answers.
 //!
 //! It answers `GET` (and `HEAD`) on its own routes only, never a file by path:
-//! anything else is a 404, a bad parameter a 400, and a table that fails a
-//! read (damaged, or cut while served) a 500, each with one line of text.
+//! anything else is a 404, a bad parameter or a malformed request a 400, another
+//! method a 405, and a table that fails a read (damaged, or cut while served)
+//! a 500, each with one line of text.
 
 pub(crate) mod api;
+pub mod http;
 pub mod query;
 pub(crate) mod tile;
 
 use crate::base::bytes::narrow;
 use std::io;
 use std::net::SocketAddr;
-use std::time::Duration;
 
 use crate::base::path_message::NamesPath;
 use crate::base::stop::Stop;
@@ -169,23 +171,11 @@ fn file_error(s: &Sources, e: crate::f::table::TableError) -> Reply {
 }
 
 /// Serves on `server` until `stop` is requested (Ctrl-C). Each request is
-/// answered on the thread that received it; tiles read the table through
-/// positional reads (`Table::options().mapped(false)`), so a file cut meanwhile gives a 500.
-pub fn serve(s: &Sources, server: &tiny_http::Server, stop: &Stop) -> io::Result<()> {
-    std::thread::scope(|scope| {
-        for _ in 0..workers() {
-            scope.spawn(|| {
-                while !stop.requested() {
-                    match server.recv_timeout(Duration::from_millis(100)) {
-                        Ok(Some(request)) => answer(s, request),
-                        Ok(None) => {}
-                        Err(_) => break,
-                    }
-                }
-            });
-        }
-    });
-    Ok(())
+/// answered on one of a few threads; tiles read the table through
+/// positional reads (`Table::options().mapped(false)`), so a file cut
+/// meanwhile gives a 500.
+pub fn serve(s: &Sources, server: &http::Server, stop: &Stop) -> io::Result<()> {
+    http::serve(server, workers(), stop, &|_, target| respond(s, target))
 }
 
 fn workers() -> usize {
@@ -194,38 +184,7 @@ fn workers() -> usize {
         .clamp(2, 8)
 }
 
-fn answer(s: &Sources, request: tiny_http::Request) {
-    use tiny_http::Method;
-    let head = *request.method() == Method::Head;
-    let reply = match request.method() {
-        Method::Get | Method::Head => respond(s, request.url()),
-        m => Reply::error(
-            405,
-            format!("method {m} is not allowed: the viewer only reads"),
-        ),
-    };
-    let header = |name: &str, value: &str| {
-        tiny_http::Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("an ASCII header")
-    };
-    let len = reply.body.len();
-    let body = if head { Vec::new() } else { reply.body };
-    let response = tiny_http::Response::new(
-        tiny_http::StatusCode(reply.status),
-        vec![
-            header("Content-Type", reply.content_type),
-            header("Cache-Control", "no-store"),
-        ],
-        io::Cursor::new(body),
-        Some(if head { 0 } else { len }),
-        None,
-    )
-    // Every body's length is known: send it as Content-Length, never chunked.
-    .with_chunked_threshold(usize::MAX);
-    // A client that went away is no concern of the server's.
-    let _ = request.respond(response);
-}
-
-/// The address to listen on.
-pub fn bind(addr: SocketAddr) -> Result<tiny_http::Server, String> {
-    tiny_http::Server::http(addr).map_err(|e| format!("cannot listen on {addr}: {e}"))
+/// Listens on `addr`.
+pub fn bind(addr: SocketAddr) -> Result<http::Server, String> {
+    http::bind(addr)
 }

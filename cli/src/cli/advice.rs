@@ -71,6 +71,9 @@ pub fn one(cause: &(dyn std::error::Error + 'static)) -> Option<String> {
             Some(GrundyCensusJobError::Larger(_)) => return Some(LARGER_CENSUS.into()),
             Some(GrundyCensusJobError::LargerBFile(_)) => return Some(LARGER_BFILE.into()),
             Some(GrundyCensusJobError::MoreLines(_)) => return Some(LARGER_CENSUS.into()),
+            Some(GrundyCensusJobError::NoRectangles) => {
+                return Some("give --rectangles N with N >= 1, or leave it out".into());
+            }
             _ => {}
         }
         if let Some(e) = cause.downcast_ref::<MayWriteError>() {

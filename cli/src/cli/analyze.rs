@@ -1,6 +1,7 @@
 //! `chomp3 analyze`: a table (and a census for the rows it cannot settle) into
 //! b-files, rows.tsv, summary.json and report.md.
 
+use super::Shown;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -87,7 +88,7 @@ fn may_replace(args: &Args, n: u64, census_only: bool) -> Result<()> {
     match chomp3::f::analysis::report::existing(&args.out) {
         Some((had, was)) if !args.replace && (had > n || was != census_only) => bail!(
             "{} holds the analysis of {} to N = {had} (its summary.json); this one, of {} to N = {n}, would replace it: give another --out, or --replace",
-            args.out.display(),
+            args.out.shown(),
             kind(was),
             kind(census_only)
         ),
@@ -101,14 +102,14 @@ pub fn census_analysis(table: &TableArg, census: &CensusArg) -> Result<Analysis>
     let Some(d) = census.open("for everything (no table)")? else {
         bail!(
             "no table at {} and no census at {}; give --table or --census",
-            table.path().display(),
-            path.display()
+            table.path().shown(),
+            path.shown()
         );
     };
     chomp3::f::analysis::from_census(&d).ok_or_else(|| {
         anyhow::anyhow!(
             "{}: this census file has no facts of its columns (a version 1 file, or a census that computed no column); run `chomp3 census` again",
-            path.display()
+            path.shown()
         )
     })
 }
@@ -122,7 +123,7 @@ pub fn write(
     elapsed: Duration,
 ) -> Result<()> {
     chomp3::f::analysis::report::write_all(a, table, command, out)
-        .with_context(|| format!("writing {}", out.display()))?;
+        .with_context(|| format!("writing {}", out.shown()))?;
     let counts = RowCounts::of(&a.rows);
     say!(
         "analysed N = {} in {:.1} s: {} constant rows, {} proved periodic, {} periodic by evidence, {} open",
@@ -136,7 +137,7 @@ pub fn write(
     say!(
         "every row below {} is settled; results in {}/ (report.md, rows.tsv, summary.json, b-files)",
         a.settled_below,
-        out.display()
+        out.shown()
     );
     Ok(())
 }
@@ -150,7 +151,7 @@ pub fn passes(
 ) -> Result<(Duration, Analysis)> {
     let t = open_table(table)?;
     if t.columns() == 0 {
-        bail!("{}: the table is empty; run compute first", table.display());
+        bail!("{}: the table is empty; run compute first", table.shown());
     }
     let started = Instant::now();
     let bar = bar(

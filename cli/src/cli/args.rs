@@ -1,6 +1,7 @@
 //! Argument groups shared by several commands, declared once and flattened into
 //! each, with the helpers that turn them into opened files.
 
+use super::Shown;
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
@@ -95,7 +96,7 @@ impl CensusArg {
     pub fn say_none(&self) {
         eprintln!(
             "chomp3: no census at {}: rows the table cannot settle are left open (give --census PATH to use one)",
-            self.named().path.display()
+            self.named().path.shown()
         );
     }
 
@@ -114,7 +115,7 @@ impl CensusArg {
         let d = Descriptors::open(&path).map_err(|e| file_error(&path, e))?;
         eprintln!(
             "chomp3: using the census {} (rows 0..{}) {what}",
-            path.display(),
+            path.shown(),
             d.rows() as u64 - 1
         );
         Ok(Some(d))
@@ -124,7 +125,7 @@ impl CensusArg {
 /// `--threads T`.
 #[derive(clap::Args, Clone, Copy, Debug)]
 pub struct ThreadsArg {
-    /// Worker threads [default: one per core]
+    /// Worker threads; 0 is one per core [default: one per core]
     #[arg(long = "threads", value_name = "T")]
     threads: Option<usize>,
 }

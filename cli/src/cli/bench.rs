@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
+use super::Shown;
 use anyhow::{Result, bail};
 
 use super::args::ThreadsArg;
@@ -22,6 +23,12 @@ pub struct Args {
 
 pub fn run(args: &Args) -> Result<()> {
     let exe = std::env::current_exe()?;
+    if !args.dir.is_dir() {
+        bail!(
+            "--dir {}: no such directory; create it first",
+            args.dir.shown()
+        );
+    }
     say!(
         "{:>8} {:>14} {:>9} {:>14} {:>12} {:>15}",
         "N",
@@ -43,9 +50,11 @@ pub fn run(args: &Args) -> Result<()> {
         let _ = std::fs::remove_file(&path);
         let output = output?;
         if !output.status.success() {
+            let said = String::from_utf8_lossy(&output.stderr);
+            let said = said.trim();
             bail!(
                 "bench N = {n}: {}",
-                String::from_utf8_lossy(&output.stderr).trim()
+                said.strip_prefix("chomp3: error: ").unwrap_or(said)
             );
         }
         let line = String::from_utf8_lossy(&output.stdout);

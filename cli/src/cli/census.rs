@@ -5,6 +5,7 @@
 
 mod ranks;
 
+use super::Shown;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -118,7 +119,7 @@ pub fn run(args: &Args) -> Result<()> {
         Ended::Stopped { columns, .. } => {
             return Err(Interrupted(format!(
                 "interrupted; the census is saved in {} at column {columns}; run the same command again to continue",
-                checkpoint.display()
+                checkpoint.shown()
             ))
             .into());
         }
@@ -138,8 +139,8 @@ pub fn run(args: &Args) -> Result<()> {
     }
     say!(
         "wrote {} (the census table) and {} (its descriptors, for get and analyze)",
-        args.out.display(),
-        descriptors.display()
+        args.out.shown(),
+        descriptors.shown()
     );
     match check {
         Some(t) => check_table(&result.rows, &t),
@@ -177,7 +178,7 @@ fn resume(
             if let (Some(run), false) = (&run, args.quiet.quiet) {
                 eprintln!(
                     "chomp3: resuming from {}: column {}, rows 0..{} settled",
-                    one_file.path.display(),
+                    one_file.path.shown(),
                     run.columns(),
                     run.settled_rows()
                 );
@@ -193,7 +194,7 @@ fn resume(
             if !quiet && run.columns() > 0 {
                 eprintln!(
                     "chomp3: resuming from {}.*-of-{}.at-{}: column {}, rows 0..{} settled",
-                    rank_files.base.display(),
+                    rank_files.base.shown(),
                     r.size(),
                     run.columns(),
                     run.columns(),
@@ -246,7 +247,7 @@ impl Progress {
             self.bar.suspend(|| {
                 eprintln!(
                     "chomp3: checkpoint {}: column {}, {} bytes in {:.1} s",
-                    saved.path.display(),
+                    saved.path.shown(),
                     b.columns,
                     saved.bytes,
                     saved.seconds

@@ -1,5 +1,6 @@
 //! `chomp3 compute`: create or extend a table, with a progress bar.
 
+use super::Shown;
 use std::path::Path;
 use std::time::Duration;
 
@@ -53,7 +54,7 @@ pub fn run(args: &Args) -> Result<()> {
     let Some(o) = with_bar(&req, args.quiet.quiet, hold)? else {
         say!(
             "{}: already holds N >= {}; nothing to do",
-            req.path.display(),
+            req.path.shown(),
             req.n
         );
         return Ok(());
@@ -115,7 +116,7 @@ pub fn print_outcome(path: &Path, o: &Outcome) -> Result<()> {
     };
     say!(
         "{}: N = {} ({from}), {} cells in {:.2} s ({:.1} M cells/s), {} bytes",
-        path.display(),
+        path.shown(),
         o.n,
         o.cells,
         o.elapsed.as_secs_f64(),

@@ -3,12 +3,13 @@
 //! The options become the library's `graph::job::Job`, which checks and runs
 //! them; here are the flags, the progress bar and the words of the outcome.
 
+use super::Shown;
 use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::Result;
 use chomp3::graph::family;
-use chomp3::graph::job::{Job, Names, RunError};
+use chomp3::graph::job::{Job, JobError, Names, RunError};
 use chomp3::graph::output::Output;
 use chomp3::graph::sources::Source;
 
@@ -31,7 +32,7 @@ pub struct Args {
     /// Graphs: a family, geng:N, a graph6/sparse6 file, or - (see --help)
     #[arg(value_name = "GRAPHS", long_help = sources_help())]
     sources: Vec<String>,
-    /// An edge list, `u v` per line (vertices numbered from 0)
+    /// An edge list, `u v` per line (vertices numbered from 0); `-` reads standard input
     #[arg(long, value_name = "FILE")]
     edges: Vec<PathBuf>,
     /// Replace each graph by all its subgraphs up to isomorphism (every position
@@ -85,8 +86,9 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> Result<()> {
+    // A source or family that names no graph is an argument error (exit 2).
     let sources = (args.sources.iter())
-        .map(|s| Source::parse(s))
+        .map(|s| Source::parse(s).map_err(|e| super::Usage(e.to_string())))
         .collect::<Result<Vec<_>, _>>()?;
     let output = match (args.summary, args.os85, args.tsv) {
         (true, _, _) => Output::Summary,
@@ -113,7 +115,12 @@ pub fn run(args: &Args) -> Result<()> {
         memo: "--memo",
         bfile: "--bfile",
     };
-    let checked = job.check(names)?;
+    let checked = job.check(names).map_err(|e| match e {
+        e @ (JobError::Family(_) | JobError::StdinTwice) => {
+            anyhow::Error::from(super::Usage(e.to_string()))
+        }
+        e => e.into(),
+    })?;
     let started = Instant::now();
     let pool = args.threads.pool()?;
     let bar = bar(args.quiet.quiet, "{spinner} {pos} graphs  {elapsed}");
@@ -147,7 +154,7 @@ pub fn run(args: &Args) -> Result<()> {
         Err(e) => return Err(e.into()),
     }
     if let Some(path) = &args.out {
-        eprintln!("chomp3: wrote {}", path.display());
+        eprintln!("chomp3: wrote {}", path.shown());
     }
     Ok(())
 }

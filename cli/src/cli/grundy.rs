@@ -3,6 +3,7 @@
 //! its checks and its outputs are the library's (`grundy::census_job`); this
 //! parses, shows the progress and words the outcome.
 
+use super::Shown;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -105,7 +106,7 @@ pub fn run(args: &Args) -> Result<()> {
         Outcome::Interrupted => {
             return Err(Interrupted(format!(
                 "interrupted; {} not written (the Grundy census keeps no checkpoint: run the command again)",
-                args.out.display()
+                args.out.shown()
             ))
             .into());
         }
@@ -119,7 +120,7 @@ pub fn run(args: &Args) -> Result<()> {
         "chomp3: {proved} of {lines} lines proved (p swept to {swept}), {:.1} s, peak RSS {} MiB; wrote {}",
         started.elapsed().as_secs_f64(),
         peak_rss_kib().unwrap_or(0) / 1024,
-        args.out.display()
+        args.out.shown()
     );
     if proved < lines {
         bail!(

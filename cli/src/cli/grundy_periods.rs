@@ -4,6 +4,7 @@
 //! and its outputs are the library's (`grundy::periods_job`); this parses,
 //! shows the progress and words the outcome.
 
+use super::Shown;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -86,7 +87,7 @@ pub fn run(args: &Args) -> Result<()> {
     let mut logged = Instant::now();
     let outcome = job.run(checked, &stop, &mut |event| match event {
         Event::Resumed { path, p } => {
-            bar.suspend(|| eprintln!("chomp3: continuing from {} (p = {p})", path.display()))
+            bar.suspend(|| eprintln!("chomp3: continuing from {} (p = {p})", path.shown()))
         }
         Event::Restarted { x, room } => bar.suspend(|| {
             eprintln!(
@@ -113,7 +114,7 @@ pub fn run(args: &Args) -> Result<()> {
         Event::Saved { path, p, seconds } => bar.suspend(|| {
             eprintln!(
                 "chomp3: checkpoint {} at p = {p} in {seconds:.1} s",
-                path.display()
+                path.shown()
             )
         }),
     });
@@ -135,10 +136,10 @@ pub fn run(args: &Args) -> Result<()> {
         } => {
             let written = match partial {
                 Some(Partial { prefix, census }) => {
-                    let dir = args.bfiles.display();
+                    let dir = args.bfiles.shown();
                     let mut said = format!("the b-files in {dir} hold the first {prefix}");
                     if let Some(out) = census {
-                        said += &format!(", {} the {done} lines done", out.display());
+                        said += &format!(", {} the {done} lines done", out.shown());
                     }
                     said + " (--partial)"
                 }
@@ -153,10 +154,7 @@ pub fn run(args: &Args) -> Result<()> {
         }
         Outcome::Interrupted { p, kept } => {
             let kept = match kept {
-                Some(path) => format!(
-                    "the run is kept in {}: run the command again",
-                    path.display()
-                ),
+                Some(path) => format!("the run is kept in {}: run the command again", path.shown()),
                 None => "no --checkpoint: nothing kept".to_string(),
             };
             Err(Interrupted(format!("interrupted at p = {p}; {kept}")).into())
@@ -169,7 +167,7 @@ fn worded(e: JobError) -> anyhow::Error {
     match e {
         JobError::OtherShape { path, lines, lag } => anyhow!(
             "{}: a checkpoint of --lines {lines} --lag {lag}, not of this command",
-            path.display()
+            path.shown()
         ),
         e => e.into(),
     }

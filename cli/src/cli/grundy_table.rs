@@ -1,6 +1,7 @@
 //! `chomp3 grundy-table`: create or extend the stored table of `G(p,q,r)` for
 //! every position with `p <= N` (a `.g3t` file; resumable, kill -9 safe).
 
+use super::Shown;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -111,13 +112,13 @@ pub fn run(args: &Args) -> Result<()> {
     match outcome {
         Extended::Stopped(p) => Err(Interrupted(format!(
             "interrupted; {} holds every p <= {p}; run the same command to continue",
-            path.display()
+            path.shown()
         ))
         .into()),
         Extended::Held => {
             say!(
                 "{}: holds every position with p <= {} already; nothing computed",
-                path.display(),
+                path.shown(),
                 t.n().unwrap_or(0)
             );
             finish(&t, args, &path)
@@ -127,14 +128,14 @@ pub fn run(args: &Args) -> Result<()> {
                 Some(p) => format!("from the sweep saved at p = {p}, "),
                 None if had_table => format!(
                     "no sweep saved at {}: every stored slab swept again, ",
-                    checkpoint.path.display()
+                    checkpoint.path.shown()
                 ),
                 None => String::new(),
             };
             let computed = (args.n as u64) - resumed.unwrap_or(0) - checked;
             say!(
                 "{}: every position with p <= {} ({from}{checked} checked again, {computed} computed) in {:.2} s, peak memory {} MiB, {bytes} bytes",
-                path.display(),
+                path.shown(),
                 t.n().unwrap_or(0),
                 started.elapsed().as_secs_f64(),
                 peak_rss_kib().unwrap_or(0) / 1024
@@ -158,11 +159,11 @@ fn finish(t: &GrundyTable, args: &Args, path: &std::path::Path) -> Result<()> {
         match compared {
             Ok(n) => say!(
                 "G = 0 exactly at f(q,r) of {} on all {n} positions compared",
-                f_path.display()
+                f_path.shown()
             ),
             Err([p, q, r]) => bail!(
                 "G and the f table {} disagree at [{p},{q},{r}]: one says P-position, the other not",
-                f_path.display()
+                f_path.shown()
             ),
         }
     }
@@ -182,7 +183,7 @@ fn write_bfiles(t: &GrundyTable, dir: &std::path::Path, path: &std::path::Path) 
         super::args::quote(path.as_os_str()),
         super::args::quote(dir.as_os_str())
     );
-    std::fs::create_dir_all(dir).map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?;
+    std::fs::create_dir_all(dir).map_err(|e| anyhow::anyhow!("{}: {e}", dir.shown()))?;
     let mut set = chomp3::base::atomic_write::FileSet::new();
     set.write(&dir.join(RECTANGLES), |w| {
         sequences::write_rectangles(&rectangles, &command, w)
@@ -195,7 +196,7 @@ fn write_bfiles(t: &GrundyTable, dir: &std::path::Path, path: &std::path::Path) 
         "wrote {} and {} in {}",
         RECTANGLES,
         SLAB_COUNTS,
-        dir.display()
+        dir.shown()
     );
     Ok(())
 }

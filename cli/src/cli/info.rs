@@ -1,6 +1,7 @@
 //! `chomp3 info`: describe a table file (`.c3t` by columns or by rows, or a
 //! Grundy table `.g3t`) and check it.
 
+use super::Shown;
 use anyhow::Result;
 use chomp3::f::table::raw::Shape;
 use chomp3::f::table::{Table, TableError};
@@ -29,7 +30,7 @@ pub fn run(args: &Args) -> Result<()> {
         Shape::Tetrahedron => ("Grundy table", "complete slabs p"),
         Shape::Rows => ("table by rows", "columns, stored row after row"),
     };
-    say!("{kind:<12} {}", path.display());
+    say!("{kind:<12} {}", path.shown());
     say!(
         "N            {} ({} {columns}, {} cells)",
         t.n().map_or("none".to_string(), |n| n.to_string()),

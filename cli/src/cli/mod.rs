@@ -229,6 +229,19 @@ fn one_line(text: &str) -> String {
     said
 }
 
+/// A path as a message shows it: its control characters escaped as in an
+/// error ([`one_line_of`]), so that a line that names it stays one line.
+pub trait Shown {
+    /// The path, displayed and escaped.
+    fn shown(&self) -> String;
+}
+
+impl Shown for std::path::Path {
+    fn shown(&self) -> String {
+        one_line_of(&self.display().to_string())
+    }
+}
+
 /// `text` on one line: a control character (a newline or an escape in a
 /// path the user gave) written as its escape, so that the error stays one
 /// line and sends nothing to the terminal.

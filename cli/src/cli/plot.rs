@@ -1,5 +1,6 @@
 //! `chomp3 plot`: the figures of a table and its analysis, or of a census alone.
 
+use super::Shown;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Result, bail};
@@ -89,7 +90,7 @@ pub fn run(args: &Args) -> Result<()> {
     let grundy = match (&args.grundy, &args.grundy_bfiles) {
         (Some(file), _) => Some(
             chomp3::grundy::file::summaries(open(file, "a Grundy census")?)
-                .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?
+                .map_err(|e| anyhow::anyhow!("{}: {e}", file.shown()))?
                 .1,
         ),
         (_, Some(dir)) => Some(
@@ -100,7 +101,7 @@ pub fn run(args: &Args) -> Result<()> {
                     .and_then(|()| open(&dir.join("grundy-periods.txt"), "a Grundy b-file"))?,
                 open(&dir.join("grundy-starts.txt"), "a Grundy b-file")?,
             )
-            .map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?,
+            .map_err(|e| anyhow::anyhow!("{}: {e}", dir.shown()))?,
         ),
         (None, None) => None,
     };
@@ -121,7 +122,7 @@ pub fn run(args: &Args) -> Result<()> {
         let written =
             chomp3::plot::grundy::plot_grundy(&lines, &args.out, format, &made, args.replace)
                 .map_err(|e| anyhow::anyhow!("{}", drawing(&args.out, e)))?;
-        say!("{}", written.display());
+        say!("{}", written.shown());
         return Ok(());
     }
     if args.row != DEFAULT_ROW {
@@ -176,7 +177,7 @@ pub fn run(args: &Args) -> Result<()> {
 fn drawing(out: &Path, e: PlotError) -> String {
     match e {
         PlotError::Refused(why) => format!("{why}; give another --out, or pass --replace"),
-        e => format!("drawing into {}: {e}", out.display()),
+        e => format!("drawing into {}: {e}", out.shown()),
     }
 }
 
@@ -206,7 +207,7 @@ pub fn draw(
     let written = chomp3::plot::plot_all(t, a, out, format, row.as_ref(), made, replace)
         .map_err(|e| anyhow::anyhow!("{}", drawing(out, e)))?;
     for f in written {
-        say!("{}", f.display());
+        say!("{}", f.shown());
     }
     Ok(())
 }
@@ -228,9 +229,9 @@ fn graph_figures(
         Ok(m) if m.is_dir() => {}
         Ok(_) => bail!(
             "--graphs {} is not a directory; give the directory of the files `chomp3 graph ... --out` wrote",
-            dir.display()
+            dir.shown()
         ),
-        Err(e) => bail!("--graphs {}: {e}", dir.display()),
+        Err(e) => bail!("--graphs {}: {e}", dir.shown()),
     }
     let read = |name: &str| {
         use chomp3::base::text::{TextError, read_to_string};
@@ -243,12 +244,12 @@ fn graph_figures(
     };
     let [summary, wheels] = GRAPH_FILES;
     let values = Summary::read(&read(summary)?)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", dir.join(summary).display()))?;
+        .map_err(|e| anyhow::anyhow!("{}: {e}", dir.join(summary).shown()))?;
     let mut costs = read_wheel_costs(&read(wheels)?)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", dir.join(wheels).display()))?;
+        .map_err(|e| anyhow::anyhow!("{}: {e}", dir.join(wheels).shown()))?;
     // Wheels solved on their own, each in `wheel-<n>-cost.tsv`.
     let mut singles: Vec<String> = std::fs::read_dir(dir)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?
+        .map_err(|e| anyhow::anyhow!("{}: {e}", dir.shown()))?
         .filter_map(|e| e.ok()?.file_name().into_string().ok())
         .filter(|f| {
             f.strip_prefix("wheel-")
@@ -260,7 +261,7 @@ fn graph_figures(
     for name in singles {
         costs.extend(
             read_wheel_costs(&read(&name)?)
-                .map_err(|e| anyhow::anyhow!("{}: {e}", dir.join(&name).display()))?,
+                .map_err(|e| anyhow::anyhow!("{}: {e}", dir.join(&name).shown()))?,
         );
     }
     costs.sort_by_key(|w| w.n);
@@ -269,7 +270,7 @@ fn graph_figures(
     let written = plot_graphs(&values, &costs, out, format, &made, replace)
         .map_err(|e| anyhow::anyhow!("{}", drawing(out, e)))?;
     for f in written {
-        say!("{}", f.display());
+        say!("{}", f.shown());
     }
     Ok(())
 }

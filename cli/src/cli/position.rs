@@ -1,6 +1,7 @@
 //! `chomp3 position`: is `[P,Q,R]` won or lost, and every winning move, each
 //! value of `f` by `chomp3 get`'s source rule.
 
+use super::Shown;
 use anyhow::Result;
 use chomp3::f::lookup::Sources;
 use chomp3::f::position::{MAX_MIDDLE, PositionError, is_p, winning_moves};
@@ -53,14 +54,14 @@ pub fn run(args: &Args) -> Result<()> {
         match &sources.table {
             Some(t) => eprintln!(
                 "chomp3: values of f beyond the table {} ({}) are from the census {}",
-                table.display(),
+                table.shown(),
                 holds(t.n()),
-                census.display()
+                census.shown()
             ),
             None => eprintln!(
                 "chomp3: values of f are from the census {} (no table at {})",
-                census.display(),
-                table.display()
+                census.shown(),
+                table.shown()
             ),
         }
     }

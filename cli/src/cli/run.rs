@@ -2,6 +2,7 @@
 //! `data/run/` and draws into `plots/run/`, beside (never over) the committed
 //! N = 10^5 results.
 
+use super::Shown;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
@@ -39,7 +40,7 @@ pub fn run(args: &Args) -> Result<()> {
     };
     match super::compute::with_bar(&req, false, false)? {
         Some(o) => super::compute::print_outcome(&path, &o)?,
-        None => say!("{}: already holds N >= {}", path.display(), args.n),
+        None => say!("{}: already holds N >= {}", path.shown(), args.n),
     }
     let census = args.census.open(TABLE_GAPS)?;
     let (elapsed, a) = super::analyze::passes(&path, census.as_ref(), &args.threads, false)?;

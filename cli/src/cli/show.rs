@@ -1,6 +1,7 @@
 //! `chomp3 row` and `chomp3 dump`: a table's values as text (a row past
 //! the table from the census, by `get`'s source rule).
 
+use super::Shown;
 use std::io::{self, BufWriter, Write};
 
 use anyhow::Result;
@@ -46,7 +47,7 @@ pub fn row(args: &RowArgs) -> Result<()> {
         (None, None) => {
             return Err(Usage(format!(
                 "no table at {} to give the last column; give --to",
-                table.path.display()
+                table.path.shown()
             ))
             .into());
         }

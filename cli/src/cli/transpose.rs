@@ -1,6 +1,7 @@
 //! `chomp3 transpose`: a table written again stored by rows, so that `row`,
 //! `position` and Python's `Table.row` read a row as one run of bytes.
 
+use super::Shown;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -42,7 +43,7 @@ pub fn run(args: &Args) -> Result<()> {
         })?;
     bar.finish_and_clear();
     let table_path = args.table.path();
-    let (out, table) = (args.out.display(), table_path.display());
+    let (out, table) = (args.out.shown(), table_path.shown());
     let seconds = started.elapsed().as_secs_f64();
     match done {
         Transposed::Held { n } => say!(

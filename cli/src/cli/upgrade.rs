@@ -1,6 +1,7 @@
 //! `chomp3 upgrade OLD NEW`: a version 1 table (`.c3t` or `.g3t`, no block
 //! checksums) written again as a version 2 file, checked on both sides.
 
+use super::Shown;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -35,8 +36,8 @@ pub fn run(args: &Args) -> Result<()> {
     bar.finish_and_clear();
     say!(
         "{}: {columns} columns of {} checked and written again with block checksums, read back equal, in {:.1} s",
-        args.new.display(),
-        args.old.display(),
+        args.new.shown(),
+        args.old.shown(),
         started.elapsed().as_secs_f64()
     );
     Ok(())

@@ -1,5 +1,6 @@
 //! `chomp3 view`: the browser viewer of a table and a census, on 127.0.0.1 only.
 
+use super::Shown;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 
 use anyhow::{Result, bail};
@@ -25,13 +26,13 @@ pub fn run(args: &Args) -> Result<()> {
     if sources.table.is_none() && sources.census.is_none() {
         bail!(
             "nothing to view: no table at {} and no census at {}; give --table or --census",
-            sources.table_path.path.display(),
-            sources.census_path.path.display()
+            sources.table_path.path.shown(),
+            sources.census_path.path.shown()
         );
     }
     let server = view::bind(SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), args.port))
         .map_err(anyhow::Error::msg)?;
-    let addr = server.server_addr().to_ip().expect("an IP listener");
+    let addr = server.local_addr()?;
     for (what, path, used) in [
         ("table", &sources.table_path.path, sources.table.is_some()),
         (
@@ -41,7 +42,7 @@ pub fn run(args: &Args) -> Result<()> {
         ),
     ] {
         let state = if used { "" } else { "none at " };
-        eprintln!("chomp3 view: {what}: {state}{}", path.display());
+        eprintln!("chomp3 view: {what}: {state}{}", path.shown());
     }
     say!("chomp3 view: serving http://{addr}/ (Ctrl-C stops)");
     view::serve(&sources, &server, &ctrl_c())?;

@@ -1,0 +1,273 @@
+//! The viewer's HTTP: a listener, and each connection's one request read and
+//! answered here. Hand-made rather than a crate's server so that every
+//! request, whatever its bytes (a bad request line, binary noise, a head
+//! without end), gets a status and one line of text: a malformed one a 400,
+//! a head too long a 431, a method other than `GET` or `HEAD` a 405. One
+//! request per connection (`Connection: close`); what a route answers is
+//! the caller's (`handle`). Uses `stop`.
+
+use std::io::{self, Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::sync::mpsc::{Receiver, sync_channel};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use super::Reply;
+use crate::base::stop::Stop;
+
+/// The longest request head read (request line and headers).
+const MAX_HEAD: usize = 16 * 1024;
+/// How long a client may take to send its request head.
+const READ_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// A listening socket.
+pub struct Server {
+    listener: TcpListener,
+}
+
+/// Listens on `addr`.
+pub fn bind(addr: SocketAddr) -> Result<Server, String> {
+    let listener = TcpListener::bind(addr).map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+    // Polled, so that a stop request is seen within a tenth of a second.
+    listener
+        .set_nonblocking(true)
+        .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+    Ok(Server { listener })
+}
+
+impl Server {
+    /// The address it listens on (the port chosen, where 0 was asked).
+    pub fn local_addr(&self) -> io::Result<SocketAddr> {
+        self.listener.local_addr()
+    }
+}
+
+/// Whether a request only reads its answer's head (`HEAD`) or all of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Method {
+    Get,
+    Head,
+}
+
+/// Accepts connections until `stop` is requested, answering each on one of
+/// `workers` threads with `handle(method, target)`.
+pub(crate) fn serve(
+    server: &Server,
+    workers: usize,
+    stop: &Stop,
+    handle: &(dyn Fn(Method, &str) -> Reply + Sync),
+) -> io::Result<()> {
+    let (send, receive) = sync_channel::<TcpStream>(4 * workers);
+    let receive = Arc::new(Mutex::new(receive));
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            let receive = Arc::clone(&receive);
+            scope.spawn(move || {
+                while let Some(stream) = next(&receive) {
+                    // A client that went away is no concern of the server's.
+                    let _ = answer(stream, handle);
+                }
+            });
+        }
+        while !stop.requested() {
+            match server.listener.accept() {
+                Ok((stream, _)) => {
+                    if send.send(stream).is_err() {
+                        break;
+                    }
+                }
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                // A connection reset before it was taken, or out of file
+                // descriptors for a moment: the server goes on.
+                Err(_) => std::thread::sleep(Duration::from_millis(20)),
+            }
+        }
+        drop(send);
+        Ok(())
+    })
+}
+
+/// The next connection, or `None` once the listener is done.
+fn next(receive: &Mutex<Receiver<TcpStream>>) -> Option<TcpStream> {
+    receive
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .recv()
+        .ok()
+}
+
+/// Reads one request from `stream` and writes its answer.
+fn answer(mut stream: TcpStream, handle: &dyn Fn(Method, &str) -> Reply) -> io::Result<()> {
+    stream.set_nonblocking(false)?;
+    stream.set_read_timeout(Some(READ_TIMEOUT))?;
+    stream.set_write_timeout(Some(Duration::from_secs(30)))?;
+    let (head_only, reply) = match read_head(&mut stream)? {
+        None => return Ok(()),
+        Some(Err(reply)) => (false, reply),
+        Some(Ok(head)) => match parse(&head) {
+            Ok((method, target)) => (method == Method::Head, handle(method, &target)),
+            Err(reply) => (false, reply),
+        },
+    };
+    write_reply(&mut stream, &reply, head_only)?;
+    // Whatever else the client sent is read and dropped before the close,
+    // so that the kernel does not reset the connection under the answer.
+    stream.shutdown(std::net::Shutdown::Write)?;
+    stream.set_read_timeout(Some(Duration::from_millis(200)))?;
+    let _ = io::copy(&mut (&mut stream).take(1 << 20), &mut io::sink());
+    Ok(())
+}
+
+/// The request head up to its blank line; `None` for a connection closed
+/// before it sent a byte; a reply for a head too long or never ended.
+fn read_head(stream: &mut TcpStream) -> io::Result<Option<Result<Vec<u8>, Reply>>> {
+    let mut head = Vec::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        let end = end_of_head(&head);
+        if end.unwrap_or(head.len()) > MAX_HEAD {
+            return Ok(Some(Err(Reply::error(
+                431,
+                format!("the request head is longer than {MAX_HEAD} bytes"),
+            ))));
+        }
+        if let Some(end) = end {
+            head.truncate(end);
+            return Ok(Some(Ok(head)));
+        }
+        let n = match stream.read(&mut buf) {
+            Ok(n) => n,
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+                ) =>
+            {
+                0
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if n == 0 {
+            if head.is_empty() {
+                return Ok(None);
+            }
+            return Ok(Some(Err(Reply::error(
+                400,
+                "the request ended (or stalled) before its blank line".to_string(),
+            ))));
+        }
+        head.extend_from_slice(&buf[..n]);
+    }
+}
+
+/// Where the head's blank line starts (`\r\n\r\n`, or `\n\n`).
+fn end_of_head(bytes: &[u8]) -> Option<usize> {
+    let crlf = bytes.windows(4).position(|w| w == b"\r\n\r\n");
+    let lf = bytes.windows(2).position(|w| w == b"\n\n");
+    match (crlf, lf) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// The method and target of a request head, or the reply that refuses it.
+fn parse(head: &[u8]) -> Result<(Method, String), Reply> {
+    let bad = |why: &str| Reply::error(400, format!("malformed request: {why}"));
+    let text = std::str::from_utf8(head).map_err(|_| bad("the head is not text"))?;
+    let mut lines = text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l));
+    let first = lines.next().unwrap_or("");
+    let parts: Vec<&str> = first.split(' ').collect();
+    let [method, target, version] = parts[..] else {
+        return Err(bad("the first line is not METHOD TARGET HTTP/1.x"));
+    };
+    let token = |s: &str| {
+        !s.is_empty()
+            && s.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+    };
+    if !token(method) {
+        return Err(bad("the method is not a name"));
+    }
+    if !target.starts_with('/') || !target.bytes().all(|b| b.is_ascii_graphic()) {
+        return Err(bad("the target is not a path"));
+    }
+    if version != "HTTP/1.1" && version != "HTTP/1.0" {
+        return Err(bad("the version is not HTTP/1.0 or HTTP/1.1"));
+    }
+    if lines.any(|l| l.split_once(':').is_none_or(|(name, _)| !token(name))) {
+        return Err(bad("a header line is not NAME: VALUE"));
+    }
+    let method = match method {
+        "GET" => Method::Get,
+        "HEAD" => Method::Head,
+        m => {
+            return Err(Reply::error(
+                405,
+                format!("method {m} is not allowed: the viewer only reads"),
+            ));
+        }
+    };
+    Ok((method, target.to_string()))
+}
+
+/// Writes `reply` with its length, and its body unless `head_only`.
+fn write_reply(stream: &mut TcpStream, reply: &Reply, head_only: bool) -> io::Result<()> {
+    let reason = match reply.status {
+        200 => "OK",
+        400 => "Bad Request",
+        404 => "Not Found",
+        405 => "Method Not Allowed",
+        431 => "Request Header Fields Too Large",
+        500 => "Internal Server Error",
+        _ => "",
+    };
+    let mut out = format!(
+        "HTTP/1.1 {} {reason}\r\nContent-Type: {}\r\nContent-Length: {}\r\n\
+         Cache-Control: no-store\r\nConnection: close\r\n\r\n",
+        reply.status,
+        reply.content_type,
+        reply.body.len()
+    )
+    .into_bytes();
+    if !head_only {
+        out.extend_from_slice(&reply.body);
+    }
+    stream.write_all(&out)?;
+    stream.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_request_line_is_read_and_anything_else_is_refused() {
+        let ok = |h: &str| parse(h.as_bytes()).map_err(|r| r.status);
+        assert_eq!(
+            ok("GET /api/cell?q=1&r=0 HTTP/1.1\r\nHost: x"),
+            Ok((Method::Get, "/api/cell?q=1&r=0".to_string()))
+        );
+        assert_eq!(ok("HEAD / HTTP/1.0"), Ok((Method::Head, "/".to_string())));
+        assert_eq!(ok("POST / HTTP/1.1"), Err(405));
+        for bad in [
+            "",
+            "NONSENSE",
+            "GET /",
+            "GET  / HTTP/1.1",
+            "GET / HTTP/2.0",
+            "GET http://x/ HTTP/1.1",
+            "G\u{1}T / HTTP/1.1",
+            "GET / HTTP/1.1\r\nno colon",
+            "GET / HTTP/1.1\r\n: empty name",
+        ] {
+            assert_eq!(ok(bad), Err(400), "{bad:?}");
+        }
+        assert_eq!(parse(b"GET /\xff HTTP/1.1").map_err(|r| r.status), Err(400));
+        assert_eq!(end_of_head(b"GET / HTTP/1.1\r\nA: b\r\n\r\nrest"), Some(20));
+        assert_eq!(end_of_head(b"GET / HTTP/1.1\n\n"), Some(14));
+        assert_eq!(end_of_head(b"GET / HTTP/1.1\r\n"), None);
+    }
+}
