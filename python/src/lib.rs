@@ -12,6 +12,7 @@
 mod census;
 mod graph;
 mod grundy;
+mod grundy_jobs;
 mod lookup;
 mod table;
 mod watch;
@@ -72,8 +73,8 @@ fn _chomp3(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(grundy::grundy_lookup, m)?)?;
     m.add_function(wrap_pyfunction!(grundy::grundy_line, m)?)?;
     m.add_function(wrap_pyfunction!(grundy::grundy_table, m)?)?;
-    m.add_function(wrap_pyfunction!(grundy::grundy_periods, m)?)?;
-    m.add_function(wrap_pyfunction!(grundy::grundy_census, m)?)?;
+    m.add_function(wrap_pyfunction!(grundy_jobs::grundy_periods, m)?)?;
+    m.add_function(wrap_pyfunction!(grundy_jobs::grundy_census, m)?)?;
     m.add_function(wrap_pyfunction!(table::compute, m)?)?;
     m.add_function(wrap_pyfunction!(table::transpose, m)?)?;
     m.add_function(wrap_pyfunction!(census::census, m)?)?;

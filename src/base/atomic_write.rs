@@ -116,7 +116,8 @@ impl FileSet {
 
     /// Takes into the set a file that another writer wrote at `aside`
     /// (beside `path`): synced now, renamed onto `path` at
-    /// [`FileSet::commit`].
+    /// [`FileSet::commit`]. (The figures' writer's: only with `plot`.)
+    #[cfg(feature = "plot")]
     pub(crate) fn adopt(&mut self, aside: PathBuf, path: &Path) -> io::Result<()> {
         let synced = File::open(&aside).and_then(|f| f.sync_all());
         self.written.push((aside, through_links(path)));
