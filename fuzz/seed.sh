@@ -8,7 +8,7 @@ bin=target/release/chomp3
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 c=fuzz/corpus
-mkdir -p $c/{table,grundy_table,sweep,descriptors,census_checkpoint,periods_checkpoint,grundy_text,graph_memo,graph_text,viewer,figure_record}
+mkdir -p $c/{table,grundy_table,sweep,descriptors,census_checkpoint,periods_checkpoint,grundy_text,graph_memo,graph_text,viewer,viewer_http,figure_record}
 $bin compute --n 60 --capacity 60 --table "$work/t.c3t" > /dev/null
 cp "$work/t.c3t" $c/table/t60
 $bin grundy-table --quiet --n 12 --capacity 12 --table "$work/g.g3t" --checkpoint "$work/g.g3s" > /dev/null
@@ -42,6 +42,9 @@ for u in '/api/info' '/api/tile?scale=0&x=0&y=0&format=values' '/api/tile?scale=
          '/api/cell?q=100&r=40' '/api/row?r=5&from=0&to=300' '/api/census' '/api/legend' '/'; do
   printf '%s' "$u" > "$c/viewer/$(printf '%s' "$u" | md5sum | cut -c1-8)"
 done
+printf 'GET /api/cell?q=1&r=0 HTTP/1.1\r\nHost: x\r\nConnection: close' > $c/viewer_http/get
+printf 'HEAD / HTTP/1.0' > $c/viewer_http/head
+printf 'POST /api/cell HTTP/1.1\r\nContent-Length: 0' > $c/viewer_http/post
 $bin plot --grundy-bfiles data/grundy-periods-300 --out "$work/plots" > /dev/null
 cp "$work/plots/figures.tsv" $c/figure_record/grundy
 cp plots/figures.tsv $c/figure_record/committed

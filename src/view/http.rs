@@ -44,8 +44,10 @@ impl Server {
 
 /// Whether a request only reads its answer's head (`HEAD`) or all of it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Method {
+pub enum Method {
+    /// `GET`: the answer whole.
     Get,
+    /// `HEAD`: its head only.
     Head,
 }
 
@@ -173,8 +175,9 @@ fn end_of_head(bytes: &[u8]) -> Option<usize> {
     }
 }
 
-/// The method and target of a request head, or the reply that refuses it.
-fn parse(head: &[u8]) -> Result<(Method, String), Reply> {
+/// The method and target of a request head (its bytes before the blank
+/// line), or the reply that refuses it: a 400 or a 405, with one line.
+pub fn parse(head: &[u8]) -> Result<(Method, String), Reply> {
     let bad = |why: &str| Reply::error(400, format!("malformed request: {why}"));
     let text = std::str::from_utf8(head).map_err(|_| bad("the head is not text"))?;
     let mut lines = text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l));
