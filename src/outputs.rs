@@ -198,6 +198,13 @@ pub enum OutputError {
         /// What is there.
         found: Found,
     },
+    /// An output is a symbolic link.
+    Link {
+        /// The output.
+        output: Output,
+        /// Where the link leads.
+        to: PathBuf,
+    },
     /// An output's directory is missing or cannot be written.
     NotWritable {
         /// The output.
@@ -234,6 +241,13 @@ impl fmt::Display for OutputError {
                     output.kind.what()
                 )
             }
+            OutputError::Link { output, to } => write!(
+                f,
+                "{} {} is a symbolic link (to {}): results are not written through links; name the file itself",
+                output.option,
+                output.path.display(),
+                to.display()
+            ),
             OutputError::NotWritable { output, dir, error } => write!(
                 f,
                 "{} {}: cannot write in {} ({error}); nothing was computed",
@@ -262,6 +276,12 @@ pub fn check(outputs: &[Output]) -> Result<(), OutputError> {
         }
     }
     for output in outputs {
+        if let Ok(to) = std::fs::read_link(&output.path) {
+            return Err(OutputError::Link {
+                output: output.clone(),
+                to,
+            });
+        }
         let found = found(&output.path).map_err(|error| OutputError::NotWritable {
             output: output.clone(),
             dir: output.path.clone(),

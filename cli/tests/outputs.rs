@@ -468,12 +468,13 @@ fn graph_says_when_its_input_holds_no_graph() {
 /// `grundy-census --out` and `grundy-periods --out` keep a census of more
 /// lines at their output unless given `--replace`, as `census` does.
 #[test]
-fn an_output_that_is_a_link_is_written_where_it_leads() {
-    // A result at a symbolic link replaces the file the link leads to, and
-    // the link stays.
+fn an_output_that_is_a_link_is_refused_and_nothing_is_replaced() {
+    // A result is never written through a symbolic link: a link to another
+    // output of the same command, to nothing, or to a file elsewhere is
+    // refused, and every file stays as it was.
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let args = [
+    let census = [
         "grundy-census",
         "--quiet",
         "--lines",
@@ -483,47 +484,61 @@ fn an_output_that_is_a_link_is_written_where_it_leads() {
         "--bfiles",
         "b",
     ];
-    assert!(chomp3_in(d, &args).status.success());
-    std::fs::create_dir(d.join("store")).unwrap();
-    std::fs::rename(d.join("g.tsv"), d.join("store/g.tsv")).unwrap();
-    std::fs::rename(d.join("b/grundy-starts.txt"), d.join("store/starts.txt")).unwrap();
-    std::os::unix::fs::symlink("store/g.tsv", d.join("g.tsv")).unwrap();
-    std::os::unix::fs::symlink("../store/starts.txt", d.join("b/grundy-starts.txt")).unwrap();
-    let args = [
-        "grundy-census",
-        "--quiet",
-        "--lines",
-        "5",
-        "--out",
-        "g.tsv",
-        "--bfiles",
-        "b",
-    ];
-    for _ in 0..2 {
-        let out = chomp3_in(d, &args);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        for link in ["g.tsv", "b/grundy-starts.txt"] {
-            let meta = std::fs::symlink_metadata(d.join(link)).unwrap();
-            assert!(meta.file_type().is_symlink(), "{link} is still a link");
-        }
-    }
-    // The files behind the links are the ones a run without links writes.
-    let plain = tempfile::tempdir().unwrap();
-    assert!(chomp3_in(plain.path(), &args).status.success());
-    for (behind, made) in [
-        ("store/g.tsv", "g.tsv"),
-        ("store/starts.txt", "b/grundy-starts.txt"),
+    assert!(chomp3_in(d, &census).status.success());
+    let link = |to: &str, at: &str| std::os::unix::fs::symlink(to, d.join(at)).unwrap();
+    link("g.tsv", "alias.tsv");
+    link("../g.tsv", "b/p.txt");
+    link("nowhere.tsv", "dangling.tsv");
+    let before = files(d);
+    for args in [
+        &["grundy-census", "--lines", "4", "--out", "alias.tsv"][..],
+        &["grundy-census", "--lines", "4", "--out", "dangling.tsv"],
+        &[
+            "census",
+            "--rows",
+            "5",
+            "--out",
+            "c.tsv",
+            "--descriptors",
+            "dangling.tsv",
+        ],
+        &[
+            "graph",
+            "geng:1..3",
+            "--summary",
+            "--out",
+            "r.txt",
+            "--bfile",
+            "dangling.tsv",
+        ],
     ] {
-        assert_eq!(
-            std::fs::read(d.join(behind)).unwrap(),
-            std::fs::read(plain.path().join(made)).unwrap(),
-            "{behind}"
-        );
+        refused(d, args, 1, "is a symbolic link");
     }
+    assert!(files(d) == before, "nothing written or replaced");
+    assert!(!d.join("nowhere.tsv").exists() && !d.join("c.tsv").exists());
+    // A set written by analyze: one member a link, and the old set stays whole.
+    let t40 = computed(d, "t40.c3t", 40, &[]);
+    let t60 = computed(d, "t60.c3t", 60, &[]);
+    let analyze = |t: &Path| {
+        chomp3_in(
+            d,
+            &["analyze", "--table", t.to_str().unwrap(), "--out", "a"],
+        )
+    };
+    assert!(analyze(&t40).status.success());
+    std::fs::remove_file(d.join("a/rows.tsv")).unwrap();
+    std::os::unix::fs::symlink("summary.json", d.join("a/rows.tsv")).unwrap();
+    let set = files(&d.join("a"));
+    let out = analyze(&t60);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("is a symbolic link"), "{err}");
+    assert!(files(&d.join("a")) == set, "the old analysis whole");
+    let names: Vec<String> = std::fs::read_dir(d.join("a"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.iter().all(|n| !n.contains(".new-")), "{names:?}");
 }
 
 #[test]

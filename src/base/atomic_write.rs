@@ -24,36 +24,34 @@ pub(crate) fn left_aside(file_name: &str) -> Option<&str> {
     pid.parse::<u32>().ok().map(|_| name)
 }
 
-/// The file a write of `path` replaces: `path` itself, or, where `path` is
-/// a symbolic link, the file it leads to (followed link by link, relative
-/// ones from their own directory), so that a result written through a link
-/// lands where the link points and the link stays. A chain of more than 40
-/// links is left as it is (the write then fails as the system says).
-pub(crate) fn through_links(path: &Path) -> PathBuf {
-    let mut at = path.to_path_buf();
-    for _ in 0..40 {
-        match std::fs::symlink_metadata(&at) {
-            Ok(meta) if meta.file_type().is_symlink() => match std::fs::read_link(&at) {
-                Ok(to) => at = parent_dir(&at).join(to),
-                Err(_) => return at,
-            },
-            _ => return at,
+/// Refuses to write at a symbolic link: a result written through a link
+/// could land on another output of the same command (two names, one file)
+/// or outside the directory named, and a rename would replace the link
+/// itself. The message names the link and where it leads.
+pub fn refuse_link(path: &Path) -> io::Result<()> {
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => {
+            let to = std::fs::read_link(path).unwrap_or_default();
+            Err(io::Error::other(format!(
+                "{} is a symbolic link (to {}): results are not written through links; name the file itself",
+                path.display(),
+                to.display()
+            )))
         }
+        _ => Ok(()),
     }
-    at
 }
 
 /// Writes `path` through a synced file beside it and a rename, so that
 /// `path` is always either the old file or the whole new one. On an error the
 /// file beside it is removed and `path` is untouched. Files that earlier
 /// writers of `path` left beside it when killed before their rename are
-/// removed first. A symbolic link at `path` stays: the file it leads to is
-/// the one replaced.
+/// removed first. A symbolic link at `path` is refused ([`refuse_link`]).
 pub fn write_atomically(
     path: &Path,
     write: impl FnOnce(&mut BufWriter<File>) -> io::Result<()>,
 ) -> io::Result<()> {
-    let path = &through_links(path);
+    refuse_link(path)?;
     let aside = write_aside(path, write)?;
     std::fs::rename(&aside, path).inspect_err(|_| {
         let _ = std::fs::remove_file(&aside);
@@ -107,10 +105,10 @@ impl FileSet {
         path: &Path,
         write: impl FnOnce(&mut BufWriter<File>) -> io::Result<()>,
     ) -> io::Result<()> {
-        let to = through_links(path);
-        let aside = write_aside(&to, write)
+        refuse_link(path)?;
+        let aside = write_aside(path, write)
             .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
-        self.written.push((aside, to));
+        self.written.push((aside, path.to_path_buf()));
         Ok(())
     }
 
@@ -119,8 +117,8 @@ impl FileSet {
     /// [`FileSet::commit`]. (The figures' writer's: only with `plot`.)
     #[cfg(feature = "plot")]
     pub(crate) fn adopt(&mut self, aside: PathBuf, path: &Path) -> io::Result<()> {
-        let synced = File::open(&aside).and_then(|f| f.sync_all());
-        self.written.push((aside, through_links(path)));
+        let synced = refuse_link(path).and_then(|()| File::open(&aside).and_then(|f| f.sync_all()));
+        self.written.push((aside, path.to_path_buf()));
         synced.map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))
     }
 

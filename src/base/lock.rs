@@ -118,7 +118,6 @@ impl Drop for First {
 
 /// Locks `output` for this process, or says who has it.
 pub fn lock(output: &Path) -> Result<Held, LockError> {
-    // Beside the file a write replaces: a link and its target share a lock.
     let bytes = output.file_name().map_or(0, |n| n.len());
     if bytes > MAX_NAME {
         return Err(LockError::NameTooLong {
@@ -126,7 +125,7 @@ pub fn lock(output: &Path) -> Result<Held, LockError> {
             bytes,
         });
     }
-    let lock = lock_path(&crate::base::atomic_write::through_links(output));
+    let lock = lock_path(output);
     let mut held = HELD.lock().unwrap_or_else(|e| e.into_inner());
     if held.contains(&lock) {
         return Ok(Held { _first: None });
