@@ -317,6 +317,36 @@ fn an_edge_list_on_standard_input_is_read_once() {
 }
 
 #[test]
+fn subgraph_labels_read_back_as_the_graphs_they_name() {
+    // A looped subgraph is labelled in sparse6 (graph6 has no loops): every
+    // label, read back, has the value printed beside it.
+    let tsv = |args: &[&str], input: &str| -> Vec<(String, String)> {
+        let out = chomp3_with_input(args, input);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .skip(1)
+            .map(|l| {
+                let f: Vec<&str> = l.split('\t').collect();
+                (f[0].to_string(), f[3].to_string())
+            })
+            .collect()
+    };
+    let subs = tsv(
+        &["graph", "--quiet", "--tsv", "--subgraphs", "--edges", "-"],
+        "0 1\n1 1\n1 2\n2 2\n",
+    );
+    assert!(subs.iter().any(|(l, _)| l.starts_with(':')), "{subs:?}");
+    let labels: String = subs.iter().map(|(l, _)| format!("{l}\n")).collect();
+    let again = tsv(&["graph", "--quiet", "--tsv", "-"], &labels);
+    assert_eq!(again, subs);
+}
+
+#[test]
 fn a_saved_memo_reloads_to_the_same_values_and_bytes() {
     let s = Solver::new();
     for spec in ["wheel:7", "gmk:3,4", "complete:6", "fan:6"] {

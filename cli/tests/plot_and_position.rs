@@ -59,6 +59,13 @@ fn position_command_prints_moves_and_refuses_bad_triples() {
         String::from_utf8_lossy(&out.stdout).trim(),
         "[11,7,5] is a P-position: the player to move loses"
     );
+    // Every move of a position this long listed with its value would not
+    // fit in memory: refused before the sweep, in one line.
+    let out = chomp3(&["position", "4000000000", "3", "3", "--nim"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("4000000006 moves) needs about"), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     let out = chomp3(&["position", "3", "3", "3", "--table", p]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(

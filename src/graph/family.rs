@@ -129,10 +129,30 @@ fn arguments(spec: &str, what: impl Into<String>) -> FamilyError {
     }
 }
 
+/// The most graphs one spec's ranges may name (they are built before any
+/// is solved).
+pub const MAX_EXPANDED: u64 = 100_000;
+
 /// Every graph `spec` names, labelled: ranges expanded in order (the last
 /// argument fastest), multi-graph families in their own order.
 pub(crate) fn expand(spec: &str) -> Result<Vec<(String, Graph)>, FamilyError> {
     let (name, args) = split(spec)?;
+    // The product of the ranges' lengths, counted before any is expanded.
+    let mut count: u128 = 1;
+    for arg in args.split(',') {
+        if let Some((a, b)) = arg.trim().split_once("..") {
+            let (a, b) = (whole(spec, a)?, whole(spec, b)?);
+            count = count.saturating_mul((b.saturating_sub(a) + 1) as u128);
+        }
+    }
+    if count > MAX_EXPANDED as u128 {
+        return Err(arguments(
+            spec,
+            format!(
+                "its ranges name {count} graphs; one spec may name at most {MAX_EXPANDED}: split it"
+            ),
+        ));
+    }
     let mut specs = vec![String::new()];
     for (i, arg) in args.split(',').enumerate() {
         let values: Vec<String> = match arg.trim().split_once("..") {

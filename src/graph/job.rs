@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use super::family::FamilyError;
-use super::format::to_graph6;
+use super::format;
 use super::output::{Cost, Output, Solved, Tally};
 use super::sources::{Inputs, Item, Source, SourceError};
 use super::{MemoError, Solver, subgraphs_or_stop};
@@ -493,7 +493,10 @@ impl Running<'_> {
         let before = self.tally.os85;
         let stop = self.stop;
         let all = (self.pool.install(|| subgraphs_or_stop(g, stop))).ok_or_else(stopped)?;
-        let mut all = all.into_iter().map(|h| (to_graph6(&h), h, None)).peekable();
+        let mut all = all
+            .into_iter()
+            .map(|h| (format::label(&h), h, None))
+            .peekable();
         while all.peek().is_some() {
             self.solve(all.by_ref().take(CHUNK).collect(), out)?;
         }
@@ -860,7 +863,11 @@ mod tests {
         std::fs::remove_file(&memo).unwrap();
         let g6 = dir.path().join("g.g6");
         let w9 = crate::graph::family::build("wheel:9").unwrap();
-        std::fs::write(&g6, format!("{}\n!!\n", to_graph6(&w9))).unwrap();
+        std::fs::write(
+            &g6,
+            format!("{}\n!!\n", crate::graph::format::to_graph6(&w9)),
+        )
+        .unwrap();
         let mut j = job(&[g6.to_str().unwrap()]);
         j.memo = Some(memo.clone());
         let (ran, text) = run(&j);

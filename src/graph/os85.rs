@@ -6,7 +6,7 @@
 
 use std::io::{self, Write};
 
-use super::format::to_graph6;
+use super::format;
 use super::{Graph, Move};
 
 /// The counts of a check: graphs seen, those with `p(G) = 2`, and those of
@@ -62,7 +62,7 @@ impl Counts {
             return Ok(None);
         }
         self.exceptions += 1;
-        let graph6 = to_graph6(g);
+        let graph6 = format::label(g);
         writeln!(out, "{graph6}\t{label}\tg = {value}")?;
         Ok(Some(Exception {
             graph6,

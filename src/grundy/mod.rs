@@ -198,6 +198,17 @@ pub(crate) fn sweep_memory(q_max: u32) -> u64 {
     u64::try_from(lines * per_line).unwrap_or(u64::MAX)
 }
 
+/// Refuses [`options`] for `[p,q,r]` where this machine cannot hold its
+/// sweep and its list of moves (16 bytes a move, twice that while the list
+/// grows).
+pub fn check_options_memory(p: u32, q: u32, r: u32) -> Result<(), crate::base::memory::TooMuch> {
+    let moves = u64::from(p) + u64::from(q) + u64::from(r);
+    crate::base::memory::check(
+        format!("the value of every move from [{p},{q},{r}] ({moves} moves)"),
+        sweep_memory(q).saturating_add(32 * moves),
+    )
+}
+
 /// Refuses a sweep of the lines `q <= q_max` that this machine cannot hold.
 pub fn check_memory(q_max: u32) -> Result<(), crate::base::memory::TooMuch> {
     crate::base::memory::check(
