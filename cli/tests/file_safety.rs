@@ -446,6 +446,59 @@ fn a_version_1_table_is_upgraded_exactly_and_a_damaged_one_is_not() {
 }
 
 #[test]
+fn a_killed_upgrade_leaves_no_table_and_the_same_command_makes_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = computed(dir.path(), "good.c3t", 3000, &[]);
+    let v1 = dir.path().join("old.c3t");
+    std::fs::write(&v1, as_version_1(&std::fs::read(&good).unwrap())).unwrap();
+    let new = dir.path().join("new.c3t");
+    let names = || -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    };
+    let mut killed = false;
+    for _ in 0..20 {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_chomp3"))
+            .args(["upgrade", "--quiet"])
+            .args([&v1, &new])
+            .spawn()
+            .unwrap();
+        // Killed once it has begun writing (its file aside is there).
+        while child.try_wait().unwrap().is_none()
+            && !names().iter().any(|n| n.starts_with(".new.c3t.new-"))
+        {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        let ended = child.try_wait().unwrap().is_some();
+        child.kill().ok();
+        child.wait().unwrap();
+        if !ended {
+            killed = true;
+            assert!(!new.exists(), "no table at the name until it is whole");
+            break;
+        }
+        std::fs::remove_file(&new).unwrap();
+    }
+    assert!(killed, "no run was killed while it wrote");
+    chomp3_ok(&[
+        "upgrade",
+        "--quiet",
+        v1.to_str().unwrap(),
+        new.to_str().unwrap(),
+    ]);
+    assert!(data_bytes(&new) == data_bytes(&good));
+    assert_eq!(
+        names(),
+        ["good.c3t", "new.c3t", "old.c3t"],
+        "nothing left aside"
+    );
+}
+
+#[test]
 fn two_runs_creating_one_table_leave_one_whole_table() {
     // Whatever the interleaving, one run writes the table; the other ends it
     // too (after) or says in one line that another process is writing it.

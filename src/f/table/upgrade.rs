@@ -44,13 +44,37 @@ pub fn upgrade(
             "exists; name a new file for the upgraded table",
         )));
     }
+    // Written aside (`.NAME.new-PID`) and linked to `new` only once read
+    // back whole: a kill leaves no table at `new`, and the next run clears
+    // what a killed one left.
+    crate::base::atomic_write::remove_left_aside(new);
+    let aside = crate::base::atomic_write::aside_path(new);
+    let placed = write_aside(&v1, &aside, new, stop, progress).and_then(|()| {
+        std::fs::hard_link(&aside, new).map_err(TableError::io(new))?;
+        if let Ok(d) = std::fs::File::open(crate::base::atomic_write::parent_dir(new)) {
+            let _ = d.sync_all();
+        }
+        Ok(())
+    });
+    let _ = std::fs::remove_file(&aside);
+    placed.map(|()| v1.columns)
+}
+
+/// Writes the table of `v1` at `aside` and reads it back, value by value;
+/// `named` is the table's name in a message.
+fn write_aside(
+    v1: &V1,
+    aside: &Path,
+    named: &Path,
+    stop: &Stop,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<(), TableError> {
+    let new = aside;
     let mut w = TableWriter::create_shape(new, v1.shape, v1.capacity)?;
     let mut values = Vec::new();
     for c in 0..v1.columns {
         if stop.requested() {
-            drop(w);
-            let _ = std::fs::remove_file(new);
-            return Err(TableError::io(new)(std::io::Error::other(
+            return Err(TableError::io(named)(std::io::Error::other(
                 "interrupted; the partial upgrade was removed",
             )));
         }
@@ -75,7 +99,7 @@ pub fn upgrade(
             )));
         }
     }
-    Ok(v1.columns)
+    Ok(())
 }
 
 /// What a version 1 file holds (FORMAT.md of version 1: the header of
