@@ -342,6 +342,54 @@ fn bad_requests_get_a_4xx_and_one_line() {
 }
 
 #[test]
+fn slow_and_silent_clients_do_not_stop_it_answering() {
+    // Forty clients that send nothing and two that send a header line now
+    // and then: each is answered (408) when its head's time is up, and a
+    // plain request is answered meanwhile. The bound is a hang's, not a speed.
+    let dir = tempfile::tempdir().unwrap();
+    let table = computed(dir.path(), "t.c3t", 20, &[]);
+    let v = Viewer::start(&["--table", table.to_str().unwrap()]);
+    let silent: Vec<TcpStream> = (0..40)
+        .map(|_| TcpStream::connect(&v.addr).unwrap())
+        .collect();
+    let drip = std::thread::spawn({
+        let addr = v.addr.clone();
+        move || {
+            let mut streams: Vec<TcpStream> =
+                (0..2).map(|_| TcpStream::connect(&addr).unwrap()).collect();
+            for s in &mut streams {
+                s.write_all(b"GET / HTTP/1.1\r\n").unwrap();
+            }
+            for _ in 0..4 {
+                std::thread::sleep(std::time::Duration::from_secs(2));
+                for s in &mut streams {
+                    let _ = s.write_all(b"X-Drip: 1\r\n");
+                }
+            }
+            streams
+                .into_iter()
+                .map(|mut s| {
+                    let mut bytes = Vec::new();
+                    let _ = s.read_to_end(&mut bytes);
+                    String::from_utf8_lossy(&bytes).into_owned()
+                })
+                .collect::<Vec<_>>()
+        }
+    });
+    let started = std::time::Instant::now();
+    assert_eq!(v.json("/api/cell?q=1&r=0")["f"], 2);
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(30),
+        "{:?}",
+        started.elapsed()
+    );
+    for answer in drip.join().unwrap() {
+        assert!(answer.starts_with("HTTP/1.1 408 "), "{answer}");
+    }
+    drop(silent);
+}
+
+#[test]
 fn ctrl_c_stops_the_server_cleanly() {
     let dir = tempfile::tempdir().unwrap();
     let table = computed(dir.path(), "t.c3t", 20, &[]);

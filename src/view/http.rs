@@ -17,8 +17,12 @@ use crate::base::stop::Stop;
 
 /// The longest request head read (request line and headers).
 const MAX_HEAD: usize = 16 * 1024;
-/// How long a client may take to send its request head.
-const READ_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long a client may take to send its whole request head.
+const HEAD_DEADLINE: Duration = Duration::from_secs(5);
+/// Connections served at once: each waits on its client at most
+/// [`HEAD_DEADLINE`], so a few slow or silent clients delay the others by
+/// that at most, not for as long as they drip.
+pub(crate) const CONNECTIONS: usize = 32;
 
 /// A listening socket.
 pub struct Server {
@@ -103,7 +107,6 @@ fn next(receive: &Mutex<Receiver<TcpStream>>) -> Option<TcpStream> {
 /// Reads one request from `stream` and writes its answer.
 fn answer(mut stream: TcpStream, handle: &dyn Fn(Method, &str) -> Reply) -> io::Result<()> {
     stream.set_nonblocking(false)?;
-    stream.set_read_timeout(Some(READ_TIMEOUT))?;
     stream.set_write_timeout(Some(Duration::from_secs(30)))?;
     let (head_only, reply) = match read_head(&mut stream)? {
         None => return Ok(()),
@@ -127,7 +130,20 @@ fn answer(mut stream: TcpStream, handle: &dyn Fn(Method, &str) -> Reply) -> io::
 fn read_head(stream: &mut TcpStream) -> io::Result<Option<Result<Vec<u8>, Reply>>> {
     let mut head = Vec::new();
     let mut buf = [0u8; 4096];
+    let deadline = std::time::Instant::now() + HEAD_DEADLINE;
     loop {
+        // The deadline is the whole head's, however the bytes trickle in.
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        if left.is_zero() {
+            return Ok(Some(Err(Reply::error(
+                408,
+                format!(
+                    "the request head took longer than {} s",
+                    HEAD_DEADLINE.as_secs()
+                ),
+            ))));
+        }
+        stream.set_read_timeout(Some(left))?;
         let end = end_of_head(&head);
         if end.unwrap_or(head.len()) > MAX_HEAD {
             return Ok(Some(Err(Reply::error(
@@ -141,13 +157,14 @@ fn read_head(stream: &mut TcpStream) -> io::Result<Option<Result<Vec<u8>, Reply>
         }
         let n = match stream.read(&mut buf) {
             Ok(n) => n,
+            // Out of time: the deadline's answer, at the loop's top.
             Err(e)
                 if matches!(
                     e.kind(),
                     io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
                 ) =>
             {
-                0
+                continue;
             }
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(e),
@@ -158,7 +175,7 @@ fn read_head(stream: &mut TcpStream) -> io::Result<Option<Result<Vec<u8>, Reply>
             }
             return Ok(Some(Err(Reply::error(
                 400,
-                "the request ended (or stalled) before its blank line".to_string(),
+                "the request ended before its blank line".to_string(),
             ))));
         }
         head.extend_from_slice(&buf[..n]);
@@ -200,8 +217,35 @@ pub fn parse(head: &[u8]) -> Result<(Method, String), Reply> {
     if version != "HTTP/1.1" && version != "HTTP/1.0" {
         return Err(bad("the version is not HTTP/1.0 or HTTP/1.1"));
     }
-    if lines.any(|l| l.split_once(':').is_none_or(|(name, _)| !token(name))) {
-        return Err(bad("a header line is not NAME: VALUE"));
+    let mut hosts = 0;
+    let mut length: Option<&str> = None;
+    for l in lines {
+        let Some((name, value)) = l.split_once(':').filter(|(name, _)| token(name)) else {
+            return Err(bad("a header line is not NAME: VALUE"));
+        };
+        let value = value.trim_matches([' ', '\t']);
+        if value.bytes().any(|b| b.is_ascii_control() && b != b'\t') {
+            return Err(bad("a header value holds a control character"));
+        }
+        match name.to_ascii_lowercase().as_str() {
+            "host" => hosts += 1,
+            // The viewer reads no body: a request that says it sends one
+            // in a way not plainly counted is refused, not guessed at.
+            "transfer-encoding" => return Err(bad("a body in Transfer-Encoding is not read here")),
+            "content-length" => {
+                if value.is_empty() || !value.bytes().all(|b| b.is_ascii_digit()) {
+                    return Err(bad("Content-Length is not a number"));
+                }
+                if length.is_some_and(|l| l != value) {
+                    return Err(bad("two Content-Lengths disagree"));
+                }
+                length = Some(value);
+            }
+            _ => {}
+        }
+    }
+    if hosts > 1 || (hosts == 0 && version == "HTTP/1.1") {
+        return Err(bad("an HTTP/1.1 request has one Host header"));
     }
     let method = match method {
         "GET" => Method::Get,
@@ -223,6 +267,7 @@ fn write_reply(stream: &mut TcpStream, reply: &Reply, head_only: bool) -> io::Re
         400 => "Bad Request",
         404 => "Not Found",
         405 => "Method Not Allowed",
+        408 => "Request Timeout",
         431 => "Request Header Fields Too Large",
         500 => "Internal Server Error",
         _ => "",
@@ -254,7 +299,7 @@ mod tests {
             Ok((Method::Get, "/api/cell?q=1&r=0".to_string()))
         );
         assert_eq!(ok("HEAD / HTTP/1.0"), Ok((Method::Head, "/".to_string())));
-        assert_eq!(ok("POST / HTTP/1.1"), Err(405));
+        assert_eq!(ok("POST / HTTP/1.1\r\nHost: x"), Err(405));
         for bad in [
             "",
             "NONSENSE",
@@ -265,6 +310,14 @@ mod tests {
             "G\u{1}T / HTTP/1.1",
             "GET / HTTP/1.1\r\nno colon",
             "GET / HTTP/1.1\r\n: empty name",
+            "GET / HTTP/1.1",
+            "GET / HTTP/1.1\r\nHost: x\r\nHost: y",
+            "GET / HTTP/1.1\r\nHost: x\r\nContent-Length: abc",
+            "GET / HTTP/1.1\r\nHost: x\r\nContent-Length: -1",
+            "GET / HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2",
+            "GET / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked",
+            "GET / HTTP/1.1\r\nHost: x\0y",
+            "GET / HTTP/1.1\r\nHost: x\ry",
         ] {
             assert_eq!(ok(bad), Err(400), "{bad:?}");
         }

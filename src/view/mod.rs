@@ -175,13 +175,9 @@ fn file_error(s: &Sources, e: crate::f::table::TableError) -> Reply {
 /// positional reads (`Table::options().mapped(false)`), so a file cut
 /// meanwhile gives a 500.
 pub fn serve(s: &Sources, server: &http::Server, stop: &Stop) -> io::Result<()> {
-    http::serve(server, workers(), stop, &|_, target| respond(s, target))
-}
-
-fn workers() -> usize {
-    std::thread::available_parallelism()
-        .map_or(2, |n| n.get())
-        .clamp(2, 8)
+    http::serve(server, http::CONNECTIONS, stop, &|_, target| {
+        respond(s, target)
+    })
 }
 
 /// Listens on `addr`.
