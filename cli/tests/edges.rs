@@ -281,7 +281,7 @@ fn jobs_beyond_the_machine_are_refused_before_they_allocate() {
         ),
         (
             vec!["position", "100000", "100000", "100000", "--nim"],
-            "the Grundy sweep",
+            "the value of every move from [100000,100000,100000]",
         ),
         (
             vec![

@@ -239,9 +239,7 @@ impl Job {
 
     /// Every check before work, then the outputs locked.
     pub fn check(&self, names: Names) -> Result<Checked, JobError> {
-        if self.lines == 0 {
-            return Err(JobError::Lag(lag::LagError::NoLines));
-        }
+        lag::check_shape(self.lines, self.lag)?;
         let plan = self.plan(names);
         outputs::check(&plan)?;
         if let Some(out) = &self.out {

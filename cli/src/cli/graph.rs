@@ -116,9 +116,13 @@ pub fn run(args: &Args) -> Result<()> {
         bfile: "--bfile",
     };
     let checked = job.check(names).map_err(|e| match e {
-        e @ (JobError::Family(_) | JobError::StdinTwice) => {
-            anyhow::Error::from(super::Usage(e.to_string()))
-        }
+        e @ (JobError::Family(_)
+        | JobError::StdinTwice
+        | JobError::NoGraphs
+        | JobError::BFileNotGeng { .. }
+        | JobError::BFileNotSummary { .. }
+        | JobError::BFileRanges { .. }
+        | JobError::Cost) => anyhow::Error::from(super::Usage(e.to_string())),
         e => e.into(),
     })?;
     let started = Instant::now();

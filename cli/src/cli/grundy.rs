@@ -65,7 +65,14 @@ pub fn run(args: &Args) -> Result<()> {
         out: "--out",
         bfiles: "--bfiles",
     };
-    let checked = job.check(names)?;
+    // Options that ask for nothing writable are argument errors (exit 2).
+    let checked = job.check(names).map_err(|e| match e {
+        e @ (chomp3::grundy::census_job::JobError::NoRectangles
+        | chomp3::grundy::census_job::JobError::RectanglesWithoutBFiles) => {
+            anyhow::Error::from(super::Usage(e.to_string()))
+        }
+        e => e.into(),
+    })?;
     let started = Instant::now();
     let all = chomp3::grundy::line(args.lines, args.lines) + 1;
     let bar = bar(

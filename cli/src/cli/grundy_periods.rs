@@ -77,7 +77,13 @@ pub fn run(args: &Args) -> Result<()> {
         out: "--out",
         checkpoint: "--checkpoint",
     };
-    let checked = job.check(names)?;
+    // A lag that does not fit the lines is an argument error (exit 2).
+    let checked = job.check(names).map_err(|e| match e {
+        e @ chomp3::grundy::periods_job::JobError::Lag(_) => {
+            anyhow::Error::from(super::Usage(e.to_string()))
+        }
+        e => e.into(),
+    })?;
     let started = Instant::now();
     let all = chomp3::grundy::line(args.lines, args.lines) + 1;
     let bar = bar(args.quiet.quiet, "{spinner} p = {pos}, {msg}  {elapsed}");

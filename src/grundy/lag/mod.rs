@@ -189,27 +189,33 @@ pub struct Run {
     restarted: Option<i32>,
 }
 
+/// Whether a census of the lines `q <= q_max` may have the lag `lag`: at
+/// least one line past (0,0), a lag of at least `2Q + 2`, and at most 128
+/// divisors of it.
+pub fn check_shape(q_max: u32, lag: u32) -> Result<(), LagError> {
+    if q_max == 0 {
+        return Err(LagError::NoLines);
+    }
+    let least = 2 * u64::from(q_max) + 2;
+    if u64::from(lag) < least {
+        return Err(LagError::TooShort { lag, least });
+    }
+    if divisors(u64::from(lag)).len() > 128 {
+        return Err(LagError::TooManyDivisors { lag });
+    }
+    Ok(())
+}
+
 impl Run {
     /// A census of the lines `q <= q_max` with lag `lag`, before its first
     /// step, with room for `G - p >= -below` (or more: `Live::room`).
     pub fn new(q_max: u32, lag: u32, below: u32) -> Result<Run, LagError> {
-        if q_max == 0 {
-            return Err(LagError::NoLines);
-        }
+        check_shape(q_max, lag)?;
         let below = Live::room(q_max, below);
-        if lag < 2 * q_max + 2 {
-            return Err(LagError::TooShort {
-                lag,
-                least: 2 * q_max + 2,
-            });
-        }
         let divs: Vec<u32> = divisors(lag as u64)
             .iter()
             .map(|&d| narrow::<u32, _>(d))
             .collect();
-        if divs.len() > 128 {
-            return Err(LagError::TooManyDivisors { lag });
-        }
         let n = line(q_max, q_max) + 1;
         let order: Vec<(u32, u32)> = (0..=q_max)
             .flat_map(|q| (0..=q).map(move |r| (q, r)))
@@ -600,7 +606,7 @@ pub enum LagError {
         /// The lag given.
         lag: u32,
         /// The least lag for these lines.
-        least: u32,
+        least: u64,
     },
     /// More divisors than the census tracks.
     #[error("the lag {lag} has more than 128 divisors")]
