@@ -209,7 +209,7 @@ pub(crate) fn to_sparse6(g: &super::Graph) -> String {
     if k < 6 && n == 1 << k && pad > k && last + 2 == n {
         bits.push(false);
     }
-    while bits.len() % 6 != 0 {
+    while !bits.len().is_multiple_of(6) {
         bits.push(true);
     }
     let mut out = vec![b':', narrow::<u8, _>(n) + 63];
