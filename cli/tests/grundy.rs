@@ -806,6 +806,56 @@ fn a_sweep_brought_up_and_killed_again_and_again_gets_further() {
 }
 
 #[test]
+#[cfg(feature = "test-hooks")]
+fn a_run_of_a_smaller_n_after_a_stopped_one_takes_its_sweep() {
+    // A run of N = 300 stopped at p = 200 leaves a sweep of the lines
+    // q <= 300; a run of N = 100 then finds the table whole (p <= 200) and
+    // narrows the sweep, which is no damage, and N = 300 again ends with the
+    // uninterrupted run's sweep.
+    use std::io::{BufRead, BufReader};
+    let dir = tempfile::tempdir().unwrap();
+    let direct = dir.path().join("direct.g3t");
+    assert!(grundy_table(&direct, 300).status.success());
+    let path = dir.path().join("t.g3t");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_chomp3"))
+        .args([
+            "grundy-table",
+            "--quiet",
+            "--n",
+            "300",
+            "--capacity",
+            "5000",
+        ])
+        .args(["--hold-at", "200", "--table", path.to_str().unwrap()])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    // Kept open until the run ends: it says there that it was interrupted.
+    let mut said = BufReader::new(child.stderr.take().unwrap());
+    said.read_line(&mut line).unwrap();
+    assert!(line.contains("holding at p = 200"), "{line}");
+    let sent = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    assert_eq!(child.wait().unwrap().code(), Some(130));
+    drop(said);
+    for n in [100, 300] {
+        let out = grundy_table(&path, n);
+        assert!(
+            out.status.success(),
+            "N = {n}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let sweep = |t: &std::path::Path| std::fs::read(t.with_extension("g3s")).unwrap();
+    assert!(sweep(&path) == sweep(&direct));
+    assert!(data_bytes(&path) == data_bytes(&direct));
+}
+
+#[test]
 fn the_stored_tables_errors_name_a_grundy_table_and_its_command() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("small.g3t");

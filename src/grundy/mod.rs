@@ -271,21 +271,31 @@ impl Sweep {
     }
 
     /// Reads a state written by [`Sweep::save`], for the lines `q <= q_max`:
-    /// a sweep of fewer lines is widened when none of the new ones has
-    /// started (`p <=` its `Q`), since a line is untouched before its first `p`.
+    /// a sweep of fewer lines is widened, and one of more lines narrowed, as
+    /// long as no line gained or dropped has started (`p <=` the smaller
+    /// `Q`), since a line is untouched before its first `p` (a run stopped
+    /// early and followed by a run of a smaller `N`). A sweep past its own
+    /// lines (`p > Q`) is damaged.
     pub(crate) fn load(r: &mut dyn Read, q_max: u32) -> io::Result<Sweep> {
         let (saved_q, p) = (get32(r)?, get32(r)?);
-        if saved_q > q_max || p > saved_q {
+        if p > saved_q {
+            return Err(crate::base::bytes::damaged("a sweep past its own lines"));
+        }
+        if p > q_max {
             return Err(crate::base::bytes::damaged(
                 "a sweep of other lines than this table's",
             ));
         }
         let mut sweep = Sweep::new(q_max);
         sweep.p = p;
+        let kept = line(q_max, q_max);
         for at in 0..=line(saved_q, saved_q) {
-            sweep.used[at] = Used::load(r)?;
-            sweep.first[at] = get32(r)?;
-            sweep.now[at] = get32(r)?;
+            let (used, first, now) = (Used::load(r)?, get32(r)?, get32(r)?);
+            if at <= kept {
+                sweep.used[at] = used;
+                sweep.first[at] = first;
+                sweep.now[at] = now;
+            }
         }
         Ok(sweep)
     }
