@@ -198,6 +198,11 @@ pub enum OutputError {
         /// What is there.
         found: Found,
     },
+    /// An output's path names a directory (`dir/`, `..`), not a file.
+    NotAFile {
+        /// The output.
+        output: Output,
+    },
     /// An output is a symbolic link.
     Link {
         /// The output.
@@ -241,6 +246,12 @@ impl fmt::Display for OutputError {
                     output.kind.what()
                 )
             }
+            OutputError::NotAFile { output } => write!(
+                f,
+                "{} {} names a directory, not a file; give the file's name",
+                output.option,
+                output.path.display()
+            ),
             OutputError::Link { output, to } => write!(
                 f,
                 "{} {} is a symbolic link (to {}): results are not written through links; name the file itself",
@@ -276,6 +287,13 @@ pub fn check(outputs: &[Output]) -> Result<(), OutputError> {
         }
     }
     for output in outputs {
+        use std::os::unix::ffi::OsStrExt;
+        let bytes = output.path.as_os_str().as_bytes();
+        if output.path.file_name().is_none() || bytes.ends_with(b"/") || bytes.ends_with(b"/.") {
+            return Err(OutputError::NotAFile {
+                output: output.clone(),
+            });
+        }
         if let Ok(to) = std::fs::read_link(&output.path) {
             return Err(OutputError::Link {
                 output: output.clone(),

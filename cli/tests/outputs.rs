@@ -199,6 +199,15 @@ fn an_output_that_cannot_be_written_is_refused_before_the_work() {
         "ask for at least 1",
     );
     assert!(!d.join("b").exists() && !d.join("g.tsv").exists());
+    // A path that names a directory, not a file.
+    for out in ["sub/", "sub/..", "."] {
+        refused(
+            d,
+            &["grundy-census", "--lines", "3", "--out", out],
+            1,
+            "names a directory, not a file",
+        );
+    }
     // A name with no room for the files beside it, and a directory where
     // the lock goes.
     let long = format!("{}.tsv", "g".repeat(246));

@@ -70,7 +70,10 @@ fn bits(x: &[u8]) -> impl Iterator<Item = bool> + '_ {
 /// One graph6 or sparse6 line (no newline).
 pub fn parse_line(line: &str) -> Result<Multigraph, FormatError> {
     let line = line.trim_end_matches(['\r', '\n']);
-    let line = line.strip_prefix(">>graph6<<").unwrap_or(line);
+    // nauty's optional headers.
+    let line = (line.strip_prefix(">>graph6<<"))
+        .or_else(|| line.strip_prefix(">>sparse6<<"))
+        .unwrap_or(line);
     if let Some(body) = line.strip_prefix(':') {
         return sparse6(body);
     }
@@ -271,6 +274,7 @@ mod tests {
         // nauty's formats.txt: ":Fa@x^" is the graph on 7 vertices with edges
         // 0-1 0-2 1-2 5-6.
         let g = parse_line(":Fa@x^").unwrap();
+        assert_eq!(parse_line(">>sparse6<<:Fa@x^").unwrap(), g);
         assert_eq!(g.n, 7);
         let mut e = g.edges.clone();
         e.sort();
