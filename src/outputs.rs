@@ -277,6 +277,15 @@ impl std::error::Error for OutputError {}
 /// directory above it, which the command creates the rest of) takes a new
 /// file.
 pub fn check(outputs: &[Output]) -> Result<(), OutputError> {
+    for output in outputs {
+        use std::os::unix::ffi::OsStrExt;
+        let bytes = output.path.as_os_str().as_bytes();
+        if output.path.file_name().is_none() || bytes.ends_with(b"/") || bytes.ends_with(b"/.") {
+            return Err(OutputError::NotAFile {
+                output: output.clone(),
+            });
+        }
+    }
     let keys: Vec<PathBuf> = outputs.iter().map(|o| identity(&o.path)).collect();
     for (i, a) in keys.iter().enumerate() {
         if let Some(j) = keys[..i].iter().position(|b| b == a) {
@@ -287,13 +296,6 @@ pub fn check(outputs: &[Output]) -> Result<(), OutputError> {
         }
     }
     for output in outputs {
-        use std::os::unix::ffi::OsStrExt;
-        let bytes = output.path.as_os_str().as_bytes();
-        if output.path.file_name().is_none() || bytes.ends_with(b"/") || bytes.ends_with(b"/.") {
-            return Err(OutputError::NotAFile {
-                output: output.clone(),
-            });
-        }
         if let Ok(to) = std::fs::read_link(&output.path) {
             return Err(OutputError::Link {
                 output: output.clone(),

@@ -66,6 +66,21 @@ fn position_command_prints_moves_and_refuses_bad_triples() {
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("4000000006 moves) needs about"), "{err}");
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    // Under a process limit (ulimit -v), that limit is the bound.
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v 3000000 && exec '{}' position 200000000 1 1 --nim",
+            env!("CARGO_BIN_EXE_chomp3")
+        ))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("this process may have (ulimit -v) 2.9 GiB"),
+        "{err}"
+    );
     let out = chomp3(&["position", "3", "3", "3", "--table", p]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(

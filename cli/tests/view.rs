@@ -343,13 +343,14 @@ fn bad_requests_get_a_4xx_and_one_line() {
 
 #[test]
 fn slow_and_silent_clients_do_not_stop_it_answering() {
-    // Forty clients that send nothing and two that send a header line now
-    // and then: each is answered (408) when its head's time is up, and a
-    // plain request is answered meanwhile. The bound is a hang's, not a speed.
+    // Two hundred clients that send nothing and two that send a header line
+    // now and then: each is answered (408) when its head's 5 s are up, and a
+    // plain request is answered meanwhile, before any of them is (each waits
+    // on its own thread).
     let dir = tempfile::tempdir().unwrap();
     let table = computed(dir.path(), "t.c3t", 20, &[]);
     let v = Viewer::start(&["--table", table.to_str().unwrap()]);
-    let silent: Vec<TcpStream> = (0..40)
+    let silent: Vec<TcpStream> = (0..200)
         .map(|_| TcpStream::connect(&v.addr).unwrap())
         .collect();
     let drip = std::thread::spawn({
@@ -379,7 +380,7 @@ fn slow_and_silent_clients_do_not_stop_it_answering() {
     let started = std::time::Instant::now();
     assert_eq!(v.json("/api/cell?q=1&r=0")["f"], 2);
     assert!(
-        started.elapsed() < std::time::Duration::from_secs(30),
+        started.elapsed() < std::time::Duration::from_millis(4500),
         "{:?}",
         started.elapsed()
     );

@@ -1,7 +1,8 @@
 //! How much memory this machine has, and the refusal of a job whose memory
 //! estimate is beyond it, before the job allocates anything (instead of an
 //! abort after it has); and how much this process has used at most.
-//! Plumbing: uses nothing else in the crate.
+//! Plumbing: uses nothing else in the crate (`libc` for the process's
+//! limit).
 
 use std::fmt;
 
@@ -28,6 +29,18 @@ pub(crate) fn physical() -> Option<u64> {
     kib.checked_mul(1024)
 }
 
+/// The address space this process may take (`RLIMIT_AS`, as `ulimit -v`
+/// sets it), where a limit is set.
+fn process_limit() -> Option<u64> {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes the struct it is given and nothing else.
+    let ok = unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) } == 0;
+    (ok && limit.rlim_cur != libc::RLIM_INFINITY).then_some(limit.rlim_cur)
+}
+
 /// A job that would need more memory than the machine has.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TooMuch {
@@ -35,24 +48,31 @@ pub struct TooMuch {
     pub what: String,
     /// Its estimate, in bytes.
     pub needs: u64,
-    /// The machine's memory, in bytes.
+    /// The machine's memory, or the process's limit where that is less, in
+    /// bytes.
     pub has: u64,
+    /// Whether `has` is the process's limit (`ulimit -v`).
+    pub limited: bool,
 }
 
 impl fmt::Display for TooMuch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let gib = |b: u64| b as f64 / (1u64 << 30) as f64;
+        let has = match self.limited {
+            true => "this process may have (ulimit -v)",
+            false => "this machine has",
+        };
         if self.needs == u64::MAX {
             return write!(
                 f,
-                "{} needs more than 16 EiB of memory (2^64 bytes) and this machine has {:.1} GiB; nothing was computed",
+                "{} needs more than 16 EiB of memory (2^64 bytes) and {has} {:.1} GiB; nothing was computed",
                 self.what,
                 gib(self.has)
             );
         }
         write!(
             f,
-            "{} needs about {:.1} GiB of memory and this machine has {:.1} GiB; nothing was computed",
+            "{} needs about {:.1} GiB of memory and {has} {:.1} GiB; nothing was computed",
             self.what,
             gib(self.needs),
             gib(self.has)
@@ -66,11 +86,17 @@ impl std::error::Error for TooMuch {}
 /// counting) that this machine cannot hold; allows it where the machine's
 /// memory cannot be read.
 pub fn check(what: impl Into<String>, needs: u64) -> Result<(), TooMuch> {
-    match physical() {
+    let (has, limited) = match (physical(), process_limit()) {
+        (Some(m), Some(l)) if l < m => (Some(l), true),
+        (None, Some(l)) => (Some(l), true),
+        (m, _) => (m, false),
+    };
+    match has {
         Some(has) if needs > has => Err(TooMuch {
             what: what.into(),
             needs,
             has,
+            limited,
         }),
         _ => Ok(()),
     }

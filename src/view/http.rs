@@ -8,8 +8,7 @@
 
 use std::io::{self, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::sync::mpsc::{Receiver, sync_channel};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use super::Reply;
@@ -19,10 +18,10 @@ use crate::base::stop::Stop;
 const MAX_HEAD: usize = 16 * 1024;
 /// How long a client may take to send its whole request head.
 const HEAD_DEADLINE: Duration = Duration::from_secs(5);
-/// Connections served at once: each waits on its client at most
-/// [`HEAD_DEADLINE`], so a few slow or silent clients delay the others by
-/// that at most, not for as long as they drip.
-pub(crate) const CONNECTIONS: usize = 32;
+/// Connections served at once, each on a thread of its own that waits on
+/// its client [`HEAD_DEADLINE`] at most: slow or silent clients delay no
+/// other, up to this many.
+pub(crate) const CONNECTIONS: usize = 512;
 
 /// A listening socket.
 pub struct Server {
@@ -55,53 +54,52 @@ pub enum Method {
     Head,
 }
 
-/// Accepts connections until `stop` is requested, answering each on one of
-/// `workers` threads with `handle(method, target)`.
+/// Accepts connections until `stop` is requested, each answered on a thread
+/// of its own with `handle(method, target)`; past `most` at once, a new
+/// connection gets a 503 at once. A client that sends nothing holds its
+/// thread for [`HEAD_DEADLINE`] at most and keeps no other waiting.
 pub(crate) fn serve(
     server: &Server,
-    workers: usize,
+    most: usize,
     stop: &Stop,
     handle: &(dyn Fn(Method, &str) -> Reply + Sync),
 ) -> io::Result<()> {
-    let (send, receive) = sync_channel::<TcpStream>(4 * workers);
-    let receive = Arc::new(Mutex::new(receive));
+    let live = AtomicUsize::new(0);
     std::thread::scope(|scope| {
-        for _ in 0..workers {
-            let receive = Arc::clone(&receive);
-            scope.spawn(move || {
-                while let Some(stream) = next(&receive) {
-                    // A client that went away is no concern of the server's.
-                    let _ = answer(stream, handle);
-                }
-            });
-        }
         while !stop.requested() {
             match server.listener.accept() {
-                Ok((stream, _)) => {
-                    if send.send(stream).is_err() {
-                        break;
+                Ok((mut stream, _)) => {
+                    if live.load(Ordering::Acquire) >= most {
+                        let busy =
+                            Reply::error(503, format!("{most} connections are open; try again"));
+                        let _ = stream.set_write_timeout(Some(Duration::from_secs(1)));
+                        let _ = write_reply(&mut stream, &busy, false);
+                        continue;
+                    }
+                    live.fetch_add(1, Ordering::AcqRel);
+                    let live = &live;
+                    let spawned = std::thread::Builder::new()
+                        .stack_size(1 << 20)
+                        .spawn_scoped(scope, move || {
+                            // A client that went away is no concern of the server's.
+                            let _ = answer(stream, handle);
+                            live.fetch_sub(1, Ordering::AcqRel);
+                        });
+                    if spawned.is_err() {
+                        // No thread to be had: the connection is dropped.
+                        live.fetch_sub(1, Ordering::AcqRel);
                     }
                 }
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
-                    std::thread::sleep(Duration::from_millis(20));
+                    std::thread::sleep(Duration::from_millis(10));
                 }
                 // A connection reset before it was taken, or out of file
                 // descriptors for a moment: the server goes on.
                 Err(_) => std::thread::sleep(Duration::from_millis(20)),
             }
         }
-        drop(send);
         Ok(())
     })
-}
-
-/// The next connection, or `None` once the listener is done.
-fn next(receive: &Mutex<Receiver<TcpStream>>) -> Option<TcpStream> {
-    receive
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .recv()
-        .ok()
 }
 
 /// Reads one request from `stream` and writes its answer.
@@ -269,6 +267,7 @@ fn write_reply(stream: &mut TcpStream, reply: &Reply, head_only: bool) -> io::Re
         405 => "Method Not Allowed",
         408 => "Request Timeout",
         431 => "Request Header Fields Too Large",
+        503 => "Service Unavailable",
         500 => "Internal Server Error",
         _ => "",
     };

@@ -39,6 +39,7 @@ pub fn upgrade(
     // SAFETY: read-only; a file cut while mapped raises SIGBUS (see `Table`).
     let map = unsafe { Mmap::map(&file) }.map_err(TableError::io(old))?;
     let v1 = V1::read(&map)?;
+    crate::base::atomic_write::refuse_link(new).map_err(TableError::io(new))?;
     if new.exists() {
         return Err(TableError::io(new)(std::io::Error::other(
             "exists; name a new file for the upgraded table",
