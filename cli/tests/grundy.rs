@@ -505,6 +505,37 @@ fn grundy_fresh(dir: &std::path::Path, n: u32) -> std::path::PathBuf {
 }
 
 /// Runs `chomp3 grundy-table` to `n` into `path`.
+/// `grundy-table --n 300` at `path`, started and held at `p = 200` (the
+/// test hook) once it says so; its standard error is returned open, as the
+/// run writes there when it ends.
+#[cfg(feature = "test-hooks")]
+fn held_at_200(
+    path: &std::path::Path,
+) -> (
+    std::process::Child,
+    std::io::BufReader<std::process::ChildStderr>,
+) {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_chomp3"))
+        .args([
+            "grundy-table",
+            "--quiet",
+            "--n",
+            "300",
+            "--capacity",
+            "5000",
+        ])
+        .args(["--hold-at", "200", "--table", path.to_str().unwrap()])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut said = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    said.read_line(&mut line).unwrap();
+    assert!(line.contains("holding at p = 200"), "{line}");
+    (child, said)
+}
+
 fn grundy_table(path: &std::path::Path, n: u32) -> std::process::Output {
     common::chomp3(&[
         "grundy-table",
@@ -641,31 +672,13 @@ fn the_stored_table_holds_the_definitions_values_and_resumes_to_the_same_bytes()
 #[test]
 #[cfg(feature = "test-hooks")]
 fn the_stored_table_survives_sigkill_between_commits() {
-    use std::io::{BufRead, BufReader};
     let dir = tempfile::tempdir().unwrap();
     let direct = dir.path().join("direct.g3t");
     assert!(grundy_table(&direct, 300).status.success());
     let path = dir.path().join("killed.g3t");
     // A first run leaves the sweep saved at p = 120.
     assert!(grundy_table(&path, 120).status.success());
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_chomp3"))
-        .args([
-            "grundy-table",
-            "--quiet",
-            "--n",
-            "300",
-            "--capacity",
-            "5000",
-        ])
-        .args(["--hold-at", "200", "--table", path.to_str().unwrap()])
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stderr.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    assert!(line.contains("holding at p = 200"), "{line}");
+    let (mut child, _said) = held_at_200(&path);
     child.kill().unwrap(); // SIGKILL, with slabs written past the last commit
     child.wait().unwrap();
     let held = chomp3::grundy::table::GrundyTable::open(&path).unwrap();
@@ -812,29 +825,11 @@ fn a_run_of_a_smaller_n_after_a_stopped_one_takes_its_sweep() {
     // q <= 300; a run of N = 100 then finds the table whole (p <= 200) and
     // narrows the sweep, which is no damage, and N = 300 again ends with the
     // uninterrupted run's sweep.
-    use std::io::{BufRead, BufReader};
     let dir = tempfile::tempdir().unwrap();
     let direct = dir.path().join("direct.g3t");
     assert!(grundy_table(&direct, 300).status.success());
     let path = dir.path().join("t.g3t");
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_chomp3"))
-        .args([
-            "grundy-table",
-            "--quiet",
-            "--n",
-            "300",
-            "--capacity",
-            "5000",
-        ])
-        .args(["--hold-at", "200", "--table", path.to_str().unwrap()])
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    // Kept open until the run ends: it says there that it was interrupted.
-    let mut said = BufReader::new(child.stderr.take().unwrap());
-    said.read_line(&mut line).unwrap();
-    assert!(line.contains("holding at p = 200"), "{line}");
+    let (mut child, said) = held_at_200(&path);
     let sent = std::process::Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
