@@ -117,8 +117,10 @@ impl FileSet {
     /// [`FileSet::commit`]. (The figures' writer's: only with `plot`.)
     #[cfg(feature = "plot")]
     pub(crate) fn adopt(&mut self, aside: PathBuf, path: &Path) -> io::Result<()> {
-        let synced = refuse_link(path).and_then(|()| File::open(&aside).and_then(|f| f.sync_all()));
+        let synced = File::open(&aside).and_then(|f| f.sync_all());
+        // Taken into the set first, so that a refusal still removes it.
         self.written.push((aside, path.to_path_buf()));
+        refuse_link(path)?;
         synced.map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))
     }
 

@@ -82,7 +82,7 @@ fn register_fonts() {
 #[derive(Debug, thiserror::Error)]
 pub enum PlotError {
     /// The output directory or a file in it could not be written.
-    #[error("{path}: {error}")]
+    #[error("{}", named(.path, .error))]
     Io {
         /// The directory or file.
         path: PathBuf,
@@ -104,6 +104,16 @@ pub enum PlotError {
     /// A file read there is no regular file (the message names it).
     #[error(transparent)]
     Input(#[from] crate::base::input::InputError),
+}
+
+/// `error` with `path` in front, unless its message names the path already.
+fn named(path: &Path, error: &std::io::Error) -> String {
+    let said = error.to_string();
+    let shown = path.display().to_string();
+    match said.starts_with(&shown) {
+        true => said,
+        false => format!("{shown}: {said}"),
+    }
 }
 
 impl PlotError {
