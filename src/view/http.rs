@@ -117,9 +117,21 @@ fn answer(mut stream: TcpStream, handle: &dyn Fn(Method, &str) -> Reply) -> io::
     write_reply(&mut stream, &reply, head_only)?;
     // Whatever else the client sent is read and dropped before the close,
     // so that the kernel does not reset the connection under the answer.
+    // A second at most, and a mebibyte: no client holds the thread here.
     stream.shutdown(std::net::Shutdown::Write)?;
-    stream.set_read_timeout(Some(Duration::from_millis(200)))?;
-    let _ = io::copy(&mut (&mut stream).take(1 << 20), &mut io::sink());
+    let until = std::time::Instant::now() + Duration::from_secs(1);
+    let (mut buf, mut read) = ([0u8; 4096], 0);
+    while read < 1 << 20 {
+        let left = until.saturating_duration_since(std::time::Instant::now());
+        if left.is_zero() {
+            break;
+        }
+        stream.set_read_timeout(Some(left))?;
+        match stream.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => read += n,
+        }
+    }
     Ok(())
 }
 
@@ -130,6 +142,17 @@ fn read_head(stream: &mut TcpStream) -> io::Result<Option<Result<Vec<u8>, Reply>
     let mut buf = [0u8; 4096];
     let deadline = std::time::Instant::now() + HEAD_DEADLINE;
     loop {
+        let end = end_of_head(&head);
+        if end.unwrap_or(head.len()) > MAX_HEAD {
+            return Ok(Some(Err(Reply::error(
+                431,
+                format!("the request head is longer than {MAX_HEAD} bytes"),
+            ))));
+        }
+        if let Some(end) = end {
+            head.truncate(end);
+            return Ok(Some(Ok(head)));
+        }
         // The deadline is the whole head's, however the bytes trickle in.
         let left = deadline.saturating_duration_since(std::time::Instant::now());
         if left.is_zero() {
@@ -142,17 +165,6 @@ fn read_head(stream: &mut TcpStream) -> io::Result<Option<Result<Vec<u8>, Reply>
             ))));
         }
         stream.set_read_timeout(Some(left))?;
-        let end = end_of_head(&head);
-        if end.unwrap_or(head.len()) > MAX_HEAD {
-            return Ok(Some(Err(Reply::error(
-                431,
-                format!("the request head is longer than {MAX_HEAD} bytes"),
-            ))));
-        }
-        if let Some(end) = end {
-            head.truncate(end);
-            return Ok(Some(Ok(head)));
-        }
         let n = match stream.read(&mut buf) {
             Ok(n) => n,
             // Out of time: the deadline's answer, at the loop's top.
