@@ -78,7 +78,7 @@ fn position_command_prints_moves_and_refuses_bad_triples() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(
-        err.contains("this process may have (ulimit -v) 2.9 GiB"),
+        err.contains("this process may map (ulimit -v) 2.9 GiB"),
         "{err}"
     );
     let out = chomp3(&["position", "3", "3", "3", "--table", p]);

@@ -72,6 +72,14 @@ pub enum ComputeError {
     /// The directory for a new table is missing.
     #[error("directory {0} does not exist; create it first")]
     NoDirectory(PathBuf),
+    /// The worker threads could not be started.
+    #[error("cannot start {threads} worker threads: {error}; ask for fewer")]
+    Threads {
+        /// How many were asked for (0: one per core).
+        threads: usize,
+        /// The system's refusal.
+        error: String,
+    },
     /// The directory for a new table is read-only.
     #[error("directory {0} is read-only; the table must go elsewhere")]
     ReadOnly(PathBuf),
@@ -173,7 +181,10 @@ pub fn compute(req: &Request, progress: Progress) -> Result<Option<Outcome>, Com
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(req.threads)
         .build()
-        .expect("thread pool");
+        .map_err(|e| ComputeError::Threads {
+            threads: req.threads,
+            error: e.to_string(),
+        })?;
     let todo = raw::cells(target) - raw::cells(from_columns);
     progress(0, todo);
     fill(&mut engine, &mut writer, &pool, req, target, &mut |done| {

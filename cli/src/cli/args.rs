@@ -139,9 +139,14 @@ impl ThreadsArg {
 
     /// A thread pool of that size.
     pub fn pool(&self) -> Result<rayon::ThreadPool> {
-        Ok(rayon::ThreadPoolBuilder::new()
-            .num_threads(self.get()?)
-            .build()?)
+        let n = self.get()?;
+        // Worded here: rayon's error repeats its cause in its source.
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .map_err(|e| {
+                anyhow::anyhow!("cannot start {n} worker threads: {e}; give fewer with --threads")
+            })
     }
 }
 
