@@ -144,6 +144,11 @@ def files(root):
 # the end of an uninterrupted run's time and a quarter, so a writer that
 # keeps its progress ends within a few tries).
 KILLS_IN_A_ROW = 200
+# Every so many kills in a row, an uninterrupted run from nothing is timed
+# again and the kills' window widened to it, if the machine has become
+# slower since the first: a run from nothing never takes the path of a
+# resumed one, so a resume that makes no progress is still caught.
+RETIME_EVERY = 40
 # No single run may take longer than this.
 RUN_LIMIT = 600
 
@@ -248,6 +253,14 @@ def torture(name, cmd, tables, binary, kills, rng, work):
                 break
             done += 1
             in_a_row += 1
+            if in_a_row % RETIME_EVERY == 0:
+                again = base / "retime"
+                shutil.rmtree(again, ignore_errors=True)
+                again.mkdir()
+                code, took = run_to_end(cmd, again, log)
+                shutil.rmtree(again, ignore_errors=True)
+                if code == 0:
+                    seconds = max(seconds, took)
             for t in tables:
                 if not (d / t).exists():
                     continue
