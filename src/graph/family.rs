@@ -204,7 +204,14 @@ fn split(spec: &str) -> Result<(&str, &str), FamilyError> {
 fn whole(spec: &str, a: &str) -> Result<usize, FamilyError> {
     let a = a.trim();
     match a.parse::<usize>() {
-        Ok(n) => fits(spec, n),
+        Ok(n) if n > super::MAX_VERTICES => Err(arguments(
+            spec,
+            format!(
+                "{n} is more vertices than a graph holds (at most {})",
+                super::MAX_VERTICES
+            ),
+        )),
+        Ok(n) => Ok(n),
         Err(_) if !a.is_empty() && a.bytes().all(|b| b.is_ascii_digit()) => Err(arguments(
             spec,
             format!(
