@@ -144,21 +144,6 @@ fn an_output_that_cannot_be_written_is_refused_before_the_work() {
         1,
         "file is a file, not a directory",
     );
-    // Something else where a directory must be is named for what it is.
-    refused(
-        d,
-        &[
-            "grundy-census",
-            "--lines",
-            "3",
-            "--out",
-            "g.tsv",
-            "--bfiles",
-            "/dev/null",
-        ],
-        1,
-        "/dev/null is a character device, not a directory",
-    );
     let fifo = d.join("fifo");
     assert!(
         Command::new("mkfifo")
@@ -167,63 +152,55 @@ fn an_output_that_cannot_be_written_is_refused_before_the_work() {
             .unwrap()
             .success()
     );
-    refused(
-        d,
-        &[
-            "grundy-census",
-            "--lines",
-            "3",
-            "--out",
-            "g.tsv",
-            "--bfiles",
-            "fifo",
-        ],
-        1,
-        "fifo is a FIFO (named pipe), not a directory",
-    );
-    // A b-file of no term is not written.
-    refused(
-        d,
-        &[
-            "grundy-census",
-            "--lines",
-            "3",
-            "--out",
-            "g.tsv",
-            "--bfiles",
-            "b",
-            "--rectangles",
-            "0",
-        ],
-        2,
-        "ask for at least 1",
-    );
-    assert!(!d.join("b").exists() && !d.join("g.tsv").exists());
-    // A path that names a directory, not a file.
-    for out in ["sub/", "sub/..", "."] {
-        refused(
-            d,
-            &["grundy-census", "--lines", "3", "--out", out],
-            1,
-            "names a directory, not a file",
-        );
-    }
-    // A name with no room for the files beside it, and a directory where
-    // the lock goes.
-    let long = format!("{}.tsv", "g".repeat(246));
-    refused(
-        d,
-        &["grundy-census", "--lines", "3", "--out", &long],
-        1,
-        "its name has 250 bytes; an output's may have at most 240",
-    );
     std::fs::create_dir(d.join(".held.tsv.lock")).unwrap();
-    refused(
-        d,
-        &["grundy-census", "--lines", "3", "--out", "held.tsv"],
-        1,
-        "a directory stands where the lock file of held.tsv goes",
-    );
+    let long = format!("{}.tsv", "g".repeat(246));
+    // `grundy-census --lines 3 --out OUT`, then the rest.
+    let census = |out: &str, rest: &[&str]| -> Vec<String> {
+        ["grundy-census", "--lines", "3", "--out", out]
+            .iter()
+            .chain(rest)
+            .map(|a| a.to_string())
+            .collect()
+    };
+    for (args, code, says) in [
+        // Something else where a directory must be is named for what it is.
+        (
+            census("g.tsv", &["--bfiles", "/dev/null"]),
+            1,
+            "/dev/null is a character device, not a directory",
+        ),
+        (
+            census("g.tsv", &["--bfiles", "fifo"]),
+            1,
+            "fifo is a FIFO (named pipe), not a directory",
+        ),
+        // A b-file of no term is not written.
+        (
+            census("g.tsv", &["--bfiles", "b", "--rectangles", "0"]),
+            2,
+            "ask for at least 1",
+        ),
+        // A path that names a directory, not a file.
+        (census("sub/", &[]), 1, "names a directory, not a file"),
+        (census("sub/..", &[]), 1, "names a directory, not a file"),
+        (census(".", &[]), 1, "names a directory, not a file"),
+        // A name with no room for the files beside it, and a directory
+        // where the lock goes.
+        (
+            census(&long, &[]),
+            1,
+            "its name has 250 bytes; an output's may have at most 240",
+        ),
+        (
+            census("held.tsv", &[]),
+            1,
+            "a directory stands where the lock file of held.tsv goes",
+        ),
+    ] {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        refused(d, &args, code, says);
+    }
+    assert!(!d.join("b").exists() && !d.join("g.tsv").exists());
     refused(
         d,
         &["bench", "--sizes", "10", "--dir", "nowhere"],

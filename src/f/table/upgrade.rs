@@ -70,8 +70,7 @@ fn write_aside(
     stop: &Stop,
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<(), TableError> {
-    let new = aside;
-    let mut w = TableWriter::create_shape(new, v1.shape, v1.capacity)?;
+    let mut w = TableWriter::create_shape(aside, v1.shape, v1.capacity)?;
     let mut values = Vec::new();
     for c in 0..v1.columns {
         if stop.requested() {
@@ -91,7 +90,7 @@ fn write_aside(
     w.commit()?;
     drop(w);
     // Read back: every block checked, every value equal.
-    let t = Table::options().shape(v1.shape).open(new)?;
+    let t = Table::options().shape(v1.shape).open(aside)?;
     t.verify()?;
     for i in 0..v1.shape.cells(v1.columns) {
         if t.cell(i)? != raw::unpack(v1.data, v1.bits, i) {
