@@ -1,7 +1,13 @@
 //! The `chomp3` command line; everything is in [`cli`].
 
 mod cli;
+#[cfg(target_os = "linux")]
+mod oom;
 
+#[cfg(target_os = "linux")]
+#[global_allocator]
+static ALLOC: oom::ExitOnFailure = oom::ExitOnFailure;
+#[cfg(not(target_os = "linux"))]
 #[global_allocator]
 static ALLOC: chomp3::base::huge::HugePages = chomp3::base::huge::HugePages;
 

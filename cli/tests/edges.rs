@@ -358,3 +358,66 @@ fn too_many_worker_threads_are_refused_before_any_work() {
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     assert!(!t.exists());
 }
+
+/// Runs `chomp3 args` under an address-space limit of `kib` KiB
+/// (`ulimit -v`), for at most two minutes: its exit code and standard error.
+fn chomp3_limited(dir: &std::path::Path, kib: u64, args: &str) -> (Option<i32>, String) {
+    let out = std::process::Command::new("sh")
+        .current_dir(dir)
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v {kib} && exec timeout 120 '{}' {args}",
+            env!("CARGO_BIN_EXE_chomp3")
+        ))
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A census of periods that cannot fit under the process's limit is refused
+/// before it starts, and nothing is written.
+#[test]
+fn a_census_of_periods_past_the_process_limit_is_refused_before_any_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, err) = chomp3_limited(
+        dir.path(),
+        100_000,
+        "grundy-periods --lines 300 --lag 1000 --bfiles D --quiet",
+    );
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.starts_with(
+            "chomp3: error: a census of the periods of every line q <= 300 needs about"
+        ) && err.contains("this process may map (ulimit -v) 98 MiB; nothing was computed"),
+        "{err}"
+    );
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    // The same census with room runs.
+    let (code, err) = chomp3_limited(
+        dir.path(),
+        4_000_000,
+        "grundy-periods --lines 12 --lag 576 --bfiles D --quiet",
+    );
+    assert_eq!(code, Some(0), "{err}");
+}
+
+/// Where memory runs out in a job whose need cannot be told in advance (a
+/// graph solver's memo), the process ends in one line with status 1, not an
+/// abort, and says what it could not have.
+#[test]
+fn memory_running_out_ends_in_one_line_not_an_abort() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, err) = chomp3_limited(dir.path(), 100_000, "graph complete:64");
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.starts_with("chomp3: error: out of memory: ")
+            && err.contains("(this process may map 97.7 MiB: ulimit -v 100000)")
+            && err.contains("run it again with more memory"),
+        "{err}"
+    );
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+}

@@ -63,9 +63,18 @@ pub struct TooMuch {
     pub limited: bool,
 }
 
+/// `b` bytes in GiB to one place, or in MiB below a GiB (where a tenth of a
+/// GiB would hide the difference between need and room).
+fn size(b: u64) -> String {
+    if b < 1 << 30 {
+        format!("{:.0} MiB", b as f64 / f64::from(1 << 20))
+    } else {
+        format!("{:.1} GiB", b as f64 / (1u64 << 30) as f64)
+    }
+}
+
 impl fmt::Display for TooMuch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let gib = |b: u64| b as f64 / (1u64 << 30) as f64;
         let has = match self.limited {
             true => "this process may map (ulimit -v)",
             false => "this machine has",
@@ -73,17 +82,17 @@ impl fmt::Display for TooMuch {
         if self.needs == u64::MAX {
             return write!(
                 f,
-                "{} needs more than 16 EiB of memory (2^64 bytes) and {has} {:.1} GiB; nothing was computed",
+                "{} needs more than 16 EiB of memory (2^64 bytes) and {has} {}; nothing was computed",
                 self.what,
-                gib(self.has)
+                size(self.has)
             );
         }
         write!(
             f,
-            "{} needs about {:.1} GiB of memory and {has} {:.1} GiB; nothing was computed",
+            "{} needs about {} of memory and {has} {}; nothing was computed",
             self.what,
-            gib(self.needs),
-            gib(self.has)
+            size(self.needs),
+            size(self.has)
         )
     }
 }

@@ -157,6 +157,12 @@ impl Live {
         }
     }
 
+    /// The bytes of the rings [`Live::new`] allocates for the lines
+    /// `q <= q_max` with room for `G - p >= -below` (saturated).
+    pub(super) fn memory(q_max: u32, below: u32) -> u64 {
+        ring_words(q_max, below).saturating_mul(8)
+    }
+
     /// The deepest room below, at least `below`, that needs no more ring
     /// words than `below` does (the ring is a power of two, so there is
     /// often room to spare): a wider window makes a restart less likely and
@@ -469,7 +475,7 @@ impl Live {
         if bias % 64 != 0 || bias > 1 << 20 {
             return Err(damaged("a sweep's bias that is not a multiple of 64"));
         }
-        crate::base::memory::check("this sweep", ring_words(q_max, bias).saturating_mul(8))
+        crate::base::memory::check("this sweep", Live::memory(q_max, bias))
             .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))?;
         let mut live = Live::new(q_max, bias);
         live.p = p;

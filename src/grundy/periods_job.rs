@@ -87,6 +87,9 @@ pub enum JobError {
     /// The lag does not fit these lines.
     #[error(transparent)]
     Lag(#[from] LagError),
+    /// More memory than the machine has (or this process may take).
+    #[error(transparent)]
+    Memory(#[from] crate::base::memory::TooMuch),
     /// The checkpoint to continue from could not be read.
     #[error("{}", .error.with_path(.path))]
     Checkpoint {
@@ -240,6 +243,10 @@ impl Job {
     /// Every check before work, then the outputs locked.
     pub fn check(&self, names: Names) -> Result<Checked, JobError> {
         lag::check_shape(self.lines, self.lag)?;
+        crate::base::memory::check(
+            format!("a census of the periods of every line q <= {}", self.lines),
+            lag::memory(self.lines),
+        )?;
         let plan = self.plan(names);
         outputs::check(&plan)?;
         if let Some(out) = &self.out {

@@ -206,6 +206,26 @@ pub fn check_shape(q_max: u32, lag: u32) -> Result<(), LagError> {
     Ok(())
 }
 
+/// An estimate of the most memory a census of the lines `q <= q_max` holds
+/// (saturated at `u64::MAX`), for the refusal before it starts: its two
+/// sweeps ([`Live`], rings at the least room), and per line what the
+/// chunks keep of both sweeps, the largest part, a `LONG` chunk's values
+/// `x` (2 bytes a line and step) while the last chunk's are still held, and
+/// the lower rows' values passed up (4 bytes, about half the lines), and
+/// its record of lags (48 bytes) and state (40 bytes). Lines under a look
+/// for their least period hold more (a window and a copy of their state,
+/// from 2 KiB), so this is a lower bound: at `Q = 60` it is 32 MiB against
+/// a peak of 40 MiB, at `Q = 100` 85 MiB against 103 MiB.
+pub(crate) fn memory(q_max: u32) -> u64 {
+    // In 128 bits, as `sweep_memory`.
+    let q = u128::from(q_max);
+    let lines = u64::try_from((q + 1) * (q + 2) / 2).unwrap_or(u64::MAX);
+    let per_line = 2 * (2 * 2 * u64::from(LONG) + 4 * u64::from(LONG) / 2) + 48 + 40;
+    Live::memory(q_max, Live::room(q_max, 0))
+        .saturating_mul(2)
+        .saturating_add(lines.saturating_mul(per_line))
+}
+
 impl Run {
     /// A census of the lines `q <= q_max` with lag `lag`, before its first
     /// step, with room for `G - p >= -below` (or more: `Live::room`).

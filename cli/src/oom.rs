@@ -1,0 +1,112 @@
+//! The binary's allocator: the library's (`HugePages`), but an allocation
+//! that fails ends the process with one line and exit status 1 instead of
+//! Rust's abort (a core dump, status 134, no advice).
+//!
+//! Jobs whose memory can be told in advance refuse before they start
+//! (`chomp3::base::memory`); this is for what cannot be (a graph solver's
+//! memo, a limit so small that the threads' own heaps reach it). Every file
+//! chomp3 writes survives a kill at any instant, so an exit here leaves them
+//! as a kill would: whole, and continued by the same command where the job
+//! resumes. Nothing here may allocate: the line is formatted on the stack.
+
+use std::alloc::{GlobalAlloc, Layout};
+use std::fmt::Write;
+
+use chomp3::base::huge::HugePages;
+
+/// [`HugePages`], ending the process in one line where an allocation fails.
+pub struct ExitOnFailure;
+
+// SAFETY: every block comes from `HugePages` and goes back to it unchanged.
+unsafe impl GlobalAlloc for ExitOnFailure {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { HugePages.alloc(layout) };
+        if p.is_null() {
+            failed(layout.size());
+        }
+        p
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { HugePages.alloc_zeroed(layout) };
+        if p.is_null() {
+            failed(layout.size());
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, p: *mut u8, layout: Layout) {
+        unsafe { HugePages.dealloc(p, layout) }
+    }
+
+    unsafe fn realloc(&self, p: *mut u8, layout: Layout, size: usize) -> *mut u8 {
+        let q = unsafe { HugePages.realloc(p, layout, size) };
+        if q.is_null() {
+            failed(size);
+        }
+        q
+    }
+}
+
+/// A line of at most 512 bytes on the stack (longer text is cut).
+struct Line {
+    bytes: [u8; 512],
+    len: usize,
+}
+
+impl Write for Line {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        let n = s.len().min(self.bytes.len() - self.len);
+        self.bytes[self.len..self.len + n].copy_from_slice(&s.as_bytes()[..n]);
+        self.len += n;
+        Ok(())
+    }
+}
+
+/// The address space this process may take (`ulimit -v`), if limited.
+fn limit() -> Option<u64> {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes the struct it is given and nothing else.
+    let ok = unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) } == 0;
+    (ok && limit.rlim_cur != libc::RLIM_INFINITY).then_some(limit.rlim_cur)
+}
+
+/// Says that `size` bytes could not be had, and ends the process (status 1)
+/// without unwinding or running destructors, as a kill would. The first
+/// thread to fail speaks; one failing beside it ends the process silently.
+#[cold]
+fn failed(size: usize) -> ! {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    static SAID: AtomicBool = AtomicBool::new(false);
+    if !SAID.swap(true, Ordering::SeqCst) {
+        let mut line = Line {
+            bytes: [0; 512],
+            len: 0,
+        };
+        let _ = write!(
+            line,
+            "chomp3: error: out of memory: {size} bytes more could not be had"
+        );
+        if let Some(l) = limit() {
+            let _ = write!(
+                line,
+                " (this process may map {:.1} MiB: ulimit -v {})",
+                l as f64 / f64::from(1 << 20),
+                l / 1024
+            );
+        }
+        let _ = writeln!(
+            line,
+            "; the files written so far are whole, and a resumable run continues from its last checkpoint; run it again with more memory"
+        );
+        // SAFETY: writes bytes of a live stack buffer to standard error.
+        unsafe {
+            libc::write(2, line.bytes.as_ptr().cast(), line.len);
+        }
+    }
+    // SAFETY: ends the process at once; nothing after this runs.
+    unsafe { libc::_exit(1) }
+}
