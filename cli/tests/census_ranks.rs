@@ -124,6 +124,39 @@ fn ranks_stopped_at_a_checkpoint_continue_to_the_same_bytes() {
     }
 }
 
+/// Chunks dealt to the ranks several at a time (as a census of many rows
+/// deals them) give the same bytes, and a checkpoint keeps its turn: the
+/// ranks resume as they were dealt, whatever the rows would deal now.
+#[test]
+fn ranks_dealt_several_chunks_at_a_time_write_the_same_bytes_and_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    let single = census::census(PARAMS, &pool(), &mut |_, _| {});
+    let want = files(&single, dir.path());
+    for (size, turn, batches) in [(2, 2, 5), (3, 2, 9), (2, 4, 2)] {
+        let saved: Vec<Vec<u8>> = on_ranks(size, |ranks| {
+            let pool = pool();
+            let mut run = Run::dealt(PARAMS, ranks.clone(), turn);
+            assert_eq!(run.ranks().turn(), turn);
+            for _ in 0..batches {
+                run.step(&pool);
+            }
+            let mut bytes = Vec::new();
+            run.save(&mut bytes).unwrap();
+            chomp3::f::engine::ranks::gather(&*ranks, bytes)
+        });
+        let resumed = on_ranks(size, |ranks| {
+            let file = &saved[ranks.rank() as usize];
+            let run = Run::load_shared(&mut file.as_slice(), PARAMS, ranks).unwrap();
+            assert_eq!(run.ranks().turn(), turn, "the checkpoint's turn");
+            run_to_end(run)
+        });
+        assert!(
+            files(&resumed, dir.path()) == want,
+            "{size} ranks, {turn} chunks at a time"
+        );
+    }
+}
+
 /// A build without MPI started by an MPI launcher as one of several processes
 /// refuses (each process would compute the whole census and write its files),
 /// and writes nothing.

@@ -159,7 +159,7 @@ fn a_checkpoint_of_an_earlier_version_is_refused_and_kept() {
         assert_eq!(output.status.code(), Some(1));
         let err = String::from_utf8(output.stderr).unwrap();
         assert_eq!(err.lines().count(), 1, "{err}");
-        let want = format!("census checkpoint version {version}, this chomp3 reads 5");
+        let want = format!("census checkpoint version {version}, this chomp3 reads 5 and 6");
         assert!(err.contains(&want), "{err}");
         assert_eq!(
             std::fs::read(&checkpoint).unwrap(),

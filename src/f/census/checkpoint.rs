@@ -22,8 +22,11 @@ use crate::f::proof::{Fate, Known, RowStatus};
 
 /// First 8 bytes of a checkpoint.
 const MAGIC: [u8; 8] = *b"CHOMP3CK";
-/// The layout version this build writes and reads.
-pub(crate) const VERSION: u32 = 5;
+/// The layout version this build writes; it also reads [`EARLIER`].
+pub(crate) const VERSION: u32 = 6;
+/// Version 5: the layout of version 6 without the turn of the ranks (their
+/// chunks were dealt one at a time).
+const EARLIER: u32 = 5;
 /// "None" in `u32` and `u64` fields.
 const NONE32: u32 = u32::MAX;
 const NONE64: u64 = u64::MAX;
@@ -40,7 +43,7 @@ pub enum CheckpointError {
     NotThisFile,
     /// Written by another layout version.
     #[error(
-        "census checkpoint version {found}, this chomp3 reads {expected}; finish it with the chomp3 that wrote it (the census files are the same), or {START_OVER}"
+        "census checkpoint version {found}, this chomp3 reads {EARLIER} and {expected}; finish it with the chomp3 that wrote it (the census files are the same), or {START_OVER}"
     )]
     Version {
         /// The version this build reads.
@@ -99,7 +102,7 @@ impl Run {
         put32(w, VERSION)?;
         let p = self.params;
         put32s(w, [p.last_row, p.max_columns, p.batch, self.settled_below])?;
-        put32s(w, [self.ranks.size(), self.ranks.rank()])?;
+        put32s(w, [self.ranks.size(), self.ranks.rank(), self.ranks.turn()])?;
         for status in &self.settled[..self.settled_below as usize] {
             save_status(
                 w,
@@ -157,7 +160,7 @@ impl Run {
             return Err(CheckpointError::NotThisFile);
         }
         let version = get32(&mut rd).map_err(broken)?;
-        if version != VERSION {
+        if version != VERSION && version != EARLIER {
             return Err(CheckpointError::Version {
                 expected: VERSION,
                 found: version,
@@ -191,7 +194,15 @@ impl Run {
                 want_rank: ranks.rank(),
             });
         }
-        let run = load_body(&mut rd, Run::shared(params, ranks), v[3]).map_err(broken)?;
+        let turn = match version {
+            EARLIER => 1,
+            _ => get32(&mut rd).map_err(broken)?,
+        };
+        if turn == 0 {
+            return Err(CheckpointError::Damaged("a turn of no chunks".into()));
+        }
+        let run = Run::dealt(params, ranks, turn);
+        let run = load_body(&mut rd, run, v[3]).map_err(broken)?;
         let expect = rd.crc.clone().finalize();
         let stored = get32(rd.r).map_err(broken)?;
         if stored != expect {

@@ -28,7 +28,7 @@ use std::ops::Range;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-use crate::f::engine::ranks::{self, Ranks, Solo, owner};
+use crate::f::engine::ranks::{self, Ranks, Solo};
 use crate::f::engine::{Block, CHUNK_ROWS, Engine, State};
 use crate::f::facts::ColumnFacts;
 use crate::f::proof::{Below, Fate, RowStatus};
@@ -245,8 +245,20 @@ impl Run {
     }
 
     /// A census before column 0, on one of the ranks `ranks` (every rank makes
-    /// one and steps it in lockstep; rank 0 gets the result).
+    /// one and steps it in lockstep; rank 0 gets the result), its chunks dealt
+    /// [`ranks::turn`] at a time.
     pub fn shared(params: Params, ranks: Arc<dyn Ranks>) -> Run {
+        let turn = ranks::turn(params.last_row, ranks.size());
+        Run::dealt(params, ranks, turn)
+    }
+
+    /// A census before column 0 on one of `ranks`, its chunks dealt `turn`
+    /// at a time (one rank owns them all, whatever the turn).
+    pub fn dealt(params: Params, ranks: Arc<dyn Ranks>, turn: u32) -> Run {
+        let ranks: Arc<dyn Ranks> = match ranks.size() {
+            1 => ranks,
+            _ => Arc::new(ranks::Turns::new(ranks, turn)),
+        };
         assert!(
             (1..=BATCH_COLS).contains(&params.batch),
             "batch of 1 ..= {BATCH_COLS} columns"
@@ -279,7 +291,7 @@ impl Run {
 
     /// Whether this rank owns row `r`.
     fn owns(&self, r: u32) -> bool {
-        ranks::owns(&*self.ranks, r / CHUNK_ROWS)
+        self.ranks.owners().mine(r / CHUNK_ROWS)
     }
 
     /// The parameters.
@@ -330,7 +342,7 @@ impl Run {
         let mut last = None;
         let mut live = self.engine.rows();
         for r in self.settled_below..=rows.min(q - 1) {
-            if !ranks::owns(&*self.ranks, r / CHUNK_ROWS) {
+            if !self.ranks.owners().mine(r / CHUNK_ROWS) {
                 continue;
             }
             let t = &mut self.trackers[r as usize];
@@ -362,7 +374,7 @@ impl Run {
     /// rank; the chain goes on in the next chunk while it is not stopped.
     fn settle(&mut self, q: u32) {
         while self.settled_below <= self.params.last_row {
-            let root = owner(self.settled_below / CHUNK_ROWS, self.ranks.size());
+            let root = self.ranks.owners().of(self.settled_below / CHUNK_ROWS);
             let mut news = Vec::new();
             if root == self.ranks.rank() {
                 self.settle_chunk(q, &mut news);

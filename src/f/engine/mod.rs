@@ -66,7 +66,7 @@ use std::sync::{Condvar, Mutex, MutexGuard, mpsc};
 
 use chain::{COPY_WORDS, Chunk, Scratch, Walk};
 pub(crate) use checkpoint::Deltas;
-use ranks::{Ranks, Solo, owner};
+use ranks::{Owners, Ranks, Solo};
 pub(crate) use resume::StoredColumns;
 pub(crate) use row::State;
 use row::{BlockOut, Live, Row, Window};
@@ -96,7 +96,7 @@ pub(crate) struct Block<'a> {
     /// from value `64 * (first / 64)`).
     used: &'a [u64],
     used_words: usize,
-    ranks: (u32, u32),
+    owners: Owners,
 }
 
 impl Block<'_> {
@@ -144,10 +144,10 @@ impl Block<'_> {
     /// inside `first_row() .. first_row() + stride`; other rows read as 0 in
     /// [`Block::column`].
     pub(crate) fn owned_rows(&self) -> impl Iterator<Item = Range<u32>> + '_ {
-        let (size, rank) = self.ranks;
+        let owners = self.owners;
         let (lo, rows_end) = (self.lo, self.lo + narrow::<u32, _>(self.stride));
         (lo / CHUNK_ROWS..rows_end.div_ceil(CHUNK_ROWS))
-            .filter(move |&c| owner(c, size) == rank)
+            .filter(move |&c| owners.mine(c))
             .map(move |c| (c * CHUNK_ROWS).max(lo)..((c + 1) * CHUNK_ROWS).min(rows_end))
     }
 }
@@ -313,7 +313,7 @@ impl Engine {
     }
 
     /// [`Engine::advance`] on one of several ranks: this engine computes the
-    /// chunks of rows this rank owns ([`ranks::owner`]); every rank calls it with
+    /// chunks of rows this rank owns ([`ranks::Owners`]); every rank calls it with
     /// the same `cols`. Inside a block, the column sets (and, for a chunk where
     /// rows are born, the diagonal values) come from the owner of the chunk below
     /// and go on to the owner of the chunk above, with the block's index as tag.
@@ -388,7 +388,7 @@ impl Engine {
                             values: &out,
                             used: &used,
                             used_words: used.len() / (q_end - q0) as usize,
-                            ranks: (ranks.size(), ranks.rank()),
+                            owners: ranks.owners(),
                         };
                         if tx.send((b, on_block(&block))).is_err() {
                             return;
@@ -407,7 +407,7 @@ impl Engine {
     /// its neighbour below is a live row of this rank (`row.rs`).
     fn rebuild_diffs(&mut self, ranks: &dyn Ranks) {
         let q = self.columns;
-        let (size, rank) = (ranks.size(), ranks.rank());
+        let owners = ranks.owners();
         let lacking = |c: &mut Mutex<Chunk>| c.get_mut().unwrap().rows.iter().any(Row::lacks_diff);
         if !self.chunks.iter_mut().any(lacking) {
             return;
@@ -416,7 +416,7 @@ impl Engine {
         // live row of this rank.
         let mut below: Option<Window> = None;
         for (c, chunk) in self.chunks.iter_mut().enumerate() {
-            if owner(narrow::<u32, _>(c), size) != rank {
+            if !owners.mine(narrow::<u32, _>(c)) {
                 below = None;
                 continue;
             }
@@ -453,14 +453,14 @@ impl Engine {
         used.clear();
         used.resize((q_end - q0) as usize * used_words, 0);
         let chunks = rows_end.div_ceil(CHUNK_ROWS);
-        let size = ranks.size();
+        let owners = ranks.owners();
         // The neighbour shortcut's per-column values and hand-on (`row.rs`).
         let mut below = vec![row::NONE; (q_end - q0) as usize];
         let mut carry = Some(Vec::new());
-        for chunk in (0..chunks).filter(|&c| owner(c, size) == ranks.rank()) {
+        for chunk in (0..chunks).filter(|&c| owners.mine(c)) {
             let lo = chunk * CHUNK_ROWS;
             let hi = (lo + CHUNK_ROWS).min(rows_end);
-            if chunk > 0 && owner(chunk - 1, size) != ranks.rank() {
+            if chunk > 0 && !owners.mine(chunk - 1) {
                 // The rows below are another rank's: nothing of theirs is known.
                 below.fill(row::NONE);
                 carry = None;
@@ -468,8 +468,8 @@ impl Engine {
             // The previous block covers rows 0 .. q0 (up to the limit); new rows
             // (r >= q0) also need its diagonal values, so they wait for all of it.
             wait_for(hi.min(q0).min(self.row_limit.saturating_add(1)));
-            if chunk > 0 && owner(chunk - 1, size) != ranks.rank() {
-                let message = ranks.receive(owner(chunk - 1, size), at.block);
+            if chunk > 0 && !owners.mine(chunk - 1) {
+                let message = ranks.receive(owners.of(chunk - 1), at.block);
                 self.take_handoff(at, lo, rows_end, used_words, used, &message);
             }
             let mut rows = self.chunks[chunk as usize].lock().unwrap();
@@ -486,9 +486,9 @@ impl Engine {
             rows.advance_block((lo, hi), q_end, &mut b, scratch, &self.diagonal);
             drop(rows);
             done(hi);
-            if chunk + 1 < chunks && owner(chunk + 1, size) != ranks.rank() {
+            if chunk + 1 < chunks && !owners.mine(chunk + 1) {
                 let message = self.handoff(at, hi, rows_end, used_words, used);
-                ranks.send(owner(chunk + 1, size), at.block, &message);
+                ranks.send(owners.of(chunk + 1), at.block, &message);
             }
         }
         done(rows_end);
@@ -735,7 +735,15 @@ mod tests {
     /// The columns computed by `size` ranks (threads of this process, each with
     /// its own engine and two threads), each cell taken from the rank that owns it.
     fn shared_table(n: u32, size: u32, limit: u32, steps: &[u32]) -> Vec<Vec<u32>> {
-        let groups = ranks::Local::group(size);
+        dealt_table(n, size, 1, limit, steps)
+    }
+
+    /// [`shared_table`] with the chunks dealt `turn` at a time.
+    fn dealt_table(n: u32, size: u32, turn: u32, limit: u32, steps: &[u32]) -> Vec<Vec<u32>> {
+        let groups: Vec<ranks::Turns> = ranks::Local::group(size)
+            .into_iter()
+            .map(|rank| ranks::Turns::new(std::sync::Arc::new(rank), turn))
+            .collect();
         let parts: Vec<Vec<Vec<u32>>> = std::thread::scope(|s| {
             let handles: Vec<_> = groups
                 .iter()
@@ -800,6 +808,32 @@ mod tests {
         }
         let limit = 2500;
         let shared = shared_table(n, 3, limit, &[n + 1]);
+        for (q, col) in shared.iter().enumerate() {
+            assert_eq!(
+                col[..],
+                reference[q][..=q.min(limit as usize)],
+                "column {q}"
+            );
+        }
+    }
+
+    #[test]
+    fn ranks_dealt_chunks_several_at_a_time_compute_the_same_columns() {
+        // Seven chunks: two and three at a time on two and three ranks put
+        // some edges inside a rank and some between ranks, and a rank with
+        // no chunk of the last turn.
+        let n = 7000;
+        let reference = engine_table(n, 2, &[n + 1]);
+        for (size, turn) in [(2, 2), (2, 3), (3, 2), (2, 7), (3, 4)] {
+            let shared = dealt_table(n, size, turn, u32::MAX, &[1000, 7, 5994]);
+            assert_eq!(
+                first_difference(&shared, &reference),
+                None,
+                "P = {size}, turn {turn}"
+            );
+        }
+        let limit = 5000;
+        let shared = dealt_table(n, 2, 2, limit, &[n + 1]);
         for (q, col) in shared.iter().enumerate() {
             assert_eq!(
                 col[..],

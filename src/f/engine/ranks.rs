@@ -1,6 +1,8 @@
-//! Rows shared among processes ("ranks", as in MPI): chunk `c` of
-//! [`CHUNK_ROWS`](super::CHUNK_ROWS) rows belongs to rank `c % P`, so that every
-//! rank keeps rows (and work) as the band of live rows moves up. This module owns
+//! Rows shared among processes ("ranks", as in MPI): the chunks of
+//! [`CHUNK_ROWS`](super::CHUNK_ROWS) rows are dealt out `t` at a time (chunk `c`
+//! belongs to rank `(c / t) % P`, [`Owners`]), so that every rank keeps rows (and
+//! work) as the band of live rows moves up, and a block's column sets cross
+//! from rank to rank only every `t` chunks ([`turn`]). This module owns
 //! the interface the engine and the census talk through, the few collective
 //! operations they need (built from point-to-point messages), and two in-process
 //! implementations: `Solo` (one rank, no messages) and [`Local`] (`P` ranks as
@@ -29,6 +31,96 @@ pub trait Ranks: Send + Sync {
     fn receive(&self, from: u32, tag: u32) -> Vec<u8>;
     /// Bytes and messages this rank has sent so far.
     fn sent(&self) -> Traffic;
+    /// Chunks dealt to a rank at a time (see [`Owners`]): 1 unless wrapped
+    /// in [`Turns`].
+    fn turn(&self) -> u32 {
+        1
+    }
+    /// Who owns which chunk.
+    fn owners(&self) -> Owners {
+        Owners {
+            size: self.size(),
+            rank: self.rank(),
+            turn: self.turn(),
+        }
+    }
+}
+
+/// Who owns which chunk: chunk `c` belongs to rank `(c / turn) % size`, and
+/// this is rank `rank`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Owners {
+    /// Number of ranks `P`.
+    pub size: u32,
+    /// This rank.
+    pub rank: u32,
+    /// Chunks dealt to a rank at a time.
+    pub turn: u32,
+}
+
+impl Owners {
+    /// The rank that owns chunk `chunk`.
+    pub fn of(&self, chunk: u32) -> u32 {
+        (chunk / self.turn) % self.size
+    }
+
+    /// Whether this rank owns chunk `chunk`.
+    pub fn mine(&self, chunk: u32) -> bool {
+        self.of(chunk) == self.rank
+    }
+}
+
+/// Chunks of rows each rank takes at a time in a census of the rows
+/// `0 ..= last_row` on `size` ranks. Inside a block, the column sets go up
+/// the chunks and cross to another rank at each change of owner, carrying
+/// about a bit per row below (doc/scaling.md): with one chunk at a time every
+/// chunk's edge is a crossing, and the bytes sent grow like `R^3` for every
+/// `P`. Dealt `t` at a time, a block crosses `1/t` as often. The turn is the
+/// shortest that deals the chunks in at most [`TURNS_PER_RANK`] turns per
+/// rank, so that the rows born late in the census, and the young rows that
+/// cost most, are still shared out among the ranks.
+pub fn turn(last_row: u32, size: u32) -> u32 {
+    let chunks = last_row / super::CHUNK_ROWS + 1;
+    chunks.div_ceil(size.saturating_mul(TURNS_PER_RANK).max(1))
+}
+
+/// Turns each rank takes over the rows: see [`turn`].
+pub const TURNS_PER_RANK: u32 = 2;
+
+/// Ranks that take their chunks [`Ranks::turn`] at a time; messages go
+/// through the ranks wrapped.
+pub struct Turns {
+    inner: Arc<dyn Ranks>,
+    turn: u32,
+}
+
+impl Turns {
+    /// `inner`, dealt `turn >= 1` chunks at a time.
+    pub fn new(inner: Arc<dyn Ranks>, turn: u32) -> Turns {
+        assert!(turn >= 1, "a turn of at least one chunk");
+        Turns { inner, turn }
+    }
+}
+
+impl Ranks for Turns {
+    fn size(&self) -> u32 {
+        self.inner.size()
+    }
+    fn rank(&self) -> u32 {
+        self.inner.rank()
+    }
+    fn send(&self, to: u32, tag: u32, bytes: &[u8]) {
+        self.inner.send(to, tag, bytes);
+    }
+    fn receive(&self, from: u32, tag: u32) -> Vec<u8> {
+        self.inner.receive(from, tag)
+    }
+    fn sent(&self) -> Traffic {
+        self.inner.sent()
+    }
+    fn turn(&self) -> u32 {
+        self.turn
+    }
 }
 
 /// What a rank has sent.
@@ -61,16 +153,6 @@ impl TrafficCounter {
             messages: self.messages.load(Ordering::Relaxed),
         }
     }
-}
-
-/// The rank that owns chunk `chunk` among `size` ranks.
-pub fn owner(chunk: u32, size: u32) -> u32 {
-    chunk % size
-}
-
-/// Whether this rank owns chunk `chunk`.
-pub(crate) fn owns(ranks: &dyn Ranks, chunk: u32) -> bool {
-    owner(chunk, ranks.size()) == ranks.rank()
 }
 
 /// `bytes` from rank `root` on every rank (the root passes its own).
@@ -189,5 +271,36 @@ impl Ranks for Local {
     }
     fn sent(&self) -> Traffic {
         self.traffic.get()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_rank_gets_its_turns_over_the_rows() {
+        let rows = [0, 1023, 1024, 7167, 50_000, 1_000_000, 10_000_000, u32::MAX];
+        for last_row in rows {
+            let chunks = u64::from(last_row / super::super::CHUNK_ROWS + 1);
+            for size in [1, 2, 3, 8, 64, 1024, u32::MAX] {
+                let t = turn(last_row, size);
+                assert!(t >= 1, "{last_row} {size}");
+                let turns = |t: u32| chunks.div_ceil(u64::from(t));
+                let wanted = u64::from(size) * u64::from(TURNS_PER_RANK);
+                // At most the turns wanted, with the shortest turn that
+                // does it (a chunk less would need more turns).
+                assert!(turns(t) <= wanted, "{last_row} rows, {size} ranks, {t}");
+                assert!(t == 1 || turns(t - 1) > wanted, "{last_row} {size} {t}");
+                let owners = Owners {
+                    size,
+                    rank: 0,
+                    turn: t,
+                };
+                for c in [0, 1, t - 1, t, u32::MAX] {
+                    assert_eq!(owners.of(c), (c / t) % size);
+                }
+            }
+        }
     }
 }
