@@ -99,10 +99,13 @@ impl Ranks for Mpi {
         // spins in a blocking receive, and a rank's threads that wait for
         // their blocks' hand-offs would take the cores from those that compute.
         let source = self.world.process_at_rank(narrow::<i32, _>(from));
+        let since = std::time::Instant::now();
         let mut looks = 0;
         loop {
             if let Some(probed) = source.immediate_matched_probe_with_tag(narrow::<i32, _>(tag)) {
-                return probed.matched_receive_vec::<u8>().0;
+                let message = probed.matched_receive_vec::<u8>().0;
+                self.traffic.waited(tag, since);
+                return message;
             }
             if looks < YIELDS {
                 looks += 1;

@@ -123,13 +123,16 @@ impl Ranks for Turns {
     }
 }
 
-/// What a rank has sent.
+/// What a rank has sent, and how long its threads waited for hand-offs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Traffic {
     /// Payload bytes.
     pub bytes: u64,
     /// Messages.
     pub messages: u64,
+    /// Nanoseconds this rank's threads spent waiting for the column sets of
+    /// a block (receives of a block's tag), summed over the threads.
+    pub waited_ns: u64,
 }
 
 /// Counts a rank's traffic (for the implementations).
@@ -137,6 +140,7 @@ pub struct Traffic {
 pub(crate) struct TrafficCounter {
     bytes: AtomicU64,
     messages: AtomicU64,
+    waited_ns: AtomicU64,
 }
 
 impl TrafficCounter {
@@ -146,11 +150,21 @@ impl TrafficCounter {
         self.messages.fetch_add(1, Ordering::Relaxed);
     }
 
+    /// Counts the wait of a receive with `tag` that began at `since`, if it
+    /// is a block's hand-off (the collectives' waits are not counted).
+    pub fn waited(&self, tag: u32, since: std::time::Instant) {
+        if tag < CONTROL_TAG {
+            let ns = u64::try_from(since.elapsed().as_nanos()).unwrap_or(u64::MAX);
+            self.waited_ns.fetch_add(ns, Ordering::Relaxed);
+        }
+    }
+
     /// The totals so far.
     pub fn get(&self) -> Traffic {
         Traffic {
             bytes: self.bytes.load(Ordering::Relaxed),
             messages: self.messages.load(Ordering::Relaxed),
+            waited_ns: self.waited_ns.load(Ordering::Relaxed),
         }
     }
 }
@@ -261,9 +275,11 @@ impl Ranks for Local {
     }
     fn receive(&self, from: u32, tag: u32) -> Vec<u8> {
         let key = (from, self.rank, tag);
+        let since = std::time::Instant::now();
         let mut boxes = self.post.boxes.lock().unwrap();
         loop {
             if let Some(m) = boxes.get_mut(&key).and_then(|q| q.pop_front()) {
+                self.traffic.waited(tag, since);
                 return m;
             }
             boxes = self.post.arrived.wait(boxes).unwrap();
@@ -302,5 +318,26 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn waits_for_a_blocks_hand_off_are_counted_and_the_collectives_are_not() {
+        let group = Local::group(2);
+        let (a, b) = (&group[0], &group[1]);
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                std::thread::sleep(std::time::Duration::from_millis(60));
+                a.send(1, 3, b"block");
+                std::thread::sleep(std::time::Duration::from_millis(60));
+                a.send(1, CONTROL_TAG, b"control");
+            });
+            assert_eq!(b.receive(0, 3), b"block");
+            let after_block = b.sent().waited_ns;
+            assert!(after_block >= 50_000_000, "{after_block} ns");
+            assert_eq!(b.receive(0, CONTROL_TAG), b"control");
+            assert_eq!(b.sent().waited_ns, after_block);
+        });
+        assert_eq!(a.sent().waited_ns, 0);
+        assert_eq!(a.sent().messages, 2);
     }
 }

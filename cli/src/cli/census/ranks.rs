@@ -45,7 +45,12 @@ pub fn launch() -> Result<Option<Arc<dyn Ranks>>> {
 
 /// Every rank's traffic and peak memory, as lines for rank 0 to print.
 pub fn gather_report(ranks: &dyn Ranks, traffic: Traffic, blocks: u64) -> Option<String> {
-    let mine = [traffic.bytes, traffic.messages, peak_rss_kib().unwrap_or(0)];
+    let mine = [
+        traffic.bytes,
+        traffic.messages,
+        peak_rss_kib().unwrap_or(0),
+        traffic.waited_ns,
+    ];
     let all = share::gather(ranks, mine.iter().flat_map(|x| x.to_le_bytes()).collect())?;
     let mut report = String::new();
     for (k, b) in all.iter().enumerate() {
@@ -54,10 +59,11 @@ pub fn gather_report(ranks: &dyn Ranks, traffic: Traffic, blocks: u64) -> Option
             .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
             .collect();
         report += &format!(
-            "rank {k}: sent {} bytes in {} messages ({:.0} bytes per column block, {blocks} blocks), peak RSS {} MiB\n",
+            "rank {k}: sent {} bytes in {} messages ({:.0} bytes per column block, {blocks} blocks), waited {:.1} s for hand-offs (summed over threads), peak RSS {} MiB\n",
             x[0],
             x[1],
             x[0] as f64 / blocks.max(1) as f64,
+            x[3] as f64 / 1e9,
             x[2] / 1024
         );
     }
