@@ -76,35 +76,49 @@ fn limit() -> Option<u64> {
 
 /// Says that `size` bytes could not be had, and ends the process (status 1)
 /// without unwinding or running destructors, as a kill would. The first
-/// thread to fail speaks; one failing beside it ends the process silently.
+/// thread to fail speaks and ends the process; one failing beside it waits
+/// for that (ending the process itself could cut the line short).
 #[cold]
 fn failed(size: usize) -> ! {
     use std::sync::atomic::{AtomicBool, Ordering};
     static SAID: AtomicBool = AtomicBool::new(false);
-    if !SAID.swap(true, Ordering::SeqCst) {
-        let mut line = Line {
-            bytes: [0; 512],
-            len: 0,
-        };
+    if SAID.swap(true, Ordering::SeqCst) {
+        loop {
+            // SAFETY: sleeps this thread until a signal; the speaking
+            // thread's `_exit` ends it with the process.
+            unsafe {
+                libc::pause();
+            }
+        }
+    }
+    let mut line = Line {
+        bytes: [0; 512],
+        len: 0,
+    };
+    let _ = write!(
+        line,
+        "chomp3: error: out of memory: {size} bytes more could not be had"
+    );
+    if let Some(l) = limit() {
         let _ = write!(
             line,
-            "chomp3: error: out of memory: {size} bytes more could not be had"
+            " (this process may map {:.1} MiB: ulimit -v {})",
+            l as f64 / f64::from(1 << 20),
+            l / 1024
         );
-        if let Some(l) = limit() {
-            let _ = write!(
-                line,
-                " (this process may map {:.1} MiB: ulimit -v {})",
-                l as f64 / f64::from(1 << 20),
-                l / 1024
-            );
-        }
-        let _ = writeln!(
-            line,
-            "; the files written so far are whole, and a resumable run continues from its last checkpoint; run it again with more memory"
-        );
+    }
+    let _ = writeln!(
+        line,
+        "; the files written so far are whole, and a resumable run continues from its last checkpoint; run it again with more memory"
+    );
+    let mut written = 0;
+    while written < line.len {
         // SAFETY: writes bytes of a live stack buffer to standard error.
-        unsafe {
-            libc::write(2, line.bytes.as_ptr().cast(), line.len);
+        let n =
+            unsafe { libc::write(2, line.bytes[written..].as_ptr().cast(), line.len - written) };
+        match usize::try_from(n) {
+            Ok(n) if n > 0 => written += n,
+            _ => break,
         }
     }
     // SAFETY: ends the process at once; nothing after this runs.

@@ -8,7 +8,7 @@ use crate::common;
 
 use std::path::PathBuf;
 
-use common::{census_in, chomp3, chomp3_ok, computed};
+use common::{census_in, chomp3, chomp3_ok, chomp3_within, computed};
 
 fn repo(path: &str) -> String {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
@@ -362,7 +362,22 @@ fn too_many_worker_threads_are_refused_before_any_work() {
 /// Runs `chomp3 args` under an address-space limit of `kib` KiB
 /// (`ulimit -v`), for at most two minutes: its exit code and standard error.
 fn chomp3_limited(dir: &std::path::Path, kib: u64, args: &str) -> (Option<i32>, String) {
-    let out = std::process::Command::new("sh")
+    chomp3_limited_with(dir, kib, args, 0)
+}
+
+/// [`chomp3_limited`] with rayon's global pool of `threads` threads (0: one
+/// per core).
+fn chomp3_limited_with(
+    dir: &std::path::Path,
+    kib: u64,
+    args: &str,
+    threads: usize,
+) -> (Option<i32>, String) {
+    let mut command = std::process::Command::new("sh");
+    if threads > 0 {
+        command.env("RAYON_NUM_THREADS", threads.to_string());
+    }
+    let out = command
         .current_dir(dir)
         .arg("-c")
         .arg(format!(
@@ -420,4 +435,90 @@ fn memory_running_out_ends_in_one_line_not_an_abort() {
         "{err}"
     );
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+}
+
+/// Where the worker threads cannot all be started (many asked of a small
+/// address space), a job on rayon's global pool ends in one line, never a
+/// panic or an abort, whether the threads or an allocation fail first.
+#[test]
+fn worker_threads_that_cannot_start_end_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    for _ in 0..4 {
+        // 64 threads' stacks alone (2 MiB each) pass the limit.
+        let (code, err) = chomp3_limited_with(
+            dir.path(),
+            120_000,
+            "grundy-periods --lines 20 --lag 2304 --bfiles D --quiet",
+            64,
+        );
+        assert_eq!(code, Some(1), "{err}");
+        assert!(
+            err.starts_with("chomp3: error: ") && err.trim_end().lines().count() == 1,
+            "{err}"
+        );
+        assert!(
+            err.contains("cannot start the worker threads") || err.contains("out of memory"),
+            "{err}"
+        );
+    }
+}
+
+/// The committed census read under a small limit is not called damaged:
+/// the decoder's want of memory is said as such.
+#[test]
+fn a_census_read_without_memory_enough_is_not_called_damaged() {
+    let census = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../data/census-500000/census.c3d.xz"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let (code, err) = chomp3_limited(dir.path(), 40_000, &format!("get 7 5 --census '{census}'"));
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        !err.contains("not a whole") && !err.contains("damaged"),
+        "{err}"
+    );
+    assert!(
+        err.contains("not enough memory to decompress it") || err.contains("out of memory"),
+        "{err}"
+    );
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+}
+
+/// A file named for a source is an error where it is not there, even for a
+/// question it would not have answered.
+#[test]
+fn a_named_rectangles_file_that_is_not_there_is_an_error_for_any_position() {
+    let dir = tempfile::tempdir().unwrap();
+    for position in [["5", "3", "2"], ["5", "5", "5"]] {
+        let (code, err) = chomp3_within(
+            dir.path(),
+            &[
+                "nim",
+                position[0],
+                position[1],
+                position[2],
+                "--rectangles",
+                "none.txt",
+            ],
+            std::time::Duration::from_secs(60),
+        );
+        assert_eq!(code, Some(1), "{position:?}: {err}");
+        assert!(err.contains("none.txt: no such file"), "{err}");
+    }
+}
+
+/// A family's refusal names the family it refuses.
+#[test]
+fn a_fan_too_small_is_called_a_fan() {
+    for (spec, says) in [
+        ("fan:2", "a fan's path has at least 3 vertices"),
+        ("fan2:1", "a fan's path has at least 3 vertices"),
+        ("wheel:2", "a wheel's rim has at least 3 vertices"),
+    ] {
+        let out = chomp3(&["graph", spec]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{spec}: {err}");
+        assert!(err.contains(says), "{spec}: {err}");
+    }
 }

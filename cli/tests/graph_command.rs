@@ -653,3 +653,36 @@ fn a_multigraph_is_answered_as_given_with_every_move() {
         }
     }
 }
+
+/// A b-file output at a file of another kind is refused as that kind, not
+/// as a b-file of more terms that `--replace` would replace.
+#[test]
+fn a_bfile_output_at_another_kind_of_file_is_named_for_its_kind() {
+    let dir = tempfile::tempdir().unwrap();
+    let other = dir.path().join("gc.tsv");
+    std::fs::copy(
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../data/grundy-census-40/grundy-census.tsv"
+        ),
+        &other,
+    )
+    .unwrap();
+    let before = std::fs::read(&other).unwrap();
+    let b = other.to_str().unwrap();
+    for replace in [false, true] {
+        let mut args = vec!["graph", "--quiet", "geng:4", "--summary", "--bfile", b];
+        if replace {
+            args.push("--replace");
+        }
+        let o = run(&args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{err}");
+        assert!(
+            err.contains("is a Grundy census with patterns, not a graph Chomp b-file"),
+            "{err}"
+        );
+        assert!(!err.contains("terms"), "{err}");
+    }
+    assert_eq!(std::fs::read(&other).unwrap(), before);
+}

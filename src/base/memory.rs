@@ -54,13 +54,24 @@ fn mapped() -> Option<u64> {
 pub struct TooMuch {
     /// What the job is, for the message.
     pub what: String,
-    /// Its estimate, in bytes.
+    /// Its estimate, in bytes (`u64::MAX`: past counting).
     pub needs: u64,
     /// The machine's memory, or the process's limit where that is less, in
     /// bytes.
     pub has: u64,
-    /// Whether `has` is the process's limit (`ulimit -v`).
-    pub limited: bool,
+    /// Under the process's limit (`ulimit -v`), the address space the job
+    /// was held to need: four times its estimate beside what the process
+    /// maps already (see [`check`]).
+    pub room: Option<Room>,
+}
+
+/// What a job was held to need under the process's limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Room {
+    /// Address space, in bytes (saturated).
+    pub needs: u64,
+    /// What the process mapped already, in bytes.
+    pub mapped: u64,
 }
 
 /// `b` bytes in GiB to one place, or in MiB below a GiB (where a tenth of a
@@ -75,25 +86,29 @@ fn size(b: u64) -> String {
 
 impl fmt::Display for TooMuch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let has = match self.limited {
-            true => "this process may map (ulimit -v)",
-            false => "this machine has",
+        let needs = match self.needs {
+            u64::MAX => "more than 16 EiB of memory (2^64 bytes)".to_string(),
+            n => format!("about {} of memory", size(n)),
         };
-        if self.needs == u64::MAX {
-            return write!(
+        match self.room {
+            None => write!(
                 f,
-                "{} needs more than 16 EiB of memory (2^64 bytes) and {has} {}; nothing was computed",
+                "{} needs {needs} and this machine has {}; nothing was computed",
                 self.what,
                 size(self.has)
-            );
+            ),
+            Some(room) => write!(
+                f,
+                "{} needs {needs}, so {} of address space (four times that, with the {} mapped already and 64 MiB to spare), and this process may map (ulimit -v) {}; nothing was computed",
+                self.what,
+                match room.needs {
+                    u64::MAX => "more than 16 EiB".to_string(),
+                    n => size(n),
+                },
+                size(room.mapped),
+                size(self.has)
+            ),
         }
-        write!(
-            f,
-            "{} needs about {} of memory and {has} {}; nothing was computed",
-            self.what,
-            size(self.needs),
-            size(self.has)
-        )
     }
 }
 
@@ -111,21 +126,26 @@ pub fn check(what: impl Into<String>, needs: u64) -> Result<(), TooMuch> {
     // A process limit counts address space, not memory touched: what the
     // process maps already, and the estimates' part left out (they are
     // lower bounds, a quarter of the sweep's own at Q = 5000), and threads'
-    // stacks. Past it an allocation fails and the process aborts, so the
-    // estimate is held at four times, on top of what is mapped, and 64 MiB.
-    let needs = match limited {
-        true => mapped()
-            .unwrap_or(0)
-            .saturating_add(needs.saturating_mul(4))
-            .saturating_add(64 << 20),
-        false => needs,
-    };
+    // stacks and heaps. Past it an allocation fails and the process ends, so
+    // the estimate is held at four times, on top of what is mapped, and 64
+    // MiB. (So a job may be refused under a limit that it would have kept
+    // within: the message says which figure was held against the limit.)
+    let room = limited.then(|| {
+        let mapped = mapped().unwrap_or(0);
+        Room {
+            needs: mapped
+                .saturating_add(needs.saturating_mul(4))
+                .saturating_add(64 << 20),
+            mapped,
+        }
+    });
+    let held = room.map_or(needs, |r| r.needs);
     match has {
-        Some(has) if needs > has => Err(TooMuch {
+        Some(has) if held > has => Err(TooMuch {
             what: what.into(),
             needs,
             has,
-            limited,
+            room,
         }),
         _ => Ok(()),
     }

@@ -43,6 +43,34 @@ fn wrap(path: &Path, file: File) -> Box<dyn BufRead + Send> {
     }
 }
 
+/// An error of a `.xz` decoder, worded for what it is: memory the decoder
+/// could not have is not damage to the file.
+pub(crate) fn xz_error(e: io::Error) -> io::Error {
+    let memory = e
+        .get_ref()
+        .and_then(|x| x.downcast_ref::<xz2::stream::Error>())
+        .is_some_and(|x| matches!(x, xz2::stream::Error::Mem | xz2::stream::Error::MemLimit));
+    match memory {
+        true => io::Error::new(
+            io::ErrorKind::OutOfMemory,
+            "not enough memory to decompress it; run it again with more memory",
+        ),
+        false => io::Error::new(e.kind(), format!("not a whole .xz file ({e})")),
+    }
+}
+
+/// `e` as [`xz_error`] words it where it is the decoder's lack of memory,
+/// else as it is.
+fn xz_memory(e: io::Error) -> io::Error {
+    match e
+        .get_ref()
+        .and_then(|x| x.downcast_ref::<xz2::stream::Error>())
+    {
+        Some(xz2::stream::Error::Mem | xz2::stream::Error::MemLimit) => xz_error(e),
+        _ => e,
+    }
+}
+
 /// Why a line could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum LineError {
@@ -101,7 +129,7 @@ impl<R: BufRead> Lines<R> {
             let chunk = match self.reader.fill_buf() {
                 Ok(c) => c,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(LineError::Io(e)),
+                Err(e) => return Err(LineError::Io(xz_memory(e))),
             };
             if chunk.is_empty() {
                 break;

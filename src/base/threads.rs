@@ -1,7 +1,8 @@
 //! How many worker threads a job may be given: one per core by default, up
 //! to [`PER_CORE`] per core on purpose (oversubscribed, as the tests and the
 //! MPI runs do); more is refused before any thread starts, as a number that
-//! would make the machine spend its time starting threads. Uses nothing.
+//! would make the machine spend its time starting threads; and the start of
+//! rayon's global pool, with its failure as an error. Uses `rayon`.
 
 /// The most worker threads a job may have per core of the machine.
 pub const PER_CORE: usize = 16;
@@ -32,6 +33,30 @@ pub fn check(asked: usize) -> Result<usize, TooMany> {
     match asked <= most {
         true => Ok(asked),
         false => Err(TooMany { asked, most, cores }),
+    }
+}
+
+/// Worker threads that could not be started (the system refused a thread,
+/// or the memory for its stack).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("cannot start the worker threads ({0}); nothing was computed")]
+pub struct CannotStart(pub String);
+
+/// Starts rayon's global pool of worker threads (one per core, or as many as
+/// `RAYON_NUM_THREADS` says) unless it runs already, so that a job that runs
+/// on it learns here that its threads cannot be started, as an error, and
+/// not from a panic inside rayon at its first parallel step. After an error
+/// the global pool must not be used (rayon would panic).
+pub fn global() -> Result<(), CannotStart> {
+    use std::error::Error;
+    match rayon::ThreadPoolBuilder::new().build_global() {
+        Ok(()) => Ok(()),
+        // An operating-system error: no pool. Without one (the pool runs
+        // already, or this thread is one of a pool's), it works.
+        Err(e) => match e.source() {
+            Some(cause) => Err(CannotStart(cause.to_string())),
+            None => Ok(()),
+        },
     }
 }
 

@@ -333,7 +333,13 @@ fn fits(spec: &str, n: usize) -> Result<usize, FamilyError> {
 fn wheel_less(spec: &str, n: usize, dropped: usize) -> Result<Graph, FamilyError> {
     fits(spec, n + 1)?;
     if n < 3 {
-        return Err(arguments(spec, "a wheel's rim has at least 3 vertices"));
+        return Err(arguments(
+            spec,
+            match dropped {
+                0 => "a wheel's rim has at least 3 vertices",
+                _ => "a fan's path has at least 3 vertices",
+            },
+        ));
     }
     let mut edges: Vec<(usize, usize)> = (0..n).map(|i| (i, n)).collect();
     edges.extend((0..n).map(|i| (i, (i + 1) % n)).take(n - dropped));

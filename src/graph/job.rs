@@ -234,6 +234,8 @@ impl Job {
         if stdin > 1 {
             return Err(JobError::StdinTwice);
         }
+        // The terms a b-file asked for would hold.
+        let mut bfile_terms = None;
         if self.bfile.is_some() {
             if !(self.edges.is_empty() && self.sources.iter().all(Source::is_geng)) {
                 return Err(JobError::BFileNotGeng { name: names.bfile });
@@ -254,26 +256,7 @@ impl Job {
             if self.subgraphs || !joined {
                 return Err(JobError::BFileRanges { name: names.bfile });
             }
-            let terms: u64 = ranges.iter().map(|(a, b)| (b - a + 1) as u64).sum();
-            if let Some(path) = &self.bfile
-                && !self.replace
-                && crate::base::input::is_there(path)
-            {
-                // The terms are its data lines; what does not read as text
-                // is the output check's.
-                let held = crate::base::text::open(path, "a b-file").ok().map(|text| {
-                    std::io::BufRead::lines(text)
-                        .map_while(Result::ok)
-                        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-                        .count() as u64
-                });
-                if let Some(held) = held
-                    && held > terms
-                {
-                    let path = path.clone();
-                    return Err(JobError::LargerBFile { path, held, terms });
-                }
-            }
+            bfile_terms = Some(ranges.iter().map(|(a, b)| (b - a + 1) as u64).sum());
         }
         if let Output::Tsv { moves, cost: true } = self.output
             && (moves || self.memo.is_some() || self.subgraphs)
@@ -293,6 +276,25 @@ impl Job {
             .filter_map(|(path, kind, name)| Some(outputs::Output::new(path.as_ref()?, kind, name)))
             .collect();
         outputs::check(&plan)?;
+        // After the output check, which refuses a file of another kind there.
+        if let (Some(path), Some(terms)) = (&self.bfile, bfile_terms)
+            && !self.replace
+            && crate::base::input::is_there(path)
+        {
+            // The terms are its data lines.
+            let held = crate::base::text::open(path, "a b-file").ok().map(|text| {
+                std::io::BufRead::lines(text)
+                    .map_while(Result::ok)
+                    .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+                    .count() as u64
+            });
+            if let Some(held) = held
+                && held > terms
+            {
+                let path = path.clone();
+                return Err(JobError::LargerBFile { path, held, terms });
+            }
+        }
         Ok(Checked {
             held: outputs::lock(&plan)?,
         })

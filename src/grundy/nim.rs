@@ -384,16 +384,23 @@ pub fn nim(
             Some(Err(e)) => return Err(bad(e)),
         }
     }
+    let rectangles_error = |path: &Path, e: String| {
+        NimError::Rectangles(match e.starts_with(&path.display().to_string()) {
+            true => e,
+            false => format!("{}: {e}", path.display()),
+        })
+    };
+    if let Some(path) = files.rectangles.filter(|_| small != Some(q) || q != r) {
+        // Not read for a position that is no rectangle; but a file named
+        // that is not there, or no regular file, is an error all the same.
+        crate::base::input::open(path, "a b-file of the rectangles")
+            .map_err(|e| rectangles_error(path, e.to_string()))?;
+    }
     if let Some(path) = files.rectangles.filter(|_| small == Some(q) && q == r) {
         let read = crate::base::text::open(path, "a b-file of the rectangles")
             .map_err(|e| e.to_string())
             .and_then(|f| super::sequences::read_rectangles(f, &path.display().to_string()));
-        let values = read.map_err(|e| {
-            NimError::Rectangles(match e.starts_with(&path.display().to_string()) {
-                true => e,
-                false => format!("{}: {e}", path.display()),
-            })
-        })?;
+        let values = read.map_err(|e| rectangles_error(path, e))?;
         let n_max = values.len() as u64;
         match usize::try_from(q)
             .ok()

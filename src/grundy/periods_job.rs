@@ -90,6 +90,9 @@ pub enum JobError {
     /// More memory than the machine has (or this process may take).
     #[error(transparent)]
     Memory(#[from] crate::base::memory::TooMuch),
+    /// The two sweeps' threads could not be started.
+    #[error(transparent)]
+    Threads(#[from] crate::base::threads::CannotStart),
     /// The checkpoint to continue from could not be read.
     #[error("{}", .error.with_path(.path))]
     Checkpoint {
@@ -247,6 +250,8 @@ impl Job {
             format!("a census of the periods of every line q <= {}", self.lines),
             lag::memory(self.lines),
         )?;
+        // The sweeps run on rayon's global pool.
+        crate::base::threads::global()?;
         let plan = self.plan(names);
         outputs::check(&plan)?;
         if let Some(out) = &self.out {

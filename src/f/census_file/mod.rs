@@ -254,7 +254,7 @@ fn read_xz(file: File) -> io::Result<Vec<u8>> {
     xz2::read::XzDecoder::new_multi_decoder(BufReader::new(file))
         .take(limit + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| io::Error::new(e.kind(), format!("not a whole .xz file ({e})")))?;
+        .map_err(crate::base::text::xz_error)?;
     if bytes.len() as u64 > limit {
         return Err(io::Error::other(format!(
             "decompresses to more than {XZ_MOST} times its size, more than a census file can"
