@@ -63,17 +63,6 @@ impl Write for Line {
     }
 }
 
-/// The address space this process may take (`ulimit -v`), if limited.
-fn limit() -> Option<u64> {
-    let mut limit = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    // SAFETY: getrlimit writes the struct it is given and nothing else.
-    let ok = unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) } == 0;
-    (ok && limit.rlim_cur != libc::RLIM_INFINITY).then_some(limit.rlim_cur)
-}
-
 /// Says that `size` bytes could not be had, and ends the process (status 1)
 /// without unwinding or running destructors, as a kill would. The first
 /// thread to fail speaks and ends the process; one failing beside it waits
@@ -99,7 +88,7 @@ fn failed(size: usize) -> ! {
         line,
         "chomp3: error: out of memory: {size} bytes more could not be had"
     );
-    if let Some(l) = limit() {
+    if let Some(l) = chomp3::base::memory::process_limit() {
         let _ = write!(
             line,
             " (this process may map {:.1} MiB: ulimit -v {})",

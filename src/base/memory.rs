@@ -30,8 +30,9 @@ pub(crate) fn physical() -> Option<u64> {
 }
 
 /// The address space this process may take (`RLIMIT_AS`, as `ulimit -v`
-/// sets it), where a limit is set.
-fn process_limit() -> Option<u64> {
+/// sets it), where a limit is set. Allocates nothing (an allocator that
+/// failed may call it).
+pub fn process_limit() -> Option<u64> {
     let mut limit = libc::rlimit {
         rlim_cur: 0,
         rlim_max: 0,

@@ -796,6 +796,17 @@ mod tests {
         merged
     }
 
+    /// Every column of `shared` is `reference`'s, cut at row `limit`.
+    fn assert_rows_up_to(shared: &[Vec<u32>], reference: &[Vec<u32>], limit: u32) {
+        for (q, col) in shared.iter().enumerate() {
+            assert_eq!(
+                col[..],
+                reference[q][..=q.min(limit as usize)],
+                "column {q}"
+            );
+        }
+    }
+
     #[test]
     fn ranks_sharing_the_rows_compute_the_same_columns() {
         // Chunks of 1024 rows: 3000 columns give three chunks, so every rank
@@ -808,13 +819,7 @@ mod tests {
         }
         let limit = 2500;
         let shared = shared_table(n, 3, limit, &[n + 1]);
-        for (q, col) in shared.iter().enumerate() {
-            assert_eq!(
-                col[..],
-                reference[q][..=q.min(limit as usize)],
-                "column {q}"
-            );
-        }
+        assert_rows_up_to(&shared, &reference, limit);
     }
 
     #[test]
@@ -834,13 +839,7 @@ mod tests {
         }
         let limit = 5000;
         let shared = dealt_table(n, 2, 2, limit, &[n + 1]);
-        for (q, col) in shared.iter().enumerate() {
-            assert_eq!(
-                col[..],
-                reference[q][..=q.min(limit as usize)],
-                "column {q}"
-            );
-        }
+        assert_rows_up_to(&shared, &reference, limit);
     }
 
     #[test]
