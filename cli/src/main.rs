@@ -12,5 +12,7 @@ static ALLOC: oom::ExitOnFailure = oom::ExitOnFailure;
 static ALLOC: chomp3::base::huge::HugePages = chomp3::base::huge::HugePages;
 
 fn main() -> std::process::ExitCode {
+    #[cfg(target_os = "linux")]
+    oom::share_heaps_under_limit();
     cli::main()
 }

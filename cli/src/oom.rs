@@ -14,6 +14,25 @@ use std::fmt::Write;
 
 use chomp3::base::huge::HugePages;
 
+/// Under an address-space limit (`ulimit -v`), has every thread allocate
+/// from one heap. glibc gives threads heaps of their own (up to eight per
+/// core), each reserving 64 MiB of address space when made: under a limit
+/// of a few hundred MiB a pool of threads takes it all, and a thread that
+/// then cannot allocate what it needs to start (its signal stack, its
+/// thread-local destructors) ends the process in glibc or Rust's runtime,
+/// with an abort this allocator never sees. Without a limit nothing
+/// changes. Call before any thread starts.
+pub fn share_heaps_under_limit() {
+    #[cfg(target_env = "gnu")]
+    if chomp3::base::memory::process_limit().is_some() {
+        // SAFETY: sets a tunable of glibc's allocator before any thread
+        // allocates; the result (0 where refused) leaves the default.
+        unsafe {
+            libc::mallopt(libc::M_ARENA_MAX, 1);
+        }
+    }
+}
+
 /// [`HugePages`], ending the process in one line where an allocation fails.
 pub struct ExitOnFailure;
 

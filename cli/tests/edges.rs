@@ -420,13 +420,17 @@ fn a_census_of_periods_past_the_process_limit_is_refused_before_any_work() {
     assert_eq!(code, Some(0), "{err}");
 }
 
-/// Where memory runs out in a job whose need cannot be told in advance (a
-/// graph solver's memo), the process ends in one line with status 1, not an
-/// abort, and says what it could not have.
+/// Where memory runs out in a job whose need is not told in advance (the
+/// committed census to 10^6, read whole), the process ends in one line with
+/// status 1, not an abort, and says what it could not have.
 #[test]
 fn memory_running_out_ends_in_one_line_not_an_abort() {
+    let census = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../data/census-1000000/census.c3d.xz"
+    );
     let dir = tempfile::tempdir().unwrap();
-    let (code, err) = chomp3_limited(dir.path(), 100_000, "graph complete:64");
+    let (code, err) = chomp3_limited(dir.path(), 100_000, &format!("get 7 5 --census '{census}'"));
     assert_eq!(code, Some(1), "{err}");
     assert!(
         err.starts_with("chomp3: error: out of memory: ")

@@ -49,6 +49,12 @@ pub struct CannotStart(pub String);
 /// the global pool must not be used (rayon would panic).
 pub fn global() -> Result<(), CannotStart> {
     use std::error::Error;
+    let n = std::env::var("RAYON_NUM_THREADS")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or_else(cores);
+    room_for(n)?;
     match rayon::ThreadPoolBuilder::new().build_global() {
         Ok(()) => Ok(()),
         // An operating-system error: no pool. Without one (the pool runs
@@ -57,6 +63,31 @@ pub fn global() -> Result<(), CannotStart> {
             Some(cause) => Err(CannotStart(cause.to_string())),
             None => Ok(()),
         },
+    }
+}
+
+/// Refuses `n` threads (0: one per core) where the process's address-space
+/// limit (`ulimit -v`) has no room for their stacks (2 MiB each, and their
+/// signal stacks) beside what it maps and 32 MiB: a thread started without
+/// room for its signal stack ends the process in Rust's runtime, past any
+/// error a caller could give. May refuse a count that would just have fit.
+pub fn room_for(n: usize) -> Result<(), CannotStart> {
+    let n = if n == 0 { cores() } else { n };
+    let Some(limit) = crate::base::memory::process_limit() else {
+        return Ok(());
+    };
+    let stacks = (n as u64).saturating_mul((2 << 20) + (256 << 10));
+    let needs = crate::base::memory::mapped()
+        .unwrap_or(0)
+        .saturating_add(stacks)
+        .saturating_add(32 << 20);
+    match needs > limit {
+        true => Err(CannotStart(format!(
+            "{n} threads' stacks need {} MiB of address space beside what is mapped, and this process may map {} MiB (ulimit -v)",
+            stacks >> 20,
+            limit >> 20
+        ))),
+        false => Ok(()),
     }
 }
 

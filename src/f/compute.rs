@@ -178,6 +178,10 @@ pub fn compute(req: &Request, progress: Progress) -> Result<Option<Outcome>, Com
         }
         _ => Engine::new(),
     };
+    crate::base::threads::room_for(req.threads).map_err(|e| ComputeError::Threads {
+        threads: req.threads,
+        error: e.0,
+    })?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(req.threads)
         .build()

@@ -140,6 +140,8 @@ impl ThreadsArg {
     /// A thread pool of that size.
     pub fn pool(&self) -> Result<rayon::ThreadPool> {
         let n = self.get()?;
+        chomp3::base::threads::room_for(n)
+            .map_err(|e| anyhow::anyhow!("{e}; give fewer with --threads"))?;
         // Worded here: rayon's error repeats its cause in its source.
         rayon::ThreadPoolBuilder::new()
             .num_threads(n)
