@@ -420,18 +420,25 @@ fn a_census_of_periods_past_the_process_limit_is_refused_before_any_work() {
     assert_eq!(code, Some(0), "{err}");
 }
 
+/// `get 7 5` from the committed census `data/NAME` under a limit of `kib`
+/// KiB, which must fail: its standard error.
+fn committed_census_under(name: &str, kib: u64) -> String {
+    let census = format!(
+        "{}/../data/{name}/census.c3d.xz",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let (code, err) = chomp3_limited(dir.path(), kib, &format!("get 7 5 --census '{census}'"));
+    assert_eq!(code, Some(1), "{err}");
+    err
+}
+
 /// Where memory runs out in a job whose need is not told in advance (the
 /// committed census to 10^6, read whole), the process ends in one line with
 /// status 1, not an abort, and says what it could not have.
 #[test]
 fn memory_running_out_ends_in_one_line_not_an_abort() {
-    let census = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../data/census-1000000/census.c3d.xz"
-    );
-    let dir = tempfile::tempdir().unwrap();
-    let (code, err) = chomp3_limited(dir.path(), 100_000, &format!("get 7 5 --census '{census}'"));
-    assert_eq!(code, Some(1), "{err}");
+    let err = committed_census_under("census-1000000", 100_000);
     assert!(
         err.starts_with("chomp3: error: out of memory: ")
             && err.contains("(this process may map 97.7 MiB: ulimit -v 100000)")
@@ -472,13 +479,7 @@ fn worker_threads_that_cannot_start_end_in_one_line() {
 /// the decoder's want of memory is said as such.
 #[test]
 fn a_census_read_without_memory_enough_is_not_called_damaged() {
-    let census = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../data/census-500000/census.c3d.xz"
-    );
-    let dir = tempfile::tempdir().unwrap();
-    let (code, err) = chomp3_limited(dir.path(), 40_000, &format!("get 7 5 --census '{census}'"));
-    assert_eq!(code, Some(1), "{err}");
+    let err = committed_census_under("census-500000", 40_000);
     assert!(
         !err.contains("not a whole") && !err.contains("damaged"),
         "{err}"
