@@ -169,3 +169,31 @@ fn a_checkpoint_of_an_earlier_version_is_refused_and_kept() {
         assert!(!out.exists(), "no census written");
     }
 }
+
+/// A census in one process whose checkpoint has an MPI run's rank files
+/// beside it is refused, not started again beside them.
+#[test]
+fn a_census_in_one_process_refuses_beside_an_mpi_runs_checkpoints() {
+    let dir = tempfile::tempdir().unwrap();
+    let rank_file = dir.path().join("census.c3k.1-of-3.at-2520");
+    std::fs::write(&rank_file, b"a rank's checkpoint").unwrap();
+    let out = dir.path().join("census.tsv");
+    let output = common::chomp3(&[
+        "census",
+        "--quiet",
+        "--rows",
+        "100",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(output.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("is the checkpoint of rank 1 of a census on 3 MPI ranks (column 2520)")
+            && err.contains("mpirun -n 3"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(!out.exists(), "no census written");
+    assert_eq!(std::fs::read(&rank_file).unwrap(), b"a rank's checkpoint");
+}

@@ -84,7 +84,10 @@ impl OneFile {
         // written over.
         let file = match input::open(&self.path, CHECKPOINT) {
             Ok(f) => f,
-            Err(InputError::Missing { .. }) => return Ok(None),
+            Err(InputError::Missing { .. }) => {
+                super::rank_files::refuse_rank_files(&self.path)?;
+                return Ok(None);
+            }
             Err(e) => return Err(DriverError::Input(e)),
         };
         Run::load(&mut BufReader::with_capacity(1 << 20, file), params)

@@ -32,6 +32,25 @@ fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> DriverError + '_ {
     }
 }
 
+/// Refuses a census in one process whose checkpoint `base` has checkpoints
+/// of ranks of an MPI run beside it: continuing without them would start
+/// the census again and leave them behind.
+pub(crate) fn refuse_rank_files(base: &Path) -> Result<(), DriverError> {
+    match rank_files(base, false)?.first() {
+        None => Ok(()),
+        Some(f) => Err(DriverError::Ranks(format!(
+            "{} is the checkpoint of rank {} of a census on {} MPI ranks (column {}); continue it with mpirun -n {}, or delete the files {}.*-of-{}.at-*",
+            f.path.display(),
+            f.rank,
+            f.size,
+            f.column,
+            f.size,
+            base.display(),
+            f.size
+        ))),
+    }
+}
+
 /// `<base>.<rank>-of-<size>.at-<column>`.
 fn rank_file(base: &Path, size: u32, rank: u32, column: u32) -> PathBuf {
     let mut name = base.file_name().unwrap_or_default().to_os_string();
