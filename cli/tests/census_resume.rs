@@ -142,23 +142,12 @@ fn a_checkpoint_of_an_earlier_version_is_refused_and_kept() {
     // line without touching the file.
     for version in [3u32, 4] {
         let dir = tempfile::tempdir().unwrap();
-        let out = dir.path().join("census.tsv");
         let checkpoint = dir.path().join("census.c3k");
         let mut old = b"CHOMP3CK".to_vec();
         old.extend(version.to_le_bytes());
         old.extend([0u8; 64]);
         std::fs::write(&checkpoint, &old).unwrap();
-        let output = common::chomp3(&[
-            "census",
-            "--quiet",
-            "--rows",
-            "100",
-            "--out",
-            out.to_str().unwrap(),
-        ]);
-        assert_eq!(output.status.code(), Some(1));
-        let err = String::from_utf8(output.stderr).unwrap();
-        assert_eq!(err.lines().count(), 1, "{err}");
+        let (out, err) = census_of_100_refused(dir.path());
         let want = format!("census checkpoint version {version}, this chomp3 reads 5 and 6");
         assert!(err.contains(&want), "{err}");
         assert_eq!(
@@ -177,7 +166,20 @@ fn a_census_in_one_process_refuses_beside_an_mpi_runs_checkpoints() {
     let dir = tempfile::tempdir().unwrap();
     let rank_file = dir.path().join("census.c3k.1-of-3.at-2520");
     std::fs::write(&rank_file, b"a rank's checkpoint").unwrap();
-    let out = dir.path().join("census.tsv");
+    let (out, err) = census_of_100_refused(dir.path());
+    assert!(
+        err.contains("is the checkpoint of rank 1 of a census on 3 MPI ranks (column 2520)")
+            && err.contains("mpirun -n 3"),
+        "{err}"
+    );
+    assert!(!out.exists(), "no census written");
+    assert_eq!(std::fs::read(&rank_file).unwrap(), b"a rank's checkpoint");
+}
+
+/// `census --rows 100 --out DIR/census.tsv`, which must fail in one line:
+/// the output's path and the line.
+fn census_of_100_refused(dir: &std::path::Path) -> (std::path::PathBuf, String) {
+    let out = dir.join("census.tsv");
     let output = common::chomp3(&[
         "census",
         "--quiet",
@@ -188,12 +190,6 @@ fn a_census_in_one_process_refuses_beside_an_mpi_runs_checkpoints() {
     ]);
     let err = String::from_utf8(output.stderr).unwrap();
     assert_eq!(output.status.code(), Some(1), "{err}");
-    assert!(
-        err.contains("is the checkpoint of rank 1 of a census on 3 MPI ranks (column 2520)")
-            && err.contains("mpirun -n 3"),
-        "{err}"
-    );
     assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(!out.exists(), "no census written");
-    assert_eq!(std::fs::read(&rank_file).unwrap(), b"a rank's checkpoint");
+    (out, err)
 }
