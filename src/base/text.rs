@@ -43,31 +43,27 @@ fn wrap(path: &Path, file: File) -> Box<dyn BufRead + Send> {
     }
 }
 
-/// An error of a `.xz` decoder, worded for what it is: memory the decoder
-/// could not have is not damage to the file.
-pub(crate) fn xz_error(e: io::Error) -> io::Error {
-    let memory = e
-        .get_ref()
+/// Whether `e` is a `.xz` decoder's want of memory (not damage to the file).
+fn xz_lacks_memory(e: &io::Error) -> bool {
+    e.get_ref()
         .and_then(|x| x.downcast_ref::<xz2::stream::Error>())
-        .is_some_and(|x| matches!(x, xz2::stream::Error::Mem | xz2::stream::Error::MemLimit));
-    match memory {
-        true => io::Error::new(
-            io::ErrorKind::OutOfMemory,
-            "not enough memory to decompress it; run it again with more memory",
-        ),
-        false => io::Error::new(e.kind(), format!("not a whole .xz file ({e})")),
-    }
+        .is_some_and(|x| matches!(x, xz2::stream::Error::Mem | xz2::stream::Error::MemLimit))
 }
 
-/// `e` as [`xz_error`] words it where it is the decoder's lack of memory,
-/// else as it is.
-fn xz_memory(e: io::Error) -> io::Error {
-    match e
-        .get_ref()
-        .and_then(|x| x.downcast_ref::<xz2::stream::Error>())
-    {
-        Some(xz2::stream::Error::Mem | xz2::stream::Error::MemLimit) => xz_error(e),
-        _ => e,
+/// The error that says the decoder had not memory enough.
+fn xz_memory_error() -> io::Error {
+    io::Error::new(
+        io::ErrorKind::OutOfMemory,
+        "not enough memory to decompress it; run it again with more memory",
+    )
+}
+
+/// An error of a `.xz` decoder of a whole file, worded for what it is:
+/// memory the decoder could not have is not damage to the file.
+pub(crate) fn xz_error(e: io::Error) -> io::Error {
+    match xz_lacks_memory(&e) {
+        true => xz_memory_error(),
+        false => io::Error::new(e.kind(), format!("not a whole .xz file ({e})")),
     }
 }
 
@@ -129,7 +125,8 @@ impl<R: BufRead> Lines<R> {
             let chunk = match self.reader.fill_buf() {
                 Ok(c) => c,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(LineError::Io(xz_memory(e))),
+                Err(e) if xz_lacks_memory(&e) => return Err(LineError::Io(xz_memory_error())),
+                Err(e) => return Err(LineError::Io(e)),
             };
             if chunk.is_empty() {
                 break;

@@ -390,33 +390,35 @@ pub fn nim(
             false => format!("{}: {e}", path.display()),
         })
     };
-    if let Some(path) = files.rectangles.filter(|_| small != Some(q) || q != r) {
-        // Not read for a position that is no rectangle; but a file named
-        // that is not there, or no regular file, is an error all the same.
-        crate::base::input::open(path, "a b-file of the rectangles")
-            .map_err(|e| rectangles_error(path, e.to_string()))?;
-    }
-    if let Some(path) = files.rectangles.filter(|_| small == Some(q) && q == r) {
-        let read = crate::base::text::open(path, "a b-file of the rectangles")
-            .map_err(|e| e.to_string())
-            .and_then(|f| super::sequences::read_rectangles(f, &path.display().to_string()));
-        let values = read.map_err(|e| rectangles_error(path, e))?;
-        let n_max = values.len() as u64;
-        match usize::try_from(q)
-            .ok()
-            .and_then(|n| values.get(n.wrapping_sub(1)))
-        {
-            Some(&value) => {
-                let source = Source::Rectangles {
-                    path: path.to_path_buf(),
-                    n_max,
-                };
-                return answer(BigUint::from(value), source, passed);
+    if let Some(path) = files.rectangles {
+        let what = "a b-file of the rectangles";
+        if small != Some(q) || q != r {
+            // Not read for a position that is no rectangle; but a file named
+            // that is not there, or no regular file, is an error all the same.
+            crate::base::input::open(path, what)
+                .map_err(|e| rectangles_error(path, e.to_string()))?;
+        } else {
+            let read = crate::base::text::open(path, what)
+                .map_err(|e| e.to_string())
+                .and_then(|f| super::sequences::read_rectangles(f, &path.display().to_string()));
+            let values = read.map_err(|e| rectangles_error(path, e))?;
+            let n_max = values.len() as u64;
+            match usize::try_from(q)
+                .ok()
+                .and_then(|n| values.get(n.wrapping_sub(1)))
+            {
+                Some(&value) => {
+                    let source = Source::Rectangles {
+                        path: path.to_path_buf(),
+                        n_max,
+                    };
+                    return answer(BigUint::from(value), source, passed);
+                }
+                None => passed.push(format!(
+                    "{} holds G(n,n,n) for n <= {n_max} only",
+                    path.display()
+                )),
             }
-            None => passed.push(format!(
-                "{} holds G(n,n,n) for n <= {n_max} only",
-                path.display()
-            )),
         }
     }
     if let Some(census) = files.census {
