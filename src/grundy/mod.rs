@@ -191,11 +191,15 @@ pub struct Sweep {
 /// its `(Q+1)(Q+2)/2` lines holds a used set and two values from the start
 /// (more as the sets grow: 3.7 GiB at `Q = 5000`, against 1.1 GiB here).
 pub(crate) fn sweep_memory(q_max: u32) -> u64 {
-    // In 128 bits: (Q+1)(Q+2) passes 2^64 at Q = 2^32 - 1.
+    let per_line = (std::mem::size_of::<Used>() + 8) as u64;
+    line_count(q_max).saturating_mul(per_line)
+}
+
+/// The number of lines `(q, r)`, `r <= q <= q_max`, for memory estimates
+/// (in 128 bits: `(Q+1)(Q+2)` passes 2^64 at `Q = 2^32 - 1`; saturated).
+pub(crate) fn line_count(q_max: u32) -> u64 {
     let q = u128::from(q_max);
-    let lines = (q + 1) * (q + 2) / 2;
-    let per_line = (std::mem::size_of::<Used>() + 8) as u128;
-    u64::try_from(lines * per_line).unwrap_or(u64::MAX)
+    u64::try_from((q + 1) * (q + 2) / 2).unwrap_or(u64::MAX)
 }
 
 /// Refuses [`options`] for `[p,q,r]` where this machine cannot hold its

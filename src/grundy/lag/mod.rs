@@ -217,9 +217,7 @@ pub fn check_shape(q_max: u32, lag: u32) -> Result<(), LagError> {
 /// from 2 KiB), so this is a lower bound: at `Q = 60` it is 32 MiB against
 /// a peak of 40 MiB, at `Q = 100` 85 MiB against 103 MiB.
 pub(crate) fn memory(q_max: u32) -> u64 {
-    // In 128 bits, as `sweep_memory`.
-    let q = u128::from(q_max);
-    let lines = u64::try_from((q + 1) * (q + 2) / 2).unwrap_or(u64::MAX);
+    let lines = super::line_count(q_max);
     let per_line = 2 * (2 * 2 * u64::from(LONG) + 4 * u64::from(LONG) / 2) + 48 + 40;
     Live::memory(q_max, Live::room(q_max, 0))
         .saturating_mul(2)
