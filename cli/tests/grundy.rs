@@ -1059,17 +1059,20 @@ fn grundy_periods_resumes_to_the_same_bfiles_and_refuses_bad_checkpoints() {
         bad,
         "the damaged file is left as it was"
     );
-    // The good one continues to the same b-files, and is then removed; so
-    // does one marked as format 2 (of earlier builds, read as well).
-    assert_eq!(&kept[..8], b"C3GLAG03");
-    let mut two = kept.clone();
-    two[..8].copy_from_slice(b"C3GLAG02");
-    std::fs::write(&ck, &two).unwrap();
-    assert!(
-        run(&["--checkpoint", &ck], &path("thrice"))
-            .status
-            .success()
-    );
+    // One marked as format 3 is then cut short of what format 4 adds (the
+    // trailing sweep's periods): it is called damaged, in one line, and
+    // left alone. (Format 3 itself is read: the library's tests.)
+    assert_eq!(&kept[..8], b"C3GLAG04");
+    let mut three = kept.clone();
+    three[..8].copy_from_slice(b"C3GLAG03");
+    std::fs::write(&ck, &three).unwrap();
+    let relabelled = run(&["--checkpoint", &ck], &path("thrice"));
+    assert!(!relabelled.status.success());
+    let err = String::from_utf8_lossy(&relabelled.stderr);
+    assert!(err.contains("damaged"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert_eq!(std::fs::read(&ck).unwrap(), three);
+    // The good one continues to the same b-files, and is then removed.
     std::fs::write(&ck, &kept).unwrap();
     assert!(run(&["--checkpoint", &ck], &twice).status.success());
     assert!(!std::path::Path::new(&ck).exists());
@@ -1084,7 +1087,6 @@ fn grundy_periods_resumes_to_the_same_bfiles_and_refuses_bad_checkpoints() {
         };
         assert_eq!(terms("once").len(), 91);
         assert_eq!(terms("once"), terms("twice"), "{name}");
-        assert_eq!(terms("once"), terms("thrice"), "{name}");
         let part = terms("part");
         assert!(!part.is_empty() && part.len() < 91, "{}", part.len());
         assert_eq!(part[..], terms("once")[..part.len()], "{name}");

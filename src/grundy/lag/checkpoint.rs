@@ -8,8 +8,10 @@ use crate::grundy::checkpoint::Format;
 /// The checkpoint's format (`C3GLAG` and two digits). Version 3 is version 2
 /// but for the leading sweep's used sets of proved lines, stale since that
 /// sweep copies their values (`lead_copying`): a build that computed them
-/// must not continue it, while this one reads either.
-pub(crate) const VERSION: u32 = 3;
+/// must not continue it, while this one reads either. Version 4 adds the
+/// trailing sweep's periods (filling and copied, `copies.rs`), whose used
+/// sets are stale in the same way.
+pub(crate) const VERSION: u32 = 4;
 
 const FORMAT: Format = Format {
     letters: b"C3GLAG",
@@ -25,7 +27,7 @@ pub fn save(run: &Run, path: &std::path::Path) -> io::Result<()> {
 
 /// Reads a checkpoint written by [`save`] (or by a build of version 2).
 pub fn load(path: &std::path::Path) -> Result<Run, CheckpointError> {
-    FORMAT.load(path, |r, bytes, _| Run::load(r, bytes))
+    FORMAT.load(path, |r, bytes, version| Run::load(r, bytes, version))
 }
 
 impl Run {
@@ -49,15 +51,20 @@ impl Run {
                     put32(w, 1)?;
                     look.save(w)?;
                 }
+                Probe::Fill(period) => {
+                    put32(w, 2)?;
+                    period.save(w)?;
+                }
             }
         }
-        Ok(())
+        self.trail.copies.save(w)
     }
 
-    /// Reads a census written by [`Run::save`] from a file of `bytes`
-    /// bytes: its sweeps hold at least 16 bytes a line, so a count of lines
-    /// the file cannot hold is refused before anything is allocated for them.
-    pub fn load(r: &mut dyn Read, bytes: u64) -> io::Result<Run> {
+    /// Reads a census written by [`Run::save`] of format `version` from a
+    /// file of `bytes` bytes: its sweeps hold at least 16 bytes a line, so a
+    /// count of lines the file cannot hold is refused before anything is
+    /// allocated for them.
+    pub fn load(r: &mut dyn Read, bytes: u64, version: u32) -> io::Result<Run> {
         let q_max = get32(r)?;
         let lag = get32(r)?;
         if q_max > 1000 {
@@ -77,6 +84,7 @@ impl Run {
         run.proved = table(r)?;
         run.period = table(r)?;
         run.next_dep = table(r)?;
+        let mut filling = 0;
         for at in 0..n {
             let k = get32(r)? as usize;
             if k > 64 {
@@ -88,8 +96,16 @@ impl Run {
             run.trail.probes[at] = match get32(r)? {
                 0 => Probe::Idle,
                 1 => Probe::Look(Box::new(Look::load(r, lag)?)),
+                2 if version >= 4 => {
+                    let period = Period::load(r, lag)?;
+                    filling += u64::from(period.len());
+                    Probe::Fill(Box::new(period))
+                }
                 _ => return Err(damaged("an unknown probe")),
             };
+        }
+        if version >= 4 {
+            run.trail.copies = Copies::load(r, n, lag, filling)?;
         }
         run.trail.lines = trail;
         run.lead.lines = lead;

@@ -12,6 +12,9 @@ pub(super) enum Probe {
     Idle,
     /// Proved at `c`: its states and first values are being looked at.
     Look(Box<Look>),
+    /// Least period known: a period of its values is being taken in, to
+    /// copy it from (`copies.rs`).
+    Fill(Box<Period>),
 }
 
 /// See the module's comment ("Least period").
@@ -49,13 +52,16 @@ pub(super) struct Ring {
     pub(super) verdict: Option<bool>,
 }
 
-/// Shows a line's `x(p)` and `S(p)` to its probe, if it is looking (inline:
+/// Shows a line's `x(p)` and `S(p)` to its probe, if it is looking or
+/// filling a period (inline:
 /// it runs once per line and step of the trailing sweep, and most probes
 /// are idle).
 #[inline(always)]
 pub(super) fn show(probe: &mut Probe, divs: &[u32], p: u32, x: i32, used: View) {
-    if let Probe::Look(look) = probe {
-        look.observe(divs, p, narrow::<i16, _>(x), used);
+    match probe {
+        Probe::Idle => {}
+        Probe::Look(look) => look.observe(divs, p, narrow::<i16, _>(x), used),
+        Probe::Fill(period) => period.observe(p, narrow::<i16, _>(x)),
     }
 }
 

@@ -71,12 +71,14 @@ use crate::base::numeric::{divisors, lcm};
 use crate::base::stop::Stop;
 
 mod checkpoint;
+mod copies;
 mod lags;
 mod look;
 mod schedule;
 
 use checkpoint::get16;
 pub use checkpoint::{load, save};
+use copies::*;
 use lags::*;
 use look::*;
 use schedule::*;
@@ -117,6 +119,8 @@ pub struct Outcome {
 struct Trail {
     lines: Live,
     probes: Vec<Probe>,
+    /// The lines it copies rather than computes.
+    copies: Copies,
     x: Values,
 }
 
@@ -139,6 +143,9 @@ struct Values {
     low: Vec<Vec<i16>>,
     /// Per stretch, per step, the lines from `nlow` on.
     high: Vec<Vec<i16>>,
+    /// Room for the lower rows' values passed up, per stretch (kept only
+    /// to be used again).
+    up: Vec<Vec<u32>>,
 }
 
 impl Values {
@@ -158,6 +165,37 @@ impl Values {
     fn steps(&self) -> usize {
         self.high.len() * self.sub
     }
+
+    /// The values' room, to be filled again by the next chunk (compared
+    /// now), `k` stretches of each kind. Made once and used again rather
+    /// than let go: a chunk's values are megabytes, which the allocator
+    /// would hand back to the system and take again, a page fault at a
+    /// time, every chunk.
+    fn room(&mut self, k: usize) -> Room {
+        let take = |v: &mut Vec<Vec<i16>>| {
+            let mut v = std::mem::take(v);
+            v.resize_with(k, Vec::new);
+            v
+        };
+        let (low, high) = (take(&mut self.low), take(&mut self.high));
+        let mut up = std::mem::take(&mut self.up);
+        up.resize_with(k, Vec::new);
+        Room { low, high, up }
+    }
+}
+
+/// Room for a chunk's values (see [`Values::room`]).
+struct Room {
+    low: Vec<Vec<i16>>,
+    high: Vec<Vec<i16>>,
+    up: Vec<Vec<u32>>,
+}
+
+/// `v` emptied and made `len` long, every entry `fill`.
+fn refill<T: Copy>(mut v: Vec<T>, len: usize, fill: T) -> Vec<T> {
+    v.clear();
+    v.resize(len, fill);
+    v
 }
 
 /// The census's state between chunks (what a checkpoint holds).
@@ -209,16 +247,18 @@ pub fn check_shape(q_max: u32, lag: u32) -> Result<(), LagError> {
 /// An estimate of the most memory a census of the lines `q <= q_max` holds
 /// (saturated at `u64::MAX`), for the refusal before it starts: its two
 /// sweeps ([`Live`], rings at the least room), and per line what the
-/// chunks keep of both sweeps, the largest part, a `LONG` chunk's values
-/// `x` (2 bytes a line and step) while the last chunk's are still held, and
-/// the lower rows' values passed up (4 bytes, about half the lines), and
-/// its record of lags (48 bytes) and state (40 bytes). Lines under a look
-/// for their least period hold more (a window and a copy of their state,
-/// from 2 KiB), so this is a lower bound: at `Q = 60` it is 32 MiB against
-/// a peak of 40 MiB, at `Q = 100` 85 MiB against 103 MiB.
+/// chunks keep of both sweeps, a `LONG` chunk's values `x` (2 bytes a line
+/// and step) and the lower rows' values passed up (4 bytes, about half the
+/// lines), the periods the trailing sweep copies from (at most
+/// [`copies::PER_LINE`] values of 2 bytes), and its record of lags
+/// (48 bytes) and state (40 bytes). Lines under a look for their least
+/// period hold more (a window and a copy of their state, from 2 KiB), so
+/// this is a lower bound: at `Q = 60` it is 30 MiB against a peak of 39 MiB,
+/// at `Q = 100` 82 MiB against 99 MiB.
 pub(crate) fn memory(q_max: u32) -> u64 {
     let lines = super::line_count(q_max);
-    let per_line = 2 * (2 * 2 * u64::from(LONG) + 4 * u64::from(LONG) / 2) + 48 + 40;
+    let per_line =
+        2 * (2 * u64::from(LONG) + 4 * u64::from(LONG) / 2) + 2 * copies::PER_LINE + 48 + 40;
     Live::memory(q_max, Live::room(q_max, 0))
         .saturating_mul(2)
         .saturating_add(lines.saturating_mul(per_line))
@@ -248,6 +288,7 @@ impl Run {
             trail: Trail {
                 lines: Live::new(q_max, below),
                 probes: vec![Probe::Idle; n],
+                copies: Copies::new(n),
                 x: Values::default(),
             },
             lead: Lead {
@@ -489,6 +530,32 @@ impl Run {
                 self.trail.probes[at] = Probe::Idle;
             }
         }
+        self.copy_periodic();
+    }
+
+    /// Starts taking in a period of each line whose least period is known
+    /// (as far as the room for periods allows), and copies, from the next
+    /// chunk on, each line whose period is in (`copies.rs`).
+    fn copy_periodic(&mut self) {
+        let Trail { probes, copies, .. } = &mut self.trail;
+        for (at, probe) in probes.iter_mut().enumerate() {
+            match probe {
+                Probe::Idle
+                    if self.period[at] != NONE
+                        && !copies.copied(at)
+                        && copies.reserve(self.period[at]) =>
+                {
+                    *probe = Probe::Fill(Box::new(Period::new(self.period[at])));
+                }
+                Probe::Fill(period) if period.full() => {
+                    let Probe::Fill(period) = std::mem::take(probe) else {
+                        unreachable!()
+                    };
+                    copies.insert(at, *period);
+                }
+                _ => {}
+            }
+        }
     }
 
     /// Files a full test's verdict.
@@ -710,9 +777,17 @@ mod tests {
                 .map(ProvedLine::from)
                 .collect();
         assert_eq!(want.len(), 231);
-        for copy_from in [Some(1), None, Some(usize::MAX)] {
+        for (copy_from, trail_copies) in [
+            (Some(1), true),
+            (None, true),
+            (None, false),
+            (Some(usize::MAX), true),
+        ] {
             let mut run = Run::new(q_max, lag, Layout::first_guess(q_max)).unwrap();
             run.copy_from = copy_from.unwrap_or(run.copy_from);
+            if !trail_copies {
+                run.trail.copies = Copies::without_room(run.order.len());
+            }
             let (mut copies, mut chunks) = (0, 0);
             // (A wrong copy would leave lines unproved for ever.)
             while !run.finished() && run.trail.lines.p() < 1 << 17 {
@@ -726,6 +801,8 @@ mod tests {
             }
             let got: Vec<_> = run.outcome().lines.iter().map(|f| f.unwrap()).collect();
             assert_eq!(got, want, "copying from {copy_from:?} lines proved");
+            // The trailing sweep copied lines whose least period it knew.
+            assert_eq!(run.trail.copies.count() > 100, trail_copies);
             match copy_from {
                 Some(usize::MAX) => assert_eq!(copies, 0),
                 _ => assert!(copies > chunks / 2, "{copies} of {chunks} chunks copied"),
@@ -748,5 +825,71 @@ mod tests {
             shift_in_plain(&mut h2, &mut l2, p, x);
             assert_eq!((h1, l1), (h2, l2), "p = {p}");
         }
+    }
+
+    /// A census saved while the trailing sweep copies some lines and fills
+    /// the periods of others, and read back, goes on to the fates of one
+    /// that was never saved.
+    #[test]
+    fn a_census_saved_while_it_copies_resumes_to_the_same_fates() {
+        let (q_max, lag) = (20, 2304);
+        let whole = super::run(q_max, lag, u32::MAX, None, &Stop::new(), &mut |_| {}).unwrap();
+        let mut run = Run::new(q_max, lag, Layout::first_guess(q_max)).unwrap();
+        let filling = |run: &Run| {
+            run.trail
+                .probes
+                .iter()
+                .filter(|p| matches!(p, Probe::Fill(_)))
+                .count()
+        };
+        while run.trail.copies.count() == 0 || filling(&run) == 0 {
+            run.chunk(u32::MAX).unwrap();
+            assert!(!run.finished());
+        }
+        let mut bytes = Vec::new();
+        run.save(&mut bytes).unwrap();
+        // Format 4 read as format 3 (which has no periods after the
+        // probes): bytes are left over, so the file is not taken.
+        let mut as_three = bytes.as_slice();
+        let _ = Run::load(&mut as_three, bytes.len() as u64, 3);
+        assert!(
+            !as_three.is_empty(),
+            "a format 4 body read as format 3 to its end"
+        );
+        let back = Run::load(
+            &mut bytes.as_slice(),
+            bytes.len() as u64,
+            checkpoint::VERSION,
+        )
+        .unwrap();
+        assert_eq!(back.trail.copies.count(), run.trail.copies.count());
+        assert_eq!(filling(&back), filling(&run));
+        let mut again = Vec::new();
+        back.save(&mut again).unwrap();
+        assert_eq!(again, bytes, "read back and written again");
+        let done = super::run(q_max, lag, u32::MAX, Some(back), &Stop::new(), &mut |_| {}).unwrap();
+        assert_eq!(done.outcome().lines, whole.outcome().lines);
+        assert_eq!(done.outcome().swept, whole.outcome().swept);
+    }
+
+    /// A census saved before the trailing sweep copies or fills anything
+    /// is, without its (empty) list of copied lines, a body of format 3,
+    /// and is read as one: to the same census.
+    #[test]
+    fn a_census_of_format_three_is_read() {
+        let mut run = Run::new(12, 576, Layout::first_guess(12)).unwrap();
+        while run.lead.lines.p() < 576 {
+            run.chunk(u32::MAX).unwrap();
+        }
+        run.chunk(u32::MAX).unwrap();
+        assert!(run.trail.lines.p() > 0 && run.trail.copies.count() == 0);
+        let mut bytes = Vec::new();
+        run.save(&mut bytes).unwrap();
+        assert_eq!(bytes[bytes.len() - 4..], [0, 0, 0, 0], "no copied lines");
+        let three = &bytes[..bytes.len() - 4];
+        let back = Run::load(&mut &three[..], three.len() as u64, 3).unwrap();
+        let mut again = Vec::new();
+        back.save(&mut again).unwrap();
+        assert_eq!(again, bytes);
     }
 }

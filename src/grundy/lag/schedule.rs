@@ -34,6 +34,7 @@ pub(super) fn head_start(lead: &mut Lead, q_max: u32, rounds: u32) {
         &mut lead.lines,
         q1,
         rounds,
+        None,
         |at, p, x, _| lo.observe(at, p, narrow::<i16, _>(x)),
         |at, p, x, _| hi.observe(at, p, narrow::<i16, _>(x)),
     );
@@ -53,7 +54,8 @@ pub(super) fn head_start(lead: &mut Lead, q_max: u32, rounds: u32) {
 /// stretches at once: the trailing sweep's lower rows at stretch `j`, its
 /// upper rows at `j - 1`, the leading sweep's lower rows at `j - 1` and its
 /// upper rows at `j - 2`; each has what it needs from the rounds before, and
-/// rayon shares them between the cores.
+/// rayon shares them between the cores. The trailing sweep copies the lines
+/// of its `copies` (`copies.rs`) alike.
 pub(super) fn both_split(
     trail: &mut Trail,
     lead: &mut Lead,
@@ -68,46 +70,78 @@ pub(super) fn both_split(
     let sub = ((1 << 18) / n)
         .clamp(SUB_CHUNK, LONG as usize / 8)
         .next_power_of_two();
-    let (nhigh, rounds) = (n - nlow, LONG as usize / sub);
+    let rounds = LONG as usize / sub;
     let mut t_part = trail.lines.low_part(q1);
     let mut l_part = lead.lines.low_part(q1);
     // Per stretch: the lower rows' values passed up, and each half's `x`.
-    let (mut t_up, mut l_up) = (vec![Vec::new(); rounds], vec![Vec::new(); rounds]);
-    let (mut t_low, mut t_high) = (vec![Vec::new(); rounds], vec![Vec::new(); rounds]);
-    let (mut l_low, mut l_high) = (vec![Vec::new(); rounds], vec![Vec::new(); rounds]);
+    let mut t = trail.x.room(rounds);
+    let mut l = lead.x.room(rounds);
+    // The copied lines' values given to the trailing sweep's halves.
+    let (mut t_given_lo, mut t_given_hi) = (Vec::new(), Vec::new());
     {
         let (t_lines, l_lines) = (&mut trail.lines, &mut lead.lines);
         let (t_lo, t_hi) = trail.probes.split_at_mut(nlow);
+        let copies = &trail.copies;
         let (mut l_lo, mut l_hi) = lead.lags.split(nlow);
+        let take = |v: &mut [Vec<i16>], i: usize| v.get_mut(i).map(std::mem::take);
+        let take_up = |v: &mut [Vec<u32>], i: usize| v.get_mut(i).map(std::mem::take);
         for j in 0..rounds + 2 {
+            // The room each task fills, taken out here and put back below.
+            let tl_room = (j < rounds).then(|| {
+                (
+                    take_up(&mut t.up, j).unwrap_or_default(),
+                    take(&mut t.low, j).unwrap_or_default(),
+                    std::mem::take(&mut t_given_lo),
+                )
+            });
+            let th_room = (1..=rounds).contains(&j).then(|| {
+                (
+                    take(&mut t.high, j - 1).unwrap_or_default(),
+                    std::mem::take(&mut t_given_hi),
+                )
+            });
+            let ll_room = (1..=rounds).contains(&j).then(|| {
+                (
+                    take_up(&mut l.up, j - 1).unwrap_or_default(),
+                    take(&mut l.low, j - 1).unwrap_or_default(),
+                )
+            });
+            let lh_room = (2..=rounds + 1)
+                .contains(&j)
+                .then(|| take(&mut l.high, j - 2).unwrap_or_default());
+            let (t_up, t_low, t_high, l_up) = (&t.up, &t.low, &t.high, &l.up);
             // Paired so that each core starts on a half of the trailing
             // sweep, and a core that is done takes the other's second task.
             let tl = || {
-                (j < rounds).then(|| {
-                    low_steps(
+                tl_room.map(|(up, x, given)| {
+                    let rows = copies.rows(given, t_part.p() + 1, sub, 0, nlow);
+                    let (up, x) = low_steps(
                         &mut t_part,
                         sub,
-                        true,
-                        |_| None,
+                        (up, Some(x)),
+                        |i| rows.given(i),
                         |at, p, x, used| show(&mut t_lo[at], divs, p, x, used),
-                    )
+                    );
+                    (up, x, rows.into_room())
                 })
             };
             let th = || {
-                (1..=rounds).contains(&j).then(|| {
+                th_room.map(|(x, given)| {
                     let up = &t_up[j - 1];
-                    high_steps(
+                    let rows = copies.rows(given, t_lines.p() + 1, sub, nlow, n);
+                    let x = high_steps(
                         t_lines,
                         q1,
                         up,
-                        true,
-                        |_| None,
+                        Some(x),
+                        |i| rows.given(i),
                         |at, p, x, used| show(&mut t_hi[at - nlow], divs, p, x, used),
-                    )
+                    );
+                    (x, rows.into_room())
                 })
             };
             let ll = || {
-                (1..=rounds).contains(&j).then(|| {
+                ll_room.map(|(up, x)| {
                     let from: &[i16] = &t_low[j - 1];
                     let given = |i: usize| {
                         Some(Given {
@@ -116,77 +150,89 @@ pub(super) fn both_split(
                             from: 0,
                         })
                     };
-                    low_steps(&mut l_part, sub, true, given, |at, p, x, _| {
+                    low_steps(&mut l_part, sub, (up, Some(x)), given, |at, p, x, _| {
                         l_lo.observe(at, p, narrow::<i16, _>(x))
                     })
                 })
             };
             let lh = || {
-                (2..=rounds + 1).contains(&j).then(|| {
+                lh_room.map(|x| {
                     let from: &[i16] = &t_high[j - 2];
                     let given = |i: usize| {
                         Some(Given {
                             copy,
-                            x: &from[i * nhigh..(i + 1) * nhigh],
+                            x: &from[i * nhigh(n, nlow)..(i + 1) * nhigh(n, nlow)],
                             from: nlow,
                         })
                     };
                     let up = &l_up[j - 2];
-                    high_steps(l_lines, q1, up, true, given, |at, p, x, _| {
+                    high_steps(l_lines, q1, up, Some(x), given, |at, p, x, _| {
                         l_hi.observe(at, p, narrow::<i16, _>(x))
                     })
                 })
             };
             let ((tl, ll), (th, lh)) = rayon::join(|| rayon::join(tl, ll), || rayon::join(th, lh));
-            if let Some((up, x)) = tl {
-                (t_up[j], t_low[j]) = (up, x);
+            if let Some((up, x, given)) = tl {
+                (t.up[j], t.low[j], t_given_lo) = (up, x.unwrap_or_default(), given);
             }
-            if let Some(x) = th {
-                t_high[j - 1] = x;
+            if let Some((x, given)) = th {
+                (t.high[j - 1], t_given_hi) = (x.unwrap_or_default(), given);
             }
             if let Some((up, x)) = ll {
-                (l_up[j - 1], l_low[j - 1]) = (up, x);
+                (l.up[j - 1], l.low[j - 1]) = (up, x.unwrap_or_default());
             }
             if let Some(x) = lh {
-                l_high[j - 2] = x;
+                l.high[j - 2] = x.unwrap_or_default();
             }
         }
     }
     trail.lines.absorb(&t_part);
     lead.lines.absorb(&l_part);
-    let values = |low, high| Values {
+    let values = |room: Room| Values {
         n,
         nlow,
         sub,
-        low,
-        high,
+        low: room.low,
+        high: room.high,
+        up: room.up,
     };
-    trail.x = values(t_low, t_high);
-    lead.x = values(l_low, l_high);
+    trail.x = values(t);
+    lead.x = values(l);
+}
+
+/// The lines from `nlow` on of `n`.
+fn nhigh(n: usize, nlow: usize) -> usize {
+    n - nlow
 }
 
 /// `sub` steps of a split sweep's lower rows (`part`, [`Live::low_part`]),
 /// `given(i)` at the `i`-th, each line shown with `seen(line, p, x, used)`:
-/// their values to pass up, and (if `keep`) their `x`, per step.
+/// their values to pass up, and (if given room for them) their `x`, per
+/// step, in the room `(up, x)`.
 pub(super) fn low_steps<'a>(
     part: &mut Live,
     sub: usize,
-    keep: bool,
+    (up, x): (Vec<u32>, Option<Vec<i16>>),
     given: impl Fn(usize) -> Option<Given<'a>>,
     mut seen: impl FnMut(usize, u32, i32, View),
-) -> (Vec<u32>, Vec<i16>) {
+) -> (Vec<u32>, Option<Vec<i16>>) {
     let nlow = part.now().len();
-    let mut up = Vec::with_capacity(sub * nlow);
-    let mut x = vec![ABSENT; if keep { sub * nlow } else { 0 }];
+    let mut up = refill(up, 0, 0);
+    up.reserve(sub * nlow);
+    let mut x = x.map(|x| refill(x, sub * nlow, ABSENT));
     for i in 0..sub {
         let p = part.p() + 1;
-        let row = x.get_mut(i * nlow..(i + 1) * nlow);
+        let row = x.as_mut().map(|x| &mut x[i * nlow..(i + 1) * nlow]);
+        let given = given(i);
         match row {
-            Some(row) => part.step_given(given(i), |at, v, used| {
-                row[at] = narrow::<i16, _>(v);
-                seen(at, p, v, used)
-            }),
-            None => part.step_given(given(i), |at, v, used| seen(at, p, v, used)),
+            Some(row) => {
+                prefill(row, given);
+                part.step_given(given, |at, v, used| {
+                    row[at] = narrow::<i16, _>(v);
+                    seen(at, p, v, used)
+                })
+            }
+            None => part.step_given(given, |at, v, used| seen(at, p, v, used)),
         }
         up.extend_from_slice(part.now());
     }
@@ -194,31 +240,44 @@ pub(super) fn low_steps<'a>(
 }
 
 /// The steps of a split sweep's rows from `q1` on that follow its lower
-/// rows' values `up` (from [`low_steps`]), as there: (if `keep`) their `x`,
-/// per step.
+/// rows' values `up` (from [`low_steps`]), as there: (if given room for
+/// them) their `x`, per step.
 pub(super) fn high_steps<'a>(
     lines: &mut Live,
     q1: u32,
     up: &[u32],
-    keep: bool,
+    x: Option<Vec<i16>>,
     given: impl Fn(usize) -> Option<Given<'a>>,
     mut seen: impl FnMut(usize, u32, i32, View),
-) -> Vec<i16> {
+) -> Option<Vec<i16>> {
     let nlow = line(q1, 0);
     let nhigh = lines.now().len() - nlow;
     let steps = up.len() / nlow;
-    let mut x = vec![ABSENT; if keep { steps * nhigh } else { 0 }];
+    let mut x = x.map(|x| refill(x, steps * nhigh, ABSENT));
     for (i, low) in up.chunks_exact(nlow).enumerate() {
         let p = lines.p() + 1;
-        match x.get_mut(i * nhigh..(i + 1) * nhigh) {
-            Some(row) => lines.step_above(q1, low, given(i), |at, v, used| {
-                row[at - nlow] = narrow::<i16, _>(v);
-                seen(at, p, v, used)
-            }),
-            None => lines.step_above(q1, low, given(i), |at, v, used| seen(at, p, v, used)),
+        let given = given(i);
+        match x.as_mut().map(|x| &mut x[i * nhigh..(i + 1) * nhigh]) {
+            Some(row) => {
+                prefill(row, given);
+                lines.step_above(q1, low, given, |at, v, used| {
+                    row[at - nlow] = narrow::<i16, _>(v);
+                    seen(at, p, v, used)
+                })
+            }
+            None => lines.step_above(q1, low, given, |at, v, used| seen(at, p, v, used)),
         }
     }
     x
+}
+
+/// A step's row of `x` before the step computes its lines: the values
+/// `given` gives (those of the lines it copies, which the step does not
+/// show; the others are then overwritten).
+fn prefill(row: &mut [i16], given: Option<Given>) {
+    if let Some(g) = given {
+        row.copy_from_slice(&g.x[..row.len()]);
+    }
 }
 
 /// `rounds * SUB` steps of the trailing sweep alone once every line is
@@ -232,6 +291,7 @@ pub(super) fn trail_alone(trail: &mut Trail, divs: &[u32], q_max: u32, rounds: u
         &mut trail.lines,
         q1,
         rounds,
+        Some(&trail.copies),
         |at, p, x, used| show(&mut lo[at], divs, p, x, used),
         |at, p, x, used| show(&mut hi[at - nlow], divs, p, x, used),
     );
@@ -252,29 +312,53 @@ pub(super) fn split_row(q_max: u32) -> u32 {
 /// [`SUB`] steps ahead, their values passed on to the rows above
 /// ([`Live::step_above`]), which then takes them back. The values are those
 /// of plain steps (the lower rows depend on nothing above them). `low` and
-/// `high` are shown each line of their part as `(line, p, x, used set)`.
-pub(super) fn split_steps<L, H>(lines: &mut Live, q1: u32, rounds: u32, mut low: L, mut high: H)
-where
+/// `high` are shown each line of their part as `(line, p, x, used set)`;
+/// the lines of `copies`, if any, are copied (and not shown).
+pub(super) fn split_steps<L, H>(
+    lines: &mut Live,
+    q1: u32,
+    rounds: u32,
+    copies: Option<&Copies>,
+    mut low: L,
+    mut high: H,
+) where
     L: FnMut(usize, u32, i32, View) + Send,
     H: FnMut(usize, u32, i32, View) + Send,
 {
     let mut part = lines.low_part(q1);
     let sub = SUB as usize;
-    let (mut cur, _) = low_steps(&mut part, sub, false, |_| None, &mut low);
+    let (nlow, n) = (line(q1, 0), lines.now().len());
+    let none = Copies::new(0);
+    let copies = copies.unwrap_or(&none);
+    // Each half's room (the values passed up, the copied lines' values),
+    // used again stretch after stretch.
+    let mut low_stretch = |part: &mut Live, (up, given): (Vec<u32>, Vec<i16>)| {
+        let rows = copies.rows(given, part.p() + 1, sub, 0, nlow);
+        let (up, _) = low_steps(part, sub, (up, None), |i| rows.given(i), &mut low);
+        (up, rows.into_room())
+    };
+    let mut high_stretch = |lines: &mut Live, up: &[u32], given: Vec<i16>| {
+        let rows = copies.rows(given, lines.p() + 1, sub, nlow, n);
+        high_steps(lines, q1, up, None, |i| rows.given(i), &mut high);
+        rows.into_room()
+    };
+    let (mut cur, mut low_given) = low_stretch(&mut part, Default::default());
+    let (mut spare, mut high_given) = (Vec::new(), Vec::new());
     for _ in 1..rounds {
-        let ((next, _), _) = rayon::join(
-            || low_steps(&mut part, sub, false, |_| None, &mut low),
-            || high_steps(lines, q1, &cur, false, |_| None, &mut high),
+        let ((next, g), h) = rayon::join(
+            || low_stretch(&mut part, (spare, low_given)),
+            || high_stretch(lines, &cur, high_given),
         );
-        cur = next;
+        (spare, cur, low_given, high_given) = (cur, next, g, h);
     }
-    high_steps(lines, q1, &cur, false, |_| None, &mut high);
+    high_stretch(lines, &cur, high_given);
     lines.absorb(&part);
 }
 
 /// `k` steps of the leading sweep, its values kept per step.
 pub(super) fn lead_steps(lead: &mut Lead, n: usize, k: usize) {
-    let mut x = vec![ABSENT; n * k];
+    let mut room = lead.x.room(1);
+    let mut x = refill(std::mem::take(&mut room.high[0]), n * k, ABSENT);
     for row in x.chunks_exact_mut(n) {
         let p = lead.lines.p() + 1;
         let mut lags = lead.lags.whole();
@@ -289,11 +373,16 @@ pub(super) fn lead_steps(lead: &mut Lead, n: usize, k: usize) {
 /// `k` steps of the trailing sweep, its values kept per step and shown to
 /// the lines being looked at.
 pub(super) fn trail_steps(trail: &mut Trail, divs: &[u32], n: usize, k: usize) {
-    let mut x = vec![ABSENT; n * k];
+    let mut room = trail.x.room(1);
+    let mut x = refill(std::mem::take(&mut room.high[0]), n * k, ABSENT);
     let probes = &mut trail.probes;
-    for row in x.chunks_exact_mut(n) {
+    let rows = trail.copies.rows(Vec::new(), trail.lines.p() + 1, k, 0, n);
+    for (i, row) in x.chunks_exact_mut(n).enumerate() {
         let p = trail.lines.p() + 1;
-        trail.lines.step(|at, x, used| {
+        let given = rows.given(i);
+        // (A line not started yet is given nothing: it is not copied.)
+        prefill(row, given);
+        trail.lines.step_given(given, |at, x, used| {
             row[at] = narrow::<i16, _>(x);
             show(&mut probes[at], divs, p, x, used);
         });
@@ -309,5 +398,6 @@ pub(super) fn whole(n: usize, k: usize, x: Vec<i16>) -> Values {
         sub: k,
         low: vec![Vec::new()],
         high: vec![x],
+        up: Vec::new(),
     }
 }
