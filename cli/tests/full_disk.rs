@@ -174,3 +174,41 @@ fn a_full_standard_output_is_an_error_not_a_panic() {
         "the census was written whole"
     );
 }
+
+/// Standard error on a full device: a note or an error that cannot be
+/// written is passed over, never a panic; the answer on standard output and
+/// the exit status are those of a run with a standard error.
+#[test]
+fn a_full_standard_error_changes_no_answer_and_no_status() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        return; // no /dev/full on this system
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let table = computed(d, "t.c3t", 200, &[]);
+    let t = table.to_str().unwrap();
+    let runs: Vec<Vec<&str>> = vec![
+        vec!["get", "3", "2", "--table", t],
+        vec!["get", "401", "0", "--table", t],
+        vec!["get", "x", "3"],
+        vec!["graph", "wheel:5", "--stats"],
+        vec!["position", "20", "3", "2", "--table", t],
+    ];
+    for args in runs {
+        let run = |stderr: std::process::Stdio| {
+            Command::new(env!("CARGO_BIN_EXE_chomp3"))
+                .current_dir(d)
+                .args(&args)
+                .stderr(stderr)
+                .output()
+                .unwrap()
+        };
+        let (said, silent) = (
+            run(std::process::Stdio::piped()),
+            run(full.try_clone().unwrap().into()),
+        );
+        assert_eq!(silent.status.code(), said.status.code(), "{args:?}");
+        assert_ne!(silent.status.code(), Some(101), "{args:?}");
+        assert_eq!(silent.stdout, said.stdout, "{args:?}");
+    }
+}

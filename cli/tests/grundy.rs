@@ -1187,3 +1187,65 @@ fn the_committed_periods_of_two_methods_agree() {
         assert_eq!(small[..], large[..small.len()], "{file}");
     }
 }
+
+/// A checkpoint of another table given to a run that would make a new one
+/// is refused in one line before the new table is made: nothing is left.
+#[test]
+fn another_tables_checkpoint_is_refused_before_a_new_table_is_made() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = grundy_fresh(dir.path(), 30);
+    let checkpoint = first.with_extension("g3s");
+    assert!(checkpoint.exists());
+    let new = dir.path().join("new.g3t");
+    let out = common::chomp3(&[
+        "grundy-table",
+        "--quiet",
+        "--n",
+        "40",
+        "--table",
+        new.to_str().unwrap(),
+        "--checkpoint",
+        checkpoint.to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("not this table's"), "{err}");
+    assert!(!new.exists(), "the refused run made a table");
+    let mut names: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["fresh-30.g3s", "fresh-30.g3t"]);
+}
+
+/// SIGBUS (what reading a mapped file that another program cut short
+/// raises) ends a command with one line and status 1, not a silent death,
+/// and the table it was writing is whole.
+#[test]
+#[cfg(feature = "test-hooks")]
+fn a_sigbus_ends_a_command_in_one_line() {
+    use std::io::Read;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bus.g3t");
+    let (mut child, mut said) = held_at_200(&path);
+    let sent = std::process::Command::new("kill")
+        .args(["-BUS", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let status = child.wait().unwrap();
+    let mut err = String::new();
+    said.read_to_string(&mut err).unwrap();
+    assert_eq!(status.code(), Some(1), "{err}");
+    assert!(
+        err.starts_with("chomp3: error: ") && err.contains("cut short by another program"),
+        "{err}"
+    );
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    chomp3::grundy::table::GrundyTable::open(&path)
+        .unwrap()
+        .verify()
+        .unwrap();
+}

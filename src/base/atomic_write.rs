@@ -145,19 +145,38 @@ impl Drop for FileSet {
 /// running process (a writer killed before its rename). Only where running
 /// processes can be seen (`/proc`); elsewhere nothing is removed.
 pub(crate) fn remove_left_aside(path: &Path) {
+    if let Some(name) = path.file_name() {
+        remove_dead_asides(path, &format!(".{}.new-", name.to_string_lossy()), "");
+    }
+}
+
+/// As [`remove_left_aside`], for a file drawn aside as
+/// `.<stem>.new-<pid>.<extension>` (a figure: its encoder reads the format
+/// from the extension, so that comes last).
+pub(crate) fn remove_drawn_aside(path: &Path) {
+    let (Some(stem), Some(ext)) = (path.file_stem(), path.extension()) else {
+        return;
+    };
+    let prefix = format!(".{}.new-", stem.to_string_lossy());
+    remove_dead_asides(path, &prefix, &format!(".{}", ext.to_string_lossy()));
+}
+
+/// Removes the files beside `path` named `<prefix><pid><suffix>` whose
+/// `pid` is no running process.
+fn remove_dead_asides(path: &Path, prefix: &str, suffix: &str) {
     let proc = Path::new("/proc/self");
-    let (Some(name), Ok(entries)) = (path.file_name(), std::fs::read_dir(parent_dir(path))) else {
+    let Ok(entries) = std::fs::read_dir(parent_dir(path)) else {
         return;
     };
     if !proc.exists() {
         return;
     }
-    let name = name.to_string_lossy();
     for entry in entries.flatten() {
         let file = entry.file_name();
         let file = file.to_string_lossy();
         let Some(pid) = file
-            .strip_prefix(&format!(".{name}.new-"))
+            .strip_prefix(prefix)
+            .and_then(|rest| rest.strip_suffix(suffix))
             .and_then(|pid| pid.parse::<u32>().ok())
         else {
             continue;
@@ -236,6 +255,23 @@ mod tests {
         set.commit().unwrap();
         assert_eq!(std::fs::read(&b).unwrap(), b"new b");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
+    }
+
+    /// A figure drawn aside by a process that is gone is removed; one of a
+    /// running process (this one), and other files, are not.
+    #[test]
+    fn figures_left_aside_by_a_gone_process_are_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let gone = dir.path().join(format!(".table.new-{}.png", u32::MAX - 1));
+        let mine = dir
+            .path()
+            .join(format!(".table.new-{}.png", std::process::id()));
+        let other = dir.path().join(format!(".table.new-{}.svg", u32::MAX - 1));
+        for f in [&gone, &mine, &other] {
+            std::fs::write(f, b"x").unwrap();
+        }
+        remove_drawn_aside(&dir.path().join("table.png"));
+        assert!(!gone.exists() && mine.exists() && other.exists());
     }
 
     #[test]

@@ -184,9 +184,22 @@ pub fn extend(
     stop: &Stop,
     mut progress: impl FnMut(u32),
 ) -> Result<Extended, ExtendError> {
+    let ck_error = |c: &Checkpoint, e| ExtendError::Checkpoint(c.path.clone(), e);
     let mut w = if path.exists() {
         TableWriter::open_shape(path, Shape::Tetrahedron)?
     } else {
+        // A new table holds slab 0 only: a checkpoint past it is of another
+        // table, refused (below) before this one is made.
+        if let Some(c) = checkpoint.filter(|c| crate::base::input::is_there(&c.path)) {
+            let sweep = load_sweep(&c.path, n).map_err(|e| ck_error(c, e))?;
+            if sweep.p() >= 1 {
+                return Err(ExtendError::NotThisTable {
+                    path: c.path.clone(),
+                    p: sweep.p(),
+                    last: 0,
+                });
+            }
+        }
         TableWriter::create_shape(path, Shape::Tetrahedron, capacity)?
     };
     w.trim()?;
@@ -205,7 +218,6 @@ pub fn extend(
     }
     let done = w.columns();
     let q_max = n.max(narrow::<u32, _>(done - 1));
-    let ck_error = |c: &Checkpoint, e| ExtendError::Checkpoint(c.path.clone(), e);
     let io_error = |c: &Checkpoint, e| ck_error(c, CheckpointError::Io(e));
     let saved = match checkpoint.filter(|c| crate::base::input::is_there(&c.path)) {
         Some(c) => Some(load_sweep(&c.path, q_max).map_err(|e| ck_error(c, e))?),

@@ -187,7 +187,9 @@ impl Canvas {
         let ext = self.format.extension();
         let file = format!("{}.{ext}", F::NAME);
         let path = self.dir.join(&file);
-        // Beside it, with the extension that tells the encoder the format.
+        // Beside it, with the extension that tells the encoder the format
+        // (and what a killed run left there gone: this run holds the lock).
+        crate::base::atomic_write::remove_drawn_aside(&path);
         let aside = self
             .dir
             .join(format!(".{}.new-{}.{ext}", F::NAME, std::process::id()));

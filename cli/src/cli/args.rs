@@ -94,7 +94,7 @@ impl CensusArg {
 
     /// The note for a command that found no census to use beside its table.
     pub fn say_none(&self) {
-        eprintln!(
+        note!(
             "chomp3: no census at {}: rows the table cannot settle are left open (give --census PATH to use one)",
             self.named().path.shown()
         );
@@ -113,7 +113,7 @@ impl CensusArg {
             return Ok(None);
         }
         let d = Descriptors::open(&path).map_err(|e| file_error(&path, e))?;
-        eprintln!(
+        note!(
             "chomp3: using the census {} (rows 0..{}) {what}",
             path.shown(),
             d.rows() as u64 - 1

@@ -176,7 +176,7 @@ fn resume(
         None => {
             let run = one_file.resume(params)?;
             if let (Some(run), false) = (&run, args.quiet.quiet) {
-                eprintln!(
+                note!(
                     "chomp3: resuming from {}: column {}, rows 0..{} settled",
                     one_file.path.shown(),
                     run.columns(),
@@ -188,11 +188,11 @@ fn resume(
         Some(r) => {
             let quiet = args.quiet.quiet || r.rank() != 0;
             if !quiet {
-                eprintln!("chomp3: census on {} MPI ranks", r.size());
+                note!("chomp3: census on {} MPI ranks", r.size());
             }
             let run = rank_files.resume_or_start(params, r.clone())?;
             if !quiet && run.columns() > 0 {
-                eprintln!(
+                note!(
                     "chomp3: resuming from {}.*-of-{}.at-{}: column {}, rows 0..{} settled",
                     rank_files.base.shown(),
                     r.size(),
@@ -245,7 +245,7 @@ impl Progress {
         let Some(saved) = b.saved else { return };
         if !self.quiet {
             self.bar.suspend(|| {
-                eprintln!(
+                note!(
                     "chomp3: checkpoint {}: column {}, {} bytes in {:.1} s",
                     saved.path.shown(),
                     b.columns,

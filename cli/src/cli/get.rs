@@ -27,7 +27,7 @@ pub fn run(args: &Args) -> Result<()> {
         say!("{}", answer.source);
     } else if !matches!(answer.source, Source::Table { .. }) {
         // Never an answer from a source the user did not see named.
-        eprintln!("chomp3: {}", answer.source);
+        note!("chomp3: {}", answer.source);
     }
     Ok(())
 }

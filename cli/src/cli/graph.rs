@@ -137,7 +137,7 @@ pub fn run(args: &Args) -> Result<()> {
     );
     bar.finish_and_clear();
     if let (true, Some(f)) = (args.stats, ran.figures) {
-        eprintln!(
+        note!(
             "chomp3: {:.2} s, memo {} connected positions ({} loaded), peak RSS {} MiB",
             started.elapsed().as_secs_f64(),
             f.held,
@@ -158,7 +158,7 @@ pub fn run(args: &Args) -> Result<()> {
         Err(e) => return Err(e.into()),
     }
     if let Some(path) = &args.out {
-        eprintln!("chomp3: wrote {}", path.shown());
+        note!("chomp3: wrote {}", path.shown());
     }
     Ok(())
 }

@@ -92,7 +92,7 @@ pub fn run(args: &Args) -> Result<()> {
         let msg = format!("{} of {all} lines {what}, {} live", at.done, at.live);
         if lines_to_log && logged.elapsed().as_secs() >= 60 {
             logged = Instant::now();
-            eprintln!(
+            note!(
                 "chomp3: pass {}: p = {}, {msg}, {:.0} s",
                 at.pass,
                 at.p,
@@ -123,7 +123,7 @@ pub fn run(args: &Args) -> Result<()> {
             );
         }
     };
-    eprintln!(
+    note!(
         "chomp3: {proved} of {lines} lines proved (p swept to {swept}), {:.1} s, peak RSS {} MiB; wrote {}",
         started.elapsed().as_secs_f64(),
         peak_rss_kib().unwrap_or(0) / 1024,

@@ -93,10 +93,10 @@ pub fn run(args: &Args) -> Result<()> {
     let mut logged = Instant::now();
     let outcome = job.run(checked, &stop, &mut |event| match event {
         Event::Resumed { path, p } => {
-            bar.suspend(|| eprintln!("chomp3: continuing from {} (p = {p})", path.shown()))
+            bar.suspend(|| note!("chomp3: continuing from {} (p = {p})", path.shown()))
         }
         Event::Restarted { x, room } => bar.suspend(|| {
-            eprintln!(
+            note!(
                 "chomp3: a value G - p = {x} fell below the window; started again from p = 1 \
                  with room down to G - p = -{room}"
             )
@@ -108,7 +108,7 @@ pub fn run(args: &Args) -> Result<()> {
             );
             if lines_to_log && logged.elapsed().as_secs() >= 60 {
                 logged = Instant::now();
-                eprintln!(
+                note!(
                     "chomp3: p = {}, {msg}, {:.0} s",
                     at.p,
                     started.elapsed().as_secs_f64()
@@ -118,7 +118,7 @@ pub fn run(args: &Args) -> Result<()> {
             bar.set_message(msg);
         }
         Event::Saved { path, p, seconds } => bar.suspend(|| {
-            eprintln!(
+            note!(
                 "chomp3: checkpoint {} at p = {p} in {seconds:.1} s",
                 path.shown()
             )
@@ -127,7 +127,7 @@ pub fn run(args: &Args) -> Result<()> {
     bar.finish_and_clear();
     match outcome.map_err(worded)? {
         Outcome::Finished { lines, swept } => {
-            eprintln!(
+            note!(
                 "chomp3: all {lines} lines proved (trailing sweep to p = {swept}), {:.1} s, peak RSS {} MiB",
                 started.elapsed().as_secs_f64(),
                 peak_rss_kib().unwrap_or(0) / 1024

@@ -98,7 +98,7 @@ pub fn run(args: &Args) -> Result<()> {
         #[cfg(not(feature = "test-hooks"))]
         let hold_at = None;
         if hold_at == Some(p) {
-            eprintln!("chomp3: holding at p = {p}");
+            note!("chomp3: holding at p = {p}");
             super::hold_until_ctrl_c();
         }
     })

@@ -176,7 +176,7 @@ pub fn main() -> ExitCode {
                 Some(advice) => format!("{e:#}; {advice}"),
                 None => format!("{e:#}"),
             };
-            eprintln!("chomp3: error: {}", one_line_of(&said));
+            note!("chomp3: error: {}", one_line_of(&said));
             if e.downcast_ref::<Interrupted>().is_some() {
                 ExitCode::from(130)
             } else if e.downcast_ref::<Usage>().is_some() {
@@ -201,7 +201,7 @@ fn usage_error(e: clap::Error) -> ExitCode {
         let _ = e.print();
         return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
     }
-    eprintln!("chomp3: error: {}", one_line(&e.render().to_string()));
+    note!("chomp3: error: {}", one_line(&e.render().to_string()));
     ExitCode::from(2)
 }
 

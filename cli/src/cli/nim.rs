@@ -86,7 +86,7 @@ pub fn run(args: &Args) -> Result<()> {
         Err(e) => return Err(e.into()),
     };
     for note in &answer.passed {
-        eprintln!("chomp3: {note}; looking further");
+        note!("chomp3: {note}; looking further");
     }
     say!("{}", answer.value);
     say!("source: {}", answer.source);

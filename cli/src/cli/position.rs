@@ -52,13 +52,13 @@ pub fn run(args: &Args) -> Result<()> {
     if sources.census.is_some() {
         let (table, census) = (args.table.path(), args.census.named().path);
         match &sources.table {
-            Some(t) => eprintln!(
+            Some(t) => note!(
                 "chomp3: values of f beyond the table {} ({}) are from the census {}",
                 table.shown(),
                 holds(t.n()),
                 census.shown()
             ),
-            None => eprintln!(
+            None => note!(
                 "chomp3: values of f are from the census {} (no table at {})",
                 census.shown(),
                 table.shown()
@@ -71,7 +71,7 @@ pub fn run(args: &Args) -> Result<()> {
     }
     let Some(moves) = moves else {
         say!("[{p},{q},{r}] is an N-position: the player to move wins");
-        eprintln!(
+        note!(
             "chomp3: its winning moves are not listed: that reads f for every middle row below Q, and Q <= {MAX_MIDDLE} only"
         );
         return Ok(());

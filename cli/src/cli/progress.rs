@@ -56,7 +56,7 @@ impl LogLines {
         LogLines {
             state: Mutex::new((String::new(), Instant::now())),
             every: LOG_EVERY,
-            write: Box::new(|line| eprintln!("{line}")),
+            write: Box::new(|line| note!("{line}")),
         }
     }
 }

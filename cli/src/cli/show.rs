@@ -88,7 +88,7 @@ pub fn row(args: &RowArgs) -> Result<()> {
         let a = sources.answer(q, args.r)?;
         let kind = std::mem::discriminant(&a.source);
         if said != Some(kind) {
-            eprintln!("chomp3: q = {q}.. {}", a.source);
+            note!("chomp3: q = {q}.. {}", a.source);
             said = Some(kind);
         }
         writeln!(out, "{q} {}", a.value)?;

@@ -42,10 +42,10 @@ pub fn run(args: &Args) -> Result<()> {
         ),
     ] {
         let state = if used { "" } else { "none at " };
-        eprintln!("chomp3 view: {what}: {state}{}", path.shown());
+        note!("chomp3 view: {what}: {state}{}", path.shown());
     }
     say!("chomp3 view: serving http://{addr}/ (Ctrl-C stops)");
     view::serve(&sources, &server, &ctrl_c())?;
-    eprintln!("chomp3 view: stopped");
+    note!("chomp3 view: stopped");
     Ok(())
 }
