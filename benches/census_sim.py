@@ -28,6 +28,7 @@
 """
 
 import argparse
+import bisect
 import heapq
 import math
 import sys
@@ -197,17 +198,20 @@ class Node:
     S times slower than one alone (shared caches and memory), linearly in
     between."""
 
-    def __init__(self, index, cores, contention=1.0):
+    def __init__(self, index, cores, contention=1.0, poll=0.0):
         self.index = index
         self.cores = cores
         self.contention = contention
+        self.poll = poll
+        self.polling = 0
         self.v = 0.0
         self.t = 0.0
         self.running = []  # heap of (v at finish, seq, thread)
         self.version = 0
+        self.cpu = 0.0
 
     def rate(self):
-        n = len(self.running)
+        n = len(self.running) + self.poll * self.polling
         share = 1.0 if n <= self.cores else self.cores / n
         if self.cores > 1 and n > 1:
             busy = min(n, self.cores)
@@ -217,6 +221,8 @@ class Node:
     def advance_to(self, t):
         if self.running:
             self.v += (t - self.t) * self.rate()
+        n = len(self.running) + self.poll * self.polling
+        self.cpu += (t - self.t) * min(n, self.cores)
         self.t = t
 
     def next_finish(self):
@@ -225,13 +231,18 @@ class Node:
         return self.t + (self.running[0][0] - self.v) / self.rate()
 
 
+# Waits that poll for a message (src/f/cluster.rs: a probe, a yield, then
+# sleeps of 50 us): a hand-off, and the settle chain's announcements.
+POLLED = ("msg", "settled")
+
+
 class Sim:
     """Threads are generators that yield what they do:
     ("cpu", seconds), ("wait", key), ("set", key), ("send", key, src, dst,
     bytes), ("spawn", generator, node), ("delay", seconds)."""
 
-    def __init__(self, nodes, cores, net, contention=1.0):
-        self.nodes = [Node(i, cores, contention) for i in range(nodes)]
+    def __init__(self, nodes, cores, net, contention=1.0, poll=0.0):
+        self.nodes = [Node(i, cores, contention, poll) for i in range(nodes)]
         self.net = net
         self.now = 0.0
         self.timers = []  # (time, seq, kind, payload)
@@ -252,6 +263,11 @@ class Sim:
             return
         self.events[key] = self.now
         for gen, node in self.waiting.pop(key, ()):
+            if key[0] in POLLED:
+                n = self.nodes[node]
+                n.advance_to(self.now)
+                n.polling -= 1
+                self._reschedule(n)
             self._push(self.now, "resume", (gen, node))
 
     def _step(self, gen, node):
@@ -275,6 +291,11 @@ class Sim:
                 if req[1] in self.events:
                     continue
                 self.waiting.setdefault(req[1], []).append((gen, node))
+                if req[1][0] in POLLED:
+                    n = self.nodes[node]
+                    n.advance_to(self.now)
+                    n.polling += 1
+                    self._reschedule(n)
                 return
             if kind == "set":
                 self._set(req[1])
@@ -296,6 +317,12 @@ class Sim:
         f = n.next_finish()
         if f is not None:
             self._push(f, "node", (n.index, n.version))
+
+    def cpu(self):
+        """Core-seconds the nodes were busy (polling included)."""
+        for n in self.nodes:
+            n.advance_to(self.now)
+        return sum(n.cpu for n in self.nodes)
 
     def run(self):
         while self.timers:
@@ -356,33 +383,40 @@ def tasks_of_block(plan, chunks, pieces=1):
     return per_rank
 
 
-def simulate(batches, ranks, threads, net, cores, overhead=1e-6, contention=1.0):
+def simulate(batches, ranks, threads, net, cores, overhead=1e-6, contention=1.0, poll=0.0):
     """Simulates `batches` (see `replay_batches`) one after another on
     `ranks` ranks of `threads` threads, ranks on nodes of `cores` cores (and
     `net.per_node` ranks). Returns the wall seconds and the simulator."""
     nodes = -(-ranks // net.per_node)
-    sim = Sim(nodes, cores, net, contention)
+    sim = Sim(nodes, cores, net, contention, poll)
     node_of = net.node
     hop = net.latency if nodes > 1 else net.local_latency
 
     def worker(bi, batch, k, t, workers):
-        tasks, nchunks = batch["tasks"], batch["nchunks"]
+        tasks, nchunks, q0s = batch["tasks"], batch["nchunks"], batch["q0s"]
+        limit = batch["rows"] + 1
+        owner = batch["owner"]
         for b in range(t, len(tasks), workers):
             mine = tasks[b].get(k, [])
-            before = {x[0] for x in tasks[b - 1].get(k, [])} if b > 0 else set()
-            owner = batch["owner"]
-            for c0, c1, seconds, edge in mine:
+            # The block before must have done rows 0 .. min(hi, q0) of this
+            # rank (src/f/engine/mod.rs, `wait_for`): its progress is the end
+            # of its last task done, or all its rows once it is over.
+            ends = []
+            if b > 0:
+                top = min(q0s[b], limit)
+                ends = [min(x[1] * CHUNK_ROWS, top) for x in tasks[b - 1].get(k, [])]
+            for i, (c0, c1, seconds, edge) in enumerate(mine):
                 if b > 0:
-                    # The block before on the same rows (its whole work on
-                    # this rank for rows born in this block).
-                    if c0 in before:
-                        yield ("wait", ("done", bi, b - 1, k, c0))
+                    target = min(c1 * CHUNK_ROWS, q0s[b], limit)
+                    j = bisect.bisect_left(ends, target)
+                    if j < len(ends):
+                        yield ("wait", ("done", bi, b - 1, k, j))
                     else:
                         yield ("wait", ("end", bi, b - 1, k))
                 if c0 > 0 and owner(c0 - 1) != k:
                     yield ("wait", ("msg", bi, b, c0))
                 yield ("cpu", seconds)
-                yield ("set", ("done", bi, b, k, c0))
+                yield ("set", ("done", bi, b, k, i))
                 if c1 < nchunks[b] and owner(c1) != k:
                     yield ("cpu", overhead)
                     yield ("send", ("msg", bi, b, c1), k, owner(c1), edge)
@@ -441,6 +475,8 @@ def replay_batches(trace, ranks, pieces=0, scale=1.0):
             {
                 "tasks": tasks,
                 "nchunks": nchunks,
+                "q0s": [blk.q0 for blk in b.block_list],
+                "rows": trace.rows,
                 "k": ks,
                 "owner": plan.owner,
                 "consume": b.consume_ns * scale / 1e9,
@@ -534,12 +570,55 @@ class Fit:
     R (the weighted mean alpha where a cell has one R); and per column of a
     block (the caller's work) and of a batch (the calling thread's), by q / R."""
 
-    def __init__(self, traces):
+    def __init__(self, traces, model="linear", scales=None):
         self.rs = [t.rows for t in traces]
+        self.model = model
+        self.scales = scales or [1.0] * len(traces)
         self.ratio = max(self._end(t) / t.rows for t in traces)
-        self.chunk = self._fit2([self._grid(t) for t in traces])
-        self.k = self._fit1([self._line(t, "k") for t in traces])
-        self.batch = self._fit1([self._line(t, "batch") for t in traces])
+        fit = self._fit_linear if model == "linear" else self._fit2
+        self.chunk = fit([self._scaled(self._grid(t), s) for t, s in zip(traces, self.scales)])
+        self.k = fit([self._scaled(self._line(t, "k"), s) for t, s in zip(traces, self.scales)])
+        self.batch = fit([self._scaled(self._line(t, "batch"), s) for t, s in zip(traces, self.scales)])
+
+    @staticmethod
+    def _scaled(grid, scale):
+        rows, g = grid
+        return rows, {cell: [ns * scale, n] for cell, (ns, n) in g.items()}
+
+    @classmethod
+    def _fit_linear(cls, grids):
+        """Per cell density = a + b R (a, b >= 0: a part of constant cost per
+        cell and one that grows with the windows, which at a given (q/R, r/R)
+        are R times wider), by least squares of the relative error; a cell
+        seen at one R only grows as the cells seen at several do on average."""
+        power = cls._fit2(grids)
+        pts = {}
+        for r, g in grids:
+            for cell, (ns, n) in g.items():
+                if ns > 0 and n > 0:
+                    pts.setdefault(cell, []).append((r, ns / n, ns))
+        fitted = {}
+        for cell, p in pts.items():
+            if len({r for r, _, _ in p}) < 2:
+                continue
+            # Minimise sum ((a + b r) / d - 1)^2.
+            s11 = sum(1 / d**2 for _, d, _ in p)
+            s12 = sum(r / d**2 for r, d, _ in p)
+            s22 = sum(r * r / d**2 for r, d, _ in p)
+            t1 = sum(1 / d for _, d, _ in p)
+            t2 = sum(r / d for r, d, _ in p)
+            det = s11 * s22 - s12 * s12
+            a = (t1 * s22 - t2 * s12) / det
+            b = (s11 * t2 - s12 * t1) / det
+            if b < 0:
+                a, b = t1 / s11, 0.0
+            elif a < 0:
+                a, b = 0.0, t2 / s22
+            fitted[cell] = ("linear", a, b)
+        for cell in pts:
+            if cell not in fitted:
+                fitted[cell] = power["cells"][cell]
+        return {"cells": fitted, "alpha": power["alpha"]}
 
     @staticmethod
     def _end(t):
@@ -603,9 +682,7 @@ class Fit:
             if cell not in fitted:
                 a = sum(y - mean_alpha * x for x, y, _ in p) / len(p)
                 fitted[cell] = (a, mean_alpha)
-        return {"cells": fitted, "alpha": mean_alpha}
-
-    _fit1 = _fit2
+        return {"cells": {c: ("power",) + v for c, v in fitted.items()}, "alpha": mean_alpha}
 
     @staticmethod
     def density(fit, cell, rows):
@@ -617,15 +694,16 @@ class Fit:
             if not near:
                 return 0.0
             got = fit["cells"][min(near, key=lambda c: abs(c[1] - y))]
-        a, alpha = got
+        if got[0] == "linear":
+            return got[1] + got[2] * rows
+        _, a, alpha = got
         return math.exp(a + alpha * math.log(rows))
 
-    def chunk_work(self, rows):
-        """Predicted chunk ns of a census of `rows` rows (over the cells a
-        census of that many rows has: every chunk below its column)."""
+    def chunk_work(self, rows, q_end, q_from=0):
+        """Predicted chunk ns of a census of `rows` rows from column `q_from`
+        to `q_end` (over the cells it has: every chunk below its column)."""
         total = 0.0
-        q_end = self.ratio * rows
-        for q0 in range(0, int(q_end), BLOCK_COLS):
+        for q0 in range(q_from - q_from % BLOCK_COLS, int(q_end), BLOCK_COLS):
             x = int((q0 + BLOCK_COLS / 2) / rows / DX)
             top = min(q0 + BLOCK_COLS, rows + 1)
             total += self.column_cost(x, 0, top, rows) * BLOCK_COLS
@@ -671,18 +749,19 @@ def line_total(fit1, rows, q_end, per):
 # ---------------------------------------------------------------- project
 
 
-def projected_batches(fit, rows, ranks, pieces, sample):
-    """Sampled batches of a census of `rows` rows made from the fit: the
-    batch indices, their batches, and the number of batches in all."""
+def projected_batches(fit, rows, ranks, pieces, sample, ratio):
+    """Sampled batches of a census of `rows` rows to column `ratio * rows`
+    made from the fit: the batch indices, their batches, and the number of
+    batches in all."""
     plan = Plan(ranks, rows)
-    q_end = fit.ratio * rows
+    q_end = ratio * rows
     nbatches = math.ceil(q_end / 2520)
     step = max(1, nbatches // sample)
     picks = list(range(step // 2, nbatches, step))
     out = []
     for i in picks:
         q_batch = i * 2520
-        tasks, nchunks, ks = [], [], []
+        tasks, nchunks, ks, q0s = [], [], [], []
         for b in range(2520 // BLOCK_COLS + 1):
             q0 = q_batch + b * BLOCK_COLS
             cols = min(BLOCK_COLS, q_batch + 2520 - q0)
@@ -708,6 +787,7 @@ def projected_batches(fit, rows, ranks, pieces, sample):
                 c = c_run
             tasks.append(per_rank)
             nchunks.append(n)
+            q0s.append(q0)
             ks.append(Fit.density(fit.k, (x, 0), rows) * cols / 1e9)
         xb = int((q_batch + 1260) / rows / DX)
         root = plan.owner(int(q_batch / math.sqrt(2)) // CHUNK_ROWS)
@@ -715,6 +795,8 @@ def projected_batches(fit, rows, ranks, pieces, sample):
             {
                 "tasks": tasks,
                 "nchunks": nchunks,
+                "q0s": q0s,
+                "rows": rows,
                 "k": ks,
                 "owner": plan.owner,
                 "consume": 0.0,
@@ -734,7 +816,7 @@ def merged(batches):
     """Batches as one (no barrier between them): the design of blocks that
     flow across batch boundaries, for comparison."""
     one = dict(batches[0])
-    for key in ("tasks", "nchunks", "k"):
+    for key in ("tasks", "nchunks", "k", "q0s"):
         one[key] = [x for b in batches for x in b[key]]
     for key in ("trackers", "consume", "settle", "work"):
         one[key] = sum(b[key] for b in batches)
@@ -774,13 +856,13 @@ def cmd_replay(args):
     cores = args.cores if args.cores else per_node * threads
     net = net_of(args)
     batches = replay_batches(trace, ranks, args.pieces, args.cpu_scale)
-    wall, sim = simulate(batches, ranks, threads, net, cores, args.overhead, args.contention)
+    wall, sim = simulate(batches, ranks, threads, net, cores, args.overhead, args.contention, args.poll)
     work = sum(b["work"] for b in batches)
     nodes = -(-ranks // per_node)
     fit, _ = memory_model()
     print(
         f"R={trace.rows} P={ranks} T={threads} cores/node={cores} nodes={nodes}: "
-        f"wall {wall:.2f} s, work {work:.2f} s, "
+        f"wall {wall:.2f} s, work {work:.2f} s, CPU {sim.cpu():.2f} s, "
         f"sent {fmt_bytes(net.bytes_all)} ({fmt_bytes(net.bytes_all / ranks)} per rank), "
         f"between nodes {fmt_bytes(max(net.bytes_out.values(), default=0))} per node at most, "
         f"memory {memory_per_rank(trace.rows, ranks, threads, fit) / 2**20:.0f} MiB per rank (model)"
@@ -788,22 +870,38 @@ def cmd_replay(args):
     return wall
 
 
+def fitted(args, traces):
+    scales = args.cpu_scale or [1.0] * len(traces)
+    if len(scales) != len(traces):
+        raise SystemExit("--cpu-scale: one factor a trace")
+    return Fit(traces, args.model, scales), scales
+
+
 def cmd_fit(args):
     traces = [load([p]) for p in args.trace]
-    fit = Fit(traces)
-    print(f"work-weighted mean alpha {fit.chunk['alpha']:.3f}; columns computed {fit.ratio:.3f} R")
-    for t in traces:
+    fit, scales = fitted(args, traces)
+    print(f"model {args.model}; work-weighted mean alpha {fit.chunk['alpha']:.3f}; columns computed {fit.ratio:.3f} R")
+    for i, t in enumerate(traces):
         others = [u for u in traces if u is not t]
+        work = trace_work(t) * scales[i]
         own = predicted_work(fit, t)
-        line = f"R={t.rows}: chunk work {trace_work(t) / 1e9:.2f} s, fit {own / 1e9:.2f} s ({(own / trace_work(t) - 1) * 100:+.1f} %)"
+        line = f"R={t.rows}: chunk work {work / 1e9:.2f} s, fit {own / 1e9:.2f} s ({(own / work - 1) * 100:+.1f} %)"
         if len(others) >= 2:
-            loo = Fit(others)
+            loo = Fit(others, args.model, [x for j, x in enumerate(scales) if j != i])
             out = predicted_work(loo, t)
-            line += f", fitted without it {out / 1e9:.2f} s ({(out / trace_work(t) - 1) * 100:+.1f} %)"
+            line += f", fitted without it {out / 1e9:.2f} s ({(out / work - 1) * 100:+.1f} %)"
         print(line)
+    for r, a, b in args.span or []:
+        r, a, b = int(r), int(a), int(b)
+        w = fit.chunk_work(r, b, a) / 1e9
+        k = (line_total(fit.k, r, b, BLOCK_COLS) - line_total(fit.k, r, a, BLOCK_COLS)) / 1e9
+        bb = (line_total(fit.batch, r, b, 2520) - line_total(fit.batch, r, a, 2520)) / 1e9
+        print(
+            f"R={r}, columns {a}..{b}: {w + k + bb:.4g} CPU seconds, {(w + k + bb) / (b - a) * 1e3:.3g} ms a column"
+        )
     for r in args.rows or []:
-        w = fit.chunk_work(r) / 1e9
-        q_end = fit.ratio * r
+        q_end = args.columns * r
+        w = fit.chunk_work(r, q_end) / 1e9
         k = line_total(fit.k, r, q_end, BLOCK_COLS) / 1e9
         b = line_total(fit.batch, r, q_end, 2520) / 1e9
         print(
@@ -815,16 +913,16 @@ def cmd_fit(args):
 
 def cmd_project(args):
     traces = [load([p]) for p in args.trace]
-    fit = Fit(traces)
+    fit, _ = fitted(args, traces)
     rows, ranks, threads = args.rows, args.ranks, args.threads
     per_node = args.ranks_per_node
     cores = per_node * threads
     net = net_of(args)
-    picks, batches, nbatches = projected_batches(fit, rows, ranks, args.pieces, args.sample)
+    picks, batches, nbatches = projected_batches(fit, rows, ranks, args.pieces, args.sample, args.columns)
     walls, flows, sent, out_node, works = [], [], [], [], []
     for b in batches:
         net = net_of(args)
-        wall, _ = simulate([b], ranks, threads, net, cores, args.overhead)
+        wall, _ = simulate([b], ranks, threads, net, cores, args.overhead, args.contention, args.poll)
         walls.append(wall)
         sent.append(net.bytes_all)
         out_node.append(max(net.bytes_out.values(), default=0))
@@ -851,7 +949,9 @@ def cmd_project(args):
         fwalls = []
         for i in range(0, len(batches) - g + 1, g):
             net = net_of(args)
-            w, _ = simulate([merged(batches[i : i + g])], ranks, threads, net, cores, args.overhead)
+            w, _ = simulate(
+                [merged(batches[i : i + g])], ranks, threads, net, cores, args.overhead, args.contention, args.poll
+            )
             fwalls.append(w / g)
         if fwalls:
             print(
@@ -949,6 +1049,10 @@ def main():
         p.add_argument("--local-latency", type=float, default=50e-6, help="seconds a message inside a node takes")
         p.add_argument("--local-bandwidth", type=float, default=5e9, help="bytes/s of a message inside a node")
         p.add_argument("--overhead", type=float, default=1e-6, help="CPU seconds to send a message")
+        p.add_argument("--poll", type=float, default=0.0, help="the share of a core a thread polling for a message takes")
+        p.add_argument(
+            "--contention", type=float, default=1.0, help="how much slower threads run on all of a node's cores than alone"
+        )
         p.add_argument(
             "--pieces", type=int, default=0, help="tasks each rank's run of chunks in a block is cut into [0: one a chunk]"
         )
@@ -958,14 +1062,25 @@ def main():
     net_args(p)
     p.add_argument("--cores", type=int, default=0, help="cores per node [ranks-per-node * threads]")
     p.add_argument("--cpu-scale", type=float, default=1.0, help="every CPU time of the trace times this")
-    p.add_argument(
-        "--contention", type=float, default=1.0, help="how much slower threads run on all of a node's cores than alone"
-    )
+    def fit_args(p):
+        p.add_argument("trace", nargs="+", help="traces of one process at several R")
+        p.add_argument("--model", choices=("linear", "power"), default="linear")
+        p.add_argument("--cpu-scale", type=float, nargs="*", help="each trace's CPU times times this")
+        p.add_argument(
+            "--columns",
+            type=float,
+            default=1.4666,
+            help="columns computed / R (1,466,640 for the census to 10^6, measured)",
+        )
+
     p = sub.add_parser("fit")
-    p.add_argument("trace", nargs="+")
+    fit_args(p)
     p.add_argument("--rows", type=int, nargs="*")
+    p.add_argument(
+        "--span", type=float, nargs=3, action="append", metavar=("R", "Q0", "Q1"), help="CPU of columns Q0..Q1 of R rows"
+    )
     p = sub.add_parser("project")
-    p.add_argument("trace", nargs="+")
+    fit_args(p)
     p.add_argument("--rows", type=int, required=True)
     p.add_argument("--sample", type=int, default=40, help="batches simulated")
     p.add_argument("--flow", type=int, default=0, help="also simulate blocks flowing across this many batches")
