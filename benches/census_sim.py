@@ -249,6 +249,7 @@ class Sim:
         self.seq = 0
         self.events = {}
         self.waiting = {}
+        self.sems = {}
         self.busy = 0.0
 
     def _push(self, t, kind, payload):
@@ -310,6 +311,25 @@ class Sim:
             if kind == "delay":
                 self._push(self.now + req[1], "resume", (gen, node))
                 return
+            if kind == "acquire":
+                # A thread of a rank's pool: the free one, or the wait in
+                # order of priority.
+                _, key, prio = req
+                sem = self.sems[key]
+                if sem[0] > 0:
+                    sem[0] -= 1
+                    continue
+                self.seq += 1
+                heapq.heappush(sem[1], (prio, self.seq, gen, node))
+                return
+            if kind == "release":
+                sem = self.sems[req[1]]
+                if sem[1]:
+                    _, _, g, n = heapq.heappop(sem[1])
+                    self._push(self.now, "resume", (g, n))
+                else:
+                    sem[0] += 1
+                continue
             raise ValueError(req)
 
     def _reschedule(self, n):
@@ -383,7 +403,7 @@ def tasks_of_block(plan, chunks, pieces=1):
     return per_rank
 
 
-def simulate(batches, ranks, threads, net, cores, overhead=1e-6, contention=1.0, poll=0.0):
+def simulate(batches, ranks, threads, net, cores, overhead=1e-6, contention=1.0, poll=0.0, free=False):
     """Simulates `batches` (see `replay_batches`) one after another on
     `ranks` ranks of `threads` threads, ranks on nodes of `cores` cores (and
     `net.per_node` ranks). Returns the wall seconds and the simulator."""
@@ -429,12 +449,56 @@ def simulate(batches, ranks, threads, net, cores, overhead=1e-6, contention=1.0,
             yield ("cpu", batch["k"][b] * share)
             yield ("set", ("blk", bi, b, k))
 
+    def ends_before(batch, b, k):
+        top = min(batch["q0s"][b], batch["rows"] + 1)
+        return [min(x[1] * CHUNK_ROWS, top) for x in batch["tasks"][b - 1].get(k, [])]
+
+    def free_task(bi, batch, b, k, i, ends):
+        """A task of the other schedule: any thread of the rank takes any
+        task whose data is there, the earliest block first."""
+        c0, c1, seconds, edge = batch["tasks"][b][k][i]
+        owner = batch["owner"]
+        if b > 0:
+            j = bisect.bisect_left(ends, min(c1 * CHUNK_ROWS, batch["q0s"][b], batch["rows"] + 1))
+            yield ("wait", ("done", bi, b - 1, k, j) if j < len(ends) else ("end", bi, b - 1, k))
+        if i > 0:
+            yield ("wait", ("done", bi, b, k, i - 1))
+        if c0 > 0 and owner(c0 - 1) != k:
+            yield ("wait", ("msg", bi, b, c0))
+        yield ("acquire", k, (b, c0))
+        yield ("cpu", seconds)
+        yield ("set", ("done", bi, b, k, i))
+        if c1 < batch["nchunks"][b] and owner(c1) != k:
+            yield ("cpu", overhead)
+            yield ("send", ("msg", bi, b, c1), k, owner(c1), edge)
+        yield ("release", k)
+
+    def free_block(bi, batch, b, k):
+        mine = batch["tasks"][b].get(k, [])
+        if mine:
+            yield ("wait", ("done", bi, b, k, len(mine) - 1))
+        yield ("set", ("end", bi, b, k))
+        total = sum(x[2] for ts in batch["tasks"][b].values() for x in ts)
+        share = sum(x[2] for x in mine) / total if total > 0 else 1.0 / ranks
+        yield ("acquire", k, (b, 1 << 40))
+        yield ("cpu", batch["k"][b] * share)
+        yield ("release", k)
+        yield ("set", ("blk", bi, b, k))
+
     def main(k):
         for bi, batch in enumerate(batches):
             nb = len(batch["tasks"])
             workers = max(1, min(threads, nb))
-            for t in range(workers):
-                yield ("spawn", worker(bi, batch, k, t, workers), node_of(k))
+            if free:
+                sim.sems[k] = [threads, []]
+                for b in range(nb):
+                    ends = ends_before(batch, b, k) if b > 0 else []
+                    for i in range(len(batch["tasks"][b].get(k, []))):
+                        yield ("spawn", free_task(bi, batch, b, k, i, ends), node_of(k))
+                    yield ("spawn", free_block(bi, batch, b, k), node_of(k))
+            else:
+                for t in range(workers):
+                    yield ("spawn", worker(bi, batch, k, t, workers), node_of(k))
             yield ("cpu", batch["consume"] / ranks)
             for b in range(nb):
                 yield ("wait", ("blk", bi, b, k))
@@ -856,7 +920,7 @@ def cmd_replay(args):
     cores = args.cores if args.cores else per_node * threads
     net = net_of(args)
     batches = replay_batches(trace, ranks, args.pieces, args.cpu_scale)
-    wall, sim = simulate(batches, ranks, threads, net, cores, args.overhead, args.contention, args.poll)
+    wall, sim = simulate(batches, ranks, threads, net, cores, args.overhead, args.contention, args.poll, args.free)
     work = sum(b["work"] for b in batches)
     nodes = -(-ranks // per_node)
     fit, _ = memory_model()
@@ -922,7 +986,7 @@ def cmd_project(args):
     walls, flows, sent, out_node, works = [], [], [], [], []
     for b in batches:
         net = net_of(args)
-        wall, _ = simulate([b], ranks, threads, net, cores, args.overhead, args.contention, args.poll)
+        wall, _ = simulate([b], ranks, threads, net, cores, args.overhead, args.contention, args.poll, args.free)
         walls.append(wall)
         sent.append(net.bytes_all)
         out_node.append(max(net.bytes_out.values(), default=0))
@@ -950,7 +1014,15 @@ def cmd_project(args):
         for i in range(0, len(batches) - g + 1, g):
             net = net_of(args)
             w, _ = simulate(
-                [merged(batches[i : i + g])], ranks, threads, net, cores, args.overhead, args.contention, args.poll
+                [merged(batches[i : i + g])],
+                ranks,
+                threads,
+                net,
+                cores,
+                args.overhead,
+                args.contention,
+                args.poll,
+                args.free,
             )
             fwalls.append(w / g)
         if fwalls:
@@ -1020,6 +1092,10 @@ def selftest():
     wall, _ = simulate(replay_batches(t, 1), 1, 2, net, 1)
     want = (6 * 10 + 2 * 1 + 2 + 3 + 4) / 1000
     assert abs(wall - want) < 1e-9, (wall, want)
+    # The other schedule on one thread: still every cost once.
+    wall, _ = simulate(replay_batches(t, 1), 1, 1, net, 1, free=True)
+    want = (6 * 10 + 2 * 1 + 2 + 3 + 4) / 1000
+    assert abs(wall - want) < 1e-9, (wall, want)
     # Three ranks (a chunk each, turn 1), one thread each, on one node of six
     # cores (every thread has one): block 0 goes up the chain with two
     # hand-offs (1 ms latency + 800 bytes at 1 GB/s each) and block 1 a third
@@ -1049,6 +1125,11 @@ def main():
         p.add_argument("--local-latency", type=float, default=50e-6, help="seconds a message inside a node takes")
         p.add_argument("--local-bandwidth", type=float, default=5e9, help="bytes/s of a message inside a node")
         p.add_argument("--overhead", type=float, default=1e-6, help="CPU seconds to send a message")
+        p.add_argument(
+            "--free",
+            action="store_true",
+            help="the other schedule: a rank's threads take any task whose data is there (not a block each)",
+        )
         p.add_argument("--poll", type=float, default=0.0, help="the share of a core a thread polling for a message takes")
         p.add_argument(
             "--contention", type=float, default=1.0, help="how much slower threads run on all of a node's cores than alone"

@@ -236,6 +236,7 @@ pub fn drive(
         let due = last_save.elapsed() >= d.every && !run.done() && ranks.rank() == 0;
         let save_now = share::any(ranks, due || wanted);
         let stopped = share::any(ranks, wanted);
+        run.trace_traffic();
         let saved = match save_now {
             true => Some(d.checkpoints.save(&mut run)?),
             false => None,

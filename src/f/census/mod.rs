@@ -346,6 +346,17 @@ impl Run {
         t.save(path, header)
     }
 
+    /// Brings the traffic of the last batch traced up to now (the drive's
+    /// decisions after the batch are messages too).
+    pub(crate) fn trace_traffic(&mut self) {
+        let traffic = self.ranks.sent();
+        if let Some(b) = self.trace.as_mut().and_then(|t| t.batches.last_mut()) {
+            b.sent_bytes = traffic.bytes;
+            b.messages = traffic.messages;
+            b.waited_ns = traffic.waited_ns;
+        }
+    }
+
     /// Computes one batch of columns, compares states, and settles rows in order.
     pub fn step(&mut self, pool: &rayon::ThreadPool) {
         if let Some(t) = &mut self.trace {
