@@ -152,9 +152,11 @@ def load(paths):
     return t
 
 
-def turn(last_row, ranks):
+def turn(last_row, ranks, turns=TURNS_PER_RANK):
+    """Chunks dealt to a rank at a time (src/f/engine/ranks.rs, `turn`), for
+    `turns` turns per rank."""
     chunks = last_row // CHUNK_ROWS + 1
-    return -(-chunks // max(ranks * TURNS_PER_RANK, 1))
+    return -(-chunks // max(ranks * turns, 1))
 
 
 # -------------------------------------------------------------- simulation
@@ -372,9 +374,9 @@ class Sim:
 class Plan:
     """Who owns which chunk on P ranks (src/f/engine/ranks.rs)."""
 
-    def __init__(self, ranks, rows):
+    def __init__(self, ranks, rows, turns=TURNS_PER_RANK):
         self.ranks = ranks
-        self.turn = turn(rows, ranks)
+        self.turn = turn(rows, ranks, turns)
 
     def owner(self, chunk):
         return (chunk // self.turn) % self.ranks
@@ -522,10 +524,10 @@ def simulate(batches, ranks, threads, net, cores, overhead=1e-6, contention=1.0,
     return wall, sim
 
 
-def replay_batches(trace, ranks, pieces=0, scale=1.0):
+def replay_batches(trace, ranks, pieces=0, scale=1.0, turns=TURNS_PER_RANK):
     """The trace's batches as the simulator takes them, for `ranks` ranks,
     every CPU time times `scale`."""
-    plan = Plan(ranks, trace.rows)
+    plan = Plan(ranks, trace.rows, turns)
     out = []
     settled_before = 0
     for b in trace.batch_list():
@@ -813,11 +815,11 @@ def line_total(fit1, rows, q_end, per):
 # ---------------------------------------------------------------- project
 
 
-def projected_batches(fit, rows, ranks, pieces, sample, ratio):
+def projected_batches(fit, rows, ranks, pieces, sample, ratio, turns=TURNS_PER_RANK):
     """Sampled batches of a census of `rows` rows to column `ratio * rows`
     made from the fit: the batch indices, their batches, and the number of
     batches in all."""
-    plan = Plan(ranks, rows)
+    plan = Plan(ranks, rows, turns)
     q_end = ratio * rows
     nbatches = math.ceil(q_end / 2520)
     step = max(1, nbatches // sample)
@@ -919,7 +921,7 @@ def cmd_replay(args):
     per_node = args.ranks_per_node
     cores = args.cores if args.cores else per_node * threads
     net = net_of(args)
-    batches = replay_batches(trace, ranks, args.pieces, args.cpu_scale)
+    batches = replay_batches(trace, ranks, args.pieces, args.cpu_scale, args.turns)
     wall, sim = simulate(batches, ranks, threads, net, cores, args.overhead, args.contention, args.poll, args.free)
     work = sum(b["work"] for b in batches)
     nodes = -(-ranks // per_node)
@@ -982,7 +984,9 @@ def cmd_project(args):
     per_node = args.ranks_per_node
     cores = per_node * threads
     net = net_of(args)
-    picks, batches, nbatches = projected_batches(fit, rows, ranks, args.pieces, args.sample, args.columns)
+    picks, batches, nbatches = projected_batches(
+        fit, rows, ranks, args.pieces, args.sample, args.columns, args.turns
+    )
     walls, flows, sent, out_node, works = [], [], [], [], []
     for b in batches:
         net = net_of(args)
@@ -991,16 +995,21 @@ def cmd_project(args):
         sent.append(net.bytes_all)
         out_node.append(max(net.bytes_out.values(), default=0))
         works.append(b["work"])
+    # The sampled batches give the wall time per unit of work; the work is
+    # the fit's over every column (a few batches integrate it poorly).
+    q_end = args.columns * rows
+    work = (
+        fit.chunk_work(rows, q_end) + line_total(fit.k, rows, q_end, BLOCK_COLS) + line_total(fit.batch, rows, q_end, 2520)
+    ) / 1e9
+    wall = sum(walls) / sum(works) * work
     scale = nbatches / len(batches)
-    wall = sum(walls) * scale
-    work = sum(works) * scale
     nodes = -(-ranks // per_node)
     mem_fit, mem_err = memory_model()
     mem = memory_per_rank(rows, ranks, threads, mem_fit)
-    bound = sum(w / min(len(b["tasks"]), ranks * threads) for w, b in zip(works, batches)) * scale
+    bound = work / min(2520 // BLOCK_COLS + 1, ranks * threads)
     print(
         f"R={rows} P={ranks} T={threads} ({nodes} nodes of {per_node} ranks, {cores} cores each; "
-        f"{len(batches)} of {nbatches} batches simulated): wall {fmt_time(wall)}, "
+        f"{len(batches)} of {nbatches} batches simulated): wall {fmt_time(wall)} ({work / wall:.1f} cores busy), "
         f"work {work / 3600:.0f} core-hours (ideal on {ranks * threads} cores {fmt_time(work / (ranks * threads))}; "
         f"at most one block a thread, 40 a batch: at least {fmt_time(bound)}), "
         f"sent {fmt_bytes(sum(sent) * scale)} in all, "
@@ -1026,9 +1035,10 @@ def cmd_project(args):
             )
             fwalls.append(w / g)
         if fwalls:
+            fwork = sum(works[: len(fwalls) * g]) / g
             print(
                 f"    blocks flowing across {g} batches at a time (no barrier between them, the design change): "
-                f"wall {fmt_time(sum(fwalls) / len(fwalls) * nbatches)}"
+                f"wall {fmt_time(sum(fwalls) / fwork * work)}"
             )
     return wall
 
@@ -1125,6 +1135,7 @@ def main():
         p.add_argument("--local-latency", type=float, default=50e-6, help="seconds a message inside a node takes")
         p.add_argument("--local-bandwidth", type=float, default=5e9, help="bytes/s of a message inside a node")
         p.add_argument("--overhead", type=float, default=1e-6, help="CPU seconds to send a message")
+        p.add_argument("--turns", type=int, default=TURNS_PER_RANK, help="turns over the rows each rank takes")
         p.add_argument(
             "--free",
             action="store_true",
