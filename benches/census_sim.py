@@ -878,17 +878,6 @@ def projected_batches(fit, rows, ranks, pieces, sample, ratio, turns=TURNS_PER_R
     return picks, out, nbatches
 
 
-def merged(batches):
-    """Batches as one (no barrier between them): the design of blocks that
-    flow across batch boundaries, for comparison."""
-    one = dict(batches[0])
-    for key in ("tasks", "nchunks", "k", "q0s"):
-        one[key] = [x for b in batches for x in b[key]]
-    for key in ("trackers", "consume", "settle", "work"):
-        one[key] = sum(b[key] for b in batches)
-    return one
-
-
 def fmt_bytes(x):
     for unit, size in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
         if x >= size:
@@ -987,7 +976,7 @@ def cmd_project(args):
     picks, batches, nbatches = projected_batches(
         fit, rows, ranks, args.pieces, args.sample, args.columns, args.turns
     )
-    walls, flows, sent, out_node, works = [], [], [], [], []
+    walls, sent, out_node, works = [], [], [], []
     for b in batches:
         net = net_of(args)
         wall, _ = simulate([b], ranks, threads, net, cores, args.overhead, args.contention, args.poll, args.free)
@@ -1017,29 +1006,6 @@ def cmd_project(args):
         f"({max(o for o in out_node) * nbatches / max(wall, 1e-9) * 8 / 1e9:.3f} Gb/s averaged), "
         f"memory {mem / 2**30:.2f} GiB per rank (model, +-{mem_err:.0f} MiB at the measured points)"
     )
-    if args.flow:
-        g = args.flow
-        fwalls = []
-        for i in range(0, len(batches) - g + 1, g):
-            net = net_of(args)
-            w, _ = simulate(
-                [merged(batches[i : i + g])],
-                ranks,
-                threads,
-                net,
-                cores,
-                args.overhead,
-                args.contention,
-                args.poll,
-                args.free,
-            )
-            fwalls.append(w / g)
-        if fwalls:
-            fwork = sum(works[: len(fwalls) * g]) / g
-            print(
-                f"    blocks flowing across {g} batches at a time (no barrier between them, the design change): "
-                f"wall {fmt_time(sum(fwalls) / fwork * work)}"
-            )
     return wall
 
 
@@ -1175,7 +1141,6 @@ def main():
     fit_args(p)
     p.add_argument("--rows", type=int, required=True)
     p.add_argument("--sample", type=int, default=40, help="batches simulated")
-    p.add_argument("--flow", type=int, default=0, help="also simulate blocks flowing across this many batches")
     net_args(p)
     p = sub.add_parser("memory")
     p.add_argument("--rows", type=int, nargs="*")
