@@ -6,23 +6,26 @@
       Replays a trace (`chomp3 census --trace FILE`; the files of every rank
       of one MPI run together make one trace) over P ranks: every chunk's
       CPU time and every hand-off as recorded, the engine's dependencies
-      (a chunk's block waits for the block before on the same rows, and for
-      the chunk below: a message when that chunk is another rank's), the
-      static assignment of blocks to threads (block b on thread b mod T),
-      and the batch barrier (state comparisons, the settle chain, the
-      collectives). Ranks share nodes of C cores each (processor sharing
-      when more threads run than cores). Prints wall time, bytes sent (all,
-      and between nodes, per node) and the memory per rank of the memory
-      model.
-  census_sim.py fit TRACE_R1 TRACE_R2 ...
-      Fits the cost of a chunk's block as a function of its column and rows,
-      density(q/R, r/R) * R^alpha(q/R, r/R) (per cell of a grid, alpha by
-      least squares over the traces' R), and says how well it predicts each
-      trace's total left out of the fit.
+      (a chunk's block waits for the block before to have done its rows on
+      the same rank, and for the chunk below: a message when that chunk is
+      another rank's), block b of a batch on thread b mod T, and the batch's
+      end (state comparisons, the settle chain, the drive's decisions).
+      Ranks share nodes of C cores (processor sharing, polling threads and
+      shared-cache contention). Prints the wall time, the CPU, the bytes
+      sent (in all, and between nodes from the busiest node) and the memory
+      per rank of the memory model. --free and --turns simulate two changes
+      of design.
+  census_sim.py fit TRACE_R1 TRACE_R2 ... [--model linear|power]
+      Fits the cost of a chunk's block per cell of (q/R, r/R), as a + b R
+      or c R^alpha, and says how well it predicts each trace, with and
+      without that trace in the fit (--rows, --span: the fit's work of other
+      censuses).
   census_sim.py project TRACE_R1 TRACE_R2 ... --rows R --ranks P --threads T
-      Makes a trace of R rows from the fit (every chunk's cost from its cell,
-      each rank's run of chunks in a block one task, cut into --pieces),
-      simulates a sample of its batches (--sample) and scales up.
+      Makes the batches of a census of R rows from the fit (each rank's run
+      of chunks in a block cut into --pieces tasks), simulates a sample of
+      them (--sample) and scales the wall by their wall per unit of work.
+  census_sim.py memory [--rows R ...]
+      The memory model per MPI rank, fitted to doc/scaling.md's measured peaks.
   census_sim.py selftest
       Checks the simulator on hand-made traces whose answers are known.
 """
