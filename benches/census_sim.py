@@ -53,7 +53,6 @@ class Block:
         self.cols = cols
         self.chunks = {}
         self.k_ns = 0
-        self.sent = 0
 
     def chunk_list(self):
         return [self.chunks[c] for c in sorted(self.chunks)]
@@ -80,12 +79,9 @@ class Trace:
         self.ranks = 1
         self.threads = 1
         self.batches = {}
-        self.peak_kib = {}
-        self.sent_bytes = {}
         self.files = 0
 
     def load(self, path):
-        rank = 0
         with open(path) as f:
             first = f.readline()
             if not first.startswith("# chomp3 census trace, format 1"):
@@ -97,7 +93,7 @@ class Trace:
                 x = line.rstrip("\n").split("\t")
                 kind = x[0]
                 if kind == "H":
-                    rank, ranks, _turn, threads, rows, batch_cols = map(int, x[1:7])
+                    _rank, ranks, _turn, threads, rows, batch_cols = map(int, x[1:7])
                     if self.rows is not None and (rows, ranks) != (self.rows, self.ranks):
                         raise SystemExit(f"{path}: another run's trace")
                     self.rows, self.ranks, self.threads = rows, ranks, threads
@@ -111,20 +107,16 @@ class Trace:
                     batch.settle_ns += v[5]
                     batch.links = max(batch.links, v[7])
                     batch.settled = v[8]
-                    self.sent_bytes[rank] = v[9]
-                    self.peak_kib[rank] = max(self.peak_kib.get(rank, 0), v[13])
                 elif kind == "K":
                     q0, _thread, ns = int(x[1]), int(x[2]), int(x[3])
                     block = batch.blocks.setdefault(q0, Block(q0, 0))
                     block.k_ns += ns
                 elif kind == "C":
                     q0, cols, chunk, rows, ns = map(int, x[1:6])
-                    sent = int(x[9])
                     edge = int(x[10])
                     block = batch.blocks.setdefault(q0, Block(q0, cols))
                     block.cols = cols
                     block.chunks[chunk] = (chunk, rows, ns, edge)
-                    block.sent += sent
         self.files += 1
         return self
 
@@ -135,15 +127,6 @@ class Trace:
             b.block_list = [b.blocks[k] for k in sorted(b.blocks)]
             out.append(b)
         return out
-
-    def cpu_ns(self):
-        """Every CPU nanosecond recorded (chunks, blocks, the calling threads)."""
-        total = 0
-        for b in self.batches.values():
-            total += b.consume_ns + b.trackers_ns + b.settle_ns
-            for k in b.blocks.values():
-                total += k.k_ns + sum(c[2] for c in k.chunks.values())
-        return total
 
 
 def load(paths):
@@ -640,8 +623,6 @@ class Fit:
     block (the caller's work) and of a batch (the calling thread's), by q / R."""
 
     def __init__(self, traces, model="linear", scales=None):
-        self.rs = [t.rows for t in traces]
-        self.model = model
         self.scales = scales or [1.0] * len(traces)
         self.ratio = max(self._end(t) / t.rows for t in traces)
         fit = self._fit_linear if model == "linear" else self._fit2
