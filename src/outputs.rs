@@ -43,10 +43,12 @@ pub enum Kind {
     GraphBFile,
     /// A PNG figure.
     Png,
+    /// A census's trace (`census --trace`).
+    CensusTrace,
 }
 
 /// The first bytes of each kind (a binary magic, or a text result's title).
-const SIGNATURES: [(Kind, &[u8]); 17] = [
+const SIGNATURES: [(Kind, &[u8]); 18] = [
     (Kind::Table, b"CHOMP3TB"),
     (Kind::GrundyTable, b"CHOMP3GT"),
     (Kind::Descriptors, b"CHOMP3DS"),
@@ -76,6 +78,7 @@ const SIGNATURES: [(Kind, &[u8]); 17] = [
     (Kind::GraphResult, b"# chomp3 graph"),
     (Kind::GraphBFile, b"# Number of graphs on n unlabeled"),
     (Kind::Png, b"\x89PNG"),
+    (Kind::CensusTrace, b"# chomp3 census trace"),
 ];
 
 impl Kind {
@@ -96,6 +99,7 @@ impl Kind {
             Kind::GraphResult => "a chomp3 graph result",
             Kind::GraphBFile => "a graph Chomp b-file",
             Kind::Png => "a PNG figure",
+            Kind::CensusTrace => "a census trace",
         }
     }
 }

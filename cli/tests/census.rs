@@ -318,3 +318,75 @@ fn a_census_that_computed_no_column_gives_no_value() {
     let o = common::chomp3_ok(&["get", "0", "0", "--census", c3d.to_str().unwrap()]);
     assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "1");
 }
+
+/// The lines of a census trace with the record kind `kind`, split at tabs.
+fn records(trace: &str, kind: &str) -> Vec<Vec<String>> {
+    trace
+        .lines()
+        .filter(|l| l.split('\t').next() == Some(kind))
+        .map(|l| l.split('\t').map(str::to_string).collect())
+        .collect()
+}
+
+#[test]
+fn a_traced_census_writes_the_same_bytes_and_a_trace_of_every_block_and_chunk() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let (plain, traced, trace) = (path("plain.tsv"), path("traced.tsv"), path("t.trace"));
+    let rows = "3000";
+    let common = ["census", "--quiet", "--threads", "2", "--rows", rows];
+    chomp3_ok(&[&common[..], &["--out", &plain]].concat());
+    chomp3_ok(&[&common[..], &["--out", &traced, "--trace", &trace]].concat());
+    let tsv = |p: &str| std::fs::read(p).unwrap();
+    let c3d = |p: &str| std::fs::read(std::path::Path::new(p).with_extension("c3d")).unwrap();
+    assert!(
+        tsv(&plain) == tsv(&traced),
+        "census.tsv differs with a trace"
+    );
+    assert!(
+        c3d(&plain) == c3d(&traced),
+        "descriptors differ with a trace"
+    );
+    let text = std::fs::read_to_string(&trace).unwrap();
+    assert!(
+        text.starts_with("# chomp3 census trace, format 1\n"),
+        "{text}"
+    );
+    let h = &records(&text, "H")[0];
+    assert_eq!(h[1..], ["0", "1", "1", "2", rows, "2520", "64", "1024"]);
+    // Every batch, block and chunk of rows once; blocks of 64 columns, and
+    // every chunk of rows below the block's last column.
+    let batches = records(&text, "B");
+    let columns: u32 = batches.iter().map(|b| b[2].parse::<u32>().unwrap()).sum();
+    let out = String::from_utf8(tsv(&traced)).unwrap();
+    assert!(
+        out.contains(&format!("; {columns} columns computed")),
+        "{out}"
+    );
+    let blocks = records(&text, "K");
+    let per_batch = 2520u32.div_ceil(64);
+    assert_eq!(blocks.len() as u32, per_batch * batches.len() as u32);
+    let chunks = records(&text, "C");
+    let mut want = 0;
+    for k in &blocks {
+        let q0: u32 = k[1].parse().unwrap();
+        let here: Vec<_> = chunks.iter().filter(|c| c[1] == k[1]).collect();
+        let cols: u32 = here[0][2].parse().unwrap();
+        let top = (q0 + cols).min(3001);
+        want += top.div_ceil(1024);
+        assert_eq!(here.len() as u32, top.div_ceil(1024), "block {q0}");
+        // One process sends nothing; the edges below the top have their bytes.
+        for c in here {
+            assert_eq!(c[6..10], ["-", "0", "-", "0"], "{c:?}");
+            let top_chunk = c[3].parse::<u32>().unwrap() + 1 == top.div_ceil(1024);
+            assert_eq!(c[10] == "0", top_chunk, "{c:?}");
+        }
+    }
+    assert_eq!(chunks.len() as u32, want);
+    // The rows settled grow to all of them; nothing was sent.
+    assert_eq!(batches.last().unwrap()[9], "3001");
+    assert!(batches.iter().all(|b| b[10] == "0" && b[11] == "0"));
+    // A trace is an output of its own kind: not over the census table.
+    let refused = chomp3(&[&common[..], &["--out", &traced, "--trace", &traced]].concat());
+    assert!(!refused.status.success());
+}

@@ -94,6 +94,55 @@ fn one_to_four_mpi_ranks_write_the_census_of_one_process() {
     }
 }
 
+/// The records of kind `kind` in a census trace, split at tabs.
+fn records(trace: &str, kind: &str) -> Vec<Vec<String>> {
+    trace
+        .lines()
+        .filter(|l| l.split('\t').next() == Some(kind))
+        .map(|l| l.split('\t').map(str::to_string).collect())
+        .collect()
+}
+
+#[test]
+fn a_traced_mpi_census_writes_the_same_bytes_and_each_ranks_traffic() {
+    let dir = tempfile::tempdir().unwrap();
+    let want = single(dir.path(), ROWS);
+    let out = dir.path().join("traced.tsv");
+    let trace = dir.path().join("t.trace");
+    let mut args = census_args(&out, ROWS);
+    args.extend(["--trace".to_string(), trace.to_str().unwrap().to_string()]);
+    let stdout = ok(mpirun(2).args(&args).output().unwrap(), "mpirun");
+    assert!(read(&out) == want, "a trace changed the census");
+    let text: Vec<String> = (0..2)
+        .map(|k| std::fs::read_to_string(format!("{}.{k}-of-2", trace.display())).unwrap())
+        .collect();
+    let sum = |t: &str, col: usize| -> u64 {
+        records(t, "C")
+            .iter()
+            .map(|c| c[col].parse::<u64>().unwrap())
+            .sum()
+    };
+    for (k, t) in text.iter().enumerate() {
+        assert_eq!(records(t, "H")[0][1..3], [k.to_string(), "2".to_string()]);
+        // The last batch's count is what the rank reports; its hand-offs are
+        // part of it (the rest are the collectives').
+        let total = records(t, "B").last().unwrap()[10].clone();
+        assert!(
+            stdout.contains(&format!("rank {k}: sent {total} bytes")),
+            "{k}: {total}\n{stdout}"
+        );
+        let handed = sum(t, 9);
+        assert!(handed > 0 && handed <= total.parse().unwrap(), "{k}");
+        // A hand-off sent is the edge's bytes.
+        for c in records(t, "C").iter().filter(|c| c[8] != "-") {
+            assert_eq!(c[9], c[10], "{c:?}");
+        }
+    }
+    // What one rank handed on, the other received.
+    assert_eq!(sum(&text[0], 9), sum(&text[1], 7));
+    assert_eq!(sum(&text[1], 9), sum(&text[0], 7));
+}
+
 /// The checkpoint files in `dir` (partial ones included).
 fn checkpoints(dir: &Path) -> usize {
     std::fs::read_dir(dir)

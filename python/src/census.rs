@@ -176,11 +176,13 @@ pub(crate) fn census(
             checkpoint,
             max_columns: None,
             replace,
+            trace: None,
         };
         let names = Names {
             out: "out",
             descriptors: "descriptors",
             checkpoint: "checkpoint",
+            trace: "trace",
         };
         let _held = job.check(names, true, true).map_err(|e| match e {
             JobError::Replace(MayWriteError::NoDirectory(_)) => error(e),
@@ -209,6 +211,7 @@ pub(crate) fn census(
                 stop: &watch.stop,
                 every: Duration::from_secs_f64(checkpoint_secs.max(0.0)),
                 checkpoints: &checkpoint,
+                trace: None,
             };
             let command = format!("chomp3.census({rows}) from Python");
             let outputs = (out.as_path(), descriptors.as_path(), command.as_str());

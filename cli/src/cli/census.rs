@@ -53,6 +53,11 @@ pub struct Args {
     /// the same command continues from it [default: beside --out, as .c3k]
     #[arg(long, value_name = "PATH")]
     checkpoint: Option<PathBuf>,
+    /// Also write a trace of the run to this file: per batch, block and chunk
+    /// of rows, the CPU time and the bytes sent and received (one file per
+    /// rank under MPI, FILE.k-of-P; doc/scaling.md, "The simulator")
+    #[arg(long, value_name = "FILE")]
+    trace: Option<PathBuf>,
     /// Seconds of work between checkpoints
     #[arg(long, value_name = "S", default_value = "300", value_parser = super::args::seconds)]
     checkpoint_secs: Duration,
@@ -76,6 +81,7 @@ pub fn run(args: &Args) -> Result<()> {
         checkpoint: args.checkpoint.clone(),
         max_columns: args.max_columns,
         replace: args.replace,
+        trace: args.trace.clone(),
     };
     let (descriptors, checkpoint) = (job.descriptors(), job.checkpoint());
     let writes = shared.as_ref().is_none_or(|r| r.rank() == 0);
@@ -83,6 +89,7 @@ pub fn run(args: &Args) -> Result<()> {
         out: "--out",
         descriptors: "--descriptors",
         checkpoint: "--checkpoint",
+        trace: "--trace",
     };
     let _held = job.check(names, shared.is_none(), writes)?;
     let check = args.check.as_deref().map(open_table).transpose()?;
@@ -100,11 +107,15 @@ pub fn run(args: &Args) -> Result<()> {
     };
     let (run, quiet) = resume(args, &shared, (&one_file, &rank_files), params)?;
     let pool = args.threads.pool()?;
+    let trace = shared
+        .as_ref()
+        .map_or(job.trace_file(0, 1), |r| job.trace_file(r.rank(), r.size()));
     let drive = Drive {
         pool: &pool,
         stop: &super::ctrl_c(),
         every: args.checkpoint_secs,
         checkpoints,
+        trace: trace.as_deref(),
     };
     #[cfg(feature = "test-hooks")]
     let hold = args.hold && shared.is_none();

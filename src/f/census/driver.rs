@@ -165,6 +165,9 @@ pub struct Drive<'a> {
     pub every: Duration,
     /// Where to save.
     pub checkpoints: &'a dyn Checkpoints,
+    /// Where to write this rank's trace of the run (`None`: no trace; see
+    /// [`super::job::Job::trace_file`]).
+    pub trace: Option<&'a Path>,
 }
 
 /// No checkpoints: for a census that is never stopped and never saved
@@ -212,6 +215,18 @@ pub fn drive(
     on_batch: &mut dyn FnMut(Batch),
 ) -> Result<Ended, DriverError> {
     let mut last_save = Instant::now();
+    if d.trace.is_some() {
+        run.trace();
+    }
+    let save_trace = |run: &Run| match d.trace {
+        Some(path) => run
+            .save_trace(path, d.pool.current_num_threads())
+            .map_err(|error| DriverError::Io {
+                path: path.to_path_buf(),
+                error,
+            }),
+        None => Ok(()),
+    };
     while !run.done() {
         run.step(d.pool);
         crate::base::huge::release_free_pages();
@@ -221,6 +236,7 @@ pub fn drive(
         let due = last_save.elapsed() >= d.every && !run.done() && ranks.rank() == 0;
         let save_now = share::any(ranks, due || wanted);
         let stopped = share::any(ranks, wanted);
+        run.trace_traffic();
         let saved = match save_now {
             true => Some(d.checkpoints.save(&mut run)?),
             false => None,
@@ -234,6 +250,7 @@ pub fn drive(
             saved: saved.as_ref(),
         });
         if let (true, Some(saved)) = (stopped, saved) {
+            save_trace(&run)?;
             return Ok(Ended::Stopped {
                 columns: run.columns(),
                 saved,
@@ -241,6 +258,7 @@ pub fn drive(
         }
     }
     let traffic = run.ranks().sent();
+    save_trace(&run)?;
     Ok(Ended::Finished {
         census: run.finish(),
         traffic,

@@ -28,6 +28,10 @@ pub struct Job {
     pub max_columns: Option<u32>,
     /// Whether a census of more rows may be replaced.
     pub replace: bool,
+    /// Where to write the run's trace (doc/scaling.md, "The simulator");
+    /// `None`: no trace. Each rank of several writes its own
+    /// ([`Job::trace_file`]).
+    pub trace: Option<PathBuf>,
 }
 
 /// How a front end names the job's three files in its messages (the shell's
@@ -40,6 +44,8 @@ pub struct Names {
     pub descriptors: &'static str,
     /// The checkpoint's.
     pub checkpoint: &'static str,
+    /// The trace's.
+    pub trace: &'static str,
 }
 
 /// Why a census may not start.
@@ -70,6 +76,20 @@ impl Job {
         (self.checkpoint.clone()).unwrap_or_else(|| self.out.with_extension("c3k"))
     }
 
+    /// The trace this process writes, if one was asked for: the path named,
+    /// or for rank `k` of `P > 1` ranks the path with `.k-of-P` after it.
+    pub fn trace_file(&self, rank: u32, ranks: u32) -> Option<PathBuf> {
+        let path = self.trace.as_ref()?;
+        Some(match ranks {
+            0 | 1 => path.clone(),
+            _ => {
+                let mut name = path.as_os_str().to_owned();
+                name.push(format!(".{rank}-of-{ranks}"));
+                PathBuf::from(name)
+            }
+        })
+    }
+
     /// The run's parameters.
     pub fn params(&self) -> Params {
         Params {
@@ -90,11 +110,14 @@ impl Job {
         writes: bool,
     ) -> Result<Vec<Held>, JobError> {
         let (descriptors, checkpoint) = (self.descriptors(), self.checkpoint());
-        let plan = [
+        let mut plan = vec![
             Output::new(&self.out, Kind::CensusTsv, names.out),
             Output::new(&descriptors, Kind::Descriptors, names.descriptors),
             Output::new(&checkpoint, Kind::CensusCheckpoint, names.checkpoint),
         ];
+        if let Some(trace) = &self.trace {
+            plan.push(Output::new(trace, Kind::CensusTrace, names.trace));
+        }
         outputs::check(&plan)?;
         if one_process {
             crate::base::memory::check(
@@ -120,6 +143,7 @@ mod tests {
         out: "out",
         descriptors: "descriptors",
         checkpoint: "checkpoint",
+        trace: "trace",
     };
 
     #[test]
@@ -132,6 +156,7 @@ mod tests {
             checkpoint: None,
             max_columns: None,
             replace: false,
+            trace: None,
         };
         assert_eq!(job.descriptors(), dir.path().join("census.c3d"));
         // Another process writing the census table holds its lock.

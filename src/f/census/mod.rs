@@ -21,6 +21,7 @@ pub mod job;
 mod offsets;
 pub mod rank_files;
 mod snapshot;
+pub mod trace;
 mod tracker;
 
 use crate::base::bytes::narrow;
@@ -236,6 +237,8 @@ pub struct Run {
     ranks: Arc<dyn Ranks>,
     /// Test hook (feature `test-hooks`); never set otherwise.
     weaken: Weaken,
+    /// The records of a traced run ([`Run::trace`]); `None`: untraced.
+    trace: Option<trace::Trace>,
 }
 
 impl Run {
@@ -276,6 +279,7 @@ impl Run {
             settled_below: 0,
             ranks,
             weaken: Weaken::default(),
+            trace: None,
         }
     }
 
@@ -316,8 +320,48 @@ impl Run {
             || self.engine.columns() >= self.params.max_columns
     }
 
+    /// From the next batch on, records the work of each batch, block and
+    /// chunk of rows ([`trace`]), to be written by [`Run::save_trace`].
+    pub fn trace(&mut self) {
+        if self.trace.is_none() {
+            self.trace = Some(trace::Trace::new());
+            self.engine.trace();
+        }
+    }
+
+    /// Writes the records of a traced run to `path` (aside, then renamed):
+    /// the batches this run computed. `threads`: the pool's.
+    pub fn save_trace(&self, path: &Path, threads: usize) -> std::io::Result<()> {
+        let Some(t) = &self.trace else {
+            return Ok(());
+        };
+        let header = [
+            self.ranks.rank(),
+            self.ranks.size(),
+            self.ranks.turn(),
+            narrow::<u32, _>(threads),
+            self.params.last_row,
+            self.params.batch,
+        ];
+        t.save(path, header)
+    }
+
+    /// Brings the traffic of the last batch traced up to now (the drive's
+    /// decisions after the batch are messages too).
+    pub(crate) fn trace_traffic(&mut self) {
+        let traffic = self.ranks.sent();
+        if let Some(b) = self.trace.as_mut().and_then(|t| t.batches.last_mut()) {
+            b.sent_bytes = traffic.bytes;
+            b.messages = traffic.messages;
+            b.waited_ns = traffic.waited_ns;
+        }
+    }
+
     /// Computes one batch of columns, compares states, and settles rows in order.
     pub fn step(&mut self, pool: &rayon::ThreadPool) {
+        if let Some(t) = &mut self.trace {
+            t.lap();
+        }
         let weaken = self.weaken;
         let rows = self.params.last_row;
         while self.scans.len() < pool.current_num_threads() {
@@ -336,6 +380,7 @@ impl Run {
             pool,
             &*self.ranks,
         );
+        let advance = self.trace.as_mut().map_or([0; 2], trace::Trace::lap);
         let q = self.engine.columns();
         // Speculative cycle search on every live row old enough to have settled,
         // and the comparisons due at this column.
@@ -366,14 +411,58 @@ impl Run {
             }
         }
         drop(live);
-        self.settle(q);
+        let trackers = self.trace.as_mut().map_or([0; 2], trace::Trace::lap);
+        let settle_links = self.settle(q);
+        if let Some(t) = &mut self.trace {
+            let settle = t.lap();
+            let times = [advance, trackers, settle];
+            self.record_batch(q - cols, cols, times, settle_links);
+        }
+    }
+
+    /// Adds the batch of columns `q0 .. q0 + cols` to the trace.
+    fn record_batch(&mut self, q0: u32, cols: u32, times: [[u64; 2]; 3], links: u32) {
+        let [
+            [advance_ns, consume_ns],
+            [_, trackers_ns],
+            [settle_wall_ns, settle_ns],
+        ] = times;
+        let (mut chunks, mut blocks) = self.engine.take_trace();
+        chunks.sort_unstable_by_key(|c| (c.q0, c.chunk));
+        blocks.sort_unstable_by_key(|b| b.q0);
+        let traffic = self.ranks.sent();
+        let settled = self.settled_below;
+        let Some(t) = &mut self.trace else { return };
+        t.batches.push(trace::BatchWork {
+            q0,
+            cols,
+            advance_ns,
+            consume_ns,
+            trackers_ns,
+            settle_ns,
+            settle_wall_ns,
+            settle_links: links,
+            settled,
+            sent_bytes: traffic.bytes,
+            messages: traffic.messages,
+            waited_ns: traffic.waited_ns,
+            rss_kib: trace::rss_kib(),
+            peak_kib: crate::base::memory::peak_rss_kib().unwrap_or(0),
+            blocks,
+            chunks,
+        });
+        // The records' own time is the next batch's.
+        t.lap();
     }
 
     /// The chain: settles rows in order while the hypotheses hold. The rank that
     /// owns the first unsettled row's chunk settles what it can there and announces it to every
-    /// rank; the chain goes on in the next chunk while it is not stopped.
-    fn settle(&mut self, q: u32) {
+    /// rank; the chain goes on in the next chunk while it is not stopped. The
+    /// chunks it visited.
+    fn settle(&mut self, q: u32) -> u32 {
+        let mut links = 0;
         while self.settled_below <= self.params.last_row {
+            links += 1;
             let root = self.ranks.owners().of(self.settled_below / CHUNK_ROWS);
             let mut news = Vec::new();
             if root == self.ranks.rank() {
@@ -386,6 +475,7 @@ impl Run {
                 break;
             }
         }
+        links
     }
 
     /// Settles rows of the first unsettled row's chunk (this rank's) in order while the data
@@ -544,6 +634,7 @@ fn census_of(run: Run, pool: &rayon::ThreadPool, progress: &mut dyn FnMut(u32, u
         stop: &crate::base::stop::Stop::new(),
         every: std::time::Duration::MAX,
         checkpoints: &driver::Nowhere,
+        trace: None,
     };
     match driver::drive(run, d, &mut |b| progress(b.columns, b.settled)) {
         Ok(driver::Ended::Finished {

@@ -103,6 +103,7 @@ impl Engine {
             diagonal: Mutex::new(diagonal),
             report_from: 0,
             narrow_words: super::COPY_WORDS,
+            trace: None,
         })
     }
 }

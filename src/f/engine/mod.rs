@@ -57,6 +57,7 @@ mod checkpoint;
 pub mod ranks;
 mod resume;
 mod row;
+pub mod trace;
 
 use crate::base::bytes::narrow;
 use std::collections::BTreeMap;
@@ -70,6 +71,7 @@ use ranks::{Owners, Ranks, Solo};
 pub(crate) use resume::StoredColumns;
 pub(crate) use row::State;
 use row::{BlockOut, Live, Row, Window};
+use trace::{BlockWork, ChunkWork, Recorder, thread_cpu_ns};
 
 /// Columns per block. A row's window is reused across the block's columns while
 /// the block's column bitsets (`N / 8` bytes each) stay in L2. 32, 64 and 128
@@ -222,6 +224,8 @@ pub(crate) struct Engine {
     /// Blocks whose bitsets have at most this many words copy windows whole
     /// (`chain.rs`, "Narrow windows"); [`COPY_WORDS`] but in tests.
     narrow_words: usize,
+    /// The records of a traced engine ([`Engine::trace`]); `None`: untraced.
+    trace: Option<Recorder>,
 }
 
 impl Default for Engine {
@@ -240,6 +244,7 @@ impl Engine {
             diagonal: Mutex::new(Vec::new()),
             report_from: 0,
             narrow_words: COPY_WORDS,
+            trace: None,
         }
     }
 
@@ -256,6 +261,17 @@ impl Engine {
     /// more. Every row below `lo` must be dead or periodic by then.
     pub(crate) fn report_from(&mut self, lo: u32) {
         self.report_from = lo;
+    }
+
+    /// From the next `advance` on, records each chunk's and block's work
+    /// ([`trace`]); [`Engine::take_trace`] hands the records over.
+    pub(crate) fn trace(&mut self) {
+        self.trace.get_or_insert_with(Recorder::default);
+    }
+
+    /// The records since the last call (empty for an untraced engine).
+    pub(crate) fn take_trace(&mut self) -> (Vec<ChunkWork>, Vec<BlockWork>) {
+        self.trace.as_mut().map(Recorder::take).unwrap_or_default()
     }
 
     /// An engine before column 0 that computes rows `0 ..= limit` only (every row
@@ -358,6 +374,7 @@ impl Engine {
                     let mut used = Vec::new();
                     let mut out = Vec::new();
                     let mut scratch = Scratch::new(narrow_words);
+                    let mut records = Vec::new();
                     for b in (t..nblocks).step_by(workers) {
                         let (q0, q_end) = block_range(b);
                         let wait_for = |rows: u32| {
@@ -376,7 +393,8 @@ impl Engine {
                             q_end,
                         };
                         let bufs = (&mut used, &mut out, &mut scratch);
-                        this.compute_block(at, ranks, bufs, wait_for, done);
+                        let log = this.trace.is_some().then_some(&mut records);
+                        this.compute_block(at, ranks, bufs, log, (wait_for, done));
                         let rows_end = q_end.min(this.row_limit.saturating_add(1));
                         let lo = this.report_from.min(rows_end);
                         let block = Block {
@@ -390,7 +408,17 @@ impl Engine {
                             used_words: used.len() / (q_end - q0) as usize,
                             owners: ranks.owners(),
                         };
-                        if tx.send((b, on_block(&block))).is_err() {
+                        let started = this.trace.as_ref().map(|_| thread_cpu_ns());
+                        let result = on_block(&block);
+                        if let (Some(recorder), Some(started)) = (&this.trace, started) {
+                            let work = BlockWork {
+                                q0,
+                                thread: narrow::<u32, _>(t),
+                                cpu_ns: thread_cpu_ns().saturating_sub(started),
+                            };
+                            recorder.add(&mut records, work);
+                        }
+                        if tx.send((b, result)).is_err() {
                             return;
                         }
                     }
@@ -428,14 +456,14 @@ impl Engine {
     /// `j * stride + r`, `stride` the rows that exist in the block: `min(q_end, row limit + 1)`),
     /// for the chunks this rank owns. `wait_for(n)` returns once
     /// the previous block has finished rows `0 .. n` (of this rank); `done(n)`
-    /// announces that this block has.
+    /// announces that this block has. A traced engine's chunks go to `log`.
     fn compute_block(
         &self,
         at: Place,
         ranks: &dyn Ranks,
         (used, out, scratch): (&mut Vec<u64>, &mut Vec<u32>, &mut Scratch),
-        wait_for: impl Fn(u32),
-        done: impl Fn(u32),
+        mut log: Option<&mut Vec<ChunkWork>>,
+        (wait_for, done): (impl Fn(u32), impl Fn(u32)),
     ) {
         let Place { q0, q_end, .. } = at;
         // Rows 0 .. rows_end exist in this block; rows lo .. rows_end go to `out`.
@@ -468,9 +496,15 @@ impl Engine {
             // The previous block covers rows 0 .. q0 (up to the limit); new rows
             // (r >= q0) also need its diagonal values, so they wait for all of it.
             wait_for(hi.min(q0).min(self.row_limit.saturating_add(1)));
-            if chunk > 0 && !owners.mine(chunk - 1) {
-                let message = ranks.receive(owners.of(chunk - 1), at.block);
-                self.take_handoff(at, lo, rows_end, used_words, used, &message);
+            let message = (chunk > 0 && !owners.mine(chunk - 1)).then(|| {
+                (
+                    owners.of(chunk - 1),
+                    ranks.receive(owners.of(chunk - 1), at.block),
+                )
+            });
+            let started = log.is_some().then(thread_cpu_ns);
+            if let Some((_, message)) = &message {
+                self.take_handoff(at, lo, rows_end, used_words, used, message);
             }
             let mut rows = self.chunks[chunk as usize].lock().unwrap();
             let mut b = BlockOut {
@@ -486,9 +520,28 @@ impl Engine {
             rows.advance_block((lo, hi), q_end, &mut b, scratch, &self.diagonal);
             drop(rows);
             done(hi);
+            let mut sent = None;
             if chunk + 1 < chunks && !owners.mine(chunk + 1) {
                 let message = self.handoff(at, hi, rows_end, used_words, used);
                 ranks.send(owners.of(chunk + 1), at.block, &message);
+                sent = Some((owners.of(chunk + 1), message.len() as u64));
+            }
+            if let (Some(log), Some(started)) = (log.as_deref_mut(), started) {
+                let edge_bytes = match sent {
+                    Some((_, bytes)) => bytes,
+                    None if chunk + 1 < chunks => self.handoff_len(at, hi, rows_end, used_words),
+                    None => 0,
+                };
+                log.push(ChunkWork {
+                    q0,
+                    cols: q_end - q0,
+                    chunk,
+                    rows: hi - lo,
+                    cpu_ns: thread_cpu_ns().saturating_sub(started),
+                    received: message.map(|(from, m)| (from, m.len() as u64)),
+                    sent,
+                    edge_bytes,
+                });
             }
         }
         done(rows_end);
@@ -517,6 +570,18 @@ impl Engine {
             bytes.extend(words.iter().flat_map(|x| x.to_le_bytes()));
         }
         bytes
+    }
+
+    /// The length of the [`Engine::handoff`] to the chunk starting at row
+    /// `lo`, without making it.
+    fn handoff_len(&self, at: Place, lo: u32, rows_end: u32, used_words: usize) -> u64 {
+        let w = handoff_words(at, lo, used_words);
+        let mut words = (at.q_end - at.q0) as usize * w;
+        if births(at, lo, rows_end) {
+            let diagonal = self.diagonal.lock().unwrap();
+            words += diagonal.len().saturating_sub(at.q0 as usize / 64);
+        }
+        words as u64 * 8
     }
 
     /// Takes in a [`Engine::handoff`] for the chunk starting at row `lo`.

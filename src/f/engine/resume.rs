@@ -94,6 +94,7 @@ impl Engine {
             diagonal: Mutex::new(earlier_diagonal),
             report_from: 0,
             narrow_words: super::COPY_WORDS,
+            trace: None,
         }
     }
 }
