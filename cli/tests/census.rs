@@ -3,6 +3,7 @@
 
 use crate::common;
 
+use crate::common::trace::records;
 use chomp3::f::analysis::crosscheck::check_against;
 use chomp3::f::census::{BATCH_COLS, Params, census};
 #[cfg(feature = "test-hooks")]
@@ -317,15 +318,6 @@ fn a_census_that_computed_no_column_gives_no_value() {
     ]);
     let o = common::chomp3_ok(&["get", "0", "0", "--census", c3d.to_str().unwrap()]);
     assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "1");
-}
-
-/// The lines of a census trace with the record kind `kind`, split at tabs.
-fn records(trace: &str, kind: &str) -> Vec<Vec<String>> {
-    trace
-        .lines()
-        .filter(|l| l.split('\t').next() == Some(kind))
-        .map(|l| l.split('\t').map(str::to_string).collect())
-        .collect()
 }
 
 #[test]

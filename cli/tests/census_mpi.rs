@@ -8,6 +8,9 @@ use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
+#[path = "common/trace.rs"]
+mod trace;
+use trace::records;
 
 const ROWS: &str = "6000";
 
@@ -92,15 +95,6 @@ fn one_to_four_mpi_ranks_write_the_census_of_one_process() {
             "{ranks} ranks: checkpoints left"
         );
     }
-}
-
-/// The records of kind `kind` in a census trace, split at tabs.
-fn records(trace: &str, kind: &str) -> Vec<Vec<String>> {
-    trace
-        .lines()
-        .filter(|l| l.split('\t').next() == Some(kind))
-        .map(|l| l.split('\t').map(str::to_string).collect())
-        .collect()
 }
 
 #[test]

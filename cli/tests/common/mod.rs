@@ -2,6 +2,8 @@
 //! it, the reference data, and a brute-force solver written from the game's rules.
 #![allow(dead_code)]
 
+pub mod trace;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 

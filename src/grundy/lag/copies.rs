@@ -14,7 +14,7 @@ use super::*;
 /// Values of the periods kept per line of the census (2 bytes each): a
 /// budget that keeps the census within the memory it held before it
 /// copied (the values of the chunk before are let go as a chunk starts).
-pub(super) const PER_LINE: u64 = 4096;
+pub(super) const PER_LINE: u64 = 3584;
 
 /// One period of a line's values, `x(p)` at slot `p % P`.
 #[derive(Clone, Debug)]
