@@ -253,8 +253,8 @@ pub fn check_shape(q_max: u32, lag: u32) -> Result<(), LagError> {
 /// [`copies::PER_LINE`] values of 2 bytes), and its record of lags
 /// (48 bytes) and state (40 bytes). Lines under a look for their least
 /// period hold more (a window and a copy of their state, from 2 KiB), so
-/// this is a lower bound: at `Q = 60` it is 28 MiB against a peak of 37 MiB,
-/// at `Q = 100` 82 MiB against 99 MiB.
+/// this is a lower bound: at `Q = 60` it is 28 MiB against a peak of 38 MiB,
+/// at `Q = 100` 77 MiB against 94 MiB.
 pub(crate) fn memory(q_max: u32) -> u64 {
     let lines = super::line_count(q_max);
     let per_line =
