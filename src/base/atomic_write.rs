@@ -153,6 +153,7 @@ pub(crate) fn remove_left_aside(path: &Path) {
 /// As [`remove_left_aside`], for a file drawn aside as
 /// `.<stem>.new-<pid>.<extension>` (a figure: its encoder reads the format
 /// from the extension, so that comes last).
+#[cfg(feature = "plot")]
 pub(crate) fn remove_drawn_aside(path: &Path) {
     let (Some(stem), Some(ext)) = (path.file_stem(), path.extension()) else {
         return;
@@ -260,6 +261,7 @@ mod tests {
     /// A figure drawn aside by a process that is gone is removed; one of a
     /// running process (this one), and other files, are not.
     #[test]
+    #[cfg(feature = "plot")]
     fn figures_left_aside_by_a_gone_process_are_removed() {
         let dir = tempfile::tempdir().unwrap();
         let gone = dir.path().join(format!(".table.new-{}.png", u32::MAX - 1));
