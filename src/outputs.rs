@@ -338,12 +338,19 @@ pub fn check(outputs: &[Output]) -> Result<(), OutputError> {
 pub fn lock(
     outputs: &[Output],
 ) -> Result<Vec<crate::base::lock::Held>, crate::base::lock::LockError> {
-    let mut held = outputs
-        .iter()
-        .map(|o| crate::base::lock::lock(&o.path))
-        .collect::<Result<Vec<_>, _>>()?;
-    // Dropped last taken first, so that a directory made for the first is
-    // empty, and goes, when its turn comes.
+    // Dropped last taken first (here on a refusal, or by the caller), so
+    // that a directory made for the first is empty, and goes, when its turn
+    // comes.
+    let mut held = Vec::with_capacity(outputs.len());
+    for o in outputs {
+        match crate::base::lock::lock(&o.path) {
+            Ok(h) => held.push(h),
+            Err(e) => {
+                while held.pop().is_some() {}
+                return Err(e);
+            }
+        }
+    }
     held.reverse();
     Ok(held)
 }
@@ -424,6 +431,36 @@ fn probe(dir: &Path) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Outputs locked until one is refused (another holds its lock) leave
+    /// nothing: not the directory made for two of them, nor a lock file.
+    #[test]
+    fn a_refused_lock_leaves_no_directory_made_for_the_others() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let busy = d.join("ck");
+        let held = std::fs::File::create(crate::base::lock::lock_path(&busy)).unwrap();
+        held.lock().unwrap();
+        let plan = [
+            Output::new(d.join("new/a.txt"), Kind::GrundyBFile, "--bfiles"),
+            Output::new(d.join("new/b.txt"), Kind::GrundyBFile, "--bfiles"),
+            Output::new(&busy, Kind::SweepCheckpoint, "--checkpoint"),
+        ];
+        // (A lock of another open file description, as another process's.)
+        assert!(lock(&plan).is_err());
+        assert!(
+            !d.join("new").exists(),
+            "the directory made for the b-files"
+        );
+        let names: Vec<_> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(
+            names,
+            [crate::base::lock::lock_path(&busy).file_name().unwrap()]
+        );
+    }
 
     #[test]
     fn coinciding_other_kind_and_unwritable_outputs_are_refused() {

@@ -182,10 +182,50 @@ fn remove_dead_asides(path: &Path, prefix: &str, suffix: &str) {
         else {
             continue;
         };
-        if pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() {
+        if pid != std::process::id() && !may_have_written(pid, &entry.path()) {
             let _ = std::fs::remove_file(entry.path());
         }
     }
+}
+
+/// Whether process `pid` may have written `file`: it runs, and it began
+/// before the file was last written. (Process ids come round again: a
+/// writer killed long ago may share its id with a process of today, which
+/// began after the file was written.)
+fn may_have_written(pid: u32, file: &Path) -> bool {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return false;
+    };
+    let modified = std::fs::metadata(file).and_then(|m| m.modified());
+    match (process_start(&stat), modified) {
+        // A second for the clock ticks of the start and the file's time.
+        (Some(started), Ok(modified)) => started <= modified + std::time::Duration::from_secs(1),
+        _ => true,
+    }
+}
+
+/// When the process of `/proc/PID/stat` (its text `stat`) began: the boot
+/// time of `/proc/stat` and its start in clock ticks after it.
+fn process_start(stat: &str) -> Option<std::time::SystemTime> {
+    // Field 22, counted from the state (field 3) after the name's ')'.
+    let ticks: u64 = stat
+        .rsplit_once(')')?
+        .1
+        .split_whitespace()
+        .nth(19)?
+        .parse()
+        .ok()?;
+    let boot: u64 = std::fs::read_to_string("/proc/stat")
+        .ok()?
+        .lines()
+        .find_map(|l| l.strip_prefix("btime "))?
+        .trim()
+        .parse()
+        .ok()?;
+    // SAFETY: sysconf reads a constant of the system.
+    let per_second = u64::try_from(unsafe { libc::sysconf(libc::_SC_CLK_TCK) }).ok()?;
+    let after_boot = std::time::Duration::from_millis(ticks.checked_mul(1000)? / per_second.max(1));
+    Some(std::time::UNIX_EPOCH + std::time::Duration::from_secs(boot) + after_boot)
 }
 
 /// The directory a file path lives in (`.` for a bare file name).
@@ -260,6 +300,44 @@ mod tests {
 
     /// A figure drawn aside by a process that is gone is removed; one of a
     /// running process (this one), and other files, are not.
+    /// A file left aside under the id of a process that began after it
+    /// was written (an id come round again) is removed; one whose process
+    /// began before it is kept.
+    #[test]
+    fn a_file_aside_whose_id_came_round_again_is_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.tsv");
+        let mut child = std::process::Command::new("sleep")
+            .arg("30")
+            .spawn()
+            .unwrap();
+        let aside = dir.path().join(format!(".c.tsv.new-{}", child.id()));
+        std::fs::write(&aside, b"x").unwrap();
+        // Written after the process began: it may be its writer's.
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        let now = std::time::SystemTime::now();
+        std::fs::File::options()
+            .write(true)
+            .open(&aside)
+            .unwrap()
+            .set_modified(now)
+            .unwrap();
+        remove_left_aside(&path);
+        assert!(aside.exists(), "the file of a running writer");
+        // Written an hour before the process began: not its writer's.
+        let old = now - std::time::Duration::from_secs(3600);
+        std::fs::File::options()
+            .write(true)
+            .open(&aside)
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+        remove_left_aside(&path);
+        assert!(!aside.exists(), "the file of a writer long gone");
+        child.kill().unwrap();
+        child.wait().unwrap();
+    }
+
     #[test]
     #[cfg(feature = "plot")]
     fn figures_left_aside_by_a_gone_process_are_removed() {

@@ -355,8 +355,9 @@ pub struct Table {
 
 /// Where a table's bytes come from.
 enum Bytes {
-    /// A read-only memory map: the fastest, for a command that reads and exits.
-    Map(Mmap),
+    /// A read-only memory map: the fastest, for a command that reads and
+    /// exits; with the open file, to tell a file cut short in place.
+    Map { map: Mmap, file: File },
     /// Positional reads of the open file: a block is read whole and checked
     /// the first time it is touched, then only the bytes a read needs.
     Read { file: File, path: PathBuf },
@@ -399,7 +400,8 @@ impl Table {
             // program truncates the file while it is mapped, reading the lost
             // pages raises SIGBUS and the process dies; no wrong value can be
             // returned (`OpenOptions::mapped(false)` is for processes that must live on).
-            Bytes::Map(unsafe { Mmap::map(&file) }.map_err(TableError::io(path))?)
+            let map = unsafe { Mmap::map(&file) }.map_err(TableError::io(path))?;
+            Bytes::Map { map, file }
         } else {
             Bytes::Read {
                 file,
@@ -467,7 +469,7 @@ impl Table {
     /// a table read without a map ([`OpenOptions::mapped`]), cells whose bytes lie near each other come in
     /// one read (a viewer's tile is 65,536 cells). Panics past the committed cells.
     pub fn cells(&self, cells: &[u64]) -> Result<Vec<u32>, TableError> {
-        if let Bytes::Map(_) = self.bytes {
+        if let Bytes::Map { .. } = self.bytes {
             return cells.iter().map(|&c| self.cell(c)).collect();
         }
         let total = self.header.cells(self.commit.columns);
@@ -510,7 +512,7 @@ impl Table {
             self.check_block(block)?;
         }
         match &self.bytes {
-            Bytes::Map(_) => Ok(f(self.mapped_data(), 0)),
+            Bytes::Map { .. } => Ok(f(self.mapped_data(), 0)),
             Bytes::Read { .. } => {
                 let mut buf = vec![0u8; narrow::<usize, _>(to - from)];
                 self.bytes
@@ -547,8 +549,15 @@ impl Table {
         Ok(crc32fast::hash(&bytes[..n]) == self.commit.block_crc && tail == self.commit.tail)
     }
 
-    /// The error for a block that fails its check.
+    /// The error for a block that fails its check: the file cut short in
+    /// place under a map (the rest of its last page reads as zeros), or
+    /// damage.
     fn damaged(&self, block: u64) -> TableError {
+        if let Bytes::Map { file, .. } = &self.bytes
+            && file.metadata().is_ok_and(|m| m.len() < self.used_len())
+        {
+            return TableError::Shrunk(self.path.clone());
+        }
         let span = self.block_span(block);
         TableError::Damaged {
             block,
@@ -563,7 +572,7 @@ impl Table {
         if self.checked[word].load(Ordering::Relaxed) & (1 << bit) != 0 {
             return Ok(());
         }
-        if let Bytes::Map(_) = self.bytes {
+        if let Bytes::Map { .. } = self.bytes {
             let span = self.block_span(block);
             let bytes =
                 &self.mapped_data()[narrow::<usize, _>(span.start)..narrow::<usize, _>(span.end)];
@@ -646,7 +655,7 @@ impl Table {
     /// The packed data of a mapped table (empty for one that is read).
     fn mapped_data(&self) -> &[u8] {
         match &self.bytes {
-            Bytes::Map(map) => {
+            Bytes::Map { map, .. } => {
                 &map[narrow::<usize, _>(self.header.data_offset())
                     ..narrow::<usize, _>(self.used_len())]
             }
@@ -689,7 +698,7 @@ impl Table {
         let full = self.header.data_bits(self.commit.columns) / 8;
         let last = full / BLOCK_BYTES;
         let (crc, tail) = match &self.bytes {
-            Bytes::Map(_) => {
+            Bytes::Map { .. } => {
                 // Where no worker thread can be started (a small `ulimit
                 // -v`), the same blocks are checked on this thread: the
                 // same checks and the same answer, later.
@@ -846,7 +855,7 @@ impl Bytes {
     /// Fills `buf` from the file's byte `at` on.
     fn read_at(&self, at: u64, buf: &mut [u8]) -> Result<(), TableError> {
         match self {
-            Bytes::Map(map) => {
+            Bytes::Map { map, .. } => {
                 let at = narrow::<usize, _>(at);
                 let bytes = map
                     .get(at..at + buf.len())
@@ -926,6 +935,59 @@ mod tests {
             assert!(std::fs::read(&path).unwrap() == committed, "{columns}");
         }
         assert!(partial_tails > 10, "{partial_tails}");
+    }
+
+    /// A mapped table cut short in place by another program (the rest of
+    /// its last page then reads as zeros) is said to have become shorter
+    /// while open, not to be damaged; a block flipped in place is damage.
+    #[test]
+    fn a_mapped_table_cut_in_place_is_called_shorter_not_damaged() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.c3t");
+        let mut w = TableWriter::create(&path, 1000).unwrap();
+        for q in 0..600u32 {
+            let first = Shape::Triangle.cells(u64::from(q));
+            let values: Vec<u32> = (0..=q).map(|r| (q * 7 + r * 3) % 263).collect();
+            w.append(1, raw::pack(w.bits(), first, [&values[..]]))
+                .unwrap();
+        }
+        w.commit().unwrap();
+        drop(w);
+        let whole = std::fs::read(&path).unwrap();
+        let t = Table::open(&path).unwrap();
+        assert!(matches!(t.bytes, Bytes::Map { .. }));
+        // Cut inside the page of a block past the first (blocks are pages,
+        // from a page-aligned start), 100 bytes into it.
+        let block = 3;
+        let at = t.header.data_offset() + block * BLOCK_BYTES + 100;
+        assert!(
+            at + BLOCK_BYTES < t.used_len(),
+            "the table has blocks past the cut"
+        );
+        // A column whose cell lies in that block, before the cut.
+        let q = (0..600u32)
+            .find(|&q| {
+                let bit = Shape::Triangle.cells(u64::from(q)) * u64::from(t.header.bits);
+                t.header.data_offset() + bit / 8 >= at - 100
+            })
+            .unwrap();
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_len(at)
+            .unwrap();
+        assert!(matches!(t.value(q, 0), Err(TableError::Shrunk(_))));
+        // The same block with a byte flipped in a whole file is damage.
+        let flipped = dir.path().join("f.c3t");
+        let mut bytes = whole.clone();
+        bytes[narrow::<usize, _>(at)] ^= 0x10;
+        std::fs::write(&flipped, &bytes).unwrap();
+        let f = Table::open(&flipped).unwrap();
+        assert!(matches!(
+            f.value(q, 0),
+            Err(TableError::Damaged { block: 3, .. })
+        ));
     }
 
     /// What a creator killed between its file aside and the link left is
