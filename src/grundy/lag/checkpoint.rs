@@ -20,9 +20,15 @@ const FORMAT: Format = Format {
     what: "grundy-periods",
 };
 
-/// Writes `run` to `path` whole (beside it, then renamed), with a CRC.
+/// Writes `run` to `path` whole (beside it, then renamed), with a CRC: in
+/// format 3 while the trailing sweep copies nothing and fills no period
+/// (the bytes a build of format 3 writes), else in format 4.
 pub fn save(run: &Run, path: &std::path::Path) -> io::Result<()> {
-    FORMAT.save(path, |w| run.save(w))
+    let format = Format {
+        version: run.format(),
+        ..FORMAT
+    };
+    format.save(path, |w| run.save(w))
 }
 
 /// Reads a checkpoint written by [`save`] (or by a build of version 2).
@@ -31,7 +37,22 @@ pub fn load(path: &std::path::Path) -> Result<Run, CheckpointError> {
 }
 
 impl Run {
-    /// Writes the census's state (between chunks).
+    /// The format of its checkpoint: 3 while the trailing sweep copies no
+    /// line and fills no period, else 4 ([`VERSION`]).
+    pub fn format(&self) -> u32 {
+        let filling = self
+            .trail
+            .probes
+            .iter()
+            .any(|p| matches!(p, Probe::Fill(_)));
+        if self.trail.copies.none() && !filling {
+            3
+        } else {
+            VERSION
+        }
+    }
+
+    /// Writes the census's state (between chunks), in its [`Run::format`].
     pub fn save(&self, w: &mut dyn Write) -> io::Result<()> {
         put32(w, self.q_max)?;
         put32(w, self.lag)?;
@@ -57,7 +78,10 @@ impl Run {
                 }
             }
         }
-        self.trail.copies.save(w)
+        match self.format() {
+            3 => Ok(()),
+            _ => self.trail.copies.save(w),
+        }
     }
 
     /// Reads a census written by [`Run::save`] of format `version` from a

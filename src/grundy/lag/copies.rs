@@ -13,8 +13,25 @@ use super::*;
 
 /// Values of the periods kept per line of the census (2 bytes each): a
 /// budget that keeps the census within the memory it held before it
-/// copied (the values of the chunk before are let go as a chunk starts).
+/// copied (the values of a chunk are made in the room of the last).
 pub(super) const PER_LINE: u64 = 3584;
+
+/// The most values a census keeps (64 MiB): a census of more lines than
+/// this holds at [`PER_LINE`] copies none. Measured to gain at `Q = 60` and
+/// `100` (doc/grundy.md section 4b); at `Q = 300` copies from far larger
+/// rings gained nothing (doc/history.md), and this budget there would be
+/// some 330 MB beside a census of about 130 MiB. (Without copies a census
+/// writes checkpoints of format 3, byte for byte those of the build
+/// before, which is how the committed `Q = 300` run is checked again.)
+const MOST: u64 = 1 << 25;
+
+/// The values of periods a census of `lines` lines keeps at most.
+pub(super) fn budget(lines: u64) -> u64 {
+    match lines.saturating_mul(PER_LINE) {
+        room if room <= MOST => room,
+        _ => 0,
+    }
+}
 
 /// One period of a line's values, `x(p)` at slot `p % P`.
 #[derive(Clone, Debug)]
@@ -84,14 +101,20 @@ pub(super) struct Copies {
 }
 
 impl Copies {
-    /// None of `n` lines copied, room for `PER_LINE` values a line.
+    /// None of `n` lines copied, room for `PER_LINE` values a line (none
+    /// if that is more than [`MOST`]).
     pub(super) fn new(n: usize) -> Copies {
         Copies {
             lines: vec![None; n],
             mask: vec![false; n],
             list: Vec::new(),
-            room: n as u64 * PER_LINE,
+            room: budget(n as u64),
         }
+    }
+
+    /// Whether no line is copied.
+    pub(super) fn none(&self) -> bool {
+        self.list.is_empty()
     }
 
     /// None of `n` lines copied, and no room for any (for tests).
@@ -101,6 +124,12 @@ impl Copies {
             room: 0,
             ..Copies::new(n)
         }
+    }
+
+    /// Whether there is room for any period.
+    #[cfg(test)]
+    pub(super) fn has_room(&self) -> bool {
+        self.room > 0
     }
 
     /// The lines copied.

@@ -246,22 +246,22 @@ pub fn check_shape(q_max: u32, lag: u32) -> Result<(), LagError> {
 
 /// An estimate of the most memory a census of the lines `q <= q_max` holds
 /// (saturated at `u64::MAX`), for the refusal before it starts: its two
-/// sweeps ([`Live`], rings at the least room), and per line what the
-/// chunks keep of both sweeps, a `LONG` chunk's values `x` (2 bytes a line
-/// and step) and the lower rows' values passed up (4 bytes, about half the
-/// lines), the periods the trailing sweep copies from (at most
-/// [`copies::PER_LINE`] values of 2 bytes), and its record of lags
-/// (48 bytes) and state (40 bytes). Lines under a look for their least
-/// period hold more (a window and a copy of their state, from 2 KiB), so
-/// this is a lower bound: at `Q = 60` it is 28 MiB against a peak of 38 MiB,
-/// at `Q = 100` 77 MiB against 94 MiB.
+/// sweeps ([`Live`], rings at the least room); per line what the chunks
+/// keep of both sweeps, a `LONG` chunk's values `x` (2 bytes a line and
+/// step) and the lower rows' values passed up (4 bytes, about half the
+/// lines), its record of lags (48 bytes) and state (40 bytes); and the
+/// periods the trailing sweep copies from ([`copies::budget`], 2 bytes a
+/// value). Lines under a look for their least period hold more (a window
+/// and a copy of their state, from 2 KiB), so this is a lower bound: at
+/// `Q = 60` it is 28 MiB against a peak of 38 MiB, at `Q = 100` 77 MiB
+/// against 94 MiB.
 pub(crate) fn memory(q_max: u32) -> u64 {
     let lines = super::line_count(q_max);
-    let per_line =
-        2 * (2 * u64::from(LONG) + 4 * u64::from(LONG) / 2) + 2 * copies::PER_LINE + 48 + 40;
+    let per_line = 2 * (2 * u64::from(LONG) + 4 * u64::from(LONG) / 2) + 48 + 40;
     Live::memory(q_max, Live::room(q_max, 0))
         .saturating_mul(2)
         .saturating_add(lines.saturating_mul(per_line))
+        .saturating_add(2 * copies::budget(lines))
 }
 
 impl Run {
@@ -856,6 +856,7 @@ mod tests {
             !as_three.is_empty(),
             "a format 4 body read as format 3 to its end"
         );
+        assert_eq!(run.format(), checkpoint::VERSION);
         let back = Run::load(
             &mut bytes.as_slice(),
             bytes.len() as u64,
@@ -873,23 +874,27 @@ mod tests {
     }
 
     /// A census saved before the trailing sweep copies or fills anything
-    /// is, without its (empty) list of copied lines, a body of format 3,
-    /// and is read as one: to the same census.
+    /// is saved in format 3 and read as one, to the same census; one of
+    /// more lines than the copies' budget holds copies nothing, and so stays
+    /// in format 3 to its end (what the committed `Q = 300` run is checked
+    /// with).
     #[test]
-    fn a_census_of_format_three_is_read() {
+    fn a_census_that_copies_nothing_is_of_format_three() {
         let mut run = Run::new(12, 576, Layout::first_guess(12)).unwrap();
         while run.lead.lines.p() < 576 {
             run.chunk(u32::MAX).unwrap();
         }
         run.chunk(u32::MAX).unwrap();
         assert!(run.trail.lines.p() > 0 && run.trail.copies.count() == 0);
+        assert_eq!(run.format(), 3);
         let mut bytes = Vec::new();
         run.save(&mut bytes).unwrap();
-        assert_eq!(bytes[bytes.len() - 4..], [0, 0, 0, 0], "no copied lines");
-        let three = &bytes[..bytes.len() - 4];
-        let back = Run::load(&mut &three[..], three.len() as u64, 3).unwrap();
+        let back = Run::load(&mut bytes.as_slice(), bytes.len() as u64, 3).unwrap();
         let mut again = Vec::new();
         back.save(&mut again).unwrap();
         assert_eq!(again, bytes);
+        // 45,451 lines at Q = 300: no room for any period; 5,151 at 100.
+        assert!(!Copies::new(super::super::line_count(300) as usize).has_room());
+        assert!(Copies::new(super::super::line_count(100) as usize).has_room());
     }
 }
