@@ -123,17 +123,27 @@ fn a_full_disk_leaves_every_old_result_whole() {
     assert!(before == after, "every old file whole, nothing beside it");
 }
 
+/// `/dev/full` open for writing (`None` where there is none) and a table to
+/// 200 in a temporary directory.
+fn full_device_and_table() -> Option<(std::fs::File, tempfile::TempDir, PathBuf)> {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .ok()?;
+    let dir = tempfile::tempdir().unwrap();
+    let table = computed(dir.path(), "t.c3t", 200, &[]);
+    Some((full, dir, table))
+}
+
 /// Standard output on a full device (`/dev/full`): every command that
 /// prints says so in one line and exits 1, never a panic; its files are
 /// written whole all the same.
 #[test]
 fn a_full_standard_output_is_an_error_not_a_panic() {
-    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+    let Some((full, dir, table)) = full_device_and_table() else {
         return; // no /dev/full on this system
     };
-    let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let table = computed(d, "t.c3t", 200, &[]);
     let t = table.to_str().unwrap();
     let census = d.join("c.tsv");
     let plots = d.join("plots");
@@ -180,12 +190,10 @@ fn a_full_standard_output_is_an_error_not_a_panic() {
 /// the exit status are those of a run with a standard error.
 #[test]
 fn a_full_standard_error_changes_no_answer_and_no_status() {
-    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+    let Some((full, dir, table)) = full_device_and_table() else {
         return; // no /dev/full on this system
     };
-    let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let table = computed(d, "t.c3t", 200, &[]);
     let t = table.to_str().unwrap();
     let runs: Vec<Vec<&str>> = vec![
         vec!["get", "3", "2", "--table", t],
