@@ -38,7 +38,7 @@ pub fn load(path: &std::path::Path) -> Result<Run, CheckpointError> {
 
 impl Run {
     /// The format of its checkpoint: 3 while the trailing sweep copies no
-    /// line and fills no period, else 4 ([`VERSION`]).
+    /// line and fills no period, else 4 (`VERSION`).
     pub fn format(&self) -> u32 {
         let filling = self
             .trail
