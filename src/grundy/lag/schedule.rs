@@ -70,7 +70,7 @@ pub(super) fn both_split(
     let sub = ((1 << 18) / n)
         .clamp(SUB_CHUNK, LONG as usize / 8)
         .next_power_of_two();
-    let rounds = LONG as usize / sub;
+    let (nhigh, rounds) = (n - nlow, LONG as usize / sub);
     let mut t_part = trail.lines.low_part(q1);
     let mut l_part = lead.lines.low_part(q1);
     // Per stretch: the lower rows' values passed up, and each half's `x`.
@@ -83,32 +83,24 @@ pub(super) fn both_split(
         let (t_lo, t_hi) = trail.probes.split_at_mut(nlow);
         let copies = &trail.copies;
         let (mut l_lo, mut l_hi) = lead.lags.split(nlow);
-        let take = |v: &mut [Vec<i16>], i: usize| v.get_mut(i).map(std::mem::take);
-        let take_up = |v: &mut [Vec<u32>], i: usize| v.get_mut(i).map(std::mem::take);
         for j in 0..rounds + 2 {
             // The room each task fills, taken out here and put back below.
             let tl_room = (j < rounds).then(|| {
                 (
-                    take_up(&mut t.up, j).unwrap_or_default(),
-                    take(&mut t.low, j).unwrap_or_default(),
+                    take(&mut t.up, j),
+                    take(&mut t.low, j),
                     std::mem::take(&mut t_given_lo),
                 )
             });
-            let th_room = (1..=rounds).contains(&j).then(|| {
-                (
-                    take(&mut t.high, j - 1).unwrap_or_default(),
-                    std::mem::take(&mut t_given_hi),
-                )
-            });
-            let ll_room = (1..=rounds).contains(&j).then(|| {
-                (
-                    take_up(&mut l.up, j - 1).unwrap_or_default(),
-                    take(&mut l.low, j - 1).unwrap_or_default(),
-                )
-            });
+            let th_room = (1..=rounds)
+                .contains(&j)
+                .then(|| (take(&mut t.high, j - 1), std::mem::take(&mut t_given_hi)));
+            let ll_room = (1..=rounds)
+                .contains(&j)
+                .then(|| (take(&mut l.up, j - 1), take(&mut l.low, j - 1)));
             let lh_room = (2..=rounds + 1)
                 .contains(&j)
-                .then(|| take(&mut l.high, j - 2).unwrap_or_default());
+                .then(|| take(&mut l.high, j - 2));
             let (t_up, t_low, t_high, l_up) = (&t.up, &t.low, &t.high, &l.up);
             // Paired so that each core starts on a half of the trailing
             // sweep, and a core that is done takes the other's second task.
@@ -161,7 +153,7 @@ pub(super) fn both_split(
                     let given = |i: usize| {
                         Some(Given {
                             copy,
-                            x: &from[i * nhigh(n, nlow)..(i + 1) * nhigh(n, nlow)],
+                            x: &from[i * nhigh..(i + 1) * nhigh],
                             from: nlow,
                         })
                     };
@@ -198,11 +190,6 @@ pub(super) fn both_split(
     };
     trail.x = values(t);
     lead.x = values(l);
-}
-
-/// The lines from `nlow` on of `n`.
-fn nhigh(n: usize, nlow: usize) -> usize {
-    n - nlow
 }
 
 /// `sub` steps of a split sweep's lower rows (`part`, [`Live::low_part`]),
@@ -400,4 +387,9 @@ pub(super) fn whole(n: usize, k: usize, x: Vec<i16>) -> Values {
         high: vec![x],
         up: Vec::new(),
     }
+}
+
+/// The room at `v[i]`, taken out (empty if there is none).
+fn take<T: Default>(v: &mut [T], i: usize) -> T {
+    v.get_mut(i).map(std::mem::take).unwrap_or_default()
 }
