@@ -695,6 +695,12 @@ fn advance(
     let solo = ranks.size() == 1;
     let all_rows = !solo && engine.columns() <= rows;
     engine.report_from(if all_rows { 0 } else { settled_below });
+    // A dead row's tracker takes nothing more (`Tracker::take`): its values
+    // are not gathered.
+    let gathered: Vec<bool> = trackers[settled_below as usize..]
+        .iter()
+        .map(|t| t.dead.is_none())
+        .collect();
     engine.advance_shared(
         cols,
         pool,
@@ -719,7 +725,9 @@ fn advance(
             // a row wait for the calling thread.
             let lo = b.first_row();
             let last = lo + narrow::<u32, _>(b.column(b.cols - 1).len());
-            let rows: Vec<u32> = clipped(&owned, settled_below, last).collect();
+            let rows: Vec<u32> = clipped(&owned, settled_below, last)
+                .filter(|&r| gathered[(r - settled_below) as usize])
+                .collect();
             let mut seen: Vec<Seen> = rows
                 .iter()
                 .map(|&r| Seen::new(r, b.first.max(r), b.cols))
