@@ -195,6 +195,15 @@ pub enum OutputError {
         /// The two options.
         options: (&'static str, &'static str),
     },
+    /// An output is named as a file chomp3 keeps beside another output
+    /// while writing it (its lock, or the file written aside before the
+    /// rename), which goes when that one is written.
+    Beside {
+        /// The output.
+        output: Output,
+        /// The output it would stand beside.
+        of: Output,
+    },
     /// An output would replace a file of another kind.
     OtherKind {
         /// The output.
@@ -234,6 +243,14 @@ impl fmt::Display for OutputError {
                 options.0,
                 options.1,
                 path.display()
+            ),
+            OutputError::Beside { output, of } => write!(
+                f,
+                "{} {} is the name of a file chomp3 keeps beside {} {} while it writes it, and removes; give another path",
+                output.option,
+                output.path.display(),
+                of.option,
+                of.path.display()
             ),
             OutputError::OtherKind { output, found } => {
                 let there = match found {
@@ -299,6 +316,16 @@ pub fn check(outputs: &[Output]) -> Result<(), OutputError> {
             });
         }
     }
+    for (i, a) in keys.iter().enumerate() {
+        for (j, b) in keys.iter().enumerate() {
+            if i != j && kept_beside(a, b) {
+                return Err(OutputError::Beside {
+                    output: outputs[i].clone(),
+                    of: outputs[j].clone(),
+                });
+            }
+        }
+    }
     for output in outputs {
         if let Ok(to) = std::fs::read_link(&output.path) {
             return Err(OutputError::Link {
@@ -331,6 +358,18 @@ pub fn check(outputs: &[Output]) -> Result<(), OutputError> {
             })?;
     }
     Ok(())
+}
+
+/// Whether `path` names a file chomp3 keeps beside `output` while writing
+/// it: its lock (`.NAME.lock`) or the file written aside (`.NAME.new-PID`).
+fn kept_beside(path: &Path, output: &Path) -> bool {
+    let (Some(name), Some(of)) = (path.file_name(), output.file_name()) else {
+        return false;
+    };
+    let name = name.to_string_lossy();
+    path.parent() == output.parent()
+        && (crate::base::lock::lock_path(output).file_name() == path.file_name()
+            || crate::base::atomic_write::left_aside(&name) == Some(&*of.to_string_lossy()))
 }
 
 /// Locks every output for this process (`base::lock`), after [`check`]: a

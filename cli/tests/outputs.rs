@@ -127,10 +127,49 @@ fn outputs_that_are_one_file_are_refused_before_any_work() {
             vec!["graph", "wheel:5", "--out", "F", "--memo", "F"],
             "--out and --memo name the same file",
         ),
+        // A file chomp3 keeps beside another output while writing it, and
+        // removes: that output's lock, or the file written aside.
+        (
+            vec![
+                "census",
+                "--rows",
+                "10",
+                "--out",
+                "c.tsv",
+                "--descriptors",
+                ".c.tsv.lock",
+            ],
+            "--descriptors .c.tsv.lock is the name of a file chomp3 keeps beside --out c.tsv",
+        ),
+        (
+            vec![
+                "census",
+                "--rows",
+                "10",
+                "--out",
+                "c.tsv",
+                "--trace",
+                "./.c.c3d.new-77",
+            ],
+            "--trace ./.c.c3d.new-77 is the name of a file chomp3 keeps beside --descriptors c.c3d",
+        ),
     ] {
         refused(d, &args, 1, says);
         assert_eq!(files(d), vec![], "{args:?}: nothing written");
     }
+    // A file at an output's lock name that chomp3 did not write (its locks
+    // are empty) is neither taken for a lock nor removed.
+    std::fs::write(d.join(".c.tsv.lock"), b"precious").unwrap();
+    refused(
+        d,
+        &["census", "--quiet", "--rows", "10", "--out", "c.tsv"],
+        1,
+        ".c.tsv.lock: a file chomp3 did not write stands where it keeps the lock of c.tsv",
+    );
+    assert_eq!(
+        files(d),
+        vec![(".c.tsv.lock".to_string(), b"precious".to_vec())]
+    );
 }
 
 #[test]
@@ -334,6 +373,77 @@ fn analyze_never_replaces_a_larger_analysis_unasked() {
     assert_eq!(files(&d.join("a")), before, "the same bytes again");
     assert!(analyze("small.c3t", &["--replace"]).status.success());
     assert_ne!(files(&d.join("a")), before);
+}
+
+/// Files of the names an analysis writes, with no summary that accounts for
+/// them (another program's, or an analysis that did not finish), and a
+/// summary that cannot be read, are kept unless `--replace` is given, as every
+/// other writer keeps a file it did not write.
+#[test]
+fn analyze_keeps_files_it_cannot_account_for_unless_told() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    computed(d, "big.c3t", 300, &[]);
+    computed(d, "small.c3t", 200, &[]);
+    let a = d.join("a");
+    for name in ["report.md", "summary.json", "b029899.txt", "rows.tsv.xz"] {
+        std::fs::create_dir_all(&a).unwrap();
+        std::fs::write(a.join(name), b"my notes\n").unwrap();
+        let before = files(&a);
+        let says = if name == "summary.json" {
+            "a/summary.json is not a summary chomp3 can read"
+        } else {
+            "is not part of a finished analysis (the directory has no summary.json)"
+        };
+        refused(
+            d,
+            &["analyze", "--quiet", "--table", "big.c3t", "--out", "a"],
+            1,
+            says,
+        );
+        assert_eq!(files(&a), before, "{name} kept");
+        let out = chomp3_in(
+            d,
+            &[
+                "analyze",
+                "--quiet",
+                "--table",
+                "big.c3t",
+                "--out",
+                "a",
+                "--replace",
+            ],
+        );
+        assert!(out.status.success(), "{name}: {out:?}");
+        std::fs::remove_dir_all(&a).unwrap();
+    }
+    // A summary damaged after a larger analysis: the smaller one is refused.
+    let out = chomp3_in(
+        d,
+        &["analyze", "--quiet", "--table", "big.c3t", "--out", "a"],
+    );
+    assert!(out.status.success());
+    let mut summary = std::fs::read(a.join("summary.json")).unwrap();
+    summary[0] = b'X';
+    std::fs::write(a.join("summary.json"), &summary).unwrap();
+    let before = files(&a);
+    refused(
+        d,
+        &["analyze", "--quiet", "--table", "small.c3t", "--out", "a"],
+        1,
+        "give another --out, or pass --replace",
+    );
+    assert_eq!(files(&a), before);
+    // Files of other names beside an analysis are none of its business.
+    std::fs::remove_dir_all(&a).unwrap();
+    std::fs::create_dir_all(&a).unwrap();
+    std::fs::write(a.join("notes.txt"), b"mine\n").unwrap();
+    let out = chomp3_in(
+        d,
+        &["analyze", "--quiet", "--table", "big.c3t", "--out", "a"],
+    );
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(std::fs::read(a.join("notes.txt")).unwrap(), b"mine\n");
 }
 
 /// `plot` keeps a record of what each figure was drawn from (figures.tsv)

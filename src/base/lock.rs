@@ -43,6 +43,19 @@ pub enum LockError {
         /// The system's error.
         error: io::Error,
     },
+    /// A file that is not empty stands at the lock file's name: chomp3's
+    /// locks are empty, so another program's file is there, kept as it is.
+    #[error(
+        "{}: a file chomp3 did not write stands where it keeps the lock of {} while writing it (its locks are empty files); move that file away",
+        .lock.display(),
+        .output.display()
+    )]
+    Foreign {
+        /// The output.
+        output: PathBuf,
+        /// Its lock file.
+        lock: PathBuf,
+    },
     /// The output's name leaves no room for the names of the files beside it.
     #[error(
         "{}: its name has {bytes} bytes; an output's may have at most {MAX_NAME}, as chomp3 writes \
@@ -175,6 +188,14 @@ fn lock_file(output: &Path, lock: PathBuf) -> Result<First, LockError> {
             Err(TryLockError::Error(e)) => return Err(io(e)),
         }
         if same_file(&file, &lock) {
+            // Locked, so no run of chomp3 is using it; one that is not
+            // empty was not made by one, and is not removed with the lock.
+            if file.metadata().map_err(io)?.len() > 0 {
+                return Err(LockError::Foreign {
+                    output: output.to_path_buf(),
+                    lock,
+                });
+            }
             return Ok(First {
                 lock,
                 made,
@@ -233,6 +254,20 @@ mod tests {
         std::fs::write(&deep, b"written").unwrap();
         drop(kept);
         assert!(deep.exists());
+    }
+
+    #[test]
+    fn a_file_that_is_not_a_lock_is_neither_taken_nor_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("census.tsv");
+        std::fs::write(lock_path(&out), b"precious").unwrap();
+        let err = lock(&out).unwrap_err();
+        assert!(matches!(err, LockError::Foreign { .. }), "{err}");
+        assert!(err.to_string().contains("did not write"), "{err}");
+        assert_eq!(std::fs::read(lock_path(&out)).unwrap(), b"precious");
+        // Not held: once it is moved away, the output is locked as usual.
+        std::fs::remove_file(lock_path(&out)).unwrap();
+        drop(lock(&out).unwrap());
     }
 
     #[test]

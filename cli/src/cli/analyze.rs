@@ -27,7 +27,8 @@ pub struct Args {
     #[arg(long, conflicts_with = "table")]
     census_only: bool,
     /// Replace an analysis in --out made from a larger table or census, or
-    /// from the other kind of source
+    /// from the other kind of source, or files of its names that no readable
+    /// summary.json there accounts for
     #[arg(long)]
     replace: bool,
     #[command(flatten)]
@@ -81,19 +82,15 @@ fn census_only(args: &Args) -> Result<()> {
     write(&a, &census, &args.out, &command, started.elapsed())
 }
 
-/// Refuses, unless `--replace`, to write over an analysis in `--out` of a
-/// larger `N` or of the other kind of source (table or census alone).
+/// Refuses, unless `--replace`, to write over what `--out` holds: an analysis
+/// of a larger `N` or of the other kind of source, or files that no finished
+/// analysis there accounts for (the library's rule).
 fn may_replace(args: &Args, n: u64, census_only: bool) -> Result<()> {
-    let kind = |c: bool| if c { "the census alone" } else { "a table" };
-    match chomp3::f::analysis::report::existing(&args.out) {
-        Some((had, was)) if !args.replace && (had > n || was != census_only) => bail!(
-            "{} holds the analysis of {} to N = {had} (its summary.json); this one, of {} to N = {n}, would replace it: give another --out, or --replace",
-            args.out.shown(),
-            kind(was),
-            kind(census_only)
-        ),
-        _ => Ok(()),
+    if args.replace {
+        return Ok(());
     }
+    chomp3::f::analysis::report::may_write(&args.out, n, census_only)
+        .map_err(|e| anyhow::anyhow!("{e}; give another --out, or pass --replace"))
 }
 
 /// The analysis of the census alone (when there is no table).
