@@ -172,6 +172,48 @@ fn outputs_that_are_one_file_are_refused_before_any_work() {
     );
 }
 
+/// A bench killed while it computes takes its computation with it, and the
+/// next bench into that directory removes the table (and lock) it left.
+#[test]
+fn a_killed_bench_leaves_nothing_a_later_one_does_not_remove() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let mut bench = Command::new(env!("CARGO_BIN_EXE_chomp3"))
+        .args(["bench", "--sizes", "20000", "--threads", "1", "--dir"])
+        .arg(d)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let table_size = || -> Option<u64> {
+        std::fs::read_dir(d).unwrap().flatten().find_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            (name.starts_with(".bench-20000-") && name.ends_with(".c3t"))
+                .then(|| e.metadata().unwrap().len())
+        })
+    };
+    let started = Instant::now();
+    while table_size().unwrap_or(0) < 1_000_000 {
+        assert!(started.elapsed() < Duration::from_secs(60), "no table grew");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    bench.kill().unwrap();
+    bench.wait().unwrap();
+    // Its computation ends with it: the table stops growing.
+    std::thread::sleep(Duration::from_millis(500));
+    let left = table_size().expect("the table is left");
+    std::thread::sleep(Duration::from_millis(1500));
+    assert_eq!(
+        table_size(),
+        Some(left),
+        "the computation ended with the bench"
+    );
+    let out = chomp3(&["bench", "--sizes", "50", "--dir", &d.to_string_lossy()]);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(files(d), vec![], "what the killed bench left is removed");
+    assert_eq!(std::fs::read_dir(d).unwrap().count(), 0);
+}
+
 #[test]
 fn an_output_that_cannot_be_written_is_refused_before_the_work() {
     let dir = tempfile::tempdir().unwrap();

@@ -146,7 +146,10 @@ impl Drop for FileSet {
 /// processes can be seen (`/proc`); elsewhere nothing is removed.
 pub(crate) fn remove_left_aside(path: &Path) {
     if let Some(name) = path.file_name() {
-        remove_dead_asides(path, &format!(".{}.new-", name.to_string_lossy()), "");
+        let prefix = format!(".{}.new-", name.to_string_lossy());
+        remove_left_by_the_dead(&parent_dir(path), |file| {
+            file.strip_prefix(&prefix)?.parse().ok()
+        });
     }
 }
 
@@ -159,14 +162,23 @@ pub(crate) fn remove_drawn_aside(path: &Path) {
         return;
     };
     let prefix = format!(".{}.new-", stem.to_string_lossy());
-    remove_dead_asides(path, &prefix, &format!(".{}", ext.to_string_lossy()));
+    let suffix = format!(".{}", ext.to_string_lossy());
+    remove_left_by_the_dead(&parent_dir(path), |file| {
+        file.strip_prefix(&prefix)?
+            .strip_suffix(&suffix)?
+            .parse()
+            .ok()
+    });
 }
 
-/// Removes the files beside `path` named `<prefix><pid><suffix>` whose
-/// `pid` is no running process.
-fn remove_dead_asides(path: &Path, prefix: &str, suffix: &str) {
+/// Removes the files in `dir` that a process left and can no longer
+/// remove: those whose name `pid_of` reads a process id from, where that
+/// process does not run (or began after the file was last written, its id
+/// come round again). Only where running processes can be seen (`/proc`);
+/// elsewhere nothing is removed.
+pub fn remove_left_by_the_dead(dir: &Path, pid_of: impl Fn(&str) -> Option<u32>) {
     let proc = Path::new("/proc/self");
-    let Ok(entries) = std::fs::read_dir(parent_dir(path)) else {
+    let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
     if !proc.exists() {
@@ -174,12 +186,7 @@ fn remove_dead_asides(path: &Path, prefix: &str, suffix: &str) {
     }
     for entry in entries.flatten() {
         let file = entry.file_name();
-        let file = file.to_string_lossy();
-        let Some(pid) = file
-            .strip_prefix(prefix)
-            .and_then(|rest| rest.strip_suffix(suffix))
-            .and_then(|pid| pid.parse::<u32>().ok())
-        else {
+        let Some(pid) = pid_of(&file.to_string_lossy()) else {
             continue;
         };
         if pid != std::process::id() && !may_have_written(pid, &entry.path()) {

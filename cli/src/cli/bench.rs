@@ -29,6 +29,9 @@ pub fn run(args: &Args) -> Result<()> {
             args.dir.shown()
         );
     }
+    // The tables (and their locks) of a bench that was killed: its
+    // computations ended with it.
+    chomp3::base::atomic_write::remove_left_by_the_dead(&args.dir, bench_pid);
     say!(
         "{:>8} {:>14} {:>9} {:>14} {:>12} {:>15}",
         "N",
@@ -42,11 +45,13 @@ pub fn run(args: &Args) -> Result<()> {
         let path = args
             .dir
             .join(format!(".bench-{n}-{}.c3t", std::process::id()));
-        let output = Command::new(&exe)
+        let mut compute = Command::new(&exe);
+        compute
             .args(["compute", "--quiet", "--stats", "--n", &n.to_string()])
             .args(["--threads", &args.threads.get()?.to_string(), "--table"])
-            .arg(&path)
-            .output();
+            .arg(&path);
+        ends_with_this_process(&mut compute);
+        let output = compute.output();
         let _ = std::fs::remove_file(&path);
         let output = output?;
         if !output.status.success() {
@@ -74,4 +79,48 @@ pub fn run(args: &Args) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// The process id in the name of a bench's table or its lock
+/// (`.bench-N-PID.c3t`, `..bench-N-PID.c3t.lock`).
+fn bench_pid(file: &str) -> Option<u32> {
+    let rest = file.strip_prefix('.')?;
+    let rest = rest
+        .strip_prefix('.')
+        .unwrap_or(rest)
+        .strip_prefix("bench-")?;
+    let rest = rest
+        .strip_suffix(".lock")
+        .unwrap_or(rest)
+        .strip_suffix(".c3t")?;
+    let (n, pid) = rest.split_once('-')?;
+    n.parse::<u64>().ok()?;
+    pid.parse().ok()
+}
+
+/// The computation is killed when this process ends, however it ends, so
+/// that no table goes on growing with no one to remove it (a later bench
+/// removes what is left).
+fn ends_with_this_process(command: &mut Command) {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: the closure runs in the child between fork and exec and
+        // calls only prctl and getppid, both async-signal-safe.
+        unsafe {
+            let parent = libc::getpid();
+            command.pre_exec(move || {
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                // The parent may have died before the call: then end now.
+                if libc::getppid() != parent {
+                    libc::_exit(1);
+                }
+                Ok(())
+            });
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = command;
 }
