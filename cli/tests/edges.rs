@@ -475,6 +475,61 @@ fn worker_threads_that_cannot_start_end_in_one_line() {
     }
 }
 
+/// `RAYON_NUM_THREADS`, which rayon reads for a pool of one thread per core,
+/// is held to the bound `--threads` is held to: a count past it is refused
+/// at once in one line, with nothing written, by every command that would
+/// start that many; `--threads` given wins over it.
+#[test]
+fn a_thread_count_from_the_environment_is_held_to_the_same_bound() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_chomp3"))
+            .current_dir(d)
+            .env("RAYON_NUM_THREADS", "1000000")
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    for args in [
+        &["compute", "--n", "300", "--table", "t.c3t", "--quiet"][..],
+        &[
+            "grundy-periods",
+            "--lines",
+            "8",
+            "--lag",
+            "576",
+            "--bfiles",
+            "b",
+            "--quiet",
+        ],
+        &["graph", "wheel:8"],
+        &["census", "--rows", "100", "--out", "c.tsv", "--quiet"],
+    ] {
+        let started = std::time::Instant::now();
+        let out = run(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.starts_with("chomp3: error: ")
+                && err.trim_end().lines().count() == 1
+                && err.contains("RAYON_NUM_THREADS"),
+            "{args:?}: {err}"
+        );
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(10),
+            "{args:?}"
+        );
+        assert_eq!(
+            std::fs::read_dir(d).unwrap().count(),
+            0,
+            "{args:?}: nothing written"
+        );
+    }
+    let out = run(&["graph", "wheel:5", "--threads", "2"]);
+    assert!(out.status.success(), "{out:?}");
+}
+
 /// The committed census read under a small limit is not called damaged:
 /// the decoder's want of memory is said as such.
 #[test]

@@ -198,7 +198,12 @@ pub(crate) fn census(
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(
                 chomp3::base::threads::check(threads.unwrap_or(0)).map_err(|e| {
-                    PyValueError::new_err(format!("threads={}: {e}", threads.unwrap_or(0)))
+                    match e.from_env {
+                        true => PyValueError::new_err(e.to_string()),
+                        false => {
+                            PyValueError::new_err(format!("threads={}: {e}", threads.unwrap_or(0)))
+                        }
+                    }
                 })?,
             )
             .build()

@@ -10,7 +10,8 @@ pub const PER_CORE: usize = 16;
 /// A request for more worker threads than the machine should run.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "{asked} worker threads is more than {most} ({PER_CORE} for each of this machine's {cores} cores); nothing was computed"
+    "{asked} worker threads {} more than {most} ({PER_CORE} for each of this machine's {cores} cores); nothing was computed",
+    if *.from_env { "(asked for by RAYON_NUM_THREADS) are" } else { "is" }
 )]
 pub struct TooMany {
     /// The count asked for.
@@ -19,6 +20,9 @@ pub struct TooMany {
     pub most: usize,
     /// The machine's cores.
     pub cores: usize,
+    /// Whether the count came from `RAYON_NUM_THREADS` (asked for one per
+    /// core, which rayon takes from there when it is set).
+    pub from_env: bool,
 }
 
 /// The cores this process may run on (1 if the system does not say).
@@ -26,13 +30,32 @@ pub(crate) fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-/// `asked` (0: one per core), if this machine should run that many.
+/// The count rayon takes for a pool of "one per core" (asked as 0):
+/// `RAYON_NUM_THREADS` when it is a positive number.
+fn from_env() -> Option<usize> {
+    std::env::var("RAYON_NUM_THREADS")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+        .filter(|&n| n > 0)
+}
+
+/// `asked` (0: one per core, or as many as `RAYON_NUM_THREADS` says, as
+/// rayon reads it), if this machine should run that many.
 pub fn check(asked: usize) -> Result<usize, TooMany> {
     let cores = cores();
     let most = cores * PER_CORE;
-    match asked <= most {
+    let (n, from_env) = match asked {
+        0 => (from_env().unwrap_or(0), true),
+        n => (n, false),
+    };
+    match n <= most {
         true => Ok(asked),
-        false => Err(TooMany { asked, most, cores }),
+        false => Err(TooMany {
+            asked: n,
+            most,
+            cores,
+            from_env,
+        }),
     }
 }
 
@@ -49,12 +72,13 @@ pub struct CannotStart(pub String);
 /// the global pool must not be used (rayon would panic).
 pub fn global() -> Result<(), CannotStart> {
     use std::error::Error;
-    let n = std::env::var("RAYON_NUM_THREADS")
-        .ok()
-        .and_then(|v| v.parse::<usize>().ok())
-        .filter(|&n| n > 0)
-        .unwrap_or_else(cores);
-    room_for(n)?;
+    if let Err(e) = check(0) {
+        return Err(CannotStart(format!(
+            "RAYON_NUM_THREADS asks for {} of them, more than {} ({PER_CORE} for each of this machine's {} cores)",
+            e.asked, e.most, e.cores
+        )));
+    }
+    room_for(0)?;
     match rayon::ThreadPoolBuilder::new().build_global() {
         Ok(()) => Ok(()),
         // An operating-system error: no pool. Without one (the pool runs
@@ -72,7 +96,11 @@ pub fn global() -> Result<(), CannotStart> {
 /// room for its signal stack ends the process in Rust's runtime, past any
 /// error a caller could give. May refuse a count that would just have fit.
 pub fn room_for(n: usize) -> Result<(), CannotStart> {
-    let n = if n == 0 { cores() } else { n };
+    let n = if n == 0 {
+        from_env().unwrap_or_else(cores)
+    } else {
+        n
+    };
     let Some(limit) = crate::base::memory::process_limit() else {
         return Ok(());
     };

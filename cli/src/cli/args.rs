@@ -134,7 +134,10 @@ impl ThreadsArg {
     /// The count for rayon (0: one per core), if the machine should run it.
     pub fn get(&self) -> Result<usize> {
         let asked = self.threads.unwrap_or(0);
-        chomp3::base::threads::check(asked).map_err(|e| anyhow::anyhow!("--threads {asked}: {e}"))
+        chomp3::base::threads::check(asked).map_err(|e| match e.from_env {
+            true => anyhow::anyhow!("{e}; give --threads, or a smaller RAYON_NUM_THREADS"),
+            false => anyhow::anyhow!("--threads {asked}: {e}"),
+        })
     }
 
     /// A thread pool of that size.
