@@ -412,7 +412,7 @@ fn checkpoints_name_what_they_were_given() {
         (
             "cut.c3k".into(),
             Bad::Truncated,
-            "cut.c3k: damaged census checkpoint (cut off)".into(),
+            "cut.c3k: damaged census checkpoint (cut off, or a count in it damaged)".into(),
         ),
         (
             "t.c3t".into(),

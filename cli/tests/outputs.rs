@@ -212,6 +212,38 @@ fn a_killed_bench_leaves_nothing_a_later_one_does_not_remove() {
     assert!(out.status.success(), "{out:?}");
     assert_eq!(files(d), vec![], "what the killed bench left is removed");
     assert_eq!(std::fs::read_dir(d).unwrap().count(), 0);
+    // Ctrl-C (SIGINT to the process group, as a terminal sends it): the
+    // table is removed, and that is what the bench says, with status 130.
+    use std::os::unix::process::CommandExt;
+    let bench = Command::new(env!("CARGO_BIN_EXE_chomp3"))
+        .args(["bench", "--sizes", "20000", "--threads", "1", "--dir"])
+        .arg(d)
+        .process_group(0)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while table_size().unwrap_or(0) < 1_000_000 {
+        assert!(started.elapsed() < Duration::from_secs(60), "no table grew");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let group = format!("-{}", bench.id());
+    let sent = Command::new("kill")
+        .args(["-INT", "--", &group])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let done = bench.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&done.stderr);
+    assert_eq!(done.status.code(), Some(130), "{err}");
+    assert!(
+        err.trim_end().lines().count() == 1
+            && err.contains("bench interrupted at N = 20000; its temporary table")
+            && err.contains("was removed"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_dir(d).unwrap().count(), 0, "nothing left");
 }
 
 #[test]

@@ -54,6 +54,15 @@ pub fn run(args: &Args) -> Result<()> {
         let output = compute.output();
         let _ = std::fs::remove_file(&path);
         let output = output?;
+        if output.status.code() == Some(130) {
+            // Ctrl-C reached the computation too; what it says of its table
+            // is not so here, where the table was temporary.
+            return Err(super::Interrupted(format!(
+                "bench interrupted at N = {n}; its temporary table {} was removed",
+                path.shown()
+            ))
+            .into());
+        }
         if !output.status.success() {
             let said = String::from_utf8_lossy(&output.stderr);
             let said = said.trim();

@@ -141,7 +141,8 @@ impl Run {
         let mut rd = CrcReader::new(r);
         let broken = |e: io::Error| {
             CheckpointError::Damaged(match e.kind() {
-                io::ErrorKind::UnexpectedEof => "cut off".into(),
+                // A count read wrong runs past the end as a cut does.
+                io::ErrorKind::UnexpectedEof => "cut off, or a count in it damaged".into(),
                 _ => e.to_string(),
             })
         };
@@ -208,6 +209,12 @@ impl Run {
         if stored != expect {
             return Err(CheckpointError::Damaged(
                 "its checksum does not match".into(),
+            ));
+        }
+        let mut more = [0u8; 1];
+        if rd.r.read(&mut more).map_err(broken)? > 0 {
+            return Err(CheckpointError::Damaged(
+                "bytes follow its end (its checksum)".into(),
             ));
         }
         Ok(run)
@@ -459,6 +466,13 @@ mod tests {
         assert!(matches!(
             Run::load(&mut &bytes[..bytes.len() - 9], params),
             Err(CheckpointError::Damaged(_))
+        ));
+        // Bytes after the checksum are damage too.
+        let mut longer = bytes.clone();
+        longer.extend_from_slice(b"\n");
+        assert!(matches!(
+            Run::load(&mut longer.as_slice(), params),
+            Err(CheckpointError::Damaged(why)) if why.contains("bytes follow its end")
         ));
         assert!(matches!(
             Run::load(&mut &b"CHOMP3TB"[..], params),
