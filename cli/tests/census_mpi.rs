@@ -194,6 +194,44 @@ fn a_killed_mpi_census_resumes_to_the_same_bytes() {
         job.wait().unwrap();
         assert!(!out.exists(), "round {round}: finished before the kill");
     }
+    // One rank's files damaged (a byte after the end): every rank stops, in
+    // one line each, and none waits for the others without end.
+    let rank_one: Vec<PathBuf> = std::fs::read_dir(&work)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().contains(".c3k.1-of-3.at-"))
+        .collect();
+    assert!(!rank_one.is_empty());
+    let kept: Vec<Vec<u8>> = rank_one.iter().map(|p| std::fs::read(p).unwrap()).collect();
+    for (p, bytes) in rank_one.iter().zip(&kept) {
+        std::fs::write(p, [&bytes[..], b"x"].concat()).unwrap();
+    }
+    let mut job = mpirun(3)
+        .args(&args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while job.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            unsafe_kill(job.id(), "KILL");
+            panic!("a damaged rank file left the job waiting");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let refused = job.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success(), "{err}");
+    assert!(
+        err.contains("rank 1 of 3: ")
+            && err.contains("damaged census checkpoint (bytes follow its end")
+            && err.contains("nothing was computed"),
+        "{err}"
+    );
+    for (p, bytes) in rank_one.iter().zip(&kept) {
+        std::fs::write(p, bytes).unwrap();
+    }
     let stdout = ok(mpirun(3).args(&args).output().unwrap(), "resumed");
     assert!(read(&out) == want, "resumed job: other bytes ({stdout})");
     assert_eq!(checkpoints(&work), 0, "checkpoints left");

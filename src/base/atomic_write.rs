@@ -184,9 +184,15 @@ pub fn remove_left_by_the_dead(dir: &Path, pid_of: impl Fn(&str) -> Option<u32>)
     if !proc.exists() {
         return;
     }
+    // A number past the system's process ids never named a process: such a
+    // file is not one a process left.
+    let pid_max = std::fs::read_to_string("/proc/sys/kernel/pid_max")
+        .ok()
+        .and_then(|s| s.trim().parse::<u32>().ok())
+        .unwrap_or(1 << 22);
     for entry in entries.flatten() {
         let file = entry.file_name();
-        let Some(pid) = pid_of(&file.to_string_lossy()) else {
+        let Some(pid) = pid_of(&file.to_string_lossy()).filter(|&p| p > 0 && p < pid_max) else {
             continue;
         };
         if pid != std::process::id() && !may_have_written(pid, &entry.path()) {
@@ -265,20 +271,30 @@ mod tests {
         assert_eq!(std::fs::read(&path).unwrap(), b"new");
     }
 
+    /// The id of a process that has ended (a child waited for).
+    fn gone_pid() -> u32 {
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        child.wait().unwrap();
+        child.id()
+    }
+
     #[test]
     fn files_left_by_killed_writers_are_removed_by_the_next_write() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("census.c3k");
-        // A pid above the kernel's largest is no running process; pid 1 is.
-        let dead = dir.path().join(".census.c3k.new-4294967295");
+        // A process that has ended; pid 1 runs; a number above the kernel's
+        // largest id never named a process (a file of that name is kept).
+        let gone = gone_pid();
+        let dead = dir.path().join(format!(".census.c3k.new-{gone}"));
         let alive = dir.path().join(".census.c3k.new-1");
-        let other = dir.path().join(".other.new-4294967295");
-        for f in [&dead, &alive, &other] {
+        let other = dir.path().join(format!(".other.new-{gone}"));
+        let no_pid = dir.path().join(".census.c3k.new-4294967295");
+        for f in [&dead, &alive, &other, &no_pid] {
             std::fs::write(f, b"half").unwrap();
         }
         write_atomically(&path, |w| w.write_all(b"new")).unwrap();
         assert!(!dead.exists());
-        assert!(alive.exists() && other.exists());
+        assert!(alive.exists() && other.exists() && no_pid.exists());
         assert_eq!(std::fs::read(&path).unwrap(), b"new");
     }
 
@@ -349,11 +365,12 @@ mod tests {
     #[cfg(feature = "plot")]
     fn figures_left_aside_by_a_gone_process_are_removed() {
         let dir = tempfile::tempdir().unwrap();
-        let gone = dir.path().join(format!(".table.new-{}.png", u32::MAX - 1));
+        let pid = gone_pid();
+        let gone = dir.path().join(format!(".table.new-{pid}.png"));
         let mine = dir
             .path()
             .join(format!(".table.new-{}.png", std::process::id()));
-        let other = dir.path().join(format!(".table.new-{}.svg", u32::MAX - 1));
+        let other = dir.path().join(format!(".table.new-{pid}.svg"));
         for f in [&gone, &mine, &other] {
             std::fs::write(f, b"x").unwrap();
         }

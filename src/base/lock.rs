@@ -46,7 +46,7 @@ pub enum LockError {
     /// A file that is not empty stands at the lock file's name: chomp3's
     /// locks are empty, so another program's file is there, kept as it is.
     #[error(
-        "{}: a file chomp3 did not write stands where it keeps the lock of {} while writing it (its locks are empty files); move that file away",
+        "{}: a file chomp3 did not write stands where it keeps the lock of {} while writing it (its locks are empty regular files); move that file away",
         .lock.display(),
         .output.display()
     )]
@@ -169,14 +169,29 @@ fn lock_file(output: &Path, lock: PathBuf) -> Result<First, LockError> {
         }
         std::fs::create_dir_all(dir).map_err(io)?;
     }
+    let foreign = || LockError::Foreign {
+        output: output.to_path_buf(),
+        lock: lock.clone(),
+    };
     loop {
-        let file = OpenOptions::new()
+        use std::os::unix::fs::OpenOptionsExt;
+        // Not through a link, and not waiting on a FIFO: whatever stands
+        // there and is not a regular file is not chomp3's lock.
+        let file = match OpenOptions::new()
             .read(true)
             .write(true)
             .create(true)
             .truncate(false)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
             .open(&lock)
-            .map_err(io)?;
+        {
+            Ok(file) => file,
+            Err(e) if e.raw_os_error() == Some(libc::ELOOP) => return Err(foreign()),
+            Err(e) => return Err(io(e)),
+        };
+        if !file.metadata().map_err(io)?.is_file() {
+            return Err(foreign());
+        }
         match file.try_lock() {
             Ok(()) => {}
             Err(TryLockError::WouldBlock) => {
@@ -191,10 +206,7 @@ fn lock_file(output: &Path, lock: PathBuf) -> Result<First, LockError> {
             // Locked, so no run of chomp3 is using it; one that is not
             // empty was not made by one, and is not removed with the lock.
             if file.metadata().map_err(io)?.len() > 0 {
-                return Err(LockError::Foreign {
-                    output: output.to_path_buf(),
-                    lock,
-                });
+                return Err(foreign());
             }
             return Ok(First {
                 lock,
@@ -218,6 +230,7 @@ fn same_file(file: &File, path: &Path) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::os::unix::fs::FileTypeExt;
 
     #[test]
     fn a_second_lock_on_one_output_is_refused_until_the_first_is_dropped() {
@@ -268,6 +281,30 @@ mod tests {
         // Not held: once it is moved away, the output is locked as usual.
         std::fs::remove_file(lock_path(&out)).unwrap();
         drop(lock(&out).unwrap());
+        // A link there (to a file or to nothing) and a FIFO are not locks
+        // either: refused, left as they are, nothing made where a link leads.
+        let target = dir.path().join("elsewhere");
+        std::os::unix::fs::symlink(&target, lock_path(&out)).unwrap();
+        assert!(matches!(lock(&out), Err(LockError::Foreign { .. })));
+        assert!(!target.exists(), "nothing made at the link's end");
+        std::fs::write(&target, b"").unwrap();
+        assert!(matches!(lock(&out), Err(LockError::Foreign { .. })));
+        assert!(
+            std::fs::symlink_metadata(lock_path(&out))
+                .unwrap()
+                .is_symlink()
+        );
+        std::fs::remove_file(lock_path(&out)).unwrap();
+        let fifo = std::ffi::CString::new(lock_path(&out).to_str().unwrap()).unwrap();
+        // SAFETY: a valid path string; mkfifo only makes the FIFO.
+        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+        assert!(matches!(lock(&out), Err(LockError::Foreign { .. })));
+        assert!(
+            std::fs::symlink_metadata(lock_path(&out))
+                .unwrap()
+                .file_type()
+                .is_fifo()
+        );
     }
 
     #[test]

@@ -165,10 +165,33 @@ impl RankFiles {
             )));
         };
         let path = rank_file(base, size, rank, column);
-        let file = crate::base::input::open(&path, super::driver::CHECKPOINT)
-            .map_err(DriverError::Input)?;
-        Run::load_shared(&mut BufReader::with_capacity(1 << 20, file), params, ranks)
-            .map_err(|error| DriverError::Checkpoint { path, error })
+        let loaded = crate::base::input::open(&path, super::driver::CHECKPOINT)
+            .map_err(DriverError::Input)
+            .and_then(|file| {
+                let mut read = BufReader::with_capacity(1 << 20, file);
+                Run::load_shared(&mut read, params, ranks.clone())
+                    .map_err(|error| DriverError::Checkpoint { path, error })
+            });
+        // Every rank learns what each found: a rank that could not read its
+        // file would otherwise end alone, the others waiting for it without
+        // end, and the launcher may stop the job before that rank has said
+        // why. So every rank ends with every refusal.
+        let said = loaded.as_ref().err().map(ToString::to_string);
+        let all = share::gather(&*ranks, said.unwrap_or_default().into_bytes()).map(|all| {
+            let refusals: Vec<String> = (all.iter().enumerate())
+                .filter(|(_, b)| !b.is_empty())
+                .map(|(k, b)| format!("rank {k} of {size}: {}", String::from_utf8_lossy(b)))
+                .collect();
+            refusals.join("; ").into_bytes()
+        });
+        let all = share::broadcast(&*ranks, 0, all.unwrap_or_default());
+        if all.is_empty() {
+            return loaded;
+        }
+        Err(DriverError::Ranks(format!(
+            "{}; nothing was computed",
+            String::from_utf8_lossy(&all)
+        )))
     }
 
     /// Deletes this rank's checkpoint files but the one for `keep`.

@@ -997,8 +997,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.c3t");
         drop(TableWriter::create(&path, 100).unwrap());
-        // No process has pid 2^22 + 1 (above Linux's largest pid).
-        let dead = dir.path().join(".t.c3t.new-4194305");
+        // A process that has ended (a child waited for).
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        child.wait().unwrap();
+        let dead = dir.path().join(format!(".t.c3t.new-{}", child.id()));
         let live = dir
             .path()
             .join(format!(".t.c3t.new-{}", std::process::id()));
