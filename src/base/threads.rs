@@ -39,6 +39,15 @@ fn from_env() -> Option<usize> {
         .filter(|&n| n > 0)
 }
 
+/// The threads rayon starts for a pool of `asked` (0: one per core, or as
+/// many as `RAYON_NUM_THREADS` says).
+pub fn count(asked: usize) -> usize {
+    match asked {
+        0 => from_env().unwrap_or_else(cores),
+        n => n,
+    }
+}
+
 /// `asked` (0: one per core, or as many as `RAYON_NUM_THREADS` says, as
 /// rayon reads it), if this machine should run that many.
 pub fn check(asked: usize) -> Result<usize, TooMany> {
@@ -96,11 +105,7 @@ pub fn global() -> Result<(), CannotStart> {
 /// room for its signal stack ends the process in Rust's runtime, past any
 /// error a caller could give. May refuse a count that would just have fit.
 pub fn room_for(n: usize) -> Result<(), CannotStart> {
-    let n = if n == 0 {
-        from_env().unwrap_or_else(cores)
-    } else {
-        n
-    };
+    let n = count(n);
     let Some(limit) = crate::base::memory::process_limit() else {
         return Ok(());
     };

@@ -75,7 +75,7 @@ pub enum ComputeError {
     /// The worker threads could not be started.
     #[error("cannot start {threads} worker threads: {error}; ask for fewer")]
     Threads {
-        /// How many were asked for (0: one per core).
+        /// How many were to start.
         threads: usize,
         /// The system's refusal.
         error: String,
@@ -179,14 +179,14 @@ pub fn compute(req: &Request, progress: Progress) -> Result<Option<Outcome>, Com
         _ => Engine::new(),
     };
     crate::base::threads::room_for(req.threads).map_err(|e| ComputeError::Threads {
-        threads: req.threads,
+        threads: crate::base::threads::count(req.threads),
         error: e.0,
     })?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(req.threads)
         .build()
         .map_err(|e| ComputeError::Threads {
-            threads: req.threads,
+            threads: crate::base::threads::count(req.threads),
             error: e.to_string(),
         })?;
     let todo = raw::cells(target) - raw::cells(from_columns);
