@@ -206,35 +206,55 @@ fn a_killed_mpi_census_resumes_to_the_same_bytes() {
     for (p, bytes) in rank_one.iter().zip(&kept) {
         std::fs::write(p, [&bytes[..], b"x"].concat()).unwrap();
     }
-    let mut job = mpirun(3)
-        .args(&args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while job.try_wait().unwrap().is_none() {
-        if Instant::now() > deadline {
-            unsafe_kill(job.id(), "KILL");
-            panic!("a damaged rank file left the job waiting");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let refused = job.wait_with_output().unwrap();
+    let refused = within(mpirun(3).args(&args), Duration::from_secs(120));
     let err = String::from_utf8_lossy(&refused.stderr);
     assert!(!refused.status.success(), "{err}");
     assert!(
         err.contains("rank 1 of 3: ")
             && err.contains("damaged census checkpoint (bytes follow its end")
-            && err.contains("nothing was computed"),
+            && err.contains("nothing more was done"),
         "{err}"
     );
     for (p, bytes) in rank_one.iter().zip(&kept) {
         std::fs::write(p, bytes).unwrap();
     }
+    // One rank that cannot write its next checkpoint (a directory stands at
+    // its name): every rank stops with its refusal, none waits without end.
+    let next = work.join(format!(
+        "census.c3k.1-of-3.at-{}",
+        newest_checkpoint(&work) + 2520
+    ));
+    std::fs::create_dir(&next).unwrap();
+    let refused = within(mpirun(3).args(&args), Duration::from_secs(120));
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success(), "{err}");
+    assert!(
+        err.contains("rank 1 of 3: ") && err.contains("nothing more was done"),
+        "{err}"
+    );
+    std::fs::remove_dir(&next).unwrap();
     let stdout = ok(mpirun(3).args(&args).output().unwrap(), "resumed");
     assert!(read(&out) == want, "resumed job: other bytes ({stdout})");
     assert_eq!(checkpoints(&work), 0, "checkpoints left");
+}
+
+/// Runs `job` (standard error kept), killing it and failing if it is not
+/// done within `limit`: a job that waits without end is a defect.
+fn within(job: &mut Command, limit: Duration) -> Output {
+    let mut job = job
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + limit;
+    while job.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            unsafe_kill(job.id(), "KILL");
+            panic!("the job still waits after {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    job.wait_with_output().unwrap()
 }
 
 /// The newest column of each rank's whole checkpoint files in `dir` (0: none),

@@ -62,7 +62,8 @@ pub enum CheckpointError {
     },
     /// A checkpoint of another rank, or of a census on another number of ranks.
     #[error(
-        "the checkpoint of rank {rank} of {size}, not of rank {want_rank} of {want_size}; run on {size} ranks, or {START_OVER}"
+        "the checkpoint of rank {rank} of {size}, not of rank {want_rank} of {want_size}; {}, or {START_OVER}",
+        if .size == .want_size { "each rank reads the file named for it: give each file its own name back".to_string() } else { format!("run on {} ranks", .size) }
     )]
     OtherRank {
         /// Ranks and rank in the file.

@@ -200,12 +200,50 @@ pub fn drive_and_write(
     let checkpoints = d.checkpoints;
     let ended = drive(run, d, on_batch)?;
     if let Ended::Finished { census, .. } = &ended {
-        if let Some(c) = census {
-            c.write(command, out, descriptors)?;
-        }
+        let written = match census {
+            Some(c) => c.write(command, out, descriptors),
+            None => Ok(()),
+        };
+        together(&*ranks, written)?;
         checkpoints.remove(&*ranks)?;
     }
     Ok(ended)
+}
+
+/// `result` as every rank sees it: under several ranks each rank's refusal
+/// is gathered to rank 0, joined, and handed back to every rank, so that no
+/// rank stops alone while the others wait for it without end (and the
+/// launcher, stopping the job at the first rank to end, does not cut off
+/// the one that says why). Also a barrier. One process keeps its own.
+pub(super) fn together<T>(
+    ranks: &dyn Ranks,
+    result: Result<T, DriverError>,
+) -> Result<T, DriverError> {
+    if ranks.size() == 1 {
+        return result;
+    }
+    let said = result.as_ref().err().map(ToString::to_string);
+    let all = share::gather(ranks, said.unwrap_or_default().into_bytes()).map(|all| {
+        let refusals: Vec<String> = (all.iter().enumerate())
+            .filter(|(_, b)| !b.is_empty())
+            .map(|(k, b)| {
+                format!(
+                    "rank {k} of {}: {}",
+                    ranks.size(),
+                    String::from_utf8_lossy(b)
+                )
+            })
+            .collect();
+        refusals.join("; ").into_bytes()
+    });
+    let all = share::broadcast(ranks, 0, all.unwrap_or_default());
+    if all.is_empty() {
+        return result;
+    }
+    Err(DriverError::Ranks(format!(
+        "{}; nothing more was done",
+        String::from_utf8_lossy(&all)
+    )))
 }
 
 /// Runs `run` to its end as `d` says, calling `on_batch` after every batch.
@@ -250,7 +288,7 @@ pub fn drive(
             saved: saved.as_ref(),
         });
         if let (true, Some(saved)) = (stopped, saved) {
-            save_trace(&run)?;
+            together(run.ranks(), save_trace(&run))?;
             return Ok(Ended::Stopped {
                 columns: run.columns(),
                 saved,
@@ -258,7 +296,7 @@ pub fn drive(
         }
     }
     let traffic = run.ranks().sent();
-    save_trace(&run)?;
+    together(run.ranks(), save_trace(&run))?;
     Ok(Ended::Finished {
         census: run.finish(),
         traffic,

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::driver::{Checkpoints, DriverError, Saved};
+use super::driver::{Checkpoints, DriverError, Saved, together};
 use super::{Params, Run};
 use crate::base::atomic_write::{left_aside, write_atomically};
 use crate::f::engine::ranks::{self as share, Ranks};
@@ -172,26 +172,9 @@ impl RankFiles {
                 Run::load_shared(&mut read, params, ranks.clone())
                     .map_err(|error| DriverError::Checkpoint { path, error })
             });
-        // Every rank learns what each found: a rank that could not read its
-        // file would otherwise end alone, the others waiting for it without
-        // end, and the launcher may stop the job before that rank has said
-        // why. So every rank ends with every refusal.
-        let said = loaded.as_ref().err().map(ToString::to_string);
-        let all = share::gather(&*ranks, said.unwrap_or_default().into_bytes()).map(|all| {
-            let refusals: Vec<String> = (all.iter().enumerate())
-                .filter(|(_, b)| !b.is_empty())
-                .map(|(k, b)| format!("rank {k} of {size}: {}", String::from_utf8_lossy(b)))
-                .collect();
-            refusals.join("; ").into_bytes()
-        });
-        let all = share::broadcast(&*ranks, 0, all.unwrap_or_default());
-        if all.is_empty() {
-            return loaded;
-        }
-        Err(DriverError::Ranks(format!(
-            "{}; nothing was computed",
-            String::from_utf8_lossy(&all)
-        )))
+        // Every rank learns what each found (a rank that could not read its
+        // file would otherwise end alone, the others waiting for it).
+        together(&*ranks, loaded)
     }
 
     /// Deletes this rank's checkpoint files but the one for `keep`.
@@ -212,10 +195,11 @@ impl Checkpoints for RankFiles {
         let started = Instant::now();
         let (size, rank, column) = (run.ranks().size(), run.ranks().rank(), run.columns());
         let path = rank_file(&self.base, size, rank, column);
-        write_atomically(&path, |w| run.save(w)).map_err(io_error(&path))?;
-        // Every rank has a whole file for this column from here on.
-        share::any(run.ranks(), false);
-        self.remove_older(size, rank, Some(column))?;
+        let written = write_atomically(&path, |w| run.save(w)).map_err(io_error(&path));
+        // Every rank has a whole file for this column from here on, or every
+        // rank stops with the refusals.
+        together(run.ranks(), written)?;
+        together(run.ranks(), self.remove_older(size, rank, Some(column)))?;
         let bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
         Ok(Saved {
             path,
@@ -228,6 +212,6 @@ impl Checkpoints for RankFiles {
     /// other ranks wait here for it): every rank deletes its checkpoint files.
     fn remove(&self, ranks: &dyn Ranks) -> Result<(), DriverError> {
         share::broadcast(ranks, 0, vec![1]);
-        self.remove_older(ranks.size(), ranks.rank(), None)
+        together(ranks, self.remove_older(ranks.size(), ranks.rank(), None))
     }
 }
