@@ -43,8 +43,9 @@ pub enum LockError {
         /// The system's error.
         error: io::Error,
     },
-    /// A file that is not empty stands at the lock file's name: chomp3's
-    /// locks are empty, so another program's file is there, kept as it is.
+    /// Something other than an empty regular file stands at the lock
+    /// file's name (a file with bytes in it, a link, a FIFO): chomp3's locks
+    /// are empty regular files, so it is another program's, kept as it is.
     #[error(
         "{}: a file chomp3 did not write stands where it keeps the lock of {} while writing it (its locks are empty regular files); move that file away",
         .lock.display(),
