@@ -238,6 +238,28 @@ fn a_killed_mpi_census_resumes_to_the_same_bytes() {
     assert_eq!(checkpoints(&work), 0, "checkpoints left");
 }
 
+/// Rank 0 alone takes the outputs' locks: when another process holds one,
+/// every rank stops with rank 0's refusal instead of waiting for it.
+#[test]
+fn an_mpi_census_whose_output_is_busy_stops_on_every_rank() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("census.tsv");
+    let held = std::fs::File::create(dir.path().join(".census.tsv.lock")).unwrap();
+    held.try_lock().unwrap();
+    let refused = within(
+        mpirun(2).args(census_args(&out, ROWS)),
+        Duration::from_secs(60),
+    );
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success(), "{err}");
+    assert!(
+        err.contains("rank 0 of 2: ") && err.contains("is being written by another process"),
+        "{err}"
+    );
+    assert!(!out.exists());
+    drop(held);
+}
+
 /// Runs `job` (standard error kept), killing it and failing if it is not
 /// done within `limit`: a job that waits without end is a defect.
 fn within(job: &mut Command, limit: Duration) -> Output {

@@ -91,7 +91,13 @@ pub fn run(args: &Args) -> Result<()> {
         checkpoint: "--checkpoint",
         trace: "--trace",
     };
-    let _held = job.check(names, shared.is_none(), writes)?;
+    let held = job.check(names, shared.is_none(), writes);
+    // Under mpirun only rank 0 locks the outputs: every rank learns whether
+    // the checks passed on each, so that none waits for one that stopped.
+    let _held = match &shared {
+        Some(r) => chomp3::f::census::driver::every_rank(&**r, held).map_err(anyhow::Error::msg)?,
+        None => held?,
+    };
     let check = args.check.as_deref().map(open_table).transpose()?;
     let params = job.params();
     let started = Instant::now();

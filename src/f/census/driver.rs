@@ -222,6 +222,15 @@ pub(super) fn together<T>(
     if ranks.size() == 1 {
         return result;
     }
+    every_rank(ranks, result).map_err(DriverError::Ranks)
+}
+
+/// `together` for any error: every rank's refusal, joined, on every rank
+/// (under one rank, its own, worded).
+pub fn every_rank<T, E: std::fmt::Display>(
+    ranks: &dyn Ranks,
+    result: Result<T, E>,
+) -> Result<T, String> {
     let said = result.as_ref().err().map(ToString::to_string);
     let all = share::gather(ranks, said.unwrap_or_default().into_bytes()).map(|all| {
         let refusals: Vec<String> = (all.iter().enumerate())
@@ -237,13 +246,13 @@ pub(super) fn together<T>(
         refusals.join("; ").into_bytes()
     });
     let all = share::broadcast(ranks, 0, all.unwrap_or_default());
-    if all.is_empty() {
-        return result;
+    match (result, all.is_empty()) {
+        (Ok(value), true) => Ok(value),
+        _ => Err(format!(
+            "{}; nothing more was done",
+            String::from_utf8_lossy(&all)
+        )),
     }
-    Err(DriverError::Ranks(format!(
-        "{}; nothing more was done",
-        String::from_utf8_lossy(&all)
-    )))
 }
 
 /// Runs `run` to its end as `d` says, calling `on_batch` after every batch.

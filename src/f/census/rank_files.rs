@@ -113,12 +113,14 @@ impl RankFiles {
                 base.display()
             )));
         }
-        // Partial files of this rank's killed writers.
-        for f in rank_files(base, true)? {
-            if (f.size, f.rank) == (size, rank) {
-                std::fs::remove_file(&f.path).map_err(io_error(&f.path))?;
-            }
-        }
+        // Partial files of this rank's killed writers (every rank learns
+        // whether each could remove its own).
+        let removed = rank_files(base, true).and_then(|asides| {
+            (asides.iter())
+                .filter(|f| (f.size, f.rank) == (size, rank))
+                .try_for_each(|f| std::fs::remove_file(&f.path).map_err(io_error(&f.path)))
+        });
+        together(&*ranks, removed)?;
         let files = rank_files(base, false)?;
         if let Some(f) = files.iter().find(|f| f.size != size) {
             return Err(DriverError::Ranks(format!(
