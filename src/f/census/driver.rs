@@ -225,8 +225,9 @@ pub(super) fn together<T>(
     every_rank(ranks, result).map_err(DriverError::Ranks)
 }
 
-/// `together` for any error: every rank's refusal, joined, on every rank
-/// (under one rank, its own, worded).
+/// `together` for any error, for callers outside the census's files: every
+/// rank's refusal, joined and worded with its rank, on every rank (even
+/// under one rank; `together` keeps one process's error as it is).
 pub fn every_rank<T, E: std::fmt::Display>(
     ranks: &dyn Ranks,
     result: Result<T, E>,
