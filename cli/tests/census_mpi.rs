@@ -260,6 +260,56 @@ fn an_mpi_census_whose_output_is_busy_stops_on_every_rank() {
     drop(held);
 }
 
+/// A refusal on one rank alone (each rank is given its own arguments, as
+/// mpirun's `A : B` allows) stops every rank with it instead of leaving the
+/// others waiting: a thread count the machine cannot run, refused only when
+/// the rank starts its threads, and a checkpoint of a census in one process,
+/// found only when the rank looks for its checkpoints.
+#[test]
+fn a_refusal_on_one_rank_alone_stops_every_rank() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("census.tsv");
+    let lone = dir.path().join("lone.c3k");
+    // A checkpoint of a census in one process, interrupted at its first save.
+    let mut first = Command::new(env!("CARGO_BIN_EXE_chomp3"));
+    first.args(census_args(&dir.path().join("lone.tsv"), "30000"));
+    first.args(["--checkpoint-secs", "0"]);
+    let mut first = first.stderr(Stdio::null()).spawn().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !lone.exists() {
+        assert!(Instant::now() < deadline, "no checkpoint within 60 s");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    unsafe_kill(first.id(), "KILL");
+    first.wait().unwrap();
+    let cases: [(&[&str], &str); 2] = [
+        (&["--threads", "100000"], "--threads 100000"),
+        (
+            &["--checkpoint", lone.to_str().unwrap()],
+            "is the checkpoint of a census in one process",
+        ),
+    ];
+    for (odd, said) in cases {
+        let mut job = Command::new("mpirun");
+        job.args(["--allow-run-as-root", "--oversubscribe", "-n", "1"]);
+        job.arg(env!("CARGO_BIN_EXE_chomp3"))
+            .args(census_args(&out, ROWS));
+        // Rank 1's arguments: the same, but the odd option's value.
+        let mut args = census_args(&out, ROWS);
+        match args.iter().position(|a| a == odd[0]) {
+            Some(at) => args[at + 1] = odd[1].to_string(),
+            None => args.extend(odd.iter().map(|a| a.to_string())),
+        }
+        job.args([":", "-n", "1", env!("CARGO_BIN_EXE_chomp3")])
+            .args(args);
+        let refused = within(&mut job, Duration::from_secs(60));
+        let err = String::from_utf8_lossy(&refused.stderr);
+        assert!(!refused.status.success(), "{err}");
+        assert!(err.contains("rank 1 of 2: ") && err.contains(said), "{err}");
+        assert!(!out.exists(), "{err}");
+    }
+}
+
 /// Runs `job` (standard error kept), killing it and failing if it is not
 /// done within `limit`: a job that waits without end is a defect.
 fn within(job: &mut Command, limit: Duration) -> Output {

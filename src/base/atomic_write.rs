@@ -124,11 +124,31 @@ impl FileSet {
         synced.map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))
     }
 
-    /// Renames every file written into place.
+    /// Renames every file written into place. Whatever stands where a file
+    /// goes and cannot be replaced by one (a directory, a link) is refused
+    /// before any is renamed, so that the set is not left half replaced; an
+    /// error names the file.
     pub fn commit(mut self) -> io::Result<()> {
-        for (aside, path) in std::mem::take(&mut self.written) {
-            std::fs::rename(&aside, &path)?;
+        for (_, path) in &self.written {
+            refuse_link(path)?;
+            if std::fs::symlink_metadata(path).is_ok_and(|m| m.is_dir()) {
+                return Err(io::Error::new(
+                    io::ErrorKind::IsADirectory,
+                    format!("{} is a directory; no result was written", path.display()),
+                ));
+            }
         }
+        for done in 0..self.written.len() {
+            let (aside, path) = &self.written[done];
+            if let Err(e) = std::fs::rename(aside, path) {
+                // Those renamed are no longer aside; the rest are removed
+                // when the set is dropped.
+                let said = format!("{}: {e}", path.display());
+                self.written.drain(..done);
+                return Err(io::Error::new(e.kind(), said));
+            }
+        }
+        self.written.clear();
         Ok(())
     }
 }
@@ -318,6 +338,18 @@ mod tests {
         set.write(&b, |w| w.write_all(b"new b")).unwrap();
         set.commit().unwrap();
         assert_eq!(std::fs::read(&b).unwrap(), b"new b");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
+        // A directory where the second file goes: refused, naming it,
+        // before the first is replaced; nothing left aside.
+        std::fs::remove_file(&b).unwrap();
+        std::fs::create_dir(&b).unwrap();
+        let mut set = FileSet::new();
+        set.write(&a, |w| w.write_all(b"newer a")).unwrap();
+        set.write(&b, |w| w.write_all(b"newer b")).unwrap();
+        let e = set.commit().unwrap_err();
+        assert!(e.to_string().contains(&*b.to_string_lossy()), "{e}");
+        assert_eq!(std::fs::read(&a).unwrap(), b"new a");
+        assert!(b.is_dir());
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
     }
 

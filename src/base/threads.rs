@@ -10,7 +10,7 @@ pub const PER_CORE: usize = 16;
 /// A request for more worker threads than the machine should run.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "{asked} worker threads {} more than {most} ({PER_CORE} for each of this machine's {cores} cores); nothing was computed",
+    "{asked} worker threads {} more than {most} ({PER_CORE} a core, on the {cores} this process may use); nothing was computed",
     if *.from_env { "(asked for by RAYON_NUM_THREADS) are" } else { "is" }
 )]
 pub struct TooMany {
@@ -83,7 +83,7 @@ pub fn global() -> Result<(), CannotStart> {
     use std::error::Error;
     if let Err(e) = check(0) {
         return Err(CannotStart(format!(
-            "RAYON_NUM_THREADS asks for {} of them, more than {} ({PER_CORE} for each of this machine's {} cores)",
+            "RAYON_NUM_THREADS asks for {} of them, more than {} ({PER_CORE} a core, on the {} this process may use)",
             e.asked, e.most, e.cores
         )));
     }

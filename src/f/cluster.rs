@@ -61,6 +61,14 @@ impl Mpi {
         if threading != mpi::Threading::Multiple {
             return Err(MpiError::Threading(format!("{threading:?}")));
         }
+        // A rank that panics would leave the others waiting for it without
+        // end (and its own finalizing could wait for them): once the panic
+        // is said, the whole job is ended, with a panic's status.
+        let said = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            said(info);
+            SimpleCommunicator::world().abort(101);
+        }));
         Ok(Mpi {
             world: universe.world(),
             traffic: TrafficCounter::default(),

@@ -91,14 +91,27 @@ pub fn run(args: &Args) -> Result<()> {
         checkpoint: "--checkpoint",
         trace: "--trace",
     };
+    // Everything that can fail on one rank alone is done before the ranks
+    // first wait for each other: under mpirun every rank learns whether
+    // each passed (only rank 0 locks the outputs and reads the --check
+    // table), so that none waits for one that stopped.
     let held = job.check(names, shared.is_none(), writes);
-    // Under mpirun only rank 0 locks the outputs: every rank learns whether
-    // the checks passed on each, so that none waits for one that stopped.
-    let _held = match &shared {
-        Some(r) => chomp3::f::census::driver::every_rank(&**r, held).map_err(anyhow::Error::msg)?,
-        None => held?,
+    let check = match writes {
+        true => args.check.as_deref().map(open_table).transpose(),
+        false => Ok(None),
     };
-    let check = args.check.as_deref().map(open_table).transpose()?;
+    let pool = args.threads.pool();
+    let (_held, check, pool) = match &shared {
+        Some(r) => {
+            let ready = match (held, check, pool) {
+                (Err(e), ..) => Err(super::worded(&e.into())),
+                (_, Err(e), _) | (.., Err(e)) => Err(super::worded(&e)),
+                (Ok(h), Ok(c), Ok(p)) => Ok((h, c, p)),
+            };
+            driver::every_rank(&**r, ready).map_err(anyhow::Error::msg)?
+        }
+        None => (held?, check?, pool?),
+    };
     let params = job.params();
     let started = Instant::now();
     let one_file = OneFile {
@@ -112,7 +125,6 @@ pub fn run(args: &Args) -> Result<()> {
         Some(_) => &rank_files,
     };
     let (run, quiet) = resume(args, &shared, (&one_file, &rank_files), params)?;
-    let pool = args.threads.pool()?;
     let trace = shared
         .as_ref()
         .map_or(job.trace_file(0, 1), |r| job.trace_file(r.rank(), r.size()));

@@ -172,11 +172,7 @@ pub fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            let said = match advice::advice(&e) {
-                Some(advice) => format!("{e:#}; {advice}"),
-                None => format!("{e:#}"),
-            };
-            note!("chomp3: error: {}", one_line_of(&said));
+            note!("chomp3: error: {}", one_line_of(&worded(&e)));
             if e.downcast_ref::<Interrupted>().is_some() {
                 ExitCode::from(130)
             } else if e.downcast_ref::<Usage>().is_some() {
@@ -185,6 +181,14 @@ pub fn main() -> ExitCode {
                 ExitCode::from(1)
             }
         }
+    }
+}
+
+/// An error as the shell says it: its causes, then the advice for them.
+pub fn worded(e: &anyhow::Error) -> String {
+    match advice::advice(e) {
+        Some(advice) => format!("{e:#}; {advice}"),
+        None => format!("{e:#}"),
     }
 }
 

@@ -107,29 +107,35 @@ impl RankFiles {
     ) -> Result<Run, DriverError> {
         let base = &self.base;
         let (size, rank) = (ranks.size(), ranks.rank());
-        if base.exists() {
-            return Err(DriverError::Ranks(format!(
+        // Every step that reads the directory can fail on one rank alone (a
+        // file appearing between the ranks' looks, a directory unreadable
+        // from one node): every rank learns what each found, so that none
+        // ends alone while the others wait for it.
+        let cleared = match base.exists() {
+            true => Err(DriverError::Ranks(format!(
                 "{} is the checkpoint of a census in one process; continue it without mpirun, or delete it",
                 base.display()
-            )));
-        }
-        // Partial files of this rank's killed writers (every rank learns
-        // whether each could remove its own).
-        let removed = rank_files(base, true).and_then(|asides| {
-            (asides.iter())
-                .filter(|f| (f.size, f.rank) == (size, rank))
-                .try_for_each(|f| std::fs::remove_file(&f.path).map_err(io_error(&f.path)))
+            ))),
+            // Partial files of this rank's killed writers.
+            false => rank_files(base, true).and_then(|asides| {
+                (asides.iter())
+                    .filter(|f| (f.size, f.rank) == (size, rank))
+                    .try_for_each(|f| std::fs::remove_file(&f.path).map_err(io_error(&f.path)))
+            }),
+        };
+        together(&*ranks, cleared)?;
+        let files = rank_files(base, false).and_then(|files| {
+            match files.iter().find(|f| f.size != size) {
+                Some(f) => Err(DriverError::Ranks(format!(
+                    "{} is a checkpoint of a census on {} ranks; continue it on {} ranks, or delete its files to start over",
+                    f.path.display(),
+                    f.size,
+                    f.size
+                ))),
+                None => Ok(files),
+            }
         });
-        together(&*ranks, removed)?;
-        let files = rank_files(base, false)?;
-        if let Some(f) = files.iter().find(|f| f.size != size) {
-            return Err(DriverError::Ranks(format!(
-                "{} is a checkpoint of a census on {} ranks; continue it on {} ranks, or delete its files to start over",
-                f.path.display(),
-                f.size,
-                f.size
-            )));
-        }
+        let files = together(&*ranks, files)?;
         let listed: Vec<u8> = files
             .iter()
             .filter(|f| f.rank == rank)
