@@ -14,7 +14,9 @@ a healthy file look damaged), and every run that ends by itself must exit 0.
     tests/torture.py --bin target/release/chomp3 --kills 100 --size long
 
 `--mpi-bin` (a build with `--features mpi`, and `mpirun` on the PATH) adds
-the census under mpirun with two ranks. Prints one line per writer (kills,
+the census under mpirun with two ranks, killed whole (`census-mpi`) and one
+rank at a time (`census-mpi-rank`: the job must then end within a minute,
+never wait without end for the rank that is gone). Prints one line per writer (kills,
 cycles, failures) and exits 1 if any failed. Uses only the standard library.
 """
 
@@ -42,6 +44,7 @@ SIZES = {
         "transpose": 6000,
         "graph": "wheel:3..12",
         "census-mpi": 6000,
+        "census-mpi-rank": 6000,
     },
     "long": {
         "compute": 20000,
@@ -52,6 +55,7 @@ SIZES = {
         "transpose": 16000,
         "graph": "wheel:3..15",
         "census-mpi": 16000,
+        "census-mpi-rank": 16000,
     },
 }
 
@@ -100,13 +104,21 @@ def writers(size, binary, mpi_binary, shared):
         ),
     }
     if mpi_binary:
-        out["census-mpi"] = (
-            ["mpirun", "--allow-run-as-root", "--oversubscribe", "-n", "2", mpi_binary,
-             "census", "--quiet", "--threads", "1", "--rows", str(s["census-mpi"]),
-             "--out", "c.tsv", "--checkpoint-secs", "1"],
-            [],
-        )
+        for name in ("census-mpi", "census-mpi-rank"):
+            out[name] = (
+                ["mpirun", "--allow-run-as-root", "--oversubscribe", "-n", "2", mpi_binary,
+                 "census", "--quiet", "--threads", "1", "--rows", str(s[name]),
+                 "--out", "c.tsv", "--checkpoint-secs", "1"],
+                [],
+            )
     return out
+
+
+# The writers whose kills take one process of the job (a rank of mpirun's),
+# not the whole of it.
+ONE_RANK = {"census-mpi-rank"}
+# A job that lost a rank must have ended this many seconds later.
+ONE_RANK_LIMIT = 60
 
 
 TABLE_MAGICS = (b"CHOMP3TB", b"CHOMP3GT", b"CHOMP3TR")
@@ -206,6 +218,63 @@ def start_and_kill(cmd, cwd, log, after):
             return None
 
 
+def session_pids(sid):
+    """The processes of session `sid`."""
+    pids = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[3]) == sid and fields[0] != "Z":
+                pids.append(int(entry))
+    return pids
+
+
+def start_and_kill_one(cmd, cwd, log, after, rng):
+    """As `start_and_kill`, but the SIGKILL goes to one rank of the job (a
+    process running the program mpirun was given, its first absolute path),
+    chosen at random; the job must then end by itself within ONE_RANK_LIMIT
+    seconds. Returns (its exit code, or None if killed; whether it hung)."""
+    program = next(a for a in cmd if a.startswith("/"))
+    with open(log, "ab") as err:
+        p = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=err,
+                             start_new_session=True)
+        try:
+            return p.wait(timeout=after), False
+        except subprocess.TimeoutExpired:
+            pass
+        ranks = []
+        for pid in session_pids(p.pid):
+            try:
+                if os.readlink(f"/proc/{pid}/exe") == program:
+                    ranks.append(pid)
+            except OSError:
+                continue
+        if ranks:
+            try:
+                os.kill(rng.choice(ranks), signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        else:
+            kill_session(p.pid)
+        hung = False
+        try:
+            p.wait(timeout=ONE_RANK_LIMIT)
+        except subprocess.TimeoutExpired:
+            hung = True
+        deadline = time.monotonic() + 60
+        while session_alive(p.pid):
+            if time.monotonic() > deadline:
+                sys.exit(f"a killed run's processes are still there after 60 s: {cmd}")
+            kill_session(p.pid)
+            time.sleep(0.01)
+        p.wait()
+        return None, hung
+
+
 def session_alive(sid):
     """Whether any process of session `sid` is still there."""
     for entry in os.listdir("/proc"):
@@ -246,7 +315,13 @@ def torture(name, cmd, tables, binary, kills, rng, work):
             # A fifth of the kills in the first tenth of a second (creation,
             # first commit), the rest anywhere in the run and a little after.
             after = rng.uniform(0, 0.1) if rng.random() < 0.2 else rng.uniform(0, 1.25 * seconds)
-            code = start_and_kill(cmd, d, log, after)
+            if name in ONE_RANK:
+                code, hung = start_and_kill_one(cmd, d, log, after, rng)
+                if hung:
+                    failures.append(f"cycle {cycles}, kill {done + 1}: the job still ran "
+                                    f"{ONE_RANK_LIMIT} s after one of its ranks was killed")
+            else:
+                code = start_and_kill(cmd, d, log, after)
             if code is not None:
                 if code != 0:
                     failures.append(f"cycle {cycles}: a run after {done} kills exited {code}")
