@@ -263,8 +263,11 @@ fn an_mpi_census_whose_output_is_busy_stops_on_every_rank() {
 /// A refusal on one rank alone (each rank is given its own arguments, as
 /// mpirun's `A : B` allows) stops every rank with it instead of leaving the
 /// others waiting: a thread count the machine cannot run, refused only when
-/// the rank starts its threads, and a checkpoint of a census in one process,
-/// found only when the rank looks for its checkpoints.
+/// the rank starts its threads; a checkpoint of a census in one process,
+/// found only when the rank looks for its checkpoints; and threads that do
+/// not fit the rank's address space (`ulimit -v`, under which Open MPI's
+/// shared memory fails too, so that the rank cannot hear the others: the
+/// refusal is still said, and the job ends).
 #[test]
 fn a_refusal_on_one_rank_alone_stops_every_rank() {
     let dir = tempfile::tempdir().unwrap();
@@ -282,14 +285,20 @@ fn a_refusal_on_one_rank_alone_stops_every_rank() {
     }
     unsafe_kill(first.id(), "KILL");
     first.wait().unwrap();
-    let cases: [(&[&str], &str); 2] = [
-        (&["--threads", "100000"], "--threads 100000"),
+    let cases: [(&[&str], &str, &str); 3] = [
+        (&["--threads", "100000"], "", "--threads 100000"),
         (
             &["--checkpoint", lone.to_str().unwrap()],
+            "",
             "is the checkpoint of a census in one process",
         ),
+        (
+            &["--threads", "16"],
+            "ulimit -v 90000",
+            "cannot start the worker threads",
+        ),
     ];
-    for (odd, said) in cases {
+    for (odd, limit, said) in cases {
         let mut job = Command::new("mpirun");
         job.args(["--allow-run-as-root", "--oversubscribe", "-n", "1"]);
         job.arg(env!("CARGO_BIN_EXE_chomp3"))
@@ -300,8 +309,9 @@ fn a_refusal_on_one_rank_alone_stops_every_rank() {
             Some(at) => args[at + 1] = odd[1].to_string(),
             None => args.extend(odd.iter().map(|a| a.to_string())),
         }
-        job.args([":", "-n", "1", env!("CARGO_BIN_EXE_chomp3")])
-            .args(args);
+        job.args([":", "-n", "1", "sh", "-c"]);
+        job.arg(format!("{limit}\nexec \"$0\" \"$@\""));
+        job.arg(env!("CARGO_BIN_EXE_chomp3")).args(args);
         let refused = within(&mut job, Duration::from_secs(60));
         let err = String::from_utf8_lossy(&refused.stderr);
         assert!(!refused.status.success(), "{err}");
@@ -428,10 +438,15 @@ struct Job {
 
 impl Job {
     fn start(ranks: u32, args: &[String]) -> Job {
+        Job::start_to(ranks, args, Stdio::null())
+    }
+
+    /// As `start`, standard error to `stderr`.
+    fn start_to(ranks: u32, args: &[String], stderr: Stdio) -> Job {
         let child = mpirun(ranks)
             .args(args)
             .stdout(Stdio::null())
-            .stderr(Stdio::null())
+            .stderr(stderr)
             .process_group(0)
             .spawn()
             .unwrap();
@@ -521,6 +536,53 @@ fn an_mpi_census_that_loses_a_rank_continues_to_the_same_bytes() {
     // Every rank has a checkpoint for a column the next job continues from.
     assert!(newest_per_rank(&work, 3).into_iter().min().unwrap() > 0);
     let mut job = Job::start(3, &args);
+    let status = job.wait(300, "the continued job");
+    assert!(status.success(), "the continued job failed: {status}");
+    assert!(read(&out) == want, "continued job: other bytes");
+    assert_eq!(checkpoints(&work), 0, "checkpoints left");
+}
+
+/// Ctrl-C to one rank alone stops every rank at one column, each saved; the
+/// message names the ranks' files, which are there, and the same command
+/// continues to the bytes of the census in one process.
+#[test]
+fn ctrl_c_to_one_rank_saves_every_rank_and_the_job_continues() {
+    let rows = "20000";
+    let dir = tempfile::tempdir().unwrap();
+    let want = single(dir.path(), rows);
+    let work = dir.path().join("interrupted");
+    std::fs::create_dir(&work).unwrap();
+    let out = work.join("census.tsv");
+    let mut args = census_args(&out, rows);
+    args.extend(["--checkpoint-secs".into(), "0".into()]);
+    let log = dir.path().join("stderr.log");
+    let mut job = Job::start_to(2, &args, std::fs::File::create(&log).unwrap().into());
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while newest_per_rank(&work, 2).into_iter().min().unwrap() == 0 {
+        assert!(Instant::now() < deadline, "no checkpoint");
+        assert!(job.child.try_wait().unwrap().is_none(), "the job ended");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let ranks = rank_processes(job.child.id());
+    assert_eq!(ranks.len(), 2, "the rank processes");
+    unsafe_kill(ranks[1].1, "INT");
+    let status = job.wait(60, "the job after Ctrl-C to rank 1");
+    let err = std::fs::read_to_string(&log).unwrap();
+    assert!(!status.success(), "{err}");
+    let said = format!(
+        "interrupted; the census is saved in {}.*-of-2.at-",
+        work.join("census.c3k").display()
+    );
+    let at = err.find(&said).unwrap_or_else(|| panic!("{err}"));
+    let column: String = err[at + said.len()..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    for rank in 0..2 {
+        let file = work.join(format!("census.c3k.{rank}-of-2.at-{column}"));
+        assert!(file.exists(), "{} is not there: {err}", file.display());
+    }
+    let mut job = Job::start(2, &args);
     let status = job.wait(300, "the continued job");
     assert!(status.success(), "the continued job failed: {status}");
     assert!(read(&out) == want, "continued job: other bytes");

@@ -72,8 +72,24 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> Result<()> {
-    let rows = args.rows;
     let shared = ranks::launch()?;
+    match (run_on(args, &shared), &shared) {
+        // Under mpirun a rank that stops with an error says it and leaves
+        // without finalizing MPI: finalizing can wait without end for a rank
+        // that no longer hears (a transport that failed on one node), and
+        // the error would never be said. The launcher ends the job once a
+        // rank has left with a non-zero status.
+        (Err(e), Some(_)) => std::process::exit(super::said(&e).into()),
+        (result, _) => result,
+    }
+}
+
+/// The census, on the ranks `shared` (`None`: one process).
+fn run_on(
+    args: &Args,
+    shared: &Option<std::sync::Arc<dyn chomp3::f::engine::ranks::Ranks>>,
+) -> Result<()> {
+    let rows = args.rows;
     let job = Job {
         rows,
         out: args.out.clone(),
@@ -101,7 +117,7 @@ pub fn run(args: &Args) -> Result<()> {
         false => Ok(None),
     };
     let pool = args.threads.pool();
-    let (_held, check, pool) = match &shared {
+    let (_held, check, pool) = match shared {
         Some(r) => {
             let ready = match (held, check, pool) {
                 (Err(e), ..) => Err(super::worded(&e.into())),
@@ -124,7 +140,7 @@ pub fn run(args: &Args) -> Result<()> {
         None => &one_file,
         Some(_) => &rank_files,
     };
-    let (run, quiet) = resume(args, &shared, (&one_file, &rank_files), params)?;
+    let (run, quiet) = resume(args, shared, (&one_file, &rank_files), params)?;
     let trace = shared
         .as_ref()
         .map_or(job.trace_file(0, 1), |r| job.trace_file(r.rank(), r.size()));
@@ -146,9 +162,13 @@ pub fn run(args: &Args) -> Result<()> {
     progress.bar.finish_and_clear();
     let (result, traffic) = match ended {
         Ended::Stopped { columns, .. } => {
+            // Under mpirun each rank keeps a file of its own.
+            let saved = match shared {
+                None => checkpoint.shown().to_string(),
+                Some(r) => format!("{}.*-of-{}.at-{columns}", checkpoint.shown(), r.size()),
+            };
             return Err(Interrupted(format!(
-                "interrupted; the census is saved in {} at column {columns}; run the same command again to continue",
-                checkpoint.shown()
+                "interrupted; the census is saved in {saved} at column {columns}; run the same command again to continue"
             ))
             .into());
         }

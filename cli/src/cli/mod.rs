@@ -170,17 +170,23 @@ pub fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
-        Err(e) => {
-            note!("chomp3: error: {}", one_line_of(&worded(&e)));
-            if e.downcast_ref::<Interrupted>().is_some() {
-                ExitCode::from(130)
-            } else if e.downcast_ref::<Usage>().is_some() {
-                ExitCode::from(2)
-            } else {
-                ExitCode::from(1)
-            }
-        }
+        Err(e) => ExitCode::from(said(&e)),
+    }
+}
+
+/// Says `e` on standard error as one line (nothing for a closed pipe on
+/// standard output) and returns the exit status it calls for.
+pub fn said(e: &anyhow::Error) -> u8 {
+    if is_broken_pipe(e) {
+        return 0;
+    }
+    note!("chomp3: error: {}", one_line_of(&worded(e)));
+    if e.downcast_ref::<Interrupted>().is_some() {
+        130
+    } else if e.downcast_ref::<Usage>().is_some() {
+        2
+    } else {
+        1
     }
 }
 
