@@ -267,7 +267,8 @@ fn an_mpi_census_whose_output_is_busy_stops_on_every_rank() {
 /// found only when the rank looks for its checkpoints; and threads that do
 /// not fit the rank's address space (`ulimit -v`, under which Open MPI's
 /// shared memory fails too, so that the rank cannot hear the others: the
-/// refusal is still said, and the job ends).
+/// refusal is still said, and the job ends). Ranks given different
+/// censuses are refused before they compute.
 #[test]
 fn a_refusal_on_one_rank_alone_stops_every_rank() {
     let dir = tempfile::tempdir().unwrap();
@@ -285,7 +286,12 @@ fn a_refusal_on_one_rank_alone_stops_every_rank() {
     }
     unsafe_kill(first.id(), "KILL");
     first.wait().unwrap();
-    let cases: [(&[&str], &str, &str); 3] = [
+    let cases: [(&[&str], &str, &str); 4] = [
+        (
+            &["--max-columns", "20000"],
+            "",
+            "the ranks were given different censuses",
+        ),
         (&["--threads", "100000"], "", "--threads 100000"),
         (
             &["--checkpoint", lone.to_str().unwrap()],

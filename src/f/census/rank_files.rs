@@ -97,6 +97,53 @@ fn rank_files(base: &Path, aside: bool) -> Result<Vec<Found>, DriverError> {
     Ok(found)
 }
 
+/// Refuses ranks given different censuses (last row, column limit, batch):
+/// their engines would disagree at the first hand-off. Every rank learns
+/// rank 0's verdict.
+fn same_census(params: Params, ranks: &dyn Ranks) -> Result<(), DriverError> {
+    let bytes = |p: Params| -> Vec<u8> {
+        [p.last_row, p.max_columns, p.batch]
+            .iter()
+            .flat_map(|x| x.to_le_bytes())
+            .collect()
+    };
+    let said = |b: &[u8]| -> String {
+        let x: Vec<u32> = (b.chunks_exact(4))
+            .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
+            .collect();
+        match x[..] {
+            [rows, columns, batch] => {
+                format!("rows 0..={rows}, at most {columns} columns, batches of {batch}")
+            }
+            _ => "a census this build does not know".to_string(),
+        }
+    };
+    let mine = bytes(params);
+    let verdict = share::gather(ranks, mine.clone()).map(|all| {
+        let other: Vec<String> = (all.iter().enumerate())
+            .filter(|(_, b)| **b != mine)
+            .map(|(k, b)| format!("rank {k} of {}: {}", ranks.size(), said(b)))
+            .collect();
+        match other.is_empty() {
+            true => Vec::new(),
+            false => format!(
+                "the ranks were given different censuses (rank 0 of {}: {}; {}); give every rank the same one",
+                ranks.size(),
+                said(&mine),
+                other.join("; ")
+            )
+            .into_bytes(),
+        }
+    });
+    let verdict = share::broadcast(ranks, 0, verdict.unwrap_or_default());
+    match verdict.is_empty() {
+        true => Ok(()),
+        false => Err(DriverError::Ranks(
+            String::from_utf8_lossy(&verdict).into_owned(),
+        )),
+    }
+}
+
 impl RankFiles {
     /// Continues from the newest column for which every rank has a checkpoint,
     /// or starts a new census when no rank has one (every rank calls this).
@@ -105,6 +152,7 @@ impl RankFiles {
         params: Params,
         ranks: Arc<dyn Ranks>,
     ) -> Result<Run, DriverError> {
+        same_census(params, &*ranks)?;
         let base = &self.base;
         let (size, rank) = (ranks.size(), ranks.rank());
         // Every step that reads the directory can fail on one rank alone (a
