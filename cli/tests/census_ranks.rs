@@ -185,3 +185,51 @@ fn a_build_without_mpi_refuses_to_be_one_of_several_ranks() {
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 }
+
+/// What every rank is told when the ranks cannot start together: ranks given
+/// different censuses, and checkpoint files that some ranks have and others
+/// do not (a finished census stopped while its ranks removed theirs).
+#[test]
+fn ranks_that_cannot_start_together_are_all_told_why() {
+    use chomp3::f::census::rank_files::RankFiles;
+    let dir = tempfile::tempdir().unwrap();
+    let base = dir.path().join("c.c3k");
+    let start = |params: &(dyn Fn(u32) -> Params + Sync)| {
+        let said = std::sync::Mutex::new(Vec::new());
+        on_ranks(2, |r| {
+            let rank = r.rank();
+            let files = RankFiles { base: base.clone() };
+            let e = files
+                .resume_or_start(params(rank), r)
+                .err()
+                .expect("refused");
+            said.lock().unwrap().push(e.to_string());
+            (rank == 0).then_some(())
+        });
+        let said = said.into_inner().unwrap();
+        assert_eq!(said.len(), 2);
+        assert_eq!(said[0], said[1], "every rank hears the same");
+        said[0].clone()
+    };
+    let other = |rank: u32| Params {
+        max_columns: PARAMS.max_columns - rank,
+        ..PARAMS
+    };
+    let said = start(&other);
+    assert!(
+        said.contains("the ranks were given different censuses"),
+        "{said}"
+    );
+    assert!(
+        said.contains("rank 1 of 2: rows 0..=3500, at most 19999 columns"),
+        "{said}"
+    );
+    // Rank 1's file alone: its content is never read.
+    std::fs::write(dir.path().join("c.c3k.1-of-2.at-360"), b"x").unwrap();
+    let said = start(&|_| PARAMS);
+    assert!(said.contains("are there for some ranks only"), "{said}");
+    assert!(
+        dir.path().join("c.c3k.1-of-2.at-360").exists(),
+        "nothing removed"
+    );
+}

@@ -190,7 +190,8 @@ impl RankFiles {
             .flat_map(|f| f.column.to_le_bytes())
             .collect();
         // Rank 0 finds the newest column every rank has (u64::MAX: nobody
-        // has any; u64::MAX - 1: none in common).
+        // has any; u64::MAX - 1: none in common; u64::MAX - 2: some ranks
+        // have none).
         let choice = share::gather(&*ranks, listed).map(|all| {
             let lists: Vec<Vec<u32>> = all
                 .iter()
@@ -203,6 +204,9 @@ impl RankFiles {
             if lists.iter().all(Vec::is_empty) {
                 return u64::MAX;
             }
+            if lists.iter().any(Vec::is_empty) {
+                return u64::MAX - 2;
+            }
             lists[0]
                 .iter()
                 .filter(|c| lists.iter().all(|l| l.contains(c)))
@@ -213,6 +217,14 @@ impl RankFiles {
         let choice = u64::from_le_bytes(choice[..8].try_into().expect("8 bytes"));
         if choice == u64::MAX {
             return Ok(Run::shared(params, ranks));
+        }
+        if choice == u64::MAX - 2 {
+            // A rank's last file goes only when the census has ended and its
+            // results are written (`Checkpoints::remove`).
+            return Err(DriverError::Ranks(format!(
+                "the checkpoint files {}.*-of-{size}.at-* are there for some ranks only: the census had written its results and was removing them when it was stopped, or files were deleted; delete them to start over",
+                base.display()
+            )));
         }
         let Ok(column) = u32::try_from(choice) else {
             return Err(DriverError::Ranks(format!(
