@@ -187,8 +187,10 @@ fn a_build_without_mpi_refuses_to_be_one_of_several_ranks() {
 }
 
 /// What every rank is told when the ranks cannot start together: ranks given
-/// different censuses, and checkpoint files that some ranks have and others
-/// do not (a finished census stopped while its ranks removed theirs).
+/// different censuses, or files of a census on other ranks. Checkpoint files
+/// that some ranks have and others not (a census stopped at its first
+/// checkpoint, or while its ranks removed theirs at the end) are removed,
+/// and the census starts again.
 #[test]
 fn ranks_that_cannot_start_together_are_all_told_why() {
     use chomp3::f::census::rank_files::RankFiles;
@@ -224,12 +226,24 @@ fn ranks_that_cannot_start_together_are_all_told_why() {
         said.contains("rank 1 of 2: rows 0..=3500, at most 19999 columns"),
         "{said}"
     );
-    // Rank 1's file alone: its content is never read.
-    std::fs::write(dir.path().join("c.c3k.1-of-2.at-360"), b"x").unwrap();
+    // Rank 1's file alone (its content is never read).
+    let alone = dir.path().join("c.c3k.1-of-2.at-360");
+    std::fs::write(&alone, b"x").unwrap();
+    on_ranks(2, |r| {
+        let rank = r.rank();
+        let files = RankFiles { base: base.clone() };
+        let (run, left_over) = files.resume_or_start(PARAMS, r).ok().expect("begun");
+        assert!(left_over && run.columns() == 0);
+        (rank == 0).then_some(())
+    });
+    assert!(!alone.exists(), "the lone file is removed");
+    // A file of a census on three ranks is neither used nor removed.
+    let other = dir.path().join("c.c3k.0-of-3.at-360");
+    std::fs::write(&other, b"x").unwrap();
     let said = start(&|_| PARAMS);
-    assert!(said.contains("are there for some ranks only"), "{said}");
     assert!(
-        dir.path().join("c.c3k.1-of-2.at-360").exists(),
-        "nothing removed"
+        said.contains("is a checkpoint of a census on 3 ranks"),
+        "{said}"
     );
+    assert!(other.exists(), "nothing removed");
 }

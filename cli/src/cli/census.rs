@@ -239,7 +239,14 @@ fn resume(
             if !quiet {
                 note!("chomp3: census on {} MPI ranks", r.size());
             }
-            let run = rank_files.resume_or_start(params, r.clone())?;
+            let (run, left_over) = rank_files.resume_or_start(params, r.clone())?;
+            if !quiet && left_over {
+                note!(
+                    "chomp3: removed the checkpoint files {}.*-of-{}.at-* that only some ranks had (a census stopped at its first checkpoint, or while removing them after writing its results): nothing continues from them; starting the census again",
+                    rank_files.base.shown(),
+                    r.size()
+                );
+            }
             if !quiet && run.columns() > 0 {
                 note!(
                     "chomp3: resuming from {}.*-of-{}.at-{}: column {}, rows 0..{} settled",

@@ -147,11 +147,16 @@ fn same_census(params: Params, ranks: &dyn Ranks) -> Result<(), DriverError> {
 impl RankFiles {
     /// Continues from the newest column for which every rank has a checkpoint,
     /// or starts a new census when no rank has one (every rank calls this).
+    /// Files that some ranks have and others not can only be a census's
+    /// first checkpoint, stopped before every rank had written its own, or
+    /// the last ones, stopped while the ranks removed them after writing the
+    /// results: nothing can continue from them, so they are removed and a
+    /// new census starts (`true` beside the run says so).
     pub fn resume_or_start(
         &self,
         params: Params,
         ranks: Arc<dyn Ranks>,
-    ) -> Result<Run, DriverError> {
+    ) -> Result<(Run, bool), DriverError> {
         same_census(params, &*ranks)?;
         let base = &self.base;
         let (size, rank) = (ranks.size(), ranks.rank());
@@ -216,15 +221,14 @@ impl RankFiles {
         let choice = share::broadcast(&*ranks, 0, choice.unwrap_or(0).to_le_bytes().to_vec());
         let choice = u64::from_le_bytes(choice[..8].try_into().expect("8 bytes"));
         if choice == u64::MAX {
-            return Ok(Run::shared(params, ranks));
+            return Ok((Run::shared(params, ranks), false));
         }
         if choice == u64::MAX - 2 {
-            // A rank's last file goes only when the census has ended and its
-            // results are written (`Checkpoints::remove`).
-            return Err(DriverError::Ranks(format!(
-                "the checkpoint files {}.*-of-{size}.at-* are there for some ranks only: the census had written its results and was removing them when it was stopped, or files were deleted; delete them to start over",
-                base.display()
-            )));
+            // A rank gets its first file at the first save (the others wait
+            // for it before removing anything) and loses its last only at
+            // the end (`Checkpoints::remove`): see above.
+            together(&*ranks, self.remove_older(size, rank, None))?;
+            return Ok((Run::shared(params, ranks), true));
         }
         let Ok(column) = u32::try_from(choice) else {
             return Err(DriverError::Ranks(format!(
@@ -242,7 +246,7 @@ impl RankFiles {
             });
         // Every rank learns what each found (a rank that could not read its
         // file would otherwise end alone, the others waiting for it).
-        together(&*ranks, loaded)
+        together(&*ranks, loaded).map(|run| (run, false))
     }
 
     /// Deletes this rank's checkpoint files but the one for `keep`.
