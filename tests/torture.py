@@ -206,16 +206,22 @@ def start_and_kill(cmd, cwd, log, after):
         try:
             return p.wait(timeout=after)
         except subprocess.TimeoutExpired:
-            kill_session(p.pid)
-            p.wait()
-            # Every process of the job is gone before the next starts.
-            deadline = time.monotonic() + 60
-            while session_alive(p.pid):
-                if time.monotonic() > deadline:
-                    sys.exit(f"a killed run's processes are still there after 60 s: {cmd}")
-                kill_session(p.pid)
-                time.sleep(0.01)
+            end_session(p, cmd)
             return None
+
+
+def end_session(p, cmd):
+    """Kills every process of the session of `p` (started by `cmd`) and waits
+    until all are gone, so that no process of a job outlives it into the
+    next."""
+    kill_session(p.pid)
+    p.wait()
+    deadline = time.monotonic() + 60
+    while session_alive(p.pid):
+        if time.monotonic() > deadline:
+            sys.exit(f"a killed run's processes are still there after 60 s: {cmd}")
+        kill_session(p.pid)
+        time.sleep(0.01)
 
 
 def session_pids(sid):
@@ -265,28 +271,13 @@ def start_and_kill_one(cmd, cwd, log, after, rng):
             p.wait(timeout=ONE_RANK_LIMIT)
         except subprocess.TimeoutExpired:
             hung = True
-        deadline = time.monotonic() + 60
-        while session_alive(p.pid):
-            if time.monotonic() > deadline:
-                sys.exit(f"a killed run's processes are still there after 60 s: {cmd}")
-            kill_session(p.pid)
-            time.sleep(0.01)
-        p.wait()
+        end_session(p, cmd)
         return None, hung
 
 
 def session_alive(sid):
     """Whether any process of session `sid` is still there."""
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as f:
-                    fields = f.read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[3]) == sid and fields[0] != "Z":
-                return True
-    return False
+    return bool(session_pids(sid))
 
 
 def torture(name, cmd, tables, binary, kills, rng, work):

@@ -164,16 +164,44 @@ fn newest_checkpoint(dir: &Path) -> u32 {
         .unwrap_or(0)
 }
 
-#[test]
-fn a_killed_mpi_census_resumes_to_the_same_bytes() {
+/// A job of 20,000 rows that saves a checkpoint after every batch, in its
+/// own directory `work` under `dir`, and the bytes of the census in one
+/// process it must end in.
+struct Saving {
+    dir: tempfile::TempDir,
+    want: (Vec<u8>, Vec<u8>),
+    work: PathBuf,
+    out: PathBuf,
+    args: Vec<String>,
+}
+
+fn saving(name: &str) -> Saving {
     let rows = "20000";
     let dir = tempfile::tempdir().unwrap();
     let want = single(dir.path(), rows);
-    let work = dir.path().join("killed");
+    let work = dir.path().join(name);
     std::fs::create_dir(&work).unwrap();
     let out = work.join("census.tsv");
     let mut args = census_args(&out, rows);
     args.extend(["--checkpoint-secs".into(), "0".into()]);
+    Saving {
+        dir,
+        want,
+        work,
+        out,
+        args,
+    }
+}
+
+#[test]
+fn a_killed_mpi_census_resumes_to_the_same_bytes() {
+    let Saving {
+        dir: _dir,
+        want,
+        work,
+        out,
+        args,
+    } = saving("killed");
     // Killed twice, each time once checkpoints are being written (a checkpoint
     // after every batch: the kill lands in or between writes).
     for round in 0..2 {
@@ -267,7 +295,7 @@ fn an_mpi_census_whose_output_is_busy_stops_on_every_rank() {
 /// found only when the rank looks for its checkpoints; and threads that do
 /// not fit the rank's address space (`ulimit -v`, under which Open MPI's
 /// shared memory fails too, so that the rank cannot hear the others: the
-/// refusal is still said, and the job ends). Ranks given different
+/// refusal is still said, and the job ends; on rank 0 too). Ranks given different
 /// censuses are refused before they compute.
 #[test]
 fn a_refusal_on_one_rank_alone_stops_every_rank() {
@@ -324,6 +352,31 @@ fn a_refusal_on_one_rank_alone_stops_every_rank() {
         assert!(err.contains("rank 1 of 2: ") && err.contains(said), "{err}");
         assert!(!out.exists(), "{err}");
     }
+    // The address space held on rank 0, so tightly that Open MPI's shared
+    // memory fails there too and rank 0 never hears the others: it says its
+    // refusal at once, and leaves after a bound.
+    let mut job = Command::new("mpirun");
+    job.args([
+        "--allow-run-as-root",
+        "--oversubscribe",
+        "-n",
+        "1",
+        "sh",
+        "-c",
+    ]);
+    job.arg("ulimit -v 60000\nexec \"$0\" \"$@\"");
+    job.arg(env!("CARGO_BIN_EXE_chomp3"))
+        .args(census_args(&out, ROWS))
+        .args([":", "-n", "1", env!("CARGO_BIN_EXE_chomp3")])
+        .args(census_args(&out, ROWS));
+    let refused = within(&mut job, Duration::from_secs(60));
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success(), "{err}");
+    assert!(
+        err.contains("rank 0 of 2: cannot start the worker threads"),
+        "{err}"
+    );
+    assert!(!out.exists(), "{err}");
 }
 
 /// Runs `job` (standard error kept), killing it and failing if it is not
@@ -495,14 +548,13 @@ impl Drop for Job {
 
 #[test]
 fn an_mpi_census_that_loses_a_rank_continues_to_the_same_bytes() {
-    let rows = "20000";
-    let dir = tempfile::tempdir().unwrap();
-    let want = single(dir.path(), rows);
-    let work = dir.path().join("lost");
-    std::fs::create_dir(&work).unwrap();
-    let out = work.join("census.tsv");
-    let mut args = census_args(&out, rows);
-    args.extend(["--checkpoint-secs".into(), "0".into()]);
+    let Saving {
+        dir: _dir,
+        want,
+        work,
+        out,
+        args,
+    } = saving("lost");
     // Three jobs of three ranks, each losing one rank to SIGKILL once every
     // rank has written a checkpoint past the last common one: rank 1, then
     // rank 0 (the one that writes the census), then rank 2. mpirun ends the
@@ -553,14 +605,13 @@ fn an_mpi_census_that_loses_a_rank_continues_to_the_same_bytes() {
 /// continues to the bytes of the census in one process.
 #[test]
 fn ctrl_c_to_one_rank_saves_every_rank_and_the_job_continues() {
-    let rows = "20000";
-    let dir = tempfile::tempdir().unwrap();
-    let want = single(dir.path(), rows);
-    let work = dir.path().join("interrupted");
-    std::fs::create_dir(&work).unwrap();
-    let out = work.join("census.tsv");
-    let mut args = census_args(&out, rows);
-    args.extend(["--checkpoint-secs".into(), "0".into()]);
+    let Saving {
+        dir,
+        want,
+        work,
+        out,
+        args,
+    } = saving("interrupted");
     let log = dir.path().join("stderr.log");
     let mut job = Job::start_to(2, &args, std::fs::File::create(&log).unwrap().into());
     let deadline = Instant::now() + Duration::from_secs(120);

@@ -124,7 +124,21 @@ fn run_on(
                 (_, Err(e), _) | (.., Err(e)) => Err(super::worded(&e)),
                 (Ok(h), Ok(c), Ok(p)) => Ok((h, c, p)),
             };
-            driver::every_rank(&**r, ready).map_err(anyhow::Error::msg)?
+            // A rank that cannot go on says why at once, before the ranks'
+            // exchange: that needs the MPI transport, which may be what
+            // failed on this rank (Open MPI's shared memory under `ulimit
+            // -v`), and then the exchange never ends; such a rank leaves
+            // after a bound. Every other refusal comes in the exchange.
+            let own = ready.as_ref().err().cloned();
+            if let Some(e) = &own {
+                note!("chomp3: error: rank {} of {}: {e}", r.rank(), r.size());
+                leave_after(Duration::from_secs(30));
+            }
+            match driver::every_rank(&**r, ready) {
+                Ok(ready) => ready,
+                Err(_) if own.is_some() => std::process::exit(1),
+                Err(all) => bail!(all),
+            }
         }
         None => (held?, check?, pool?),
     };
@@ -195,6 +209,18 @@ fn run_on(
         Some(t) => check_table(&result.rows, &t),
         None => Ok(()),
     }
+}
+
+/// Ends this process with status 1 after `wait`, whatever it is doing then,
+/// without running exit handlers (MPI's could wait for the other ranks):
+/// for a rank that has said its error and waits for the others in vain.
+fn leave_after(wait: Duration) {
+    std::thread::spawn(move || {
+        std::thread::sleep(wait);
+        // SAFETY: `_exit` ends the process at once; nothing is left half
+        // written (every file chomp3 writes is written aside and renamed).
+        unsafe { libc::_exit(1) }
+    });
 }
 
 /// Says what the census found.
