@@ -379,6 +379,35 @@ fn a_refusal_on_one_rank_alone_stops_every_rank() {
     assert!(!out.exists(), "{err}");
 }
 
+/// Ranks that do not see the same directory (each started in its own, the
+/// paths relative) are refused, and the checkpoint that one of them sees is
+/// kept: taken for a file the other ranks lack, it would have been removed.
+#[test]
+fn ranks_that_see_different_directories_are_refused_and_nothing_is_removed() {
+    let dir = tempfile::tempdir().unwrap();
+    let (shared, local) = (dir.path().join("shared"), dir.path().join("local"));
+    std::fs::create_dir(&shared).unwrap();
+    std::fs::create_dir(&local).unwrap();
+    let kept = shared.join("census.c3k.0-of-2.at-2520");
+    std::fs::write(&kept, b"rank 0's state").unwrap();
+    let args = census_args(Path::new("census.tsv"), ROWS);
+    let mut job = Command::new("mpirun");
+    job.args(["--allow-run-as-root", "--oversubscribe", "-n", "1", "-wdir"]);
+    job.arg(&shared)
+        .arg(env!("CARGO_BIN_EXE_chomp3"))
+        .args(&args);
+    job.args([":", "-n", "1", "-wdir"]).arg(&local);
+    job.arg(env!("CARGO_BIN_EXE_chomp3")).args(&args);
+    let refused = within(&mut job, Duration::from_secs(60));
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success(), "{err}");
+    assert!(
+        err.contains("the ranks do not see the same checkpoint files"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(&kept).unwrap(), b"rank 0's state");
+}
+
 /// Runs `job` (standard error kept), killing it and failing if it is not
 /// done within `limit`: a job that waits without end is a defect.
 fn within(job: &mut Command, limit: Duration) -> Output {

@@ -160,20 +160,36 @@ fn a_checkpoint_of_an_earlier_version_is_refused_and_kept() {
 }
 
 /// A census in one process whose checkpoint has an MPI run's rank files
-/// beside it is refused, not started again beside them.
+/// beside it is refused, not started again beside them; the message says
+/// to continue them under mpirun only when every rank has a file.
 #[test]
 fn a_census_in_one_process_refuses_beside_an_mpi_runs_checkpoints() {
     let dir = tempfile::tempdir().unwrap();
-    let rank_file = dir.path().join("census.c3k.1-of-3.at-2520");
-    std::fs::write(&rank_file, b"a rank's checkpoint").unwrap();
+    let rank_file = |rank: u32| dir.path().join(format!("census.c3k.{rank}-of-3.at-2520"));
+    std::fs::write(rank_file(1), b"a rank's checkpoint").unwrap();
     let (out, err) = census_of_100_refused(dir.path());
+    assert!(!out.exists(), "no census written");
     assert!(
         err.contains("is the checkpoint of rank 1 of a census on 3 MPI ranks (column 2520)")
-            && err.contains("mpirun -n 3"),
+            && err.contains("nothing can continue it")
+            && !err.contains("mpirun -n 3"),
+        "{err}"
+    );
+    for rank in [0, 2] {
+        std::fs::write(rank_file(rank), b"a rank's checkpoint").unwrap();
+    }
+    let (out, err) = census_of_100_refused(dir.path());
+    assert!(
+        err.contains("of a census on 3 MPI ranks (column 2520)") && err.contains("mpirun -n 3"),
         "{err}"
     );
     assert!(!out.exists(), "no census written");
-    assert_eq!(std::fs::read(&rank_file).unwrap(), b"a rank's checkpoint");
+    for rank in 0..3 {
+        assert_eq!(
+            std::fs::read(rank_file(rank)).unwrap(),
+            b"a rank's checkpoint"
+        );
+    }
 }
 
 /// `census --rows 100 --out DIR/census.tsv`, which must fail in one line:

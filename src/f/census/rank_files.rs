@@ -36,19 +36,25 @@ fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> DriverError + '_ {
 /// of ranks of an MPI run beside it: continuing without them would start
 /// the census again and leave them behind.
 pub(crate) fn refuse_rank_files(base: &Path) -> Result<(), DriverError> {
-    match rank_files(base, false)?.first() {
-        None => Ok(()),
-        Some(f) => Err(DriverError::Ranks(format!(
-            "{} is the checkpoint of rank {} of a census on {} MPI ranks (column {}); continue it with mpirun -n {}, or delete the files {}.*-of-{}.at-*",
-            f.path.display(),
-            f.rank,
-            f.size,
-            f.column,
-            f.size,
-            base.display(),
-            f.size
-        ))),
-    }
+    let files = rank_files(base, false)?;
+    let Some(f) = files.first() else {
+        return Ok(());
+    };
+    // Only a set with a file for every rank can be continued.
+    let whole = (0..f.size).all(|rank| files.iter().any(|g| (g.size, g.rank) == (f.size, rank)));
+    let then = match whole {
+        true => format!("continue it with mpirun -n {}, or", f.size),
+        false => "some of its ranks have no file, so nothing can continue it;".to_string(),
+    };
+    Err(DriverError::Ranks(format!(
+        "{} is the checkpoint of rank {} of a census on {} MPI ranks (column {}); {then} delete the files {}.*-of-{}.at-* to start over",
+        f.path.display(),
+        f.rank,
+        f.size,
+        f.column,
+        base.display(),
+        f.size
+    )))
 }
 
 /// `<base>.<rank>-of-<size>.at-<column>`.
@@ -56,6 +62,13 @@ fn rank_file(base: &Path, size: u32, rank: u32, column: u32) -> PathBuf {
     let mut name = base.file_name().unwrap_or_default().to_os_string();
     name.push(format!(".{rank}-of-{size}.at-{column}"));
     base.with_file_name(name)
+}
+
+/// A number as chomp3 writes it in a file's name: decimal digits, no sign,
+/// no leading zero (other names that read as the same number are not its).
+fn number(s: &str) -> Option<u32> {
+    let plain = s.bytes().all(|b| b.is_ascii_digit()) && (s == "0" || !s.starts_with('0'));
+    plain.then(|| s.parse().ok()).flatten()
 }
 
 /// One rank's checkpoint file found on disk.
@@ -79,7 +92,7 @@ fn rank_files(base: &Path, aside: bool) -> Result<Vec<Found>, DriverError> {
         let name = if aside { left_aside(name)? } else { name };
         let (rank, rest) = name.strip_prefix(&prefix)?.split_once("-of-")?;
         let (size, column) = rest.split_once(".at-")?;
-        Some((size.parse().ok()?, rank.parse().ok()?, column.parse().ok()?))
+        Some((number(size)?, number(rank)?, number(column)?))
     };
     let mut found = Vec::new();
     for entry in std::fs::read_dir(&dir).map_err(io_error(&dir))? {
@@ -144,6 +157,78 @@ fn same_census(params: Params, ranks: &dyn Ranks) -> Result<(), DriverError> {
     }
 }
 
+/// How the ranks begin, as rank 0 decides it from every rank's list of the
+/// checkpoint files it sees.
+#[derive(Debug, PartialEq, Eq)]
+enum Begin {
+    /// No rank has a file: a new census.
+    New,
+    /// Some ranks have files, others none: removed, and a new census.
+    LeftOver,
+    /// Every rank continues from its file for this column.
+    At(u32),
+    /// Nothing can begin (why).
+    Refused(String),
+}
+
+impl Begin {
+    /// From the lists of `(rank, column)` pairs each rank sees (the bytes of
+    /// little-endian pairs, sorted) for a census on `size` ranks whose files
+    /// are named after `base`.
+    fn decide(lists: &[Vec<u8>], size: u32, base: &str) -> Begin {
+        if let Some(k) = lists.iter().position(|l| *l != lists[0]) {
+            let count = |l: &[u8]| l.len() / 8;
+            return Begin::Refused(format!(
+                "the ranks do not see the same checkpoint files {base}.*-of-{size}.at-* (rank 0 of {size} sees {}, rank {k} sees {}): give every rank the same directory, on a file system they share",
+                count(&lists[0]),
+                count(&lists[k])
+            ));
+        }
+        let pairs: Vec<(u32, u32)> = (lists[0].chunks_exact(8))
+            .map(|b| {
+                let n = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().expect("4 bytes"));
+                (n(0), n(4))
+            })
+            .collect();
+        if pairs.is_empty() {
+            return Begin::New;
+        }
+        let columns = |rank: u32| pairs.iter().filter(move |p| p.0 == rank).map(|p| p.1);
+        if (0..size).any(|rank| columns(rank).next().is_none()) {
+            return Begin::LeftOver;
+        }
+        // The newest column every rank has.
+        match columns(0)
+            .filter(|&c| (1..size).all(|rank| columns(rank).any(|x| x == c)))
+            .max()
+        {
+            Some(c) => Begin::At(c),
+            None => Begin::Refused(format!(
+                "the ranks' checkpoint files {base}.*-of-{size}.at-* have no column in common; delete them to start over"
+            )),
+        }
+    }
+
+    fn to_bytes(&self) -> Vec<u8> {
+        match self {
+            Begin::New => vec![0],
+            Begin::LeftOver => vec![1],
+            Begin::At(c) => [&[2][..], &c.to_le_bytes()].concat(),
+            Begin::Refused(said) => [&[3][..], said.as_bytes()].concat(),
+        }
+    }
+
+    fn from_bytes(b: &[u8]) -> Begin {
+        match b.split_first() {
+            Some((0, _)) => Begin::New,
+            Some((1, _)) => Begin::LeftOver,
+            Some((2, c)) => Begin::At(u32::from_le_bytes(c.try_into().expect("4 bytes"))),
+            Some((_, said)) => Begin::Refused(String::from_utf8_lossy(said).into_owned()),
+            None => Begin::Refused("rank 0 said nothing".to_string()),
+        }
+    }
+}
+
 impl RankFiles {
     /// Continues from the newest column for which every rank has a checkpoint,
     /// or starts a new census when no rank has one (every rank calls this).
@@ -189,52 +274,32 @@ impl RankFiles {
             }
         });
         let files = together(&*ranks, files)?;
-        let listed: Vec<u8> = files
-            .iter()
-            .filter(|f| f.rank == rank)
-            .flat_map(|f| f.column.to_le_bytes())
+        // Every rank lists every rank's files; rank 0 decides from the
+        // lists (which must agree: ranks that see different directories
+        // would otherwise take each other's files for missing) and tells
+        // every rank.
+        let mut seen: Vec<(u32, u32)> = (files.iter())
+            .filter(|f| f.rank < size)
+            .map(|f| (f.rank, f.column))
             .collect();
-        // Rank 0 finds the newest column every rank has (u64::MAX: nobody
-        // has any; u64::MAX - 1: none in common; u64::MAX - 2: some ranks
-        // have none).
-        let choice = share::gather(&*ranks, listed).map(|all| {
-            let lists: Vec<Vec<u32>> = all
-                .iter()
-                .map(|b| {
-                    b.chunks_exact(4)
-                        .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
-                        .collect()
-                })
-                .collect();
-            if lists.iter().all(Vec::is_empty) {
-                return u64::MAX;
+        seen.sort_unstable();
+        let listed: Vec<u8> = (seen.iter())
+            .flat_map(|&(r, c)| [r.to_le_bytes(), c.to_le_bytes()].concat())
+            .collect();
+        let verdict = share::gather(&*ranks, listed)
+            .map(|all| Begin::decide(&all, size, &base.display().to_string()).to_bytes());
+        let verdict = share::broadcast(&*ranks, 0, verdict.unwrap_or_default());
+        let column = match Begin::from_bytes(&verdict) {
+            Begin::New => return Ok((Run::shared(params, ranks), false)),
+            Begin::LeftOver => {
+                // A rank gets its first file at the first save (the others
+                // wait for it before removing anything) and loses its last
+                // only at the end (`Checkpoints::remove`): see above.
+                together(&*ranks, self.remove_older(size, rank, None))?;
+                return Ok((Run::shared(params, ranks), true));
             }
-            if lists.iter().any(Vec::is_empty) {
-                return u64::MAX - 2;
-            }
-            lists[0]
-                .iter()
-                .filter(|c| lists.iter().all(|l| l.contains(c)))
-                .max()
-                .map_or(u64::MAX - 1, |&c| u64::from(c))
-        });
-        let choice = share::broadcast(&*ranks, 0, choice.unwrap_or(0).to_le_bytes().to_vec());
-        let choice = u64::from_le_bytes(choice[..8].try_into().expect("8 bytes"));
-        if choice == u64::MAX {
-            return Ok((Run::shared(params, ranks), false));
-        }
-        if choice == u64::MAX - 2 {
-            // A rank gets its first file at the first save (the others wait
-            // for it before removing anything) and loses its last only at
-            // the end (`Checkpoints::remove`): see above.
-            together(&*ranks, self.remove_older(size, rank, None))?;
-            return Ok((Run::shared(params, ranks), true));
-        }
-        let Ok(column) = u32::try_from(choice) else {
-            return Err(DriverError::Ranks(format!(
-                "the ranks' checkpoint files {}.*-of-{size}.at-* have no column in common; delete them to start over",
-                base.display()
-            )));
+            Begin::Refused(said) => return Err(DriverError::Ranks(said)),
+            Begin::At(column) => column,
         };
         let path = rank_file(base, size, rank, column);
         let loaded = crate::base::input::open(&path, super::driver::CHECKPOINT)
@@ -285,5 +350,72 @@ impl Checkpoints for RankFiles {
     fn remove(&self, ranks: &dyn Ranks) -> Result<(), DriverError> {
         share::broadcast(ranks, 0, vec![1]);
         together(ranks, self.remove_older(ranks.size(), ranks.rank(), None))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A rank's list of the files it sees, as the ranks send it.
+    fn list(pairs: &[(u32, u32)]) -> Vec<u8> {
+        (pairs.iter())
+            .flat_map(|&(r, c)| [r.to_le_bytes(), c.to_le_bytes()].concat())
+            .collect()
+    }
+
+    #[test]
+    fn the_ranks_begin_as_the_files_they_all_see_allow() {
+        let decide = |lists: &[Vec<u8>]| Begin::decide(lists, 2, "c.c3k");
+        let both = list(&[(0, 2520), (0, 5040), (1, 2520), (1, 5040)]);
+        assert_eq!(decide(&[both.clone(), both]), Begin::At(5040));
+        // Mid-save: rank 0 has written the newer column, rank 1 not yet.
+        let mid = list(&[(0, 2520), (0, 5040), (1, 2520)]);
+        assert_eq!(decide(&[mid.clone(), mid]), Begin::At(2520));
+        assert_eq!(decide(&[list(&[]), list(&[])]), Begin::New);
+        // The first save, stopped before rank 1 wrote its file.
+        let first = list(&[(0, 2520)]);
+        assert_eq!(decide(&[first.clone(), first]), Begin::LeftOver);
+        let apart = list(&[(0, 2520), (1, 5040)]);
+        let Begin::Refused(said) = decide(&[apart.clone(), apart]) else {
+            panic!("files of no common column are refused");
+        };
+        assert!(said.contains("no column in common"), "{said}");
+        // Rank 1 sees another directory: refused, whatever it holds.
+        let Begin::Refused(said) = decide(&[list(&[(0, 2520), (1, 2520)]), list(&[])]) else {
+            panic!("ranks that see different files are refused");
+        };
+        assert!(
+            said.contains("do not see the same checkpoint files"),
+            "{said}"
+        );
+        for verdict in [
+            Begin::New,
+            Begin::LeftOver,
+            Begin::At(7),
+            Begin::Refused("x".into()),
+        ] {
+            assert_eq!(Begin::from_bytes(&verdict.to_bytes()), verdict);
+        }
+    }
+
+    #[test]
+    fn only_the_names_chomp3_writes_are_checkpoints_of_ranks() {
+        let dir = tempfile::tempdir().unwrap();
+        let base = dir.path().join("c.c3k");
+        for name in [
+            "c.c3k.0-of-2.at-017640",
+            "c.c3k.+0-of-+2.at-+17640",
+            "c.c3k.00-of-2.at-0",
+            "c.c3k.0-of-2.at-",
+            "c.c3k.0-of-2.at-1x",
+        ] {
+            std::fs::write(dir.path().join(name), b"").unwrap();
+        }
+        assert!(rank_files(&base, false).unwrap().is_empty());
+        std::fs::write(dir.path().join("c.c3k.0-of-2.at-0"), b"").unwrap();
+        let found = rank_files(&base, false).unwrap();
+        assert_eq!(found.len(), 1);
+        assert_eq!((found[0].size, found[0].rank, found[0].column), (2, 0, 0));
     }
 }
