@@ -210,6 +210,19 @@ def start_and_kill(cmd, cwd, log, after):
             return None
 
 
+def where_stuck(sid, log):
+    """Appends to `log` where each process of session `sid` waits (its
+    threads' stacks, by gdb where it is installed), for a job that did not
+    end."""
+    if shutil.which("gdb") is None:
+        return
+    for pid in session_pids(sid):
+        log.write(f"--- process {pid} of a job that did not end:\n".encode())
+        log.flush()
+        subprocess.run(["gdb", "-p", str(pid), "-batch", "-ex", "thread apply all bt 12"],
+                       stdout=log, stderr=subprocess.STDOUT, timeout=120)
+
+
 def end_session(p, cmd):
     """Kills every process of the session of `p` (started by `cmd`) and waits
     until all are gone, so that no process of a job outlives it into the
@@ -271,6 +284,7 @@ def start_and_kill_one(cmd, cwd, log, after, rng):
             p.wait(timeout=ONE_RANK_LIMIT)
         except subprocess.TimeoutExpired:
             hung = True
+            where_stuck(p.pid, err)
         end_session(p, cmd)
         return None, hung
 
