@@ -380,8 +380,10 @@ fn a_refusal_on_one_rank_alone_stops_every_rank() {
 }
 
 /// Ranks that do not see the same directory (each started in its own, the
-/// paths relative) are refused, and the checkpoint that one of them sees is
-/// kept: taken for a file the other ranks lack, it would have been removed.
+/// paths relative) are refused before any work, whether the directories
+/// are empty (their checkpoints would be split between them) or one holds
+/// a checkpoint, which is kept: taken for a file the other ranks lack, it
+/// would have been removed.
 #[test]
 fn ranks_that_see_different_directories_are_refused_and_nothing_is_removed() {
     let dir = tempfile::tempdir().unwrap();
@@ -389,22 +391,38 @@ fn ranks_that_see_different_directories_are_refused_and_nothing_is_removed() {
     std::fs::create_dir(&shared).unwrap();
     std::fs::create_dir(&local).unwrap();
     let kept = shared.join("census.c3k.0-of-2.at-2520");
-    std::fs::write(&kept, b"rank 0's state").unwrap();
     let args = census_args(Path::new("census.tsv"), ROWS);
-    let mut job = Command::new("mpirun");
-    job.args(["--allow-run-as-root", "--oversubscribe", "-n", "1", "-wdir"]);
-    job.arg(&shared)
-        .arg(env!("CARGO_BIN_EXE_chomp3"))
-        .args(&args);
-    job.args([":", "-n", "1", "-wdir"]).arg(&local);
-    job.arg(env!("CARGO_BIN_EXE_chomp3")).args(&args);
-    let refused = within(&mut job, Duration::from_secs(60));
-    let err = String::from_utf8_lossy(&refused.stderr);
-    assert!(!refused.status.success(), "{err}");
-    assert!(
-        err.contains("the ranks do not see the same checkpoint files"),
-        "{err}"
-    );
+    for holding in [false, true] {
+        if holding {
+            std::fs::write(&kept, b"rank 0's state").unwrap();
+        }
+        let mut job = Command::new("mpirun");
+        job.args(["--allow-run-as-root", "--oversubscribe", "-n", "1", "-wdir"]);
+        job.arg(&shared)
+            .arg(env!("CARGO_BIN_EXE_chomp3"))
+            .args(&args);
+        job.args([":", "-n", "1", "-wdir"]).arg(&local);
+        job.arg(env!("CARGO_BIN_EXE_chomp3")).args(&args);
+        let refused = within(&mut job, Duration::from_secs(60));
+        let err = String::from_utf8_lossy(&refused.stderr);
+        assert!(!refused.status.success(), "{err}");
+        assert!(
+            err.contains("rank 1 of 2: ") && err.contains("give every rank the same directory"),
+            "{err}"
+        );
+        let left = |d: &Path| -> Vec<String> {
+            (std::fs::read_dir(d).unwrap())
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .filter(|n| !n.ends_with(".lock"))
+                .collect()
+        };
+        assert!(left(&local).is_empty(), "{:?}", left(&local));
+        let want: Vec<String> = match holding {
+            true => vec!["census.c3k.0-of-2.at-2520".into()],
+            false => vec![],
+        };
+        assert_eq!(left(&shared), want);
+    }
     assert_eq!(std::fs::read(&kept).unwrap(), b"rank 0's state");
 }
 

@@ -226,9 +226,12 @@ fn ranks_that_cannot_start_together_are_all_told_why() {
         said.contains("rank 1 of 2: rows 0..=3500, at most 19999 columns"),
         "{said}"
     );
-    // Rank 1's file alone (its content is never read).
+    // Rank 1's file alone (its content is never read), and a file aside
+    // named for a process that runs (process 1): not a killed writer's.
     let alone = dir.path().join("c.c3k.1-of-2.at-360");
     std::fs::write(&alone, b"x").unwrap();
+    let running = dir.path().join(".c.c3k.0-of-2.at-360.new-1");
+    std::fs::write(&running, b"kept").unwrap();
     on_ranks(2, |r| {
         let rank = r.rank();
         let files = RankFiles { base: base.clone() };
@@ -237,6 +240,7 @@ fn ranks_that_cannot_start_together_are_all_told_why() {
         (rank == 0).then_some(())
     });
     assert!(!alone.exists(), "the lone file is removed");
+    assert_eq!(std::fs::read(&running).unwrap(), b"kept");
     // A file of a census on three ranks is neither used nor removed.
     let other = dir.path().join("c.c3k.0-of-3.at-360");
     std::fs::write(&other, b"x").unwrap();

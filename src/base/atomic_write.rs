@@ -10,11 +10,10 @@ use std::path::{Path, PathBuf};
 
 /// Where `path` is written before the rename: `.<name>.new-<pid>` beside it.
 pub(crate) fn aside_path(path: &Path) -> PathBuf {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy())
-        .unwrap_or_default();
-    path.with_file_name(format!(".{name}.new-{}", std::process::id()))
+    let mut name = std::ffi::OsString::from(".");
+    name.push(path.file_name().unwrap_or_default());
+    name.push(format!(".new-{}", std::process::id()));
+    path.with_file_name(name)
 }
 
 /// For a file name left by a writer that was killed before its rename
@@ -197,28 +196,34 @@ pub(crate) fn remove_drawn_aside(path: &Path) {
 /// come round again). Only where running processes can be seen (`/proc`);
 /// elsewhere nothing is removed.
 pub fn remove_left_by_the_dead(dir: &Path, pid_of: impl Fn(&str) -> Option<u32>) {
-    let proc = Path::new("/proc/self");
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
-    if !proc.exists() {
-        return;
+    for entry in entries.flatten() {
+        let file = entry.file_name();
+        let Some(pid) = pid_of(&file.to_string_lossy()) else {
+            continue;
+        };
+        if left_by_the_dead(pid, &entry.path()) {
+            let _ = std::fs::remove_file(entry.path());
+        }
     }
-    // A number past the system's process ids never named a process: such a
-    // file is not one a process left.
+}
+
+/// Whether `file`, named with the process id `pid`, is one that process
+/// left and can no longer remove: the process does not run, or began after
+/// the file was last written (its id come round again). Never where
+/// running processes cannot be seen (`/proc`), nor for this process, nor
+/// for a number past the system's process ids (it never named a process).
+pub(crate) fn left_by_the_dead(pid: u32, file: &Path) -> bool {
+    if !Path::new("/proc/self").exists() || pid == 0 || pid == std::process::id() {
+        return false;
+    }
     let pid_max = std::fs::read_to_string("/proc/sys/kernel/pid_max")
         .ok()
         .and_then(|s| s.trim().parse::<u32>().ok())
         .unwrap_or(1 << 22);
-    for entry in entries.flatten() {
-        let file = entry.file_name();
-        let Some(pid) = pid_of(&file.to_string_lossy()).filter(|&p| p > 0 && p < pid_max) else {
-            continue;
-        };
-        if pid != std::process::id() && !may_have_written(pid, &entry.path()) {
-            let _ = std::fs::remove_file(entry.path());
-        }
-    }
+    pid < pid_max && !may_have_written(pid, file)
 }
 
 /// Whether process `pid` may have written `file`: it runs, and it began

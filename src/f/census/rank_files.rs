@@ -15,7 +15,7 @@ use std::time::Instant;
 
 use super::driver::{Checkpoints, DriverError, Saved, together};
 use super::{Params, Run};
-use crate::base::atomic_write::{left_aside, write_atomically};
+use crate::base::atomic_write::{left_by_the_dead, write_atomically};
 use crate::f::engine::ranks::{self as share, Ranks};
 
 /// The checkpoints of the ranks of one census: a file per rank and column.
@@ -29,6 +29,15 @@ fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> DriverError + '_ {
     move |error| DriverError::Io {
         path: path.to_path_buf(),
         error,
+    }
+}
+
+/// Removes `path`; one already gone (another process removed it since it was
+/// listed) is no error.
+fn remove(path: &Path) -> Result<(), DriverError> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(io_error(path)(e)),
+        _ => Ok(()),
     }
 }
 
@@ -77,37 +86,109 @@ struct Found {
     rank: u32,
     column: u32,
     path: PathBuf,
+    /// For a file left aside, the process id in its name.
+    pid: Option<u32>,
 }
 
 /// The checkpoint files of `base` in its directory; with `aside`, instead the
-/// partial files that killed writers left (`atomic_write` writes
-/// `.<name>.new-<pid>` first).
+/// partial files that writers left (`atomic_write` writes `.<name>.new-<pid>`
+/// first). Names are compared as the bytes they are.
 fn rank_files(base: &Path, aside: bool) -> Result<Vec<Found>, DriverError> {
     let dir = crate::f::table::parent_dir(base);
-    let prefix = format!(
-        "{}.",
-        base.file_name().unwrap_or_default().to_string_lossy()
-    );
-    let parse = |name: &str| -> Option<(u32, u32, u32)> {
-        let name = if aside { left_aside(name)? } else { name };
-        let (rank, rest) = name.strip_prefix(&prefix)?.split_once("-of-")?;
+    let mut prefix = base
+        .file_name()
+        .unwrap_or_default()
+        .as_encoded_bytes()
+        .to_vec();
+    prefix.push(b'.');
+    let parse = |name: &[u8]| -> Option<(u32, u32, u32, Option<u32>)> {
+        let (name, pid) = match aside {
+            false => (name, None),
+            true => {
+                let inner = name.strip_prefix(b".")?;
+                let at = inner.windows(5).rposition(|w| w == b".new-")?;
+                let pid = number(std::str::from_utf8(&inner[at + 5..]).ok()?)?;
+                (&inner[..at], Some(pid))
+            }
+        };
+        let rest = std::str::from_utf8(name.strip_prefix(&prefix[..])?).ok()?;
+        let (rank, rest) = rest.split_once("-of-")?;
         let (size, column) = rest.split_once(".at-")?;
-        Some((number(size)?, number(rank)?, number(column)?))
+        Some((number(size)?, number(rank)?, number(column)?, pid))
     };
     let mut found = Vec::new();
     for entry in std::fs::read_dir(&dir).map_err(io_error(&dir))? {
         let path = entry.map_err(io_error(&dir))?.path();
-        let name = path.file_name().unwrap_or_default().to_string_lossy();
-        if let Some((size, rank, column)) = parse(&name) {
+        let name = path.file_name().unwrap_or_default().as_encoded_bytes();
+        if let Some((size, rank, column, pid)) = parse(name) {
             found.push(Found {
                 size,
                 rank,
                 column,
                 path,
+                pid,
             });
         }
     }
     Ok(found)
+}
+
+/// Refuses ranks that do not see the checkpoints' directory as one
+/// directory (each started in its own, or one on a file system the others
+/// do not share): their checkpoints would be split between directories,
+/// and each directory would seem to hold files of some ranks only. Rank 0
+/// makes a file of a name never used before there, every rank looks for
+/// it, and rank 0 removes it. (A new name is looked up afresh even on file
+/// systems that cache what they have seen.)
+fn same_directory(base: &Path, ranks: &dyn Ranks) -> Result<(), DriverError> {
+    let dir = crate::f::table::parent_dir(base);
+    let mut stem = std::ffi::OsString::from(".");
+    stem.push(base.file_name().unwrap_or_default());
+    stem.push(".ranks-");
+    let probe = (ranks.rank() == 0).then(|| {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let mut name = stem.clone();
+        name.push(format!("{}-{nanos}", std::process::id()));
+        let path = dir.join(&name);
+        // What killed rank 0s left.
+        let prefix = stem.to_string_lossy().into_owned();
+        crate::base::atomic_write::remove_left_by_the_dead(&dir, |file| {
+            file.strip_prefix(&prefix)?.split_once('-')?.0.parse().ok()
+        });
+        std::fs::File::create(&path).map(|_| path)
+    });
+    let named = match &probe {
+        Some(Ok(path)) => path
+            .file_name()
+            .unwrap_or_default()
+            .as_encoded_bytes()
+            .to_vec(),
+        _ => Vec::new(),
+    };
+    let named = share::broadcast(ranks, 0, named);
+    let made: Option<PathBuf> = probe.as_ref().and_then(|p| p.as_ref().ok().cloned());
+    let seen = match probe {
+        Some(made) => made.map(|_| ()).map_err(io_error(&dir)),
+        // Rank 0 could not make it: its error is the one said.
+        None if named.is_empty() => Ok(()),
+        None => {
+            use std::os::unix::ffi::OsStrExt as _;
+            match dir.join(std::ffi::OsStr::from_bytes(&named)).exists() {
+                true => Ok(()),
+                false => Err(DriverError::Ranks(format!(
+                    "{}: a file rank 0 made there is not there for this rank; give every rank the same directory, on a file system they all share",
+                    dir.display()
+                ))),
+            }
+        }
+    };
+    let seen = together(ranks, seen);
+    if let Some(path) = made {
+        let _ = std::fs::remove_file(path);
+    }
+    seen
 }
 
 /// Refuses ranks given different censuses (last row, column limit, batch):
@@ -243,6 +324,7 @@ impl RankFiles {
         ranks: Arc<dyn Ranks>,
     ) -> Result<(Run, bool), DriverError> {
         same_census(params, &*ranks)?;
+        same_directory(&self.base, &*ranks)?;
         let base = &self.base;
         let (size, rank) = (ranks.size(), ranks.rank());
         // Every step that reads the directory can fail on one rank alone (a
@@ -254,11 +336,13 @@ impl RankFiles {
                 "{} is the checkpoint of a census in one process; continue it without mpirun, or delete it",
                 base.display()
             ))),
-            // Partial files of this rank's killed writers.
+            // Partial files this rank's killed writers left (not those of
+            // a process that runs).
             false => rank_files(base, true).and_then(|asides| {
                 (asides.iter())
                     .filter(|f| (f.size, f.rank) == (size, rank))
-                    .try_for_each(|f| std::fs::remove_file(&f.path).map_err(io_error(&f.path)))
+                    .filter(|f| f.pid.is_some_and(|pid| left_by_the_dead(pid, &f.path)))
+                    .try_for_each(|f| remove(&f.path))
             }),
         };
         together(&*ranks, cleared)?;
@@ -318,7 +402,7 @@ impl RankFiles {
     fn remove_older(&self, size: u32, rank: u32, keep: Option<u32>) -> Result<(), DriverError> {
         for f in rank_files(&self.base, false)? {
             if f.size == size && f.rank == rank && Some(f.column) != keep {
-                std::fs::remove_file(&f.path).map_err(io_error(&f.path))?;
+                remove(&f.path)?;
             }
         }
         Ok(())
@@ -417,5 +501,23 @@ mod tests {
         let found = rank_files(&base, false).unwrap();
         assert_eq!(found.len(), 1);
         assert_eq!((found[0].size, found[0].rank, found[0].column), (2, 0, 0));
+        // Names that are not text: compared as bytes, not as their printed
+        // forms (which are alike).
+        use std::os::unix::ffi::OsStrExt as _;
+        let named = |b: &[u8]| dir.path().join(std::ffi::OsStr::from_bytes(b));
+        std::fs::write(named(b"c\xff.c3k.0-of-2.at-15120"), b"").unwrap();
+        assert!(rank_files(&named(b"c\xfe.c3k"), false).unwrap().is_empty());
+        std::fs::write(named(b"c\xfe.c3k.1-of-2.at-15120"), b"").unwrap();
+        let found = rank_files(&named(b"c\xfe.c3k"), false).unwrap();
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].path, named(b"c\xfe.c3k.1-of-2.at-15120"));
+        // Files left aside, with the process id in their names.
+        std::fs::write(dir.path().join(".c.c3k.1-of-2.at-360.new-1"), b"").unwrap();
+        let aside = rank_files(&base, true).unwrap();
+        assert_eq!(aside.len(), 1);
+        assert_eq!(
+            (aside[0].rank, aside[0].column, aside[0].pid),
+            (1, 360, Some(1))
+        );
     }
 }
