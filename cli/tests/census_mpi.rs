@@ -291,8 +291,8 @@ fn an_mpi_census_whose_output_is_busy_stops_on_every_rank() {
 /// A refusal on one rank alone (each rank is given its own arguments, as
 /// mpirun's `A : B` allows) stops every rank with it instead of leaving the
 /// others waiting: a thread count the machine cannot run, refused only when
-/// the rank starts its threads; a checkpoint of a census in one process,
-/// found only when the rank looks for its checkpoints; and threads that do
+/// the rank starts its threads; another checkpoint name on one rank (a
+/// census in one process's, beside the others'); and threads that do
 /// not fit the rank's address space (`ulimit -v`, under which Open MPI's
 /// shared memory fails too, so that the rank cannot hear the others: the
 /// refusal is still said, and the job ends; on rank 0 too). Ranks given different
@@ -324,7 +324,7 @@ fn a_refusal_on_one_rank_alone_stops_every_rank() {
         (
             &["--checkpoint", lone.to_str().unwrap()],
             "",
-            "is the checkpoint of a census in one process",
+            "give every rank the same checkpoint",
         ),
         (
             &["--threads", "16"],
@@ -407,7 +407,7 @@ fn ranks_that_see_different_directories_are_refused_and_nothing_is_removed() {
         let err = String::from_utf8_lossy(&refused.stderr);
         assert!(!refused.status.success(), "{err}");
         assert!(
-            err.contains("rank 1 of 2: ") && err.contains("give every rank the same directory"),
+            err.contains("rank 1 of 2: ") && err.contains("in the same directory"),
             "{err}"
         );
         let left = |d: &Path| -> Vec<String> {

@@ -135,22 +135,24 @@ fn rank_files(base: &Path, aside: bool) -> Result<Vec<Found>, DriverError> {
 
 /// Refuses ranks that do not see the checkpoints' directory as one
 /// directory (each started in its own, or one on a file system the others
-/// do not share): their checkpoints would be split between directories,
-/// and each directory would seem to hold files of some ranks only. Rank 0
-/// makes a file of a name never used before there, every rank looks for
-/// it, and rank 0 removes it. (A new name is looked up afresh even on file
+/// do not share), or that were given other checkpoint names: their
+/// checkpoints would be split, and each place would seem to hold files of
+/// some ranks only. Rank 0 makes a file of a name never used before beside
+/// its checkpoint, every rank looks for it beside its own, and rank 0
+/// removes it. (A new name is looked up afresh even on file
 /// systems that cache what they have seen.)
 fn same_directory(base: &Path, ranks: &dyn Ranks) -> Result<(), DriverError> {
     let dir = crate::f::table::parent_dir(base);
     let mut stem = std::ffi::OsString::from(".");
     stem.push(base.file_name().unwrap_or_default());
     stem.push(".ranks-");
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    let suffix = format!("{}-{nanos}", std::process::id());
     let probe = (ranks.rank() == 0).then(|| {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.subsec_nanos());
         let mut name = stem.clone();
-        name.push(format!("{}-{nanos}", std::process::id()));
+        name.push(&suffix);
         let path = dir.join(&name);
         // What killed rank 0s left.
         let prefix = stem.to_string_lossy().into_owned();
@@ -159,12 +161,10 @@ fn same_directory(base: &Path, ranks: &dyn Ranks) -> Result<(), DriverError> {
         });
         std::fs::File::create(&path).map(|_| path)
     });
+    // Each rank looks for the name its own checkpoint's path gives, so that
+    // ranks given other names in one directory are refused too.
     let named = match &probe {
-        Some(Ok(path)) => path
-            .file_name()
-            .unwrap_or_default()
-            .as_encoded_bytes()
-            .to_vec(),
+        Some(Ok(_)) => suffix.into_bytes(),
         _ => Vec::new(),
     };
     let named = share::broadcast(ranks, 0, named);
@@ -174,12 +174,13 @@ fn same_directory(base: &Path, ranks: &dyn Ranks) -> Result<(), DriverError> {
         // Rank 0 could not make it: its error is the one said.
         None if named.is_empty() => Ok(()),
         None => {
-            use std::os::unix::ffi::OsStrExt as _;
-            match dir.join(std::ffi::OsStr::from_bytes(&named)).exists() {
+            let mut name = stem.clone();
+            name.push(String::from_utf8_lossy(&named).as_ref());
+            match dir.join(name).exists() {
                 true => Ok(()),
                 false => Err(DriverError::Ranks(format!(
-                    "{}: a file rank 0 made there is not there for this rank; give every rank the same directory, on a file system they all share",
-                    dir.display()
+                    "{}: a file rank 0 made beside its checkpoint is not beside this rank's; give every rank the same checkpoint, in the same directory, on a file system they all share",
+                    base.display()
                 ))),
             }
         }
