@@ -239,8 +239,8 @@ fn same_census(params: Params, ranks: &dyn Ranks) -> Result<(), DriverError> {
     }
 }
 
-/// How the ranks begin, as rank 0 decides it from every rank's list of the
-/// checkpoint files it sees.
+/// How the ranks begin, as rank 0 decides it from the checkpoint files it
+/// sees (every rank sees the same: `same_directory`).
 #[derive(Debug, PartialEq, Eq)]
 enum Begin {
     /// No rank has a file: a new census.
@@ -254,24 +254,9 @@ enum Begin {
 }
 
 impl Begin {
-    /// From the lists of `(rank, column)` pairs each rank sees (the bytes of
-    /// little-endian pairs, sorted) for a census on `size` ranks whose files
-    /// are named after `base`.
-    fn decide(lists: &[Vec<u8>], size: u32, base: &str) -> Begin {
-        if let Some(k) = lists.iter().position(|l| *l != lists[0]) {
-            let count = |l: &[u8]| l.len() / 8;
-            return Begin::Refused(format!(
-                "the ranks do not see the same checkpoint files {base}.*-of-{size}.at-* (rank 0 of {size} sees {}, rank {k} sees {}): give every rank the same directory, on a file system they share",
-                count(&lists[0]),
-                count(&lists[k])
-            ));
-        }
-        let pairs: Vec<(u32, u32)> = (lists[0].chunks_exact(8))
-            .map(|b| {
-                let n = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().expect("4 bytes"));
-                (n(0), n(4))
-            })
-            .collect();
+    /// From the `(rank, column)` of every checkpoint file of a census on
+    /// `size` ranks whose files are named after `base`.
+    fn decide(pairs: &[(u32, u32)], size: u32, base: &str) -> Begin {
         if pairs.is_empty() {
             return Begin::New;
         }
@@ -359,20 +344,16 @@ impl RankFiles {
             }
         });
         let files = together(&*ranks, files)?;
-        // Every rank lists every rank's files; rank 0 decides from the
-        // lists (which must agree: ranks that see different directories
-        // would otherwise take each other's files for missing) and tells
-        // every rank.
-        let mut seen: Vec<(u32, u32)> = (files.iter())
-            .filter(|f| f.rank < size)
-            .map(|f| (f.rank, f.column))
-            .collect();
-        seen.sort_unstable();
-        let listed: Vec<u8> = (seen.iter())
-            .flat_map(|&(r, c)| [r.to_le_bytes(), c.to_le_bytes()].concat())
-            .collect();
-        let verdict = share::gather(&*ranks, listed)
-            .map(|all| Begin::decide(&all, size, &base.display().to_string()).to_bytes());
+        // Every rank sees this directory as rank 0 does (`same_directory`),
+        // and no other census writes in it (rank 0 holds its lock): rank 0
+        // decides from the files it sees and tells every rank.
+        let verdict = (rank == 0).then(|| {
+            let seen: Vec<(u32, u32)> = (files.iter())
+                .filter(|f| f.rank < size)
+                .map(|f| (f.rank, f.column))
+                .collect();
+            Begin::decide(&seen, size, &base.display().to_string()).to_bytes()
+        });
         let verdict = share::broadcast(&*ranks, 0, verdict.unwrap_or_default());
         let column = match Begin::from_bytes(&verdict) {
             Begin::New => return Ok((Run::shared(params, ranks), false)),
@@ -442,38 +423,22 @@ impl Checkpoints for RankFiles {
 mod tests {
     use super::*;
 
-    /// A rank's list of the files it sees, as the ranks send it.
-    fn list(pairs: &[(u32, u32)]) -> Vec<u8> {
-        (pairs.iter())
-            .flat_map(|&(r, c)| [r.to_le_bytes(), c.to_le_bytes()].concat())
-            .collect()
-    }
-
     #[test]
     fn the_ranks_begin_as_the_files_they_all_see_allow() {
-        let decide = |lists: &[Vec<u8>]| Begin::decide(lists, 2, "c.c3k");
-        let both = list(&[(0, 2520), (0, 5040), (1, 2520), (1, 5040)]);
-        assert_eq!(decide(&[both.clone(), both]), Begin::At(5040));
+        let decide = |pairs: &[(u32, u32)]| Begin::decide(pairs, 2, "c.c3k");
+        assert_eq!(
+            decide(&[(0, 2520), (0, 5040), (1, 2520), (1, 5040)]),
+            Begin::At(5040)
+        );
         // Mid-save: rank 0 has written the newer column, rank 1 not yet.
-        let mid = list(&[(0, 2520), (0, 5040), (1, 2520)]);
-        assert_eq!(decide(&[mid.clone(), mid]), Begin::At(2520));
-        assert_eq!(decide(&[list(&[]), list(&[])]), Begin::New);
+        assert_eq!(decide(&[(0, 2520), (0, 5040), (1, 2520)]), Begin::At(2520));
+        assert_eq!(decide(&[]), Begin::New);
         // The first save, stopped before rank 1 wrote its file.
-        let first = list(&[(0, 2520)]);
-        assert_eq!(decide(&[first.clone(), first]), Begin::LeftOver);
-        let apart = list(&[(0, 2520), (1, 5040)]);
-        let Begin::Refused(said) = decide(&[apart.clone(), apart]) else {
+        assert_eq!(decide(&[(0, 2520)]), Begin::LeftOver);
+        let Begin::Refused(said) = decide(&[(0, 2520), (1, 5040)]) else {
             panic!("files of no common column are refused");
         };
         assert!(said.contains("no column in common"), "{said}");
-        // Rank 1 sees another directory: refused, whatever it holds.
-        let Begin::Refused(said) = decide(&[list(&[(0, 2520), (1, 2520)]), list(&[])]) else {
-            panic!("ranks that see different files are refused");
-        };
-        assert!(
-            said.contains("do not see the same checkpoint files"),
-            "{said}"
-        );
         for verdict in [
             Begin::New,
             Begin::LeftOver,
