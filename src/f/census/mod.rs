@@ -35,7 +35,7 @@ use crate::f::facts::ColumnFacts;
 use crate::f::proof::{Below, Fate, RowStatus};
 pub use checkpoint::CheckpointError;
 use snapshot::StateAt;
-use tracker::{Seen, Tracker};
+use tracker::{BlockSeen, Tracker};
 
 /// The state every row has under [`Weaken::ignore_state`].
 const EMPTY: State = State {
@@ -728,22 +728,8 @@ fn advance(
             let rows: Vec<u32> = clipped(&owned, settled_below, last)
                 .filter(|&r| gathered[(r - settled_below) as usize])
                 .collect();
-            let mut seen: Vec<Seen> = rows
-                .iter()
-                .map(|&r| Seen::new(r, b.first.max(r), b.cols))
-                .collect();
-            for j in 0..b.cols {
-                let (q, col) = (b.first + j, b.column(j));
-                for (s, &r) in seen.iter_mut().zip(&rows).take_while(|(_, r)| **r <= q) {
-                    s.add(r, q, col[(r - lo) as usize]);
-                }
-            }
-            rows.into_iter().zip(seen).collect::<Vec<(u32, Seen)>>()
+            BlockSeen::gather(&rows, b.first, b.cols, |q, r| b.value(q, r))
         },
-        |rows| {
-            for (r, seen) in rows {
-                trackers[r as usize].take(seen);
-            }
-        },
+        |seen| seen.hand_to(trackers),
     );
 }

@@ -8,7 +8,7 @@
 use crate::base::bytes::narrow;
 use std::io;
 
-use crate::base::bytes::stream::{get_varint, put_varint};
+use crate::base::bytes::stream::{get_varint, push_varint};
 
 /// Offsets at consecutive columns, in the checkpoint's encoding.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -53,7 +53,7 @@ impl Offsets {
         }
         for &x in xs {
             let z = zigzag(i64::from(x) - i64::from(self.last));
-            put_varint(&mut self.bytes, z).expect("writes to memory");
+            push_varint(&mut self.bytes, z);
             self.last = x;
         }
         self.len += narrow::<u32, _>(xs.len());

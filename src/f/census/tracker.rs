@@ -41,53 +41,95 @@ pub(super) fn record_from(r: u32) -> u32 {
 
 /// What one block of columns says of a row, gathered on the worker that
 /// computed the block: the least value past the row's diagonal, its death, and
-/// its offsets at recorded columns (consecutive, from `first`).
+/// its offsets at recorded columns (consecutive, from `first`), which lie in
+/// its block's buffer of offsets from `at`.
 #[derive(Debug)]
 pub(super) struct Seen {
     min: u32,
     died: Option<u32>,
     first: u32,
+    at: usize,
+    len: usize,
+}
+
+/// What one block says of each of its rows, their offsets side by side in one
+/// buffer: one allocation a block rather than one a row and block (these and
+/// their frees on the calling thread were a few percent of a census's time).
+#[derive(Debug, Default)]
+pub(super) struct BlockSeen {
+    rows: Vec<(u32, Seen)>,
     offsets: Vec<i32>,
 }
 
-impl Seen {
-    /// Nothing seen yet of row `r` in a block of `cols` columns from `q_first`.
-    pub(super) fn new(r: u32, q_first: u32, cols: u32) -> Seen {
-        let first = q_first.max(record_from(r));
-        let recorded = (q_first + cols).saturating_sub(first);
-        Seen {
-            min: u32::MAX,
-            died: None,
-            first,
-            offsets: Vec::with_capacity(recorded as usize),
-        }
+impl BlockSeen {
+    /// What a block of `cols` columns from `q_first` says of `rows`
+    /// (ascending), `value(q, r)` being `f(q,r)`; a row's columns start at its
+    /// birth. Row by row: a row's 64 values lie in 64 cache lines that the
+    /// next rows read too, and a row that died is left at once (a dead row's
+    /// later values equal its death value, so they would change nothing).
+    pub(super) fn gather(
+        rows: &[u32],
+        q_first: u32,
+        cols: u32,
+        value: impl Fn(u32, u32) -> u32,
+    ) -> BlockSeen {
+        let end = q_first + cols;
+        let first = |r: u32| q_first.max(r).max(record_from(r));
+        let room: usize = rows
+            .iter()
+            .map(|&r| end.saturating_sub(first(r)) as usize)
+            .sum();
+        let mut offsets = Vec::with_capacity(room);
+        let rows = rows
+            .iter()
+            .map(|&r| {
+                let mut s = Seen {
+                    min: u32::MAX,
+                    died: None,
+                    first: first(r),
+                    at: offsets.len(),
+                    len: 0,
+                };
+                for q in q_first.max(r)..end {
+                    let v = value(q, r);
+                    if q > r {
+                        s.min = s.min.min(v);
+                    }
+                    if v == q {
+                        s.died = Some(q);
+                        offsets.truncate(s.at);
+                        break;
+                    }
+                    if q >= s.first {
+                        offsets.push(narrow::<i32, _>(v as i64 - q as i64));
+                    }
+                }
+                s.len = offsets.len() - s.at;
+                (r, s)
+            })
+            .collect();
+        BlockSeen { rows, offsets }
     }
 
-    /// Row `r`'s value `f(q,r) = v`, columns in order. A dead row's later values
-    /// equal its death value, so they would change nothing.
-    pub(super) fn add(&mut self, r: u32, q: u32, v: u32) {
-        if self.died.is_some() {
-            return;
-        }
-        if q > r {
-            self.min = self.min.min(v);
-        }
-        if v == q {
-            self.died = Some(q);
-            self.offsets = Vec::new();
-        } else if q >= self.first {
-            self.offsets.push(narrow::<i32, _>(v as i64 - q as i64));
+    /// Hands each row's part to its tracker (`trackers` indexed by row).
+    pub(super) fn hand_to(&self, trackers: &mut [Tracker]) {
+        for (r, s) in &self.rows {
+            trackers[*r as usize].take(s, &self.offsets[s.at..s.at + s.len]);
         }
     }
 
     /// Row `r`'s values `f(q,r) = v` for consecutive columns `q` from `q_first`.
     #[cfg(test)]
-    pub(super) fn of(r: u32, q_first: u32, values: &[u32]) -> Seen {
-        let mut seen = Seen::new(r, q_first, narrow(values.len()));
-        for (q, &v) in (q_first..).zip(values) {
-            seen.add(r, q, v);
-        }
-        seen
+    pub(super) fn of(r: u32, q_first: u32, values: &[u32]) -> BlockSeen {
+        let value = |q: u32, _| values[(q - q_first) as usize];
+        BlockSeen::gather(&[r], q_first, narrow(values.len()), value)
+    }
+
+    /// Hands the one row's part to `t`.
+    #[cfg(test)]
+    pub(super) fn hand_to_one(&self, t: &mut Tracker) {
+        let (_, s) = &self.rows[0];
+        t.take(s, &self.offsets[s.at..s.at + s.len]);
     }
 }
 
@@ -135,7 +177,7 @@ impl Tracker {
     }
 
     /// Takes in what a block of columns said of the row (blocks in order).
-    pub(super) fn take(&mut self, seen: Seen) {
+    pub(super) fn take(&mut self, seen: &Seen, offsets: &[i32]) {
         if self.dead.is_some() {
             return;
         }
@@ -145,13 +187,13 @@ impl Tracker {
             self.history = Offsets::default();
             return;
         }
-        if seen.offsets.is_empty() {
+        if offsets.is_empty() {
             return;
         }
         if self.history.is_empty() {
             self.recorded_from = seen.first;
         }
-        self.history.extend(&seen.offsets);
+        self.history.extend(offsets);
     }
 
     /// Whether the row is live and still looking for a cycle.
@@ -341,7 +383,7 @@ mod tests {
         let below = Below::none();
         for (i, &off) in s.iter().enumerate() {
             let q = r + i as u32;
-            t.take(Seen::of(r, q, &[(q as i64 + off) as u32]));
+            BlockSeen::of(r, q, &[(q as i64 + off) as u32]).hand_to_one(&mut t);
             let q = q + 1;
             if q.is_multiple_of(batch) {
                 if t.searching() && settling(r, q) {
@@ -427,7 +469,7 @@ mod tests {
         let mut t = Tracker::new();
         for (i, &off) in s.iter().enumerate() {
             let q = r + i as u32;
-            t.take(Seen::of(r, q, &[(q as i64 + off) as u32]));
+            BlockSeen::of(r, q, &[(q as i64 + off) as u32]).hand_to_one(&mut t);
         }
         // States repeat 60 columns apart; the rows below repeat every 7.
         t.snapshot = Some((120, Snapshot::alone(state(r, &s, 120))));

@@ -271,6 +271,7 @@ mod tests {
 #[allow(clippy::cast_possible_truncation)]
 mod delta_tests {
     use super::*;
+    use crate::base::bytes::stream::push_varint;
 
     #[test]
     fn states_read_back_through_their_differences() {
@@ -321,7 +322,23 @@ mod delta_tests {
             let mut b = Vec::new();
             put_varint(&mut b, x).unwrap();
             assert_eq!(get_varint(&mut b.as_slice()).unwrap(), x);
+            let mut pushed = Vec::new();
+            push_varint(&mut pushed, x);
+            assert_eq!(pushed, b, "{x}");
         }
         assert!(get_varint(&mut [0xffu8; 11].as_slice()).is_err());
+        // LEB128's textbook cases.
+        let leb = |x: u64| {
+            let mut b = Vec::new();
+            push_varint(&mut b, x);
+            b
+        };
+        assert_eq!(leb(127), [0x7f]);
+        assert_eq!(leb(128), [0x80, 0x01]);
+        assert_eq!(leb(300), [0xac, 0x02]);
+        assert_eq!(leb(624_485), [0xe5, 0x8e, 0x26]);
+        let mut max = vec![0xff; 9];
+        max.push(0x01);
+        assert_eq!(leb(u64::MAX), max);
     }
 }

@@ -102,6 +102,18 @@ pub(crate) struct Block<'a> {
 }
 
 impl Block<'_> {
+    /// `f(q,r)`, for a column `q` of the block and a row `r` of
+    /// [`Block::column`]'s.
+    #[inline]
+    pub(crate) fn value(&self, q: u32, r: u32) -> u32 {
+        let j = q - self.first;
+        debug_assert!(
+            r >= self.lo && r <= q.min(self.row_limit),
+            "row {r} in column {q}"
+        );
+        self.values[j as usize * self.stride + (r - self.lo) as usize]
+    }
+
     /// Column `first + j`: `f(first + j, r)` for `r = first_row() ..= first + j`
     /// (rows up to the engine's row limit), row `r` at index `r - first_row()`.
     pub fn column(&self, j: u32) -> &[u32] {
