@@ -204,6 +204,7 @@ fn a_killed_mpi_census_resumes_to_the_same_bytes() {
     } = saving("killed");
     // Killed twice, each time once checkpoints are being written (a checkpoint
     // after every batch: the kill lands in or between writes).
+    let mut older = Vec::new();
     for round in 0..2 {
         let mut job = mpirun(3).args(&args).spawn().unwrap();
         let deadline = Instant::now() + Duration::from_secs(120);
@@ -221,6 +222,11 @@ fn a_killed_mpi_census_resumes_to_the_same_bytes() {
         unsafe_kill(job.id(), "TERM");
         job.wait().unwrap();
         assert!(!out.exists(), "round {round}: finished before the kill");
+        // The newest column every rank has (a rank removes its older files
+        // only once every rank has written the next).
+        let common = *newest_per_rank(&work, 3).iter().min().unwrap();
+        let rank_zero = work.join(format!("census.c3k.0-of-3.at-{common}"));
+        older.push((common, std::fs::read(&rank_zero).unwrap()));
     }
     // One rank's files damaged (a byte after the end): every rank stops, in
     // one line each, and none waits for the others without end.
@@ -246,6 +252,25 @@ fn a_killed_mpi_census_resumes_to_the_same_bytes() {
     for (p, bytes) in rank_one.iter().zip(&kept) {
         std::fs::write(p, bytes).unwrap();
     }
+    // Rank 0's file of the first round's column under the name of the
+    // second's: the ranks would meet at different columns; every rank stops.
+    let [(first, first_bytes), (second, second_bytes)] = &older[..] else {
+        unreachable!("two rounds")
+    };
+    assert!(first < second, "{first} {second}");
+    let renamed = work.join(format!("census.c3k.0-of-3.at-{second}"));
+    std::fs::write(&renamed, first_bytes).unwrap();
+    let refused = within(mpirun(3).args(&args), Duration::from_secs(120));
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success(), "{err}");
+    assert!(
+        err.contains(&format!(
+            "rank 0 of 3: {}: the checkpoint of column {first}, named for column {second}",
+            renamed.display()
+        )) && err.contains("nothing more was done"),
+        "{err}"
+    );
+    std::fs::write(&renamed, second_bytes).unwrap();
     // One rank that cannot write its next checkpoint (a directory stands at
     // its name): every rank stops with its refusal, none waits without end.
     let next = work.join(format!(

@@ -75,6 +75,16 @@ pub enum CheckpointError {
         /// This rank.
         want_rank: u32,
     },
+    /// A rank's file whose name gives another column than the one it holds.
+    #[error(
+        "the checkpoint of column {found}, named for column {named}; give it its own name back (at-{found}), or delete the files of this census to start it over"
+    )]
+    OtherColumn {
+        /// The column it holds.
+        found: u32,
+        /// The column its name gives.
+        named: u32,
+    },
     /// Cut off, or bytes that cannot be right (its checksum, a count, a tag).
     #[error("damaged census checkpoint ({0}); {START_OVER}")]
     Damaged(String),

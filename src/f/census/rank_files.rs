@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::driver::{Checkpoints, DriverError, Saved, together};
-use super::{Params, Run};
+use super::{CheckpointError, Params, Run};
 use crate::base::atomic_write::{left_by_the_dead, write_atomically};
 use crate::f::engine::ranks::{self as share, Ranks};
 
@@ -372,8 +372,17 @@ impl RankFiles {
             .map_err(DriverError::Input)
             .and_then(|file| {
                 let mut read = BufReader::with_capacity(1 << 20, file);
-                Run::load_shared(&mut read, params, ranks.clone())
-                    .map_err(|error| DriverError::Checkpoint { path, error })
+                let run = Run::load_shared(&mut read, params, ranks.clone());
+                // A file renamed by hand: the ranks would meet at different
+                // columns and wait for each other without end.
+                let run = run.and_then(|run| match run.columns() {
+                    found if found == column => Ok(run),
+                    found => Err(CheckpointError::OtherColumn {
+                        found,
+                        named: column,
+                    }),
+                });
+                run.map_err(|error| DriverError::Checkpoint { path, error })
             });
         // Every rank learns what each found (a rank that could not read its
         // file would otherwise end alone, the others waiting for it).
