@@ -204,6 +204,15 @@ pub enum OutputError {
         /// The output it would stand beside.
         of: Output,
     },
+    /// An output is a directory (or above one) that another output is
+    /// written in: the one would be made as a file, the other needs it as a
+    /// directory.
+    Inside {
+        /// The output written in the other.
+        output: Output,
+        /// The output whose path is its directory.
+        of: Output,
+    },
     /// An output would replace a file of another kind.
     OtherKind {
         /// The output.
@@ -247,6 +256,14 @@ impl fmt::Display for OutputError {
             OutputError::Beside { output, of } => write!(
                 f,
                 "{} {} is the name of a file chomp3 keeps beside {} {} while it writes it, and removes; give another path",
+                output.option,
+                output.path.display(),
+                of.option,
+                of.path.display()
+            ),
+            OutputError::Inside { output, of } => write!(
+                f,
+                "{} {} is written in {} {}, which must then be a directory, not a file; give each its own path",
                 output.option,
                 output.path.display(),
                 of.option,
@@ -318,6 +335,12 @@ pub fn check(outputs: &[Output]) -> Result<(), OutputError> {
     }
     for (i, a) in keys.iter().enumerate() {
         for (j, b) in keys.iter().enumerate() {
+            if i != j && a != b && a.starts_with(b) {
+                return Err(OutputError::Inside {
+                    output: outputs[i].clone(),
+                    of: outputs[j].clone(),
+                });
+            }
             if i != j && kept_beside(a, b) {
                 return Err(OutputError::Beside {
                     output: outputs[i].clone(),

@@ -163,6 +163,10 @@ fn a_full_standard_output_is_an_error_not_a_panic() {
             census.to_str().unwrap(),
         ],
         vec!["plot", "--table", t, "--out", plots.to_str().unwrap()],
+        vec!["--help"],
+        vec!["--version"],
+        vec!["help"],
+        vec!["census", "--help"],
     ];
     for args in runs {
         let out = Command::new(env!("CARGO_BIN_EXE_chomp3"))
@@ -219,4 +223,40 @@ fn a_full_standard_error_changes_no_answer_and_no_status() {
         assert_ne!(silent.status.code(), Some(101), "{args:?}");
         assert_eq!(silent.stdout, said.stdout, "{args:?}");
     }
+}
+
+/// A file grown past the process's size limit (`ulimit -f`): the write's
+/// error in one line and exit 1, not a signal that ends the process without
+/// a word; the files left are whole (a table keeps its committed part).
+#[test]
+fn a_file_size_limit_is_an_error_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let table = computed(d, "t.c3t", 300, &[]);
+    let t = table.to_str().unwrap();
+    let runs: [&[&str]; 3] = [
+        &["census", "--quiet", "--rows", "20000", "--out", "c.tsv"],
+        &["compute", "--quiet", "--n", "3000", "--table", t],
+        &["grundy-table", "--quiet", "--n", "400", "--table", "g.g3t"],
+    ];
+    for args in runs {
+        let out = Command::new("sh")
+            .current_dir(d)
+            .arg("-c")
+            .arg("ulimit -f 100\nexec \"$0\" \"$@\"")
+            .arg(env!("CARGO_BIN_EXE_chomp3"))
+            .args(args)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.starts_with("chomp3: error: ") && err.contains("File too large"),
+            "{args:?}: {err}"
+        );
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+    }
+    let info = chomp3(&["info", "--table", t, "--verify"]);
+    assert!(info.status.success(), "{info:?}");
+    assert!(!d.join("c.tsv").exists() && !d.join("c.c3d").exists());
 }

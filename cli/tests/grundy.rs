@@ -726,6 +726,40 @@ fn the_stored_table_survives_sigkill_between_commits() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("past the table's last slab 50"), "{err}");
     assert!(std::fs::read(&path).unwrap() == before, "nothing written");
+    // The same sweep (p = 300) named as the checkpoint of a new table of
+    // fewer lines: whole, so not called damaged, and kept; with a byte of it
+    // flipped, damaged.
+    let other = |name: &str| {
+        common::chomp3(&[
+            "grundy-table",
+            "--quiet",
+            "--n",
+            "100",
+            "--table",
+            dir.path().join(name).to_str().unwrap(),
+            "--checkpoint",
+            direct.with_extension("g3s").to_str().unwrap(),
+        ])
+    };
+    let kept = std::fs::read(direct.with_extension("g3s")).unwrap();
+    let out = other("fewer.g3t");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("the sweep is at p = 300, past this table's lines q <= 100")
+            && err.contains("another run's checkpoint, kept")
+            && !err.contains("damaged"),
+        "{err}"
+    );
+    assert!(std::fs::read(direct.with_extension("g3s")).unwrap() == kept);
+    let mut flipped = kept.clone();
+    let at = flipped.len() - 10;
+    flipped[at] ^= 1;
+    std::fs::write(direct.with_extension("g3s"), &flipped).unwrap();
+    let err = String::from_utf8_lossy(&other("fewer.g3t").stderr).into_owned();
+    assert!(err.contains("damaged") && err.contains("checksum"), "{err}");
+    assert!(!dir.path().join("fewer.g3t").exists(), "{err}");
+    std::fs::write(direct.with_extension("g3s"), &kept).unwrap();
 }
 
 /// A run killed after its last commit but before its last save leaves the

@@ -127,6 +127,19 @@ fn outputs_that_are_one_file_are_refused_before_any_work() {
             vec!["graph", "wheel:5", "--out", "F", "--memo", "F"],
             "--out and --memo name the same file",
         ),
+        // A file that another output needs as its directory.
+        (
+            "grundy-census --lines 5 --out x --bfiles x"
+                .split(' ')
+                .collect(),
+            "--bfiles x/grundy-",
+        ),
+        (
+            "grundy-periods --lines 5 --lag 96 --out p --bfiles ./p"
+                .split(' ')
+                .collect(),
+            "is written in --out p, which must then be a directory, not a file",
+        ),
         // A file chomp3 keeps beside another output while writing it, and
         // removes: that output's lock, or the file written aside.
         (
@@ -144,6 +157,7 @@ fn outputs_that_are_one_file_are_refused_before_any_work() {
     ] {
         refused(d, &args, 1, says);
         assert_eq!(files(d), vec![], "{args:?}: nothing written");
+        assert!(!d.join("x").exists() && !d.join("p").exists(), "{args:?}");
     }
     // A file at an output's lock name that chomp3 did not write (its locks
     // are empty) is neither taken for a lock nor removed.
@@ -348,6 +362,73 @@ fn a_census_over_its_own_census_continues_it() {
     run("80");
     let rows = std::fs::read_to_string(d.join("c/census.tsv")).unwrap();
     assert!(rows.starts_with("# Certified census of three-rowed Chomp, rows 0..80\n"));
+}
+
+/// A census of the same rows that may compute fewer columns (and so prove
+/// fewer rows) than the one in its place keeps it unless `--replace`.
+#[test]
+fn a_census_of_fewer_columns_keeps_the_one_there_unless_replace_is_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let full = chomp3_in(d, &["census", "--quiet", "--rows", "80", "--out", "c.tsv"]);
+    assert!(full.status.success(), "{full:?}");
+    let before = files(d);
+    let columns = std::fs::read_to_string(d.join("c.tsv")).unwrap();
+    let columns: u64 = columns
+        .lines()
+        .nth(1)
+        .unwrap()
+        .rsplit_once("; ")
+        .unwrap()
+        .1
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(columns > 400, "{columns}");
+    let fewer = [
+        "census",
+        "--quiet",
+        "--rows",
+        "80",
+        "--out",
+        "c.tsv",
+        "--max-columns",
+        "400",
+    ];
+    refused(
+        d,
+        &fewer,
+        1,
+        &format!(
+            "c.tsv holds a census computed to {columns} columns, more than the 400 this run may compute"
+        ),
+    );
+    assert!(files(d) == before, "nothing replaced");
+    let said = String::from_utf8_lossy(&chomp3_in(d, &fewer).stderr).into_owned();
+    assert!(said.contains("--replace"), "{said}");
+    // As many columns as it computed: the same census, written again.
+    let same = columns.to_string();
+    let again = chomp3_in(
+        d,
+        &[
+            "census",
+            "--quiet",
+            "--rows",
+            "80",
+            "--out",
+            "c.tsv",
+            "--max-columns",
+            &same,
+        ],
+    );
+    assert!(again.status.success(), "{again:?}");
+    let c3d = |files: &[(String, Vec<u8>)]| files.iter().find(|f| f.0 == "c.c3d").cloned();
+    assert!(c3d(&files(d)) == c3d(&before), "the same census");
+    let replaced = chomp3_in(d, &[&fewer[..], &["--replace"]].concat());
+    assert!(replaced.status.success(), "{replaced:?}");
+    assert!(files(d) != before);
 }
 
 #[test]
@@ -1065,4 +1146,31 @@ fn a_graph_b_file_of_more_terms_is_kept() {
     assert!(std::fs::read(bfile).unwrap() == before);
     assert!(run("geng:1..3", &["--replace"]).status.success());
     assert!(std::fs::read(bfile).unwrap() != before);
+}
+
+/// A graph result of another command is kept unless `--replace` is given;
+/// the same command run again writes it again.
+#[test]
+fn a_graph_result_of_another_command_is_kept_unless_replace_is_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let first = ["graph", "wheel:5..9", "--out", "g.txt"];
+    assert!(chomp3_in(d, &first).status.success());
+    let before = files(d);
+    refused(
+        d,
+        &["graph", "path:3", "--out", "g.txt"],
+        1,
+        "g.txt holds the result of `chomp3 graph wheel:5..9 --out g.txt`, another command; it is kept; pass --replace",
+    );
+    assert!(files(d) == before, "kept");
+    assert!(chomp3_in(d, &first).status.success());
+    assert!(files(d) == before, "the same command, the same bytes");
+    let replaced = chomp3_in(d, &["graph", "path:3", "--out", "g.txt", "--replace"]);
+    assert!(replaced.status.success(), "{replaced:?}");
+    let text = std::fs::read_to_string(d.join("g.txt")).unwrap();
+    assert!(
+        text.contains("path:3: g = ") && !text.contains("wheel"),
+        "{text}"
+    );
 }

@@ -146,7 +146,7 @@ impl Census {
 
 /// Proves the fate of rows `0 ..= rows` without a table and writes `out`
 /// (census.tsv) and its descriptors (default: beside `out`, as .c3d), never over
-/// a census of more rows unless `replace`. A checkpoint (default: beside `out`,
+/// a census of more rows, or computed to more columns, unless `replace`. A checkpoint (default: beside `out`,
 /// as .c3k) is saved every `checkpoint_secs` and on KeyboardInterrupt, and the
 /// same call continues from it. `progress(columns, expected)` after each batch.
 /// Returns (constant rows, periodic rows, open rows, columns).

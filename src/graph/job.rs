@@ -45,7 +45,8 @@ pub struct Job {
     /// The b-file of P-positions per number of vertices (a summary of
     /// generator sources only).
     pub bfile: Option<PathBuf>,
-    /// Whether a b-file of more terms may be replaced.
+    /// Whether a result of another command at `out`, or a b-file of more
+    /// terms, may be replaced.
     pub replace: bool,
     /// The memo file: read at the start if it is there, saved at the end.
     pub memo: Option<PathBuf>,
@@ -93,6 +94,14 @@ pub enum JobError {
     BFileRanges {
         /// How the front end names the b-file.
         name: &'static str,
+    },
+    /// A result file of another command is there.
+    #[error("{} holds the result of `{held}`, another command; it is kept", .path.display())]
+    OtherResult {
+        /// The result file.
+        path: PathBuf,
+        /// The command recorded in its first line.
+        held: String,
     },
     /// A b-file of more terms is there.
     #[error("{} holds {held} terms, more than the {terms} this run writes; it is kept", .path.display())]
@@ -293,6 +302,23 @@ impl Job {
             {
                 let path = path.clone();
                 return Err(JobError::LargerBFile { path, held, terms });
+            }
+        }
+        // A result of another command (other graphs, other options) is a
+        // different result: kept unless replacing it is asked for. The same
+        // command's, run again, is written again.
+        if let Some(path) = &self.out
+            && !self.replace
+            && crate::base::input::is_there(path)
+        {
+            let first = crate::base::text::open(path, "a graph result")
+                .ok()
+                .and_then(|text| std::io::BufRead::lines(text).next()?.ok());
+            if let Some(held) = first.as_deref().and_then(|l| l.strip_prefix("# "))
+                && held != self.command
+            {
+                let (path, held) = (path.clone(), held.to_string());
+                return Err(JobError::OtherResult { path, held });
             }
         }
         Ok(Checked {

@@ -41,6 +41,9 @@ pub enum CheckpointError {
         /// What is wrong.
         why: String,
     },
+    /// A whole checkpoint, of another run (its checksum holds).
+    #[error("{0}: another run's checkpoint, kept; give another checkpoint path")]
+    OtherRun(String),
     /// The operating system failed.
     #[error("{0}")]
     Io(io::Error),
@@ -136,11 +139,25 @@ impl Format {
             });
         }
         let mut crc = CrcReader::new(&mut r);
-        let value = body(&mut crc, bytes, found).map_err(|e| match e.kind() {
-            io::ErrorKind::UnexpectedEof => damaged("cut short"),
-            io::ErrorKind::InvalidData => damaged(&e.to_string()),
-            _ => CheckpointError::Io(e),
-        })?;
+        let value = match body(&mut crc, bytes, found) {
+            Ok(value) => value,
+            Err(e) => {
+                return Err(match e.kind() {
+                    io::ErrorKind::UnexpectedEof => damaged("cut short"),
+                    io::ErrorKind::InvalidData => damaged(&e.to_string()),
+                    // Another run's (see `OTHER_RUN`): so only if whole.
+                    OTHER_RUN => {
+                        let hasher = crc.crc;
+                        match whole(hasher, &mut r) {
+                            Ok(true) => CheckpointError::OtherRun(e.to_string()),
+                            Ok(false) => damaged("its checksum does not match"),
+                            Err(e) => CheckpointError::Io(e),
+                        }
+                    }
+                    _ => CheckpointError::Io(e),
+                });
+            }
+        };
         let sum = crc.crc.finalize();
         let mut stored = [0; 4];
         r.read_exact(&mut stored)
@@ -153,6 +170,30 @@ impl Format {
         }
         Ok(value)
     }
+}
+
+/// The kind of error a body's reader returns for a checkpoint of another
+/// run: [`Format::load`] then reads the rest, and says so only if the file is
+/// whole (its checksum holds), damage otherwise.
+pub(crate) const OTHER_RUN: io::ErrorKind = io::ErrorKind::InvalidInput;
+
+/// Whether the rest of the body read from `r`, then the checksum at the end,
+/// match `hasher`, which holds the body read so far.
+fn whole(mut hasher: crc32fast::Hasher, r: &mut dyn Read) -> io::Result<bool> {
+    let mut buf = vec![0u8; 1 << 16];
+    // The last four bytes seen, held back from the sum: the checksum.
+    let mut tail: Vec<u8> = Vec::with_capacity(4);
+    loop {
+        let n = r.read(&mut buf)?;
+        if n == 0 {
+            break;
+        }
+        tail.extend_from_slice(&buf[..n]);
+        let body = tail.len().saturating_sub(4);
+        hasher.update(&tail[..body]);
+        tail.drain(..body);
+    }
+    Ok(tail.len() == 4 && *tail == hasher.finalize().to_le_bytes())
 }
 
 #[cfg(test)]

@@ -286,8 +286,9 @@ impl Sweep {
             return Err(crate::base::bytes::damaged("a sweep past its own lines"));
         }
         if p > q_max {
-            return Err(crate::base::bytes::damaged(
-                "a sweep of other lines than this table's",
+            return Err(io::Error::new(
+                checkpoint::OTHER_RUN,
+                format!("the sweep is at p = {p}, past this table's lines q <= {q_max}"),
             ));
         }
         let mut sweep = Sweep::new(q_max);

@@ -94,6 +94,9 @@ pub fn one(cause: &(dyn std::error::Error + 'static)) -> Option<String> {
         if let Some(GraphJobError::LargerBFile { .. }) = cause.downcast_ref() {
             return Some("pass --replace to replace it, or give another --bfile".into());
         }
+        if let Some(GraphJobError::OtherResult { .. }) = cause.downcast_ref() {
+            return Some("pass --replace to replace it, or give another --out".into());
+        }
         if let Some(GraphJobError::NoGraphs) = cause.downcast_ref() {
             return Some(
                 "name a family (wheel:9), geng:N, a graph6 file, - for standard input, or --edges FILE"
@@ -119,7 +122,7 @@ const LARGER_CENSUS: &str = "pass --replace to replace it, or write elsewhere wi
 
 fn replace(e: &MayWriteError) -> Option<String> {
     match e {
-        MayWriteError::Larger { .. } => {
+        MayWriteError::Larger { .. } | MayWriteError::MoreColumns { .. } => {
             Some("pass --replace to replace it, or write elsewhere with --out".into())
         }
         MayWriteError::NotCensus { .. } => Some("pass --replace to replace it".into()),

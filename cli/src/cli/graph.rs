@@ -69,8 +69,8 @@ pub struct Args {
     /// among all graphs on n vertices as an OEIS b-file
     #[arg(long, value_name = "FILE", requires = "summary")]
     bfile: Option<PathBuf>,
-    /// Replace a b-file of more terms at --bfile
-    #[arg(long, requires = "bfile")]
+    /// Replace a result of another command at --out, or a b-file of more terms at --bfile
+    #[arg(long)]
     replace: bool,
     /// Memo file: read at the start if it exists, written (aside, then renamed)
     /// at the end, so that a long search continues instead of starting over

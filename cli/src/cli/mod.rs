@@ -145,6 +145,15 @@ pub fn main() -> ExitCode {
             libc::signal(libc::SIGPIPE, libc::SIG_DFL);
         }
     }
+    // A file grown past the shell's size limit (`ulimit -f`) is a write
+    // error, said in one line like a full disk, instead of a signal that
+    // ends the process without a word.
+    // SAFETY: as above; SIG_IGN for SIGXFSZ is a valid disposition, and
+    // nothing else in the process handles SIGXFSZ.
+    #[cfg(target_os = "linux")]
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
     let stop = ctrl_c();
     let _ = ctrlc::set_handler(move || stop.request());
     let result = match cli.command {
@@ -208,8 +217,20 @@ fn usage_error(e: clap::Error) -> ExitCode {
             | ErrorKind::DisplayVersion
             | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
     ) {
-        let _ = e.print();
-        return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        if e.use_stderr() {
+            let _ = e.print();
+            return ExitCode::from(2);
+        }
+        // Help and version on standard output: one that cannot take them (a
+        // full device) is an error like any command's output.
+        use std::io::Write as _;
+        return match e.print().and_then(|()| std::io::stdout().flush()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(err) => {
+                note!("chomp3: error: standard output: {err}");
+                ExitCode::from(1)
+            }
+        };
     }
     note!("chomp3: error: {}", one_line(&e.render().to_string()));
     ExitCode::from(2)

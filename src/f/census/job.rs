@@ -126,7 +126,7 @@ impl Job {
             )?;
         }
         for path in [&self.out, &descriptors] {
-            census_file::may_write(path, self.rows, self.replace)?;
+            census_file::may_write(path, self.rows, self.params().max_columns, self.replace)?;
         }
         Ok(match writes {
             true => outputs::lock(&plan)?,

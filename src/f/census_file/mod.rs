@@ -97,6 +97,20 @@ pub enum MayWriteError {
         /// The last row asked for.
         rows: u32,
     },
+    /// It holds a census computed to more columns than this run may
+    /// compute: a row it proves might be left open.
+    #[error(
+        "{} holds a census computed to {found} columns, more than the {most} this run may compute, so it may prove rows this run leaves open; it is kept unless replacing it is asked for",
+        .path.display()
+    )]
+    MoreColumns {
+        /// The file.
+        path: PathBuf,
+        /// Columns its census computed.
+        found: u64,
+        /// The most columns this run computes.
+        most: u32,
+    },
     /// It is something else.
     #[error(
         "{} exists and is not a census file this chomp3 reads ({error}); it is kept unless replacing it is asked for",
@@ -111,9 +125,17 @@ pub enum MayWriteError {
 }
 
 /// Refuses, before any work, to write `path` when its directory is missing, or
-/// when it holds a census of more rows than `0 ..= rows` (or something that is
-/// not a census) unless `replace`.
-pub(crate) fn may_write(path: &Path, rows: u32, replace: bool) -> Result<(), MayWriteError> {
+/// unless `replace` when it holds something that is not a census, or a census
+/// this run (rows `0 ..= rows`, at most `max_columns` columns) might not
+/// cover: one of more rows, or one computed to more columns (a row is proved
+/// at a column from the rows below it only, so a run of at least the rows and
+/// the columns proves every row the census there proves).
+pub(crate) fn may_write(
+    path: &Path,
+    rows: u32,
+    max_columns: u32,
+    replace: bool,
+) -> Result<(), MayWriteError> {
     let dir = crate::base::atomic_write::parent_dir(path);
     if !dir.is_dir() {
         return Err(MayWriteError::NoDirectory(dir));
@@ -121,11 +143,16 @@ pub(crate) fn may_write(path: &Path, rows: u32, replace: bool) -> Result<(), May
     if replace {
         return Ok(());
     }
-    match rows_in_file(path) {
-        Ok(Some(covered)) if covered as u64 > rows as u64 + 1 => Err(MayWriteError::Larger {
+    match census_in_file(path) {
+        Ok(Some((covered, _))) if covered as u64 > rows as u64 + 1 => Err(MayWriteError::Larger {
             path: path.to_path_buf(),
             covered,
             rows,
+        }),
+        Ok(Some((_, found))) if found > max_columns as u64 => Err(MayWriteError::MoreColumns {
+            path: path.to_path_buf(),
+            found,
+            most: max_columns,
         }),
         Ok(_) => Ok(()),
         Err(error) => Err(MayWriteError::NotCensus {
@@ -209,9 +236,10 @@ pub fn write_descriptors(
     set.write(path, |w| w.write_all(&bytes))
 }
 
-/// How many rows an existing census file covers, `tsv` or `c3d` by its content:
-/// `Ok(None)` when there is no file, an error when it is not a census file.
-pub(crate) fn rows_in_file(path: &Path) -> Result<Option<u32>, DescriptorError> {
+/// How many rows an existing census file covers and how many columns its
+/// census computed, `tsv` or `c3d` by its content: `Ok(None)` when there is
+/// no file, an error when it is not a census file.
+pub(crate) fn census_in_file(path: &Path) -> Result<Option<(u32, u64)>, DescriptorError> {
     if !path.exists() {
         return Ok(None);
     }
@@ -219,21 +247,34 @@ pub(crate) fn rows_in_file(path: &Path) -> Result<Option<u32>, DescriptorError> 
         path: path.to_path_buf(),
         error,
     };
-    // The first line as bytes: a descriptor file is binary, not text.
+    // The first lines as bytes: a descriptor file is binary, not text.
+    let mut read = BufReader::new(input::open(path, DESCRIPTORS).map_err(DescriptorError::Input)?);
     let mut first = Vec::new();
-    BufReader::new(input::open(path, DESCRIPTORS).map_err(DescriptorError::Input)?)
+    (&mut read)
         .take(256)
         .read_until(b'\n', &mut first)
         .map_err(io)?;
     if let Some(last) = first.strip_prefix(TSV_TITLE.as_bytes()) {
+        // The second line: "# from `COMMAND`; C columns computed, ...", the
+        // command quoted on one line.
+        let mut second = Vec::new();
+        read.take(1 << 16)
+            .read_until(b'\n', &mut second)
+            .map_err(io)?;
+        let columns = std::str::from_utf8(&second)
+            .ok()
+            .and_then(|line| line.rsplit_once("; "))
+            .and_then(|(_, tail)| tail.strip_suffix(" columns computed, no table stored\n"))
+            .and_then(|c| c.parse::<u64>().ok());
         return std::str::from_utf8(last)
             .ok()
             .and_then(|last| last.trim_end().parse::<u32>().ok())
             .and_then(|last| last.checked_add(1))
+            .zip(columns)
             .map(Some)
             .ok_or(DescriptorError::Damaged);
     }
-    Descriptors::open(path).map(|d| Some(d.rows()))
+    Descriptors::open(path).map(|d| Some((d.rows(), d.columns())))
 }
 
 /// No descriptor file compresses by more than this (the census of rows to
