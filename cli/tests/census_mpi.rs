@@ -404,6 +404,54 @@ fn a_refusal_on_one_rank_alone_stops_every_rank() {
     assert!(!out.exists(), "{err}");
 }
 
+/// Each rank's trace file (`FILE.k-of-P`) is checked before any work like
+/// every output: a file of another kind or a directory there, or another
+/// output of the same name, stops every rank with nothing computed or
+/// replaced.
+#[test]
+fn every_ranks_trace_file_is_checked_before_any_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let census = d.join("old.tsv");
+    ok(
+        Command::new(env!("CARGO_BIN_EXE_chomp3"))
+            .args(census_args(&census, "300"))
+            .output()
+            .unwrap(),
+        "a census",
+    );
+    let kept = std::fs::read(&census).unwrap();
+    std::fs::write(d.join("t.0-of-2"), &kept).unwrap();
+    std::fs::create_dir(d.join("u.1-of-2")).unwrap();
+    let out = d.join("c.tsv");
+    let cases: [(&[&str], &Path, &str); 3] = [
+        (
+            &["--trace", "t"],
+            &out,
+            "--trace t.0-of-2 is a census table",
+        ),
+        (&["--trace", "u"], &out, "--trace u.1-of-2 is a directory"),
+        (
+            &["--trace", "v"],
+            &d.join("v.1-of-2"),
+            "--out and --trace name the same file",
+        ),
+    ];
+    for (trace, out, said) in cases {
+        let mut job = mpirun(2);
+        job.current_dir(d)
+            .args(census_args(out, "3000"))
+            .args(trace);
+        let refused = within(&mut job, Duration::from_secs(60));
+        let err = String::from_utf8_lossy(&refused.stderr);
+        assert!(!refused.status.success(), "{err}");
+        assert!(err.contains(said), "{err}");
+        assert!(!out.exists(), "{err}");
+    }
+    assert!(std::fs::read(d.join("t.0-of-2")).unwrap() == kept, "kept");
+    assert!(d.join("u.1-of-2").is_dir());
+}
+
 /// Ranks that do not see the same directory (each started in its own, the
 /// paths relative) are refused before any work, whether the directories
 /// are empty (their checkpoints would be split between them) or one holds

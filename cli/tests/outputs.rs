@@ -261,6 +261,26 @@ fn an_output_that_cannot_be_written_is_refused_before_the_work() {
         1,
         "file is a file, not a directory",
     );
+    // A file given where a directory of outputs goes is named as the cause.
+    let table = computed(d, "t.c3t", 60, &[]);
+    let t = table.to_str().unwrap();
+    for (args, says) in [
+        (
+            vec!["analyze", "--table", t, "--out", "file"],
+            "file is a file, not a directory, so file/summary.json cannot be written there",
+        ),
+        (
+            vec!["plot", "--table", t, "--out", "file"],
+            "file is a file, not a directory, so file/figures.tsv cannot be written there",
+        ),
+        (
+            vec!["bench", "--dir", "file"],
+            "--dir file: not a directory",
+        ),
+    ] {
+        refused(d, &args, 1, says);
+    }
+    assert_eq!(std::fs::read(d.join("file")).unwrap(), b"x");
     let fifo = d.join("fifo");
     assert!(
         Command::new("mkfifo")

@@ -123,6 +123,15 @@ impl FileSet {
         synced.map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))
     }
 
+    /// Renames `path` first at [`FileSet::commit`] (the files are renamed
+    /// one by one, in the order written): a set whose guard reads one of its
+    /// files (an analysis's summary, the figures' record) renames that one
+    /// first, so that a kill between two renames leaves the guard saying what
+    /// the newest files are, and they are not replaced unasked.
+    pub fn rename_first(&mut self, path: &Path) {
+        self.written.sort_by_key(|(_, p)| p != path);
+    }
+
     /// Renames every file written into place. Whatever stands where a file
     /// goes and cannot be replaced by one (a directory, a link) is refused
     /// before any is renamed, so that the set is not left half replaced; an
@@ -356,6 +365,18 @@ mod tests {
         assert_eq!(std::fs::read(&a).unwrap(), b"new a");
         assert!(b.is_dir());
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
+        // The file named to go first is renamed before the others written
+        // earlier: its rename failing (its aside copy gone) leaves them old.
+        let (x, y) = (dir.path().join("x"), dir.path().join("y"));
+        std::fs::write(&x, b"old x").unwrap();
+        let mut set = FileSet::new();
+        set.write(&x, |w| w.write_all(b"new x")).unwrap();
+        set.write(&y, |w| w.write_all(b"new y")).unwrap();
+        set.rename_first(&y);
+        std::fs::remove_file(dir.path().join(format!(".y.new-{}", std::process::id()))).unwrap();
+        assert!(set.commit().is_err());
+        assert_eq!(std::fs::read(&x).unwrap(), b"old x");
+        assert!(!y.exists());
     }
 
     /// A figure drawn aside by a process that is gone is removed; one of a

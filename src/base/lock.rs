@@ -77,6 +77,21 @@ pub const MAX_NAME: usize = 240;
 
 /// What kept the lock file of `output` from being made or locked.
 fn trouble(output: &Path, error: &io::Error) -> String {
+    // A file where a directory of the path must be (`--out notes` for a
+    // directory of outputs): the lock's directory cannot be made.
+    let file_above = || {
+        output
+            .ancestors()
+            .skip(1)
+            .find(|d| !d.as_os_str().is_empty() && d.exists() && !d.is_dir())
+    };
+    if let (Some(libc::EEXIST | libc::ENOTDIR), Some(file)) = (error.raw_os_error(), file_above()) {
+        return format!(
+            "{} is a file, not a directory, so {} cannot be written there; give a directory",
+            file.display(),
+            output.display()
+        );
+    }
     match error.raw_os_error() {
         Some(libc::EISDIR) => format!(
             "a directory stands where the lock file of {} goes; move it away",

@@ -217,6 +217,8 @@ impl Canvas {
     /// them, or (a failure) none.
     fn commit(mut self) -> Result<(), PlotError> {
         self.record.write(&mut self.set)?;
+        // The record is what the next drawing here checks first.
+        self.set.rename_first(&self.dir.join(record::RECORD));
         self.set.commit().map_err(PlotError::io(&self.dir))
     }
 }

@@ -23,6 +23,9 @@ pub struct Args {
 
 pub fn run(args: &Args) -> Result<()> {
     let exe = std::env::current_exe()?;
+    if args.dir.exists() && !args.dir.is_dir() {
+        bail!("--dir {}: not a directory; give one", args.dir.shown());
+    }
     if !args.dir.is_dir() {
         bail!(
             "--dir {}: no such directory; create it first",

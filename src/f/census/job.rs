@@ -100,22 +100,22 @@ impl Job {
     }
 
     /// Every check before work, then the outputs locked (held until the
-    /// value is dropped). `one_process`: the whole census in this process
-    /// (its memory is checked; under MPI each rank holds a share). `writes`:
-    /// this process writes the files (one process, or rank 0), and locks them.
-    pub fn check(
-        &self,
-        names: Names,
-        one_process: bool,
-        writes: bool,
-    ) -> Result<Vec<Held>, JobError> {
+    /// value is dropped), for rank `rank` of `ranks` (`0` of `1`: the whole
+    /// census in this process, whose memory is checked; under MPI each rank
+    /// holds a share). Rank 0 writes and locks the census's files; every
+    /// rank checks them, and checks and locks the trace it writes itself
+    /// ([`Job::trace_file`]), so that a clash with any rank's trace is
+    /// refused before any work.
+    pub fn check(&self, names: Names, rank: u32, ranks: u32) -> Result<Vec<Held>, JobError> {
+        let (one_process, writes) = (ranks <= 1, rank == 0);
         let (descriptors, checkpoint) = (self.descriptors(), self.checkpoint());
         let mut plan = vec![
             Output::new(&self.out, Kind::CensusTsv, names.out),
             Output::new(&descriptors, Kind::Descriptors, names.descriptors),
             Output::new(&checkpoint, Kind::CensusCheckpoint, names.checkpoint),
         ];
-        if let Some(trace) = &self.trace {
+        let files = plan.len();
+        if let Some(trace) = self.trace_file(rank, ranks) {
             plan.push(Output::new(trace, Kind::CensusTrace, names.trace));
         }
         outputs::check(&plan)?;
@@ -130,7 +130,7 @@ impl Job {
         }
         Ok(match writes {
             true => outputs::lock(&plan)?,
-            false => Vec::new(),
+            false => outputs::lock(&plan[files..])?,
         })
     }
 }
@@ -163,19 +163,20 @@ mod tests {
         let lock = crate::base::lock::lock_path(&job.out);
         let other = std::fs::File::create(&lock).unwrap();
         other.try_lock().unwrap();
-        let err = job.check(NAMES, true, true).unwrap_err();
+        let err = job.check(NAMES, 0, 1).unwrap_err();
         assert!(matches!(err, JobError::Locked(_)), "{err}");
-        // A rank that does not write takes no lock.
-        assert!(job.check(NAMES, false, false).unwrap().is_empty());
+        // A rank other than 0 takes no lock of the census files (nor of a
+        // trace, none being asked for).
+        assert!(job.check(NAMES, 1, 2).unwrap().is_empty());
         drop(other);
-        drop(job.check(NAMES, true, true).unwrap());
+        drop(job.check(NAMES, 0, 1).unwrap());
         assert!(!lock.exists());
         // Two of its files named alike are one file.
         let same = Job {
             checkpoint: Some(job.out.clone()),
             ..job.clone()
         };
-        let err = same.check(NAMES, true, true).unwrap_err();
+        let err = same.check(NAMES, 0, 1).unwrap_err();
         assert!(matches!(err, JobError::Outputs(_)), "{err}");
     }
 }

@@ -114,7 +114,10 @@ fn rank_files(base: &Path, aside: bool) -> Result<Vec<Found>, DriverError> {
         let rest = std::str::from_utf8(name.strip_prefix(&prefix[..])?).ok()?;
         let (rank, rest) = rest.split_once("-of-")?;
         let (size, column) = rest.split_once(".at-")?;
-        Some((number(size)?, number(rank)?, number(column)?, pid))
+        let (size, rank) = (number(size)?, number(rank)?);
+        // No census runs on no rank, nor has a rank past its last.
+        (rank < size).then_some(())?;
+        Some((size, rank, number(column)?, pid))
     };
     let mut found = Vec::new();
     for entry in std::fs::read_dir(&dir).map_err(io_error(&dir))? {
@@ -468,6 +471,10 @@ mod tests {
             "c.c3k.00-of-2.at-0",
             "c.c3k.0-of-2.at-",
             "c.c3k.0-of-2.at-1x",
+            // No census has these ranks.
+            "c.c3k.0-of-0.at-5",
+            "c.c3k.3-of-2.at-5040",
+            "c.c3k.2-of-2.at-5040",
         ] {
             std::fs::write(dir.path().join(name), b"").unwrap();
         }

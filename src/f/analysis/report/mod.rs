@@ -179,5 +179,7 @@ pub fn write_all(a: &Analysis, table: &Path, command: &str, dir: &Path) -> io::R
     )?;
     let report = markdown::report(a, &counts, (&sequences, &split), &provenance, rows_name);
     set.write(&dir.join("report.md"), |w| w.write_all(report.as_bytes()))?;
+    // The summary is what `may_write` reads before the next analysis here.
+    set.rename_first(&dir.join("summary.json"));
     set.commit()
 }
