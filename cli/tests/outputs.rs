@@ -407,16 +407,12 @@ fn a_census_of_fewer_columns_keeps_the_one_there_unless_replace_is_given() {
         .parse()
         .unwrap();
     assert!(columns > 400, "{columns}");
-    let fewer = [
-        "census",
-        "--quiet",
-        "--rows",
-        "80",
-        "--out",
-        "c.tsv",
-        "--max-columns",
-        "400",
-    ];
+    let census = |most: &str| -> Vec<String> {
+        let args = "census --quiet --rows 80 --out c.tsv --max-columns";
+        args.split(' ').chain([most]).map(String::from).collect()
+    };
+    let fewer = census("400");
+    let fewer: Vec<&str> = fewer.iter().map(String::as_str).collect();
     refused(
         d,
         &fewer,
@@ -429,20 +425,8 @@ fn a_census_of_fewer_columns_keeps_the_one_there_unless_replace_is_given() {
     let said = String::from_utf8_lossy(&chomp3_in(d, &fewer).stderr).into_owned();
     assert!(said.contains("--replace"), "{said}");
     // As many columns as it computed: the same census, written again.
-    let same = columns.to_string();
-    let again = chomp3_in(
-        d,
-        &[
-            "census",
-            "--quiet",
-            "--rows",
-            "80",
-            "--out",
-            "c.tsv",
-            "--max-columns",
-            &same,
-        ],
-    );
+    let same = census(&columns.to_string());
+    let again = chomp3_in(d, &same.iter().map(String::as_str).collect::<Vec<_>>());
     assert!(again.status.success(), "{again:?}");
     let c3d = |files: &[(String, Vec<u8>)]| files.iter().find(|f| f.0 == "c.c3d").cloned();
     assert!(c3d(&files(d)) == c3d(&before), "the same census");
