@@ -271,15 +271,7 @@ fn out_files_reproduce_and_a_bad_batch_keeps_the_old_one() {
     assert_eq!(text.lines().count(), 1 + 1 + 6);
     let junk = dir.path().join("junk.g6");
     std::fs::write(&junk, "D?{\n%%%\n").unwrap();
-    // (Another command's result is replaced only when asked.)
-    let o = run(&[
-        "graph",
-        "wheel:3",
-        junk.to_str().unwrap(),
-        "--out",
-        p,
-        "--replace",
-    ]);
+    let o = run(&["graph", "wheel:3", junk.to_str().unwrap(), "--out", p]);
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("junk.g6:2:"));
     assert_eq!(

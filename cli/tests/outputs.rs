@@ -1152,10 +1152,11 @@ fn a_graph_b_file_of_more_terms_is_kept() {
     assert!(std::fs::read(bfile).unwrap() != before);
 }
 
-/// A graph result of another command is kept unless `--replace` is given;
-/// the same command run again writes it again.
+/// A graph result that this run's differs from (other graphs, or other
+/// values) is kept unless `--replace` is given; the same result, whatever the
+/// command's options, is written again.
 #[test]
-fn a_graph_result_of_another_command_is_kept_unless_replace_is_given() {
+fn a_graph_result_of_other_graphs_is_kept_unless_replace_is_given() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let first = ["graph", "wheel:5..9", "--out", "g.txt"];
@@ -1165,11 +1166,43 @@ fn a_graph_result_of_another_command_is_kept_unless_replace_is_given() {
         d,
         &["graph", "path:3", "--out", "g.txt"],
         1,
-        "g.txt holds the result of `chomp3 graph wheel:5..9 --out g.txt`, another command; it is kept; pass --replace",
+        "g.txt holds another result (line 2 differs); it is kept and this run's result was not written; pass --replace",
     );
     assert!(files(d) == before, "kept");
-    assert!(chomp3_in(d, &first).status.success());
-    assert!(files(d) == before, "the same command, the same bytes");
+    // Other graphs under the same command line: from standard input.
+    let piped = |input: &str, extra: &[&str]| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_chomp3"));
+        c.current_dir(d)
+            .args(["graph", "-", "--out", "s.txt"])
+            .args(extra);
+        let mut child = c
+            .stdin(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write as _;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        child.wait_with_output().unwrap()
+    };
+    assert!(piped("D?{\n", &[]).status.success());
+    let kept = std::fs::read(d.join("s.txt")).unwrap();
+    let other = piped("Bw\n", &[]);
+    assert_eq!(other.status.code(), Some(1), "{other:?}");
+    assert!(std::fs::read(d.join("s.txt")).unwrap() == kept);
+    // The same result by other options: written again.
+    let threads = ["graph", "wheel:5..9", "--out", "./g.txt", "--threads", "2"];
+    assert!(chomp3_in(d, &threads).status.success());
+    let again = std::fs::read_to_string(d.join("g.txt")).unwrap();
+    let old = String::from_utf8(before[0].1.clone()).unwrap();
+    assert_eq!(
+        again.split_once('\n').unwrap().1,
+        old.split_once('\n').unwrap().1
+    );
     let replaced = chomp3_in(d, &["graph", "path:3", "--out", "g.txt", "--replace"]);
     assert!(replaced.status.success(), "{replaced:?}");
     let text = std::fs::read_to_string(d.join("g.txt")).unwrap();

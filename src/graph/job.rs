@@ -17,6 +17,7 @@ use std::time::Instant;
 use super::family::FamilyError;
 use super::format;
 use super::output::{Cost, Output, Solved, Tally};
+use super::same_result::{Same, Tee};
 use super::sources::{Inputs, Item, Source, SourceError};
 use super::{MemoError, Solver, subgraphs_or_stop};
 use crate::base::atomic_write::write_atomically;
@@ -95,14 +96,6 @@ pub enum JobError {
         /// How the front end names the b-file.
         name: &'static str,
     },
-    /// A result file of another command is there.
-    #[error("{} holds the result of `{held}`, another command; it is kept", .path.display())]
-    OtherResult {
-        /// The result file.
-        path: PathBuf,
-        /// The command recorded in its first line.
-        held: String,
-    },
     /// A b-file of more terms is there.
     #[error("{} holds {held} terms, more than the {terms} this run writes; it is kept", .path.display())]
     LargerBFile {
@@ -151,6 +144,18 @@ pub enum RunError {
     /// is written, but for a result file, which is then not written).
     #[error(transparent)]
     Source(#[from] SourceError),
+    /// The result file holds another result (other graphs, or other values):
+    /// kept, this run's not written.
+    #[error(
+        "{} holds another result ({why}); it is kept and this run's result was not written",
+        .path.display()
+    )]
+    OtherResult {
+        /// The result file.
+        path: PathBuf,
+        /// Where the two first differ.
+        why: String,
+    },
     /// The sources held no graph.
     #[error("no graphs read: the input given ({sources}) holds none")]
     NoGraphsRead {
@@ -304,23 +309,6 @@ impl Job {
                 return Err(JobError::LargerBFile { path, held, terms });
             }
         }
-        // A result of another command (other graphs, other options) is a
-        // different result: kept unless replacing it is asked for. The same
-        // command's, run again, is written again.
-        if let Some(path) = &self.out
-            && !self.replace
-            && crate::base::input::is_there(path)
-        {
-            let first = crate::base::text::open(path, "a graph result")
-                .ok()
-                .and_then(|text| std::io::BufRead::lines(text).next()?.ok());
-            if let Some(held) = first.as_deref().and_then(|l| l.strip_prefix("# "))
-                && held != self.command
-            {
-                let (path, held) = (path.clone(), held.to_string());
-                return Err(JobError::OtherResult { path, held });
-            }
-        }
         Ok(Checked {
             held: outputs::lock(&plan)?,
         })
@@ -367,9 +355,25 @@ impl Job {
         let result = match &self.out {
             Some(path) => {
                 let mut outcome = Ok(());
+                // A result there that this run's differs from (past the first
+                // line, the command) is another result: kept unless
+                // replacing it is asked for. The same result is written again.
+                let old = (!self.replace).then(|| Same::against(path)).flatten();
                 let written = write_atomically(path, |w| {
                     writeln!(w, "# {}", self.command)?;
-                    outcome = run.all(w);
+                    outcome = match old {
+                        Some(mut same) => {
+                            let ran = run.all(&mut Tee(w, &mut same));
+                            ran.and_then(|()| match same.differs() {
+                                None => Ok(()),
+                                Some(why) => Err(RunError::OtherResult {
+                                    path: path.clone(),
+                                    why,
+                                }),
+                            })
+                        }
+                        None => run.all(w),
+                    };
                     // A failed run leaves no file behind (and the old one intact).
                     match &outcome {
                         Ok(()) => Ok(()),

@@ -20,6 +20,7 @@ pub mod job;
 pub mod os85;
 pub mod output;
 mod recent;
+mod same_result;
 mod small;
 mod solve;
 pub mod sources;

@@ -94,7 +94,7 @@ pub fn one(cause: &(dyn std::error::Error + 'static)) -> Option<String> {
         if let Some(GraphJobError::LargerBFile { .. }) = cause.downcast_ref() {
             return Some("pass --replace to replace it, or give another --bfile".into());
         }
-        if let Some(GraphJobError::OtherResult { .. }) = cause.downcast_ref() {
+        if let Some(chomp3::graph::job::RunError::OtherResult { .. }) = cause.downcast_ref() {
             return Some("pass --replace to replace it, or give another --out".into());
         }
         if let Some(GraphJobError::NoGraphs) = cause.downcast_ref() {

@@ -69,7 +69,7 @@ pub struct Args {
     /// among all graphs on n vertices as an OEIS b-file
     #[arg(long, value_name = "FILE", requires = "summary")]
     bfile: Option<PathBuf>,
-    /// Replace a result of another command at --out, or a b-file of more terms at --bfile
+    /// Replace another result at --out (other graphs or values), or a b-file of more terms at --bfile
     #[arg(long)]
     replace: bool,
     /// Memo file: read at the start if it exists, written (aside, then renamed)
