@@ -277,7 +277,12 @@ fn an_output_that_cannot_be_written_is_refused_before_the_work() {
             vec!["bench", "--dir", "file"],
             "--dir file: not a directory",
         ),
+        (
+            vec!["plot", "--table", t, "--out", "gone"],
+            "gone is a symbolic link to nothing (nowhere), so gone/figures.tsv cannot be written there",
+        ),
     ] {
+        std::os::unix::fs::symlink("nowhere", d.join("gone")).ok();
         refused(d, &args, 1, says);
     }
     assert_eq!(std::fs::read(d.join("file")).unwrap(), b"x");
@@ -1210,4 +1215,32 @@ fn a_graph_result_of_other_graphs_is_kept_unless_replace_is_given() {
         text.contains("path:3: g = ") && !text.contains("wheel"),
         "{text}"
     );
+}
+
+/// A checkpoint a killed writer left aside (`.NAME.new-PID`, its process
+/// gone) is removed by the run that finishes the job, even one that ends
+/// before its first save.
+#[test]
+fn a_finished_run_removes_the_checkpoint_a_killed_one_left_aside() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let mut gone = Command::new("true").spawn().unwrap();
+    let pid = gone.id();
+    gone.wait().unwrap();
+    for (aside, args) in [
+        (
+            format!(".c.c3k.new-{pid}"),
+            "census --quiet --rows 300 --out c.tsv",
+        ),
+        (
+            format!(".p.ck.new-{pid}"),
+            "grundy-periods --quiet --lines 4 --lag 18432 --bfiles b --checkpoint p.ck",
+        ),
+    ] {
+        std::fs::write(d.join(&aside), b"a partial checkpoint").unwrap();
+        let args: Vec<&str> = args.split(' ').collect();
+        let out = chomp3_in(d, &args);
+        assert!(out.status.success(), "{out:?}");
+        assert!(!d.join(&aside).exists(), "{aside} left");
+    }
 }

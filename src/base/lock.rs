@@ -92,6 +92,20 @@ fn trouble(output: &Path, error: &io::Error) -> String {
             output.display()
         );
     }
+    // A link to nothing where a directory of the path must be.
+    let dangling = output
+        .ancestors()
+        .skip(1)
+        .find(|d| !d.as_os_str().is_empty() && !d.exists() && d.symlink_metadata().is_ok());
+    if let (Some(libc::EEXIST | libc::ENOENT), Some(link)) = (error.raw_os_error(), dangling) {
+        let to = std::fs::read_link(link).unwrap_or_default();
+        return format!(
+            "{} is a symbolic link to nothing ({}), so {} cannot be written there; give a directory",
+            link.display(),
+            to.display(),
+            output.display()
+        );
+    }
     match error.raw_os_error() {
         Some(libc::EISDIR) => format!(
             "a directory stands where the lock file of {} goes; move it away",

@@ -424,6 +424,8 @@ impl Job {
             write_census(out, self.lines, &done, command)?;
         }
         if let Some(path) = &self.checkpoint {
+            // With what killed writers of it left aside.
+            crate::base::atomic_write::remove_left_aside(path);
             let _ = std::fs::remove_file(path);
         }
         Ok(Outcome::Finished {

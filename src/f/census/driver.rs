@@ -116,6 +116,9 @@ impl Checkpoints for OneFile {
     }
 
     fn remove(&self, _: &dyn Ranks) -> Result<(), DriverError> {
+        // What killed writers of it left aside (a run that finishes before
+        // its first save never writes it, which removes them too).
+        crate::base::atomic_write::remove_left_aside(&self.path);
         match std::fs::remove_file(&self.path) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(DriverError::Io {
                 path: self.path.clone(),
