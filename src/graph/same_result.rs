@@ -52,8 +52,8 @@ impl Same {
 
     /// Where the results differ, once the new one is whole (`None`: the same).
     pub(crate) fn differs(mut self) -> Option<String> {
-        let mut rest = Vec::new();
-        let more = io::Read::read_to_end(&mut self.old, &mut rest).map_or(true, |n| n > 0);
+        // Whether the old one goes on (one byte read, not the rest).
+        let more = io::Read::read(&mut self.old, &mut [0u8]).map_or(true, |n| n > 0);
         match self.differs {
             Some(line) => Some(format!("line {line} differs")),
             None if !self.pending.is_empty() || more => Some(format!(
