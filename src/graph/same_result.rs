@@ -15,6 +15,8 @@ pub(crate) struct Same {
     differs: Option<u64>,
     /// The new result's bytes of a line not yet ended.
     pending: Vec<u8>,
+    /// The old result's line read to compare with it (kept between lines).
+    had: Vec<u8>,
 }
 
 impl Same {
@@ -31,6 +33,7 @@ impl Same {
             line: 1,
             differs: None,
             pending: Vec::new(),
+            had: Vec::new(),
         })
     }
 
@@ -40,9 +43,9 @@ impl Same {
             self.pending.push(b);
             if b == b'\n' {
                 self.line += 1;
-                let mut had = Vec::new();
-                let read = io::BufRead::read_until(&mut self.old, b'\n', &mut had);
-                if self.differs.is_none() && (read.is_err() || had != self.pending) {
+                self.had.clear();
+                let read = io::BufRead::read_until(&mut self.old, b'\n', &mut self.had);
+                if self.differs.is_none() && (read.is_err() || self.had != self.pending) {
                     self.differs = Some(self.line);
                 }
                 self.pending.clear();
