@@ -619,8 +619,9 @@ fn plot_never_replaces_figures_of_a_larger_or_other_source_unasked() {
     assert!(plot(&["--table", "big.c3t"]).status.success());
     let record = std::fs::read_to_string(d.join("p/figures.tsv")).unwrap();
     assert!(
-        record.contains("table.png\ttable\t300\tchomp3 plot --table big.c3t --out p\n")
-            && record.contains("row.png\ttable row 120\t300\t"),
+        record.contains("table.png\ttable\t300;rows settled=")
+            && record.contains("\tchomp3 plot --table big.c3t --out p\n")
+            && record.contains("row.png\ttable row 120\t300;"),
         "{record}"
     );
     let before = files(&d.join("p"));
@@ -662,6 +663,144 @@ fn plot_never_replaces_figures_of_a_larger_or_other_source_unasked() {
     assert_eq!(
         std::fs::read(d.join("q/growth.png")).unwrap(),
         b"someone's figure"
+    );
+}
+
+/// An analysis or figures made with a census (which settles rows the table
+/// cannot) are not replaced by ones of the same table made without it, or
+/// with a census of fewer columns, nor a Grundy figure by one from a census
+/// that stopped part way, nor a wheels figure by one of fewer wheels: the
+/// source holds less though its `N` is the same. Refused with the files
+/// as they were, unless `--replace`.
+#[test]
+fn analyses_and_figures_from_a_fuller_source_are_kept_unless_replace_is_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    computed(d, "t.c3t", 300, &[]);
+    let run = |args: &[&str]| {
+        let out = chomp3_in(d, args);
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    // Refused in one line (after a line naming the census used), nothing changed.
+    let kept = |args: &[&str], out: &str, says: &str| {
+        let before = files(&d.join(out));
+        let o = chomp3_in(d, args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+        let last = err.trim_end().lines().last().unwrap_or("");
+        assert!(last.contains(says) && last.contains("--replace"), "{err}");
+        assert_eq!(files(&d.join(out)), before, "{args:?} changed {out}");
+    };
+    run(&["census", "--quiet", "--rows", "300", "--out", "c.tsv"]);
+    // 2521 columns prove fewer rows (doc/chomp.md: periods up to 2520).
+    run(&[
+        "census",
+        "--quiet",
+        "--rows",
+        "300",
+        "--max-columns",
+        "2521",
+        "--out",
+        "d.tsv",
+    ]);
+    let with = ["--table", "t.c3t", "--census", "c.c3d"];
+    run(&[&["analyze", "--quiet", "--out", "a"], &with[..]].concat());
+    let summary = std::fs::read_to_string(d.join("a/summary.json")).unwrap();
+    assert!(summary.contains("\"open\": 0"), "{summary}");
+    kept(
+        &["analyze", "--quiet", "--table", "t.c3t", "--out", "a"],
+        "a",
+        "a holds the analysis of a table to N = 300 with 301 rows settled",
+    );
+    kept(
+        &[
+            "analyze", "--quiet", "--table", "t.c3t", "--census", "d.c3d", "--out", "a",
+        ],
+        "a",
+        "with 301 rows settled",
+    );
+    run(&[&["analyze", "--quiet", "--out", "a"], &with[..]].concat());
+    run(&[
+        "analyze",
+        "--quiet",
+        "--census-only",
+        "--census",
+        "c.c3d",
+        "--out",
+        "o",
+    ]);
+    kept(
+        &[
+            "analyze",
+            "--quiet",
+            "--census-only",
+            "--census",
+            "d.c3d",
+            "--out",
+            "o",
+        ],
+        "o",
+        "o holds the analysis of the census alone to N = 300 with 301 rows settled",
+    );
+    run(&[
+        "analyze",
+        "--quiet",
+        "--table",
+        "t.c3t",
+        "--out",
+        "a",
+        "--replace",
+    ]);
+    // The figures the same way.
+    run(&[&["plot", "--out", "p"], &with[..]].concat());
+    kept(
+        &["plot", "--table", "t.c3t", "--out", "p"],
+        "p",
+        "from the table to n = 300 with 301 rows settled (figures.tsv)",
+    );
+    run(&["plot", "--table", "t.c3t", "--out", "p", "--replace"]);
+    // A Grundy census that stopped part way, of the same largest q.
+    let periods = [
+        "grundy-periods",
+        "--quiet",
+        "--lines",
+        "30",
+        "--lag",
+        "4608",
+    ];
+    run(&[&periods[..], &["--out", "g.tsv", "--bfiles", "gb"]].concat());
+    let partial = [
+        "--out",
+        "h.tsv",
+        "--bfiles",
+        "hb",
+        "--max-p",
+        "2000",
+        "--partial",
+    ];
+    let _ = chomp3_in(d, &[&periods[..], &partial[..]].concat());
+    run(&["plot", "--grundy", "g.tsv", "--out", "gp"]);
+    kept(
+        &["plot", "--grundy", "h.tsv", "--out", "gp"],
+        "gp",
+        "with 496 lines (figures.tsv)",
+    );
+    // Fewer wheels beside the same small graphs.
+    for (at, wheels) in [("w1", "wheel:3..8"), ("w2", "wheel:3..6")] {
+        let cost = format!("{at}/wheel-cost.tsv");
+        run(&["graph", wheels, "--tsv", "--cost", "--out", &cost]);
+        let small = format!("{at}/small-graphs.tsv");
+        run(&["graph", "geng:1..4", "--summary", "--out", &small]);
+    }
+    run(&["plot", "--graphs", "w1", "--out", "wp"]);
+    kept(
+        &["plot", "--graphs", "w2", "--out", "wp"],
+        "wp",
+        "wheels.png was drawn from the graphs to n = 8 with 6 wheels",
     );
 }
 

@@ -41,23 +41,31 @@ pub fn read_wheel_costs(text: &str) -> Result<Vec<WheelCost>, BadLine> {
     Ok(out)
 }
 
-/// Draws `graph-values` and `wheels` into `dir`; returns the files written.
+/// Draws `graph-values` and `wheels` into `dir`, by `command`; returns the
+/// files written. The record (figures.tsv) says what each holds: the most
+/// vertices and the number of graphs summarised, the largest wheel and the
+/// number of wheels.
 pub fn plot_graphs(
     values: &Summary,
     wheels: &[WheelCost],
     dir: &Path,
     format: Format,
-    made: &Made,
+    command: String,
     replace: bool,
 ) -> Result<Vec<PathBuf>, PlotError> {
+    let most = values.by_n.keys().max().map_or(0, |&n| n as u64);
+    let graphs = values.by_n.values().map(|c| c.graphs).sum();
+    let of_values = Made::new("graphs", most, command.clone()).with("graphs", graphs);
+    let largest = wheels.iter().map(|w| w.n as u64).max().unwrap_or(0);
+    let of_wheels = Made::new("graphs", largest, command).with("wheels", wheels.len() as u64);
     let figures = [
-        (<ValuesFigure as Figure>::NAME, made.clone()),
-        (<WheelsFigure as Figure>::NAME, made.clone()),
+        (<ValuesFigure as Figure>::NAME, of_values.clone()),
+        (<WheelsFigure as Figure>::NAME, of_wheels.clone()),
     ];
     let mut c = Canvas::open(dir, format, replace, &figures)?;
     let written = vec![
-        c.render(&ValuesFigure(values), made)?,
-        c.render(&WheelsFigure(wheels), made)?,
+        c.render(&ValuesFigure(values), &of_values)?,
+        c.render(&WheelsFigure(wheels), &of_wheels)?,
     ];
     c.commit()?;
     Ok(written)

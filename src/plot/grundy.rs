@@ -10,17 +10,21 @@ use plotters::prelude::*;
 use super::{Canvas, DrawResult, FONT, Figure, Format, Made, PlotError, SIZE, TITLE_HEIGHT};
 use crate::grundy::ProvedLine;
 
-/// Draws `grundy-periods` into `dir`; returns the file written.
+/// Draws `grundy-periods` into `dir`, by `command`; returns the file written.
+/// Its record (figures.tsv) says the largest `q` and the number of lines: a
+/// census that stopped part way, of the same largest `q`, holds fewer.
 pub fn plot_grundy(
     lines: &[ProvedLine],
     dir: &Path,
     format: Format,
-    made: &Made,
+    command: String,
     replace: bool,
 ) -> Result<PathBuf, PlotError> {
+    let q = lines.iter().map(|l| u64::from(l.q)).max().unwrap_or(0);
+    let made = Made::new("grundy", q, command).with("lines", lines.len() as u64);
     let figures = [(<PeriodsFigure as Figure>::NAME, made.clone())];
     let mut c = Canvas::open(dir, format, replace, &figures)?;
-    let written = c.render(&PeriodsFigure(lines), made)?;
+    let written = c.render(&PeriodsFigure(lines), &made)?;
     c.commit()?;
     Ok(written)
 }
@@ -123,12 +127,7 @@ mod tests {
         let c = census(8, 100_000, &Stop::new(), &mut |_| {});
         let dir = tempfile::tempdir().unwrap();
         let lines: Vec<ProvedLine> = c.lines.iter().map(ProvedLine::from).collect();
-        let made = Made {
-            kind: "grundy".into(),
-            n: 8,
-            command: "a test".into(),
-        };
-        let path = plot_grundy(&lines, dir.path(), Format::Png, &made, false).unwrap();
+        let path = plot_grundy(&lines, dir.path(), Format::Png, "a test".into(), false).unwrap();
         let decoder =
             png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&path).unwrap()));
         let mut reader = decoder.read_info().unwrap();

@@ -307,6 +307,9 @@ pub fn plot_all(
     made: &Made,
     replace: bool,
 ) -> Result<Vec<PathBuf>, PlotError> {
+    // How much the source holds: the same table without the census that
+    // settled its rows holds less, and does not replace its figures.
+    let made = &made.clone().with("rows settled", a.settled_rows());
     // Every figure is drawn aside, then all are renamed: a failure keeps the
     // old set whole.
     let mut c = Canvas::open(
@@ -336,11 +339,7 @@ mod tests {
     use crate::f::compute::{DEFAULT_COMMIT_EVERY, Request, compute};
 
     fn made() -> Made {
-        Made {
-            kind: "table".into(),
-            n: 400,
-            command: "a test".into(),
-        }
+        Made::new("table", 400, "a test".into())
     }
 
     /// The share of pixels that are not white.

@@ -24,13 +24,30 @@ pub struct Made {
     /// its row (`table row 120`).
     pub kind: String,
     /// The size of the source: the `N` of the table or census, the largest
-    /// `q` of the Grundy lines, the number of graph classes summarised.
+    /// `q` of the Grundy lines, the most vertices of the graphs or wheels.
     pub n: u64,
+    /// Further measures of how much the source holds, by name (rows
+    /// settled, Grundy lines, graphs, wheels): a source of the same `N`
+    /// may hold less (a table without its census, a Grundy census that
+    /// stopped part way). Empty where they are not known yet (the check
+    /// before the work); the figure's own drawing fills them in.
+    pub also: BTreeMap<String, u64>,
     /// The command that drew it.
     pub command: String,
 }
 
 impl Made {
+    /// A source of the kind `kind` and size `n`, drawn by `command`; its
+    /// further measures are added by the drawing.
+    pub fn new(kind: &str, n: u64, command: String) -> Made {
+        Made {
+            kind: kind.to_string(),
+            n,
+            also: BTreeMap::new(),
+            command,
+        }
+    }
+
     /// The same source for the row figure of row `row`.
     pub fn row(&self, row: u64, from_census: bool) -> Made {
         let kind = match from_census {
@@ -43,17 +60,65 @@ impl Made {
         }
     }
 
+    /// The same source with the measure `name` of it.
+    pub fn with(mut self, name: &str, count: u64) -> Made {
+        self.also.insert(name.to_string(), count);
+        self
+    }
+
     /// Whether a figure drawn from `self` may replace one drawn from `old`:
-    /// the same kind of source, at least as large.
+    /// the same kind of source, at least as large, and holding at least as
+    /// much by every measure both know.
     fn may_replace(&self, old: &Made) -> bool {
-        self.kind == old.kind && self.n >= old.n
+        self.kind == old.kind
+            && self.n >= old.n
+            && old
+                .also
+                .iter()
+                .all(|(name, had)| self.also.get(name).is_none_or(|now| now >= had))
+    }
+
+    /// The `N` field of the record: `N`, then `;name=count` for each measure.
+    fn size_field(&self) -> String {
+        let mut s = self.n.to_string();
+        for (name, count) in &self.also {
+            s += &format!(";{name}={count}");
+        }
+        s
     }
 }
 
 impl std::fmt::Display for Made {
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        write!(f, "{} to n = {}", self.kind, self.n)
+        write!(f, "{} to n = {}", self.kind, self.n)?;
+        let also: Vec<String> = self
+            .also
+            .iter()
+            .map(|(name, count)| format!("{count} {name}"))
+            .collect();
+        if !also.is_empty() {
+            write!(f, " with {}", also.join(", "))?;
+        }
+        Ok(())
     }
+}
+
+/// Reads the `N` field of a record line: `N`, then `;name=count` for each
+/// further measure (names of lower-case letters and spaces).
+fn size_field(field: &str) -> Option<(u64, BTreeMap<String, u64>)> {
+    let mut parts = field.split(';');
+    let n = parts.next()?.parse().ok()?;
+    let mut also = BTreeMap::new();
+    for part in parts {
+        let (name, count) = part.split_once('=')?;
+        if name.is_empty() || !name.bytes().all(|b| b.is_ascii_lowercase() || b == b' ') {
+            return None;
+        }
+        if also.insert(name.to_string(), count.parse().ok()?).is_some() {
+            return None;
+        }
+    }
+    Some((n, also))
 }
 
 /// A directory's record, read before drawing and written with the figures.
@@ -125,7 +190,7 @@ impl Record {
                 )?;
                 writeln!(w, "# figure\tsource\tn\tcommand")?;
                 for (file, m) in &self.entries {
-                    writeln!(w, "{file}\t{}\t{}\t{}", m.kind, m.n, m.command)?;
+                    writeln!(w, "{file}\t{}\t{}\t{}", m.kind, m.size_field(), m.command)?;
                 }
                 Ok(())
             })
@@ -147,9 +212,12 @@ pub fn read(reader: impl std::io::BufRead) -> Result<BTreeMap<String, Made>, Str
         let [file, kind, n, command] = fields[..] else {
             return Err(format!("line {} has not 4 tab-separated fields", i + 1));
         };
-        let n = n
-            .parse()
-            .map_err(|_| format!("line {}: {n:?} is not a count", i + 1))?;
+        let (n, also) = size_field(n).ok_or_else(|| {
+            format!(
+                "line {}: {n:?} is not a size (a count, then `;name=count` for each measure)",
+                i + 1
+            )
+        })?;
         if let Some((last, _)) = entries.last_key_value()
             && file <= last.as_str()
         {
@@ -163,6 +231,7 @@ pub fn read(reader: impl std::io::BufRead) -> Result<BTreeMap<String, Made>, Str
             Made {
                 kind: kind.to_string(),
                 n,
+                also,
                 command: command.to_string(),
             },
         );
@@ -175,11 +244,7 @@ mod tests {
     use super::*;
 
     fn made(kind: &str, n: u64) -> Made {
-        Made {
-            kind: kind.into(),
-            n,
-            command: format!("chomp3 plot ({kind} {n})"),
-        }
+        Made::new(kind, n, format!("chomp3 plot ({kind} {n})"))
     }
 
     /// A directory whose record says `table.png` came from a table to 1000.
@@ -222,6 +287,51 @@ mod tests {
         let r = Record::open(dir.path(), true).unwrap();
         assert!(r.check("table.png", &made("census", 1)).is_ok());
         assert!(r.check("other.png", &made("census", 1)).is_ok());
+    }
+
+    /// A figure drawn from a source that holds less by a measure both know
+    /// (a table without the census that settled its rows, a Grundy census
+    /// that stopped part way) is not replaced by it, whatever its `N`; the
+    /// measures go through the record file and back.
+    #[test]
+    fn a_figure_is_not_replaced_by_one_from_a_source_that_holds_less() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut set = FileSet::new();
+        let mut r = Record::open(dir.path(), false).unwrap();
+        let full = made("table", 1000)
+            .with("rows settled", 1001)
+            .with("lines", 7);
+        r.note("table.png", &full);
+        r.write(&mut set).unwrap();
+        set.commit().unwrap();
+        std::fs::write(dir.path().join("table.png"), b"image").unwrap();
+        let r = Record::open(dir.path(), false).unwrap();
+        assert_eq!(r.entries["table.png"], full);
+        // Not known yet (the check before the work), as much, or more: drawn.
+        for ok in [
+            made("table", 1000),
+            made("table", 1000).with("rows settled", 1001),
+            made("table", 2000)
+                .with("rows settled", 1500)
+                .with("lines", 7),
+        ] {
+            assert!(r.check("table.png", &ok).is_ok(), "{ok}");
+        }
+        for less in [
+            made("table", 1000).with("rows settled", 1000),
+            made("table", 5000)
+                .with("rows settled", 2000)
+                .with("lines", 6),
+        ] {
+            let e = r.check("table.png", &less).unwrap_err().to_string();
+            assert!(
+                e.contains("table to n = 1000 with 7 lines, 1001 rows settled ("),
+                "{e}"
+            );
+        }
+        for field in ["10;", "10;x", "10;x=", "10;X=1", "10;a=1;a=2", "10;a=-1"] {
+            assert!(size_field(field).is_none(), "{field}");
+        }
     }
 
     /// A record cut or edited is refused (and started anew with `--replace`).

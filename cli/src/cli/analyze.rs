@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use chomp3::f::analysis::counts::RowCounts;
+use chomp3::f::analysis::report::Extent;
 use chomp3::f::analysis::{Analysis, analyze};
 use chomp3::f::census_file::Descriptors;
 
@@ -26,9 +27,10 @@ pub struct Args {
     /// when no table is named and none is at the default path)
     #[arg(long, conflicts_with = "table")]
     census_only: bool,
-    /// Replace an analysis in --out made from a larger table or census, or
-    /// from the other kind of source, or files of its names that no readable
-    /// summary.json there accounts for
+    /// Replace an analysis in --out made from a larger table or census, from
+    /// the other kind of source, or holding more (rows settled or b-file
+    /// terms, as one made with a census does), or files of its names that
+    /// no readable summary.json there accounts for
     #[arg(long)]
     replace: bool,
     #[command(flatten)]
@@ -53,7 +55,10 @@ pub fn run(args: &Args) -> Result<()> {
         command += &format!(" --census {}", super::args::quote(census.as_os_str()));
     }
     command += &format!(" --out {}", super::args::quote(args.out.as_os_str()));
-    may_replace(args, open_table(&table.path)?.n().unwrap_or(0), false)?;
+    may_replace(
+        args,
+        &Extent::before(open_table(&table.path)?.n().unwrap_or(0), false),
+    )?;
     let census = args.census.open(TABLE_GAPS)?;
     let (elapsed, a) = passes(
         &table.path,
@@ -61,6 +66,8 @@ pub fn run(args: &Args) -> Result<()> {
         &args.threads,
         args.quiet.quiet,
     )?;
+    // Now that it is known how much this analysis holds.
+    may_replace(args, &Extent::of(&a))?;
     write(&a, &table.path, &args.out, &command, elapsed)?;
     if census.is_none() {
         args.census.say_none();
@@ -72,7 +79,7 @@ pub fn run(args: &Args) -> Result<()> {
 fn census_only(args: &Args) -> Result<()> {
     let started = Instant::now();
     let a = census_analysis(&args.table, &args.census)?;
-    may_replace(args, a.facts.n as u64, true)?;
+    may_replace(args, &Extent::of(&a))?;
     let census = args.census.named().path;
     let command = format!(
         "chomp3 analyze --census-only --census {} --out {}",
@@ -83,13 +90,13 @@ fn census_only(args: &Args) -> Result<()> {
 }
 
 /// Refuses, unless `--replace`, to write over what `--out` holds: an analysis
-/// of a larger `N` or of the other kind of source, or files that no finished
-/// analysis there accounts for (the library's rule).
-fn may_replace(args: &Args, n: u64, census_only: bool) -> Result<()> {
+/// of a larger `N`, of the other kind of source or holding more, or files
+/// that no finished analysis there accounts for (the library's rule).
+fn may_replace(args: &Args, this: &Extent) -> Result<()> {
     if args.replace {
         return Ok(());
     }
-    chomp3::f::analysis::report::may_write(&args.out, n, census_only)
+    chomp3::f::analysis::report::may_write(&args.out, this)
         .map_err(|e| anyhow::anyhow!("{e}; give another --out, or pass --replace"))
 }
 

@@ -55,14 +55,14 @@ pub struct Args {
     threads: ThreadsArg,
 }
 
-/// `source` of size `n`, drawn by `chomp3 plot` with `args` (as a person
-/// would type them again).
+/// `chomp3 plot` with `args`, as a person would type it again.
+fn command(args: &[String]) -> String {
+    format!("chomp3 plot {}", args.join(" "))
+}
+
+/// `source` of size `n`, drawn by `chomp3 plot` with `args`.
 fn made(kind: &str, n: u64, args: &[String]) -> Made {
-    Made {
-        kind: kind.to_string(),
-        n,
-        command: format!("chomp3 plot {}", args.join(" ")),
-    }
+    Made::new(kind, n, command(args))
 }
 
 pub fn run(args: &Args) -> Result<()> {
@@ -117,11 +117,14 @@ pub fn run(args: &Args) -> Result<()> {
             ),
             _ => {}
         }
-        let q = lines.iter().map(|l| u64::from(l.q)).max().unwrap_or(0);
-        let made = made("grundy", q, &given);
-        let written =
-            chomp3::plot::grundy::plot_grundy(&lines, &args.out, format, &made, args.replace)
-                .map_err(|e| anyhow::anyhow!("{}", drawing(&args.out, e)))?;
+        let written = chomp3::plot::grundy::plot_grundy(
+            &lines,
+            &args.out,
+            format,
+            command(&given),
+            args.replace,
+        )
+        .map_err(|e| anyhow::anyhow!("{}", drawing(&args.out, e)))?;
         say!("{}", written.shown());
         return Ok(());
     }
@@ -265,9 +268,7 @@ fn graph_figures(
         );
     }
     costs.sort_by_key(|w| w.n);
-    let most = values.by_n.keys().max().map_or(0, |&n| n as u64);
-    let made = made("graphs", most, given);
-    let written = plot_graphs(&values, &costs, out, format, &made, replace)
+    let written = plot_graphs(&values, &costs, out, format, command(given), replace)
         .map_err(|e| anyhow::anyhow!("{}", drawing(out, e)))?;
     for f in written {
         say!("{}", f.shown());

@@ -48,11 +48,7 @@ pub fn run(args: &Args) -> Result<()> {
     super::analyze::write(&a, &path, out, "chomp3 run", elapsed)?;
     let row = u64::from(super::plot::DEFAULT_ROW.min(a.facts.n));
     // `plots/run/` is this command's own: each run replaces what it drew.
-    let made = Made {
-        kind: "table".into(),
-        n: a.facts.n.into(),
-        command: "chomp3 run".into(),
-    };
+    let made = Made::new("table", a.facts.n.into(), "chomp3 run".into());
     let plots = Path::new(RUN_PLOTS);
     let table = chomp3::f::lookup::Named { path, named: true };
     let sources = chomp3::f::lookup::Sources::open(&table, &args.census.named())?;

@@ -92,6 +92,11 @@ pub fn from_census(d: &Descriptors) -> Option<Analysis> {
 }
 
 impl Analysis {
+    /// Rows whose fate is proved: constant, or periodic by a proof.
+    pub fn settled_rows(&self) -> u64 {
+        self.rows.iter().flatten().filter(|s| s.is_proved()).count() as u64
+    }
+
     fn new(
         facts: ColumnFacts,
         rows: Vec<Option<RowStatus>>,

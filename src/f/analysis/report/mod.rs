@@ -7,6 +7,7 @@ mod json;
 mod markdown;
 mod tsv;
 
+use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -57,6 +58,28 @@ pub enum Kept {
         /// Whether this one is of a census alone.
         census_only: bool,
     },
+    /// The directory holds an analysis that holds more by one measure:
+    /// more rows settled, or more terms of a sequence (one made with a
+    /// census, or with a census of more columns).
+    #[error(
+        "{} holds the analysis of {} to N = {n} with {had} {what} (its summary.json); this one has {now}, and would replace it",
+        .dir.display(),
+        source_kind(*.census_only)
+    )]
+    Fuller {
+        /// The directory.
+        dir: PathBuf,
+        /// The `N` of both.
+        n: u64,
+        /// Whether both are of a census alone.
+        census_only: bool,
+        /// What is counted: `rows settled`, `terms of A029903`.
+        what: String,
+        /// The count there.
+        had: u64,
+        /// The count of this one.
+        now: u64,
+    },
     /// `summary.json` is there but is not a summary this chomp3 reads.
     #[error(
         "{} is not a summary chomp3 can read (another program's file, or one damaged), so what the directory holds is not known; it is kept",
@@ -86,27 +109,96 @@ fn source_kind(census_only: bool) -> &'static str {
     }
 }
 
-/// Whether an analysis of `N = n` (of a census alone or not) may be written
-/// into `dir` without replacing what is asked to be kept: nothing there of
-/// the names an analysis writes, or a finished analysis (its `summary.json`)
-/// of the same kind and of an `N` no larger. A file of those names without a
-/// summary is kept, as is everything beside a summary that cannot be read:
-/// nothing tells chomp3's files from another program's there.
-pub fn may_write(dir: &Path, n: u64, census_only: bool) -> Result<(), Kept> {
+/// How much an analysis holds, as [`may_write`] compares it with the one
+/// in a directory (by its `summary.json`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Extent {
+    /// The table's or census's `N`.
+    pub n: u64,
+    /// Whether made from a census alone.
+    pub census_only: bool,
+    /// Rows whose fate is proved (constant or proved periodic); `None`
+    /// before the analysis is done.
+    pub settled: Option<u64>,
+    /// Terms of each sequence's b-file, by OEIS id (empty before the
+    /// analysis is done).
+    pub terms: BTreeMap<String, u64>,
+}
+
+impl Extent {
+    /// What is known before the work: the `N` and the kind of source.
+    pub fn before(n: u64, census_only: bool) -> Extent {
+        Extent {
+            n,
+            census_only,
+            ..Extent::default()
+        }
+    }
+
+    /// How much `a` holds.
+    pub fn of(a: &Analysis) -> Extent {
+        let counts = RowCounts::of(&a.rows);
+        Extent {
+            n: a.facts.n.into(),
+            census_only: a.census_only,
+            settled: Some(counts.constant + counts.proved_periodic()),
+            terms: a
+                .sequences()
+                .iter()
+                .map(|s| (s.id.to_string(), s.terms.len() as u64))
+                .collect(),
+        }
+    }
+
+    /// The first measure by which `had` (of the same `N`, or less) holds
+    /// more than `self`: what it counts, its count there and here.
+    fn short_of(&self, had: &Extent) -> Option<(String, u64, u64)> {
+        if let (Some(now), Some(was)) = (self.settled, had.settled)
+            && now < was
+        {
+            return Some(("rows settled".into(), was, now));
+        }
+        had.terms.iter().find_map(|(id, &was)| {
+            let now = *self.terms.get(id)?;
+            (now < was).then(|| (format!("terms of {id}"), was, now))
+        })
+    }
+}
+
+/// Whether an analysis holding `this` may be written into `dir` without
+/// replacing what is asked to be kept: nothing there of the names an
+/// analysis writes, or a finished analysis (its `summary.json`) of the same
+/// kind, of an `N` no larger, and holding no more by any measure both know
+/// (rows settled, each b-file's terms): a table analysed without the census
+/// that settled its rows does not replace the analysis made with it. A file
+/// of those names without a summary is kept, as is everything beside a
+/// summary that cannot be read: nothing tells chomp3's files from another
+/// program's there.
+pub fn may_write(dir: &Path, this: &Extent) -> Result<(), Kept> {
     let summary = dir.join("summary.json");
     if std::fs::symlink_metadata(&summary).is_ok() {
-        return match existing(dir) {
-            None => Err(Kept::Unreadable { path: summary }),
-            Some((had, had_census_only)) if had > n || had_census_only != census_only => {
-                Err(Kept::Larger {
-                    dir: dir.to_path_buf(),
-                    had,
-                    had_census_only,
-                    n,
-                    census_only,
-                })
-            }
-            Some(_) => Ok(()),
+        let Some(had) = existing(dir) else {
+            return Err(Kept::Unreadable { path: summary });
+        };
+        if had.n > this.n || had.census_only != this.census_only {
+            return Err(Kept::Larger {
+                dir: dir.to_path_buf(),
+                had: had.n,
+                had_census_only: had.census_only,
+                n: this.n,
+                census_only: this.census_only,
+            });
+        }
+        return match this.short_of(&had) {
+            Some((what, had, now)) => Err(Kept::Fuller {
+                dir: dir.to_path_buf(),
+                n: this.n,
+                census_only: this.census_only,
+                what,
+                had,
+                now,
+            }),
+            None => Ok(()),
         };
     }
     let Ok(entries) = std::fs::read_dir(dir) else {
@@ -137,15 +229,35 @@ fn written_here(name: &str) -> bool {
     bfile || ["report.md", "summary.json", "rows.tsv", "values.tsv"].contains(&name)
 }
 
-/// What the analysis already in `dir` was made from, by its `summary.json`:
-/// its `N` and whether from a census alone; `None` when there is none (or
-/// it cannot be read as one).
-fn existing(dir: &Path) -> Option<(u64, bool)> {
+/// What the analysis already in `dir` holds, by its `summary.json`; `None`
+/// when there is none (or it cannot be read as one). Its rows settled and
+/// terms are read where it has them.
+fn existing(dir: &Path) -> Option<Extent> {
     let text = crate::base::text::read_to_string(&dir.join("summary.json"), "a summary").ok()?;
     let v: serde_json::Value = serde_json::from_str(&text).ok()?;
     let n = v.get("n")?.as_u64()?;
     let census_only = v.get("command")?.as_str()?.contains("--census-only");
-    Some((n, census_only))
+    let rows = v.get("rows");
+    let count = |key: &str| rows?.get(key)?.as_u64();
+    let proved = rows
+        .and_then(|r| r.get("proved")?.as_object())
+        .map(|by| by.values().filter_map(|c| c.as_u64()).sum::<u64>());
+    let settled = count("constant").zip(proved).map(|(c, p)| c + p);
+    let terms = v
+        .get("sequences")
+        .and_then(|s| s.as_object())
+        .map(|by| {
+            by.iter()
+                .filter_map(|(id, s)| Some((id.clone(), s.get("terms")?.as_u64()?)))
+                .collect()
+        })
+        .unwrap_or_default();
+    Some(Extent {
+        n,
+        census_only,
+        settled,
+        terms,
+    })
 }
 
 /// Writes every output file into `dir`. `table` (the table's path, or the
