@@ -10,7 +10,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use chomp3::f::table::Table;
-use common::{chomp3, chomp3_ok, computed, read_all};
+use common::{chomp3, chomp3_in, chomp3_ok, computed, read_all};
 
 /// Everything after the header: the block checksums and the data.
 const HEADER_LEN: usize = chomp3::f::table::raw::HEADER_LEN as usize;
@@ -496,6 +496,92 @@ fn a_killed_upgrade_leaves_no_table_and_the_same_command_makes_it() {
         ["good.c3t", "new.c3t", "old.c3t"],
         "nothing left aside"
     );
+}
+
+/// The new table's path is checked as every output's is, each refusal in one
+/// line naming it (not a file of chomp3's own beside it), with nothing left
+/// behind; and what a killed upgrade to that path left beside it (its table
+/// aside, or a second name of the table it placed, and the header an older
+/// chomp3 wrote aside of that) is removed by the next upgrade there.
+#[test]
+fn an_upgrades_new_path_is_checked_and_what_a_killed_one_left_is_removed() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let good = computed(d, "good.c3t", 300, &[]);
+    std::fs::write(
+        d.join("old.c3t"),
+        as_version_1(&std::fs::read(&good).unwrap()),
+    )
+    .unwrap();
+    std::fs::create_dir(d.join("dir")).unwrap();
+    std::fs::write(d.join("file"), b"x").unwrap();
+    let long = "a".repeat(250);
+    let refused = |new: &str, shell: &str, says: &str| {
+        let before = names(d);
+        let out = Command::new("sh")
+            .current_dir(d)
+            .arg("-c")
+            .arg(format!("{shell} \"$0\" upgrade --quiet old.c3t \"$1\""))
+            .arg(env!("CARGO_BIN_EXE_chomp3"))
+            .arg(new)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{new}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        // No file aside (`.NAME.new-PID`) named.
+        let aside = err
+            .split(".new-")
+            .skip(1)
+            .any(|rest| rest.starts_with(|c: char| c.is_ascii_digit()));
+        assert!(err.contains(says) && !aside, "{new}: {err}");
+        assert_eq!(names(d), before, "{new}: something left");
+    };
+    refused("dir", "", "NEW dir is a directory, not an f(q,r) table");
+    refused("file/new.c3t", "", "file is a file, not a directory");
+    refused(&long, "", "its name has 250 bytes");
+    refused("good.c3t", "", "good.c3t: exists");
+    refused("big.c3t", "ulimit -f 8;", "big.c3t: File too large");
+    // A directory to make: made, as for every output.
+    let out = chomp3_in(d, &["upgrade", "--quiet", "old.c3t", "sub/new.c3t"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(data_bytes(&d.join("sub/new.c3t")) == data_bytes(&good));
+    // Left by a process that has ended (its id taken from one just run).
+    let mut gone = Command::new("true").spawn().unwrap();
+    let pid = gone.id();
+    gone.wait().unwrap();
+    std::fs::hard_link(
+        d.join("sub/new.c3t"),
+        d.join(format!("sub/.new.c3t.new-{pid}")),
+    )
+    .unwrap();
+    std::fs::write(
+        d.join(format!("sub/..new.c3t.new-{pid}.new-{pid}")),
+        b"header",
+    )
+    .unwrap();
+    // Not a name chomp3 writes: kept.
+    std::fs::write(d.join(format!("sub/..new.c3t.new-{pid}.new-1")), b"other").unwrap();
+    let out = chomp3_in(d, &["upgrade", "--quiet", "old.c3t", "sub/new.c3t"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("exists"));
+    assert_eq!(
+        names(&d.join("sub")),
+        [format!("..new.c3t.new-{pid}.new-1"), "new.c3t".to_string()]
+    );
+}
+
+/// The names in `dir`, sorted.
+fn names(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
 }
 
 #[test]

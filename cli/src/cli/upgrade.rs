@@ -27,12 +27,17 @@ pub fn run(args: &Args) -> Result<()> {
         args.quiet.quiet,
         "{bar:40} {pos}/{len} columns  {elapsed} (eta {eta})",
     );
-    let columns =
-        chomp3::f::table::upgrade(&args.old, &args.new, &super::ctrl_c(), &mut |done, all| {
+    let columns = chomp3::f::table::upgrade(
+        &args.old,
+        &args.new,
+        "NEW",
+        &super::ctrl_c(),
+        &mut |done, all| {
             bar.set_length(all);
             bar.set_position(done);
-        })
-        .map_err(|e| anyhow!("{}", e.with_path(&args.old)))?;
+        },
+    )
+    .map_err(|e| anyhow!("{}", e.with_path(&args.old)))?;
     bar.finish_and_clear();
     say!(
         "{}: {columns} columns of {} checked and written again with block checksums, read back equal, in {:.1} s",

@@ -30,7 +30,7 @@ pub use raw::Shape;
 use raw::{BLOCK_BYTES, Commit, HEADER_LEN, Header};
 use std::sync::atomic::{AtomicU64, Ordering};
 pub use transpose::{TransposeError, Transposed, transpose, transpose_in_bands};
-pub use upgrade::upgrade;
+pub use upgrade::{UpgradeError, upgrade};
 pub(crate) use writer::{TableWriter, parent_dir};
 
 /// What can go wrong with a table file. Each message says what is wrong and what

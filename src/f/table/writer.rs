@@ -101,6 +101,29 @@ impl TableWriter {
         TableWriter::open_shape(path, shape)
     }
 
+    /// A new, empty table of `shape` made at `path` itself (which must not
+    /// exist): for a file that is written aside already, under a name no
+    /// other process uses, and placed by its maker.
+    pub(crate) fn create_private(
+        path: &Path,
+        shape: Shape,
+        capacity: u64,
+    ) -> Result<TableWriter, TableError> {
+        let header = Header {
+            shape,
+            bits: shape.bits_for_capacity(capacity),
+            capacity,
+        };
+        let made = || -> std::io::Result<()> {
+            let file = OpenOptions::new().write(true).create_new(true).open(path)?;
+            file.write_all_at(&header.encode(), 0)?;
+            file.set_len(header.data_offset())?;
+            file.sync_all()
+        };
+        made().map_err(TableError::io(path))?;
+        TableWriter::open_shape(path, shape)
+    }
+
     /// Opens an existing table for appending. Fails if another process has it open
     /// for writing.
     pub fn open(path: &Path) -> Result<TableWriter, TableError> {
