@@ -163,6 +163,7 @@ fn a_full_standard_output_is_an_error_not_a_panic() {
             census.to_str().unwrap(),
         ],
         vec!["plot", "--table", t, "--out", plots.to_str().unwrap()],
+        vec!["graph", "wheel:3..5", "--tsv"],
         vec!["--help"],
         vec!["--version"],
         vec!["help"],
@@ -178,7 +179,8 @@ fn a_full_standard_output_is_an_error_not_a_panic() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
         assert!(
-            err.starts_with("chomp3: error: ") && err.contains("No space left on device"),
+            err.starts_with("chomp3: error: standard output: ")
+                && err.contains("No space left on device"),
             "{args:?}: {err}"
         );
         assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");

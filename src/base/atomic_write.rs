@@ -111,18 +111,6 @@ impl FileSet {
         Ok(())
     }
 
-    /// Takes into the set a file that another writer wrote at `aside`
-    /// (beside `path`): synced now, renamed onto `path` at
-    /// [`FileSet::commit`]. (The figures' writer's: only with `plot`.)
-    #[cfg(feature = "plot")]
-    pub(crate) fn adopt(&mut self, aside: PathBuf, path: &Path) -> io::Result<()> {
-        let synced = File::open(&aside).and_then(|f| f.sync_all());
-        // Taken into the set first, so that a refusal still removes it.
-        self.written.push((aside, path.to_path_buf()));
-        refuse_link(path)?;
-        synced.map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))
-    }
-
     /// Renames `path` first at [`FileSet::commit`] (the files are renamed
     /// one by one, in the order written): a set whose guard reads one of its
     /// files (an analysis's summary, the figures' record) renames that one
@@ -179,24 +167,6 @@ pub(crate) fn remove_left_aside(path: &Path) {
             file.strip_prefix(&prefix)?.parse().ok()
         });
     }
-}
-
-/// As [`remove_left_aside`], for a file drawn aside as
-/// `.<stem>.new-<pid>.<extension>` (a figure: its encoder reads the format
-/// from the extension, so that comes last).
-#[cfg(feature = "plot")]
-pub(crate) fn remove_drawn_aside(path: &Path) {
-    let (Some(stem), Some(ext)) = (path.file_stem(), path.extension()) else {
-        return;
-    };
-    let prefix = format!(".{}.new-", stem.to_string_lossy());
-    let suffix = format!(".{}", ext.to_string_lossy());
-    remove_left_by_the_dead(&parent_dir(path), |file| {
-        file.strip_prefix(&prefix)?
-            .strip_suffix(&suffix)?
-            .parse()
-            .ok()
-    });
 }
 
 /// Removes the files in `dir` that a process left and can no longer
@@ -417,23 +387,6 @@ mod tests {
         assert!(!aside.exists(), "the file of a writer long gone");
         child.kill().unwrap();
         child.wait().unwrap();
-    }
-
-    #[test]
-    #[cfg(feature = "plot")]
-    fn figures_left_aside_by_a_gone_process_are_removed() {
-        let dir = tempfile::tempdir().unwrap();
-        let pid = gone_pid();
-        let gone = dir.path().join(format!(".table.new-{pid}.png"));
-        let mine = dir
-            .path()
-            .join(format!(".table.new-{}.png", std::process::id()));
-        let other = dir.path().join(format!(".table.new-{pid}.svg"));
-        for f in [&gone, &mine, &other] {
-            std::fs::write(f, b"x").unwrap();
-        }
-        remove_drawn_aside(&dir.path().join("table.png"));
-        assert!(!gone.exists() && mine.exists() && other.exists());
     }
 
     #[test]

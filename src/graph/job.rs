@@ -177,7 +177,8 @@ pub enum RunError {
         /// The memo file and the positions it holds.
         memo: Option<(PathBuf, usize)>,
     },
-    /// Writing the output failed.
+    /// Writing the output the caller gave failed (with `--out`, the
+    /// result file's failure is [`RunError::Out`]).
     #[error(transparent)]
     Write(#[from] io::Error),
     /// The result file could not be put in place.
@@ -381,6 +382,11 @@ impl Job {
                     }
                 });
                 match (outcome, written) {
+                    // The result file's own write failed: named.
+                    (Err(RunError::Write(error)), _) => Err(RunError::Out {
+                        path: path.clone(),
+                        error,
+                    }),
                     (Err(e), _) => Err(e),
                     (Ok(()), Err(error)) => Err(RunError::Out {
                         path: path.clone(),

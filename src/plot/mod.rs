@@ -181,34 +181,46 @@ impl Canvas {
         })
     }
 
-    /// Draws `figure` aside (renamed into place at [`Canvas::commit`]) and
-    /// notes its source; returns the path it will have.
+    /// Draws `figure` in memory and writes it aside (renamed into place at
+    /// [`Canvas::commit`]), and notes its source; returns the path it will
+    /// have. The image is encoded here, not by the drawing library, so that
+    /// a write that fails (a full disk, a file size limit) is an error of
+    /// the file, and the file is written aside and synced as every result.
     fn render<F: Figure>(&mut self, figure: &F, made: &Made) -> Result<PathBuf, PlotError> {
-        let ext = self.format.extension();
-        let file = format!("{}.{ext}", F::NAME);
+        let file = format!("{}.{}", F::NAME, self.format.extension());
         let path = self.dir.join(&file);
-        // Beside it, with the extension that tells the encoder the format
-        // (and what a killed run left there gone: this run holds the lock).
-        crate::base::atomic_write::remove_drawn_aside(&path);
-        let aside = self
-            .dir
-            .join(format!(".{}.new-{}.{ext}", F::NAME, std::process::id()));
-        // `present` writes the file and says if it failed (a drop would not).
-        let drawn = match self.format {
+        match self.format {
             Format::Png => {
-                let area = BitMapBackend::new(&aside, SIZE).into_drawing_area();
-                figure.draw(area.clone()).and_then(|()| Ok(area.present()?))
+                let (w, h) = SIZE;
+                let mut rgb = vec![0u8; 3 * w as usize * h as usize];
+                {
+                    let area = BitMapBackend::with_buffer(&mut rgb, SIZE).into_drawing_area();
+                    figure.draw(area.clone())?;
+                    area.present()?;
+                }
+                self.set
+                    .write(&path, |out| {
+                        let mut png = png::Encoder::new(out, w, h);
+                        png.set_color(png::ColorType::Rgb);
+                        png.set_depth(png::BitDepth::Eight);
+                        let mut png = png.write_header().map_err(std::io::Error::other)?;
+                        png.write_image_data(&rgb).map_err(std::io::Error::other)?;
+                        png.finish().map_err(std::io::Error::other)
+                    })
+                    .map_err(PlotError::io(&path))?;
             }
             Format::Svg => {
-                let area = SVGBackend::new(&aside, SIZE).into_drawing_area();
-                figure.draw(area.clone()).and_then(|()| Ok(area.present()?))
+                let mut svg = String::new();
+                {
+                    let area = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+                    figure.draw(area.clone())?;
+                    area.present()?;
+                }
+                self.set
+                    .write(&path, |out| std::io::Write::write_all(out, svg.as_bytes()))
+                    .map_err(PlotError::io(&path))?;
             }
-        };
-        if let Err(e) = drawn {
-            let _ = std::fs::remove_file(&aside);
-            return Err(e);
         }
-        self.set.adopt(aside, &path).map_err(PlotError::io(&path))?;
         self.record.note(&file, made);
         Ok(path)
     }

@@ -199,7 +199,7 @@ fn run_on(
     say_result(args, &result, started)?;
     {
         use std::io::Write as _;
-        write!(std::io::stdout().lock(), "{}", report.unwrap_or_default())?;
+        write!(super::stdout(), "{}", report.unwrap_or_default())?;
     }
     say!(
         "wrote {} (the census table) and {} (its descriptors, for get and analyze)",

@@ -133,7 +133,7 @@ pub fn run(args: &Args) -> Result<()> {
         &super::ctrl_c(),
         &pool,
         &mut |done| bar.set_position(done),
-        &mut std::io::stdout().lock(),
+        &mut super::stdout(),
     );
     bar.finish_and_clear();
     if let (true, Some(f)) = (args.stats, ran.figures) {

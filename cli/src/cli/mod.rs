@@ -17,6 +17,31 @@ macro_rules! say {
     }};
 }
 
+/// Standard output, whose errors (a full disk, a closed pipe) name it: for
+/// commands that write their answer through a writer rather than [`say!`].
+fn stdout() -> StandardOutput {
+    StandardOutput(std::io::stdout().lock())
+}
+
+/// See [`stdout`].
+struct StandardOutput(std::io::StdoutLock<'static>);
+
+impl StandardOutput {
+    fn named(e: std::io::Error) -> std::io::Error {
+        std::io::Error::new(e.kind(), format!("standard output: {e}"))
+    }
+}
+
+impl std::io::Write for StandardOutput {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.write(buf).map_err(StandardOutput::named)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush().map_err(StandardOutput::named)
+    }
+}
+
 mod advice;
 mod analyze;
 mod args;

@@ -2,7 +2,7 @@
 //! the table from the census, by `get`'s source rule).
 
 use super::Shown;
-use std::io::{self, BufWriter, Write};
+use std::io::{BufWriter, Write};
 
 use anyhow::Result;
 
@@ -65,7 +65,7 @@ pub fn row(args: &RowArgs) -> Result<()> {
         unreachable!("column {q} was found unanswered");
     }
     let in_table = n.filter(|&n| n >= args.from).map(|n| n.min(to));
-    let mut out = BufWriter::new(io::stdout().lock());
+    let mut out = BufWriter::new(super::stdout());
     if let Some(last) = in_table {
         let t = sources.table.as_ref().expect("a table holds these columns");
         // Within the table every column and `r` capped at `N + 1` fit u32.
@@ -101,7 +101,7 @@ pub fn row(args: &RowArgs) -> Result<()> {
 pub fn dump(args: &DumpArgs) -> Result<()> {
     let t = args.table.open_f()?;
     let path = args.table.path();
-    let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    let mut out = BufWriter::with_capacity(1 << 16, super::stdout());
     let mut column = Vec::new();
     for q in 0..t.columns() as u32 {
         column.clear();
