@@ -62,14 +62,16 @@ pub enum Kept {
     /// more rows settled, or more terms of a sequence (one made with a
     /// census, or with a census of more columns).
     #[error(
-        "{} holds the analysis of {} to N = {n} with {had} {what} (its summary.json); this one has {now}, and would replace it",
+        "{} holds the analysis of {} to N = {had_n} with {had} {what} (its summary.json); this one, to N = {n}, has {now}, and would replace it",
         .dir.display(),
         source_kind(*.census_only)
     )]
     Fuller {
         /// The directory.
         dir: PathBuf,
-        /// The `N` of both.
+        /// The `N` of the analysis there.
+        had_n: u64,
+        /// The `N` of this one.
         n: u64,
         /// Whether both are of a census alone.
         census_only: bool,
@@ -190,12 +192,13 @@ pub fn may_write(dir: &Path, this: &Extent) -> Result<(), Kept> {
             });
         }
         return match this.short_of(&had) {
-            Some((what, had, now)) => Err(Kept::Fuller {
+            Some((what, was, now)) => Err(Kept::Fuller {
                 dir: dir.to_path_buf(),
+                had_n: had.n,
                 n: this.n,
                 census_only: this.census_only,
                 what,
-                had,
+                had: was,
                 now,
             }),
             None => Ok(()),
@@ -294,4 +297,73 @@ pub fn write_all(a: &Analysis, table: &Path, command: &str, dir: &Path) -> io::R
     // The summary is what `may_write` reads before the next analysis here.
     set.rename_first(&dir.join("summary.json"));
     set.commit()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A directory with a summary of the shape `summary.json` has.
+    fn with_summary(json: &str) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("summary.json"), json).unwrap();
+        dir
+    }
+
+    const SUMMARY: &str = r#"{"table": "t.c3t", "n": 300,
+        "command": "chomp3 analyze --table t.c3t --census c.c3d --out a",
+        "rows": {"constant": 176, "proved": {"1": 100, "2": 25}, "evidence": {}, "open": 0},
+        "sequences": {"A029899": {"terms": 301}, "A029903": {"terms": 124}}}"#;
+
+    fn extent(n: u64, settled: u64, a029903: u64) -> Extent {
+        Extent {
+            n,
+            census_only: false,
+            settled: Some(settled),
+            terms: [("A029899", n + 1), ("A029903", a029903)]
+                .into_iter()
+                .map(|(id, t)| (id.to_string(), t))
+                .collect(),
+        }
+    }
+
+    /// An analysis that holds less by any measure the summary has is kept,
+    /// whatever its `N`; one that holds as much or more, or whose measures
+    /// are not known yet, may be written; the message gives both `N`.
+    #[test]
+    fn an_analysis_holding_more_is_kept() {
+        let dir = with_summary(SUMMARY);
+        let d = dir.path();
+        for ok in [
+            Extent::before(300, false),
+            Extent::before(400, false),
+            extent(300, 301, 124),
+            extent(400, 350, 130),
+        ] {
+            assert!(may_write(d, &ok).is_ok(), "{ok:?}");
+        }
+        let e = may_write(d, &extent(400, 300, 200))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("to N = 300 with 301 rows settled")
+                && e.contains("this one, to N = 400, has 300"),
+            "{e}"
+        );
+        let e = may_write(d, &extent(300, 301, 123))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("with 124 terms of A029903"), "{e}");
+        assert!(may_write(d, &Extent::before(299, false)).is_err());
+        assert!(may_write(d, &Extent::before(300, true)).is_err());
+    }
+
+    /// A summary of an older chomp3 without rows or sequences is compared by
+    /// `N` and kind alone.
+    #[test]
+    fn a_summary_without_measures_is_compared_by_n() {
+        let dir = with_summary(r#"{"n": 300, "command": "chomp3 analyze --out a"}"#);
+        assert!(may_write(dir.path(), &extent(300, 1, 1)).is_ok());
+        assert!(may_write(dir.path(), &extent(299, 1000, 1000)).is_err());
+    }
 }
