@@ -164,8 +164,9 @@ pub(crate) fn census(
     replace: bool,
     progress: Option<PyObject>,
 ) -> PyResult<(u64, u64, u64, u32)> {
-    use chomp3::f::census::driver::{self, Drive, Ended, OneFile};
+    use chomp3::f::census::driver::{self, Drive, Ended};
     use chomp3::f::census::job::{Job, JobError, Names};
+    use chomp3::f::census::one_file::OneFile;
     use chomp3::f::census::{self as c, Run};
     use chomp3::f::census_file::MayWriteError;
     guard(|| {

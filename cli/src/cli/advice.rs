@@ -135,7 +135,7 @@ fn table(e: &TableError) -> Option<String> {
         TableError::NotFound(path, shape) => Some(format!(
             "create it with `{} --n N --table {}`",
             shape.command(),
-            super::args::quote(path.as_os_str())
+            super::shell::quote(path.as_os_str())
         )),
         TableError::BeyondCapacity { .. } => {
             Some("make the table again with a larger --capacity".into())

@@ -49,12 +49,12 @@ pub fn run(args: &Args) -> Result<()> {
     }
     let mut command = format!(
         "chomp3 analyze --table {}",
-        super::args::quote(table.path.as_os_str())
+        super::shell::quote(table.path.as_os_str())
     );
     if let Some(census) = args.census.given() {
-        command += &format!(" --census {}", super::args::quote(census.as_os_str()));
+        command += &format!(" --census {}", super::shell::quote(census.as_os_str()));
     }
-    command += &format!(" --out {}", super::args::quote(args.out.as_os_str()));
+    command += &format!(" --out {}", super::shell::quote(args.out.as_os_str()));
     may_replace(
         args,
         &Extent::before(open_table(&table.path)?.n().unwrap_or(0), false),
@@ -83,8 +83,8 @@ fn census_only(args: &Args) -> Result<()> {
     let census = args.census.named().path;
     let command = format!(
         "chomp3 analyze --census-only --census {} --out {}",
-        super::args::quote(census.as_os_str()),
-        super::args::quote(args.out.as_os_str())
+        super::shell::quote(census.as_os_str()),
+        super::shell::quote(args.out.as_os_str())
     );
     write(&a, &census, &args.out, &command, started.elapsed())
 }

@@ -11,8 +11,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
 use chomp3::f::analysis::crosscheck::check_against;
-use chomp3::f::census::driver::{self, Batch, Checkpoints, Drive, Ended, OneFile};
+use chomp3::f::census::driver::{self, Batch, Checkpoints, Drive, Ended};
 use chomp3::f::census::job::{Job, Names};
+use chomp3::f::census::one_file::OneFile;
 use chomp3::f::census::rank_files::RankFiles;
 use chomp3::f::census::{self, Params, Run};
 use chomp3::f::engine::BLOCK_COLS;

@@ -108,7 +108,7 @@ pub fn run(args: &Args) -> Result<()> {
         bfile: args.bfile.clone(),
         replace: args.replace,
         memo: args.memo.clone(),
-        command: super::args::command_line(),
+        command: super::shell::command_line(),
     };
     let names = Names {
         out: "--out",

@@ -46,12 +46,12 @@ pub fn run(args: &Args) -> Result<()> {
         args.lines, args.max_p
     );
     if let Some(dir) = &args.bfiles {
-        command += &format!(" --bfiles {}", super::args::quote(dir.as_os_str()));
+        command += &format!(" --bfiles {}", super::shell::quote(dir.as_os_str()));
         if let Some(n) = args.rectangles {
             command += &format!(" --rectangles {n}");
         }
     }
-    command += &format!(" --out {}", super::args::quote(args.out.as_os_str()));
+    command += &format!(" --out {}", super::shell::quote(args.out.as_os_str()));
     let job = Job {
         lines: args.lines,
         max_p: args.max_p,

@@ -69,7 +69,7 @@ pub fn run(args: &Args) -> Result<()> {
             "chomp3 grundy-periods --lines {} --lag {} --bfiles {}",
             args.lines,
             args.lag,
-            super::args::quote(args.bfiles.as_os_str())
+            super::shell::quote(args.bfiles.as_os_str())
         ),
     };
     let names = Names {

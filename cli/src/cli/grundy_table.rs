@@ -180,8 +180,8 @@ fn write_bfiles(t: &GrundyTable, dir: &std::path::Path, path: &std::path::Path) 
     let command = format!(
         "chomp3 grundy-table --n {} --table {} --bfiles {}",
         t.n().unwrap_or(0),
-        super::args::quote(path.as_os_str()),
-        super::args::quote(dir.as_os_str())
+        super::shell::quote(path.as_os_str()),
+        super::shell::quote(dir.as_os_str())
     );
     std::fs::create_dir_all(dir).map_err(|e| anyhow::anyhow!("{}: {e}", dir.shown()))?;
     let mut set = chomp3::base::atomic_write::FileSet::new();

@@ -59,6 +59,7 @@ mod plot;
 mod position;
 mod progress;
 mod run;
+mod shell;
 mod show;
 mod transpose;
 mod upgrade;

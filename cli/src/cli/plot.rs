@@ -73,7 +73,7 @@ pub fn run(args: &Args) -> Result<()> {
     let format = if args.svg { Format::Svg } else { Format::Png };
     let mut given = vec![format!(
         "--out {}",
-        super::args::quote(args.out.as_os_str())
+        super::shell::quote(args.out.as_os_str())
     )];
     if args.svg {
         given.push("--svg".into());
@@ -81,7 +81,7 @@ pub fn run(args: &Args) -> Result<()> {
     if let Some(dir) = &args.graphs {
         given.insert(
             0,
-            format!("--graphs {}", super::args::quote(dir.as_os_str())),
+            format!("--graphs {}", super::shell::quote(dir.as_os_str())),
         );
         return graph_figures(dir, &args.out, format, &given, args.replace);
     }
@@ -109,11 +109,11 @@ pub fn run(args: &Args) -> Result<()> {
         match (&args.grundy, &args.grundy_bfiles) {
             (Some(file), _) => given.insert(
                 0,
-                format!("--grundy {}", super::args::quote(file.as_os_str())),
+                format!("--grundy {}", super::shell::quote(file.as_os_str())),
             ),
             (_, Some(dir)) => given.insert(
                 0,
-                format!("--grundy-bfiles {}", super::args::quote(dir.as_os_str())),
+                format!("--grundy-bfiles {}", super::shell::quote(dir.as_os_str())),
             ),
             _ => {}
         }
@@ -139,7 +139,7 @@ pub fn run(args: &Args) -> Result<()> {
             0,
             format!(
                 "--census-only --census {}",
-                super::args::quote(census.as_os_str())
+                super::shell::quote(census.as_os_str())
             ),
         );
         let made = made("census", a.facts.n.into(), &given);
@@ -155,12 +155,12 @@ pub fn run(args: &Args) -> Result<()> {
     if let Some(census) = args.census.given() {
         given.insert(
             0,
-            format!("--census {}", super::args::quote(census.as_os_str())),
+            format!("--census {}", super::shell::quote(census.as_os_str())),
         );
     }
     given.insert(
         0,
-        format!("--table {}", super::args::quote(table.path.as_os_str())),
+        format!("--table {}", super::shell::quote(table.path.as_os_str())),
     );
     let n = open_table(&table.path)?.n().unwrap_or(0);
     let made = made("table", n, &given);

@@ -2,16 +2,15 @@
 //! and when a stop is requested, and a hook after every batch for progress.
 //! The command (one process, or one rank of several) and the Python package
 //! both run a census through [`drive`]; where checkpoints live is behind
-//! [`Checkpoints`] ([`OneFile`] here; the command's MPI ranks keep one file
-//! each). Uses `Run`, the engine's `ranks` for the decisions all ranks must
+//! [`Checkpoints`] (one file in one process, `one_file`; the command's MPI
+//! ranks keep one file each, `rank_files`). Uses `Run`, the engine's `ranks` for the decisions all ranks must
 //! share, `stop` and `atomic_write`.
 
-use std::io::BufReader;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use super::{Census, CheckpointError, Params, Run};
-use crate::base::input::{self, InputError};
+use super::{Census, CheckpointError, Run};
+use crate::base::input::InputError;
 use crate::base::stop::Stop;
 use crate::f::engine::ranks::{self as share, Ranks, Traffic};
 
@@ -59,7 +58,7 @@ pub enum DriverError {
 }
 
 /// What a checkpoint is, for the message when the path is no file.
-pub(super) const CHECKPOINT: &str = "a census checkpoint";
+pub(crate) const CHECKPOINT: &str = "a census checkpoint";
 
 /// Where a census keeps its state between runs.
 pub trait Checkpoints {
@@ -68,65 +67,6 @@ pub trait Checkpoints {
     /// Deletes the checkpoints once the census's files are written (every rank
     /// calls it).
     fn remove(&self, ranks: &dyn Ranks) -> Result<(), DriverError>;
-}
-
-/// The checkpoint of a census in one process: one file, written aside, synced
-/// and renamed into place.
-pub struct OneFile {
-    /// The file.
-    pub path: PathBuf,
-}
-
-impl OneFile {
-    /// The state saved in the file, if there is one (it must be for `params`).
-    pub fn resume(&self, params: Params) -> Result<Option<Run>, DriverError> {
-        // Nothing there: a new census. A link to nothing is named, not
-        // written over.
-        let file = match input::open(&self.path, CHECKPOINT) {
-            Ok(f) => f,
-            Err(InputError::Missing { .. }) => {
-                super::rank_files::refuse_rank_files(&self.path)?;
-                return Ok(None);
-            }
-            Err(e) => return Err(DriverError::Input(e)),
-        };
-        Run::load(&mut BufReader::with_capacity(1 << 20, file), params)
-            .map(Some)
-            .map_err(|error| DriverError::Checkpoint {
-                path: self.path.clone(),
-                error,
-            })
-    }
-}
-
-impl Checkpoints for OneFile {
-    fn save(&self, run: &mut Run) -> Result<Saved, DriverError> {
-        let started = Instant::now();
-        crate::base::atomic_write::write_atomically(&self.path, |w| run.save(w)).map_err(
-            |error| DriverError::Io {
-                path: self.path.clone(),
-                error,
-            },
-        )?;
-        Ok(Saved {
-            path: self.path.clone(),
-            bytes: std::fs::metadata(&self.path).map_or(0, |m| m.len()),
-            seconds: started.elapsed().as_secs_f64(),
-        })
-    }
-
-    fn remove(&self, _: &dyn Ranks) -> Result<(), DriverError> {
-        // What killed writers of it left aside (a run that finishes before
-        // its first save never writes it, which removes them too).
-        crate::base::atomic_write::remove_left_aside(&self.path);
-        match std::fs::remove_file(&self.path) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(DriverError::Io {
-                path: self.path.clone(),
-                error: e,
-            }),
-            _ => Ok(()),
-        }
-    }
 }
 
 /// What the hook hears after every batch.

@@ -19,6 +19,7 @@ mod checkpoint;
 pub mod driver;
 pub mod job;
 mod offsets;
+pub mod one_file;
 pub mod rank_files;
 mod snapshot;
 pub mod trace;
