@@ -160,6 +160,60 @@ fn a_table_cut_while_served_gets_a_500_not_a_crash() {
     assert!(v.child.try_wait().unwrap().is_none(), "the viewer died");
 }
 
+/// A table written over in place while served (another table of another
+/// width copied onto it, then bytes zeroed): no cell read before is served
+/// again from the new bytes; each answer is the right value or a refusal
+/// that says why, and the server lives on.
+#[test]
+fn a_table_written_over_while_served_is_never_read_with_the_old_layout() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let table = computed(d, "t.c3t", 700, &[]);
+    let other = computed(d, "o.c3t", 700, &["--capacity", "600000"]);
+    let again = computed(d, "again.c3t", 700, &[]);
+    let f = read_all(&table);
+    let mut v = Viewer::start(&["--table", table.to_str().unwrap()]);
+    let cell = |q: usize, r: usize| {
+        let (status, body) = v.get(&format!("/api/cell?q={q}&r={r}"));
+        assert_eq!(status, 200);
+        String::from_utf8(body).unwrap()
+    };
+    let cells = [(600, 18), (123, 45), (700, 699)];
+    for &(q, r) in &cells {
+        assert!(cell(q, r).contains(&format!("\"f\":{},", f[q][r])));
+    }
+    std::fs::copy(&other, &table).unwrap();
+    for &(q, r) in &cells {
+        let answer = cell(q, r);
+        assert!(
+            answer.contains("\"f\":null") && answer.contains("changed while it was open"),
+            "{answer}"
+        );
+    }
+    let (status, body) = v.get("/api/tile?scale=0&x=0&y=0&format=values");
+    let text = String::from_utf8_lossy(&body);
+    assert_eq!(status, 500, "{text}");
+    assert!(text.contains("changed while it was open"), "{text}");
+    // The same table again, then damage to its data: found where read.
+    std::fs::copy(&again, &table).unwrap();
+    assert!(cell(600, 18).contains(&format!("\"f\":{},", f[600][18])));
+    let len = std::fs::metadata(&table).unwrap().len();
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .open(&table)
+        .unwrap();
+    std::os::unix::fs::FileExt::write_all_at(&file, &vec![0u8; 200_000], len - 200_000).unwrap();
+    drop(file);
+    let (status, body) = v.get("/api/row?r=600&from=690&to=700");
+    let text = String::from_utf8_lossy(&body);
+    assert_eq!(status, 200, "{text}");
+    assert!(
+        text.contains("\"source\":\"none\"") && text.contains("damaged table"),
+        "{text}"
+    );
+    assert!(v.child.try_wait().unwrap().is_none(), "the viewer died");
+}
+
 #[test]
 fn the_dead_measure_splits_cells_by_f_at_most_q() {
     let dir = tempfile::tempdir().unwrap();

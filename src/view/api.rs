@@ -56,19 +56,24 @@ pub fn row(s: &Sources, r: u64, from: u64, to: u64) -> Result<Value, String> {
         ));
     }
     let mut values = Vec::with_capacity(narrow::<usize, _>(to - from + 1));
-    let mut segments: Vec<(u64, u64, &str)> = Vec::new();
+    // Each run of columns from one source; a run no source answers says
+    // why (its first column's reason: beyond every source, a damaged table).
+    let mut segments: Vec<(u64, u64, &str, Option<String>)> = Vec::new();
     for q in from..=to {
-        let a = s.answer(q, r).ok();
-        values.push(a.as_ref().map(|a| a.value));
+        let a = s.answer(q, r);
+        values.push(a.as_ref().ok().map(|a| a.value));
         let word = a.as_ref().map_or("none", |a| a.source.kind());
         match segments.last_mut() {
-            Some((_, end, w)) if *w == word => *end = q,
-            _ => segments.push((q, q, word)),
+            Some((_, end, w, _)) if *w == word => *end = q,
+            _ => segments.push((q, q, word, a.err().map(|e| e.to_string()))),
         }
     }
     let sources: Vec<Value> = segments
         .iter()
-        .map(|&(a, b, w)| json!({"from": a, "to": b, "source": w}))
+        .map(|(a, b, w, why)| match why {
+            Some(why) => json!({"from": a, "to": b, "source": w, "why": why}),
+            None => json!({"from": a, "to": b, "source": w}),
+        })
         .collect();
     Ok(json!({
         "r": r, "from": from, "to": to,

@@ -27,7 +27,7 @@ use crate::base::input::{InputError, Kind};
 use crate::base::path_message::NamesPath;
 
 pub use raw::Shape;
-use raw::{BLOCK_BYTES, Commit, HEADER_LEN, Header};
+use raw::{BLOCK_BYTES, Commit, HEADER_LEN, Header, SLOT_LEN, SLOT_OFFSETS};
 use std::sync::atomic::{AtomicU64, Ordering};
 pub use transpose::{TransposeError, Transposed, transpose, transpose_in_bands};
 pub use upgrade::{UpgradeError, upgrade};
@@ -131,6 +131,13 @@ pub enum TableError {
         /// One past its last.
         to: u64,
     },
+    /// The file is no longer the table that was opened: another file was
+    /// written over it in place, or a table made again at its path.
+    #[error(
+        "{}: the file changed while it was open (another table or other bytes written over it in place); open it again",
+        .0.display()
+    )]
+    Replaced(PathBuf),
     /// A read came short: the file was cut while it was open.
     #[error(
         "{}: the file became shorter while it was open (another program cut or rewrote it in place); open it again",
@@ -192,6 +199,7 @@ impl NamesPath for TableError {
                 | TableError::Input(..)
                 | TableError::Io { .. }
                 | TableError::Shrunk(..)
+                | TableError::Replaced(..)
         )
     }
 }
@@ -358,8 +366,10 @@ enum Bytes {
     /// A read-only memory map: the fastest, for a command that reads and
     /// exits; with the open file, to tell a file cut short in place.
     Map { map: Mmap, file: File },
-    /// Positional reads of the open file: a block is read whole and checked
-    /// the first time it is touched, then only the bytes a read needs.
+    /// Positional reads of the open file: every read takes whole blocks and
+    /// checks them as read, after checking that the file is still the table
+    /// opened (a process that keeps a table open for long must not answer
+    /// from bytes written over since).
     Read { file: File, path: PathBuf },
 }
 
@@ -508,17 +518,55 @@ impl Table {
         to: u64,
         f: impl FnOnce(&[u8], u64) -> T,
     ) -> Result<T, TableError> {
-        for block in from / BLOCK_BYTES..=(to - 1) / BLOCK_BYTES {
-            self.check_block(block)?;
-        }
+        let (first, last) = (from / BLOCK_BYTES, (to - 1) / BLOCK_BYTES);
         match &self.bytes {
-            Bytes::Map { .. } => Ok(f(self.mapped_data(), 0)),
-            Bytes::Read { .. } => {
-                let mut buf = vec![0u8; narrow::<usize, _>(to - from)];
-                self.bytes
-                    .read_at(self.header.data_offset() + from, &mut buf)?;
-                Ok(f(&buf, from))
+            Bytes::Map { .. } => {
+                for block in first..=last {
+                    self.check_block(block)?;
+                }
+                Ok(f(self.mapped_data(), 0))
             }
+            Bytes::Read { .. } => {
+                // A reader that lives on (the viewer, a notebook) answers
+                // only from bytes checked as they are read now: a block
+                // checked before may have been written over in place since
+                // (another table copied onto the file, damage), and the
+                // file must still be the table it opened.
+                self.still_the_table()?;
+                let start = first * BLOCK_BYTES;
+                let end = self.block_span(last).end;
+                let mut buf = vec![0u8; narrow::<usize, _>(end - start)];
+                self.bytes
+                    .read_at(self.header.data_offset() + start, &mut buf)?;
+                for block in first..=last {
+                    let span = self.block_span(block);
+                    let bytes = &buf[narrow::<usize, _>(span.start - start)
+                        ..narrow::<usize, _>(span.end - start)];
+                    if !self.block_matches(block, bytes)? {
+                        return Err(self.damaged(block));
+                    }
+                }
+                Ok(f(&buf, start))
+            }
+        }
+    }
+
+    /// Whether the file is still the table this one opened, read again: the
+    /// same header (shape, width, capacity) and a commit of at least the
+    /// columns it opened with (a table only grows). Another file copied
+    /// over it in place, or a table made again there, is refused: its bytes
+    /// would be read with this one's layout.
+    fn still_the_table(&self) -> Result<(), TableError> {
+        let mut head = [0u8; SLOT_OFFSETS[1] + SLOT_LEN];
+        self.bytes.read_at(0, &mut head)?;
+        let opened = self.header.encode();
+        let newest = SLOT_OFFSETS
+            .iter()
+            .filter_map(|&o| Commit::decode(&head[o..o + SLOT_LEN]))
+            .max_by_key(|c| c.sequence);
+        match newest {
+            Some(c) if head[..36] == opened[..36] && c.columns >= self.commit.columns => Ok(()),
+            _ => Err(TableError::Replaced(self.path.clone())),
         }
     }
 

@@ -336,7 +336,7 @@ const Rows = {
 };
 
 function describeRow(d) {
-  const src = d.sources.map((s) => `q ${s.from}..${s.to}: ${s.source === "none" ? "no source" : "from the " + s.source}`);
+  const src = d.sources.map((s) => `q ${s.from}..${s.to}: ${s.source === "none" ? "no source (" + s.why + ")" : "from the " + s.source}`);
   let text = `row ${d.r}: ${fateText(d.fate, false)}\n${src.join("; ")}`;
   if (d.fate.known && d.fate.class === "periodic") {
     text += `\npattern of f(q,${d.r}) - q from q = ${d.fate.start} (period ${d.fate.period}):\n[${d.fate.pattern.join(", ")}]`;
