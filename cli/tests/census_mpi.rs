@@ -499,6 +499,28 @@ fn ranks_that_see_different_directories_are_refused_and_nothing_is_removed() {
     assert_eq!(std::fs::read(&kept).unwrap(), b"rank 0's state");
 }
 
+/// A file of another program under one rank's checkpoint name (the other
+/// rank having none) is no census stopped at its first checkpoint: the job
+/// is refused on every rank and the file kept, not removed as a leftover.
+#[test]
+fn a_file_not_chomp3s_at_a_rank_checkpoints_name_is_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let notes = dir.path().join("census.c3k.0-of-2.at-5040");
+    std::fs::write(&notes, b"notes\n").unwrap();
+    let out = dir.path().join("census.tsv");
+    let mut job = mpirun(2);
+    job.args(census_args(&out, ROWS));
+    let refused = within(&mut job, Duration::from_secs(60));
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success(), "{err}");
+    assert!(
+        err.contains("is named as a rank's census checkpoint but is not one"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(&notes).unwrap(), b"notes\n");
+    assert!(!out.exists());
+}
+
 /// Runs `job` (standard error kept), killing it and failing if it is not
 /// done within `limit`: a job that waits without end is a defect.
 fn within(job: &mut Command, limit: Duration) -> Output {

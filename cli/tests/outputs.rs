@@ -787,7 +787,7 @@ fn analyses_and_figures_from_a_fuller_source_are_kept_unless_replace_is_given() 
     kept(
         &["plot", "--grundy", "h.tsv", "--out", "gp"],
         "gp",
-        "with 496 lines (figures.tsv)",
+        "with 496 lines, 496 lines in order (figures.tsv)",
     );
     // Fewer wheels beside the same small graphs.
     for (at, wheels) in [("w1", "wheel:3..8"), ("w2", "wheel:3..6")] {
@@ -801,6 +801,137 @@ fn analyses_and_figures_from_a_fuller_source_are_kept_unless_replace_is_given() 
         &["plot", "--graphs", "w2", "--out", "wp"],
         "wp",
         "wheels.png was drawn from the graphs to n = 8 with 6 wheels",
+    );
+}
+
+/// The guards compare which lines, terms, sizes and slabs a result holds,
+/// not how many: a larger run that stopped early, a b-file of another range,
+/// a summary listing one size twice, fewer slabs: each kept unless
+/// `--replace`, its bytes as they were.
+#[test]
+fn guards_compare_which_lines_and_terms_not_how_many() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let run = |args: &[&str]| {
+        let out = chomp3_in(d, args);
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    let kept = |args: &[&str], files: &[&str], says: &str| {
+        let read = || -> Vec<Vec<u8>> {
+            files
+                .iter()
+                .map(|f| std::fs::read(d.join(f)).unwrap())
+                .collect()
+        };
+        let before = read();
+        let o = chomp3_in(d, args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+        let last = err.trim_end().lines().last().unwrap_or("");
+        assert!(last.contains(says) && last.contains("--replace"), "{err}");
+        assert!(read() == before, "{args:?} changed {files:?}");
+    };
+    // A Grundy census of 20 lines whole, then one of 30 stopped by --max-p:
+    // more lines in all (276 > 231), but not (17,17) .. (20,20).
+    run(&[
+        "grundy-census",
+        "--quiet",
+        "--lines",
+        "20",
+        "--out",
+        "g.tsv",
+        "--bfiles",
+        "b",
+    ]);
+    let cut = [
+        "grundy-census",
+        "--quiet",
+        "--lines",
+        "30",
+        "--max-p",
+        "8000",
+    ];
+    kept(
+        &[&cut[..], &["--out", "g.tsv"]].concat(),
+        &["g.tsv"],
+        "among them (17,17), which this run of 276 lines did not prove",
+    );
+    kept(
+        &[&cut[..], &["--out", "h.tsv", "--bfiles", "b"]].concat(),
+        &["b/grundy-periods.txt", "b/grundy-starts.txt"],
+        "holds 231 terms, more than the 170 this run writes",
+    );
+    let _ = chomp3_in(d, &[&cut[..], &["--out", "h.tsv"]].concat());
+    run(&["plot", "--grundy", "g.tsv", "--out", "p"]);
+    kept(
+        &["plot", "--grundy", "h.tsv", "--out", "p"],
+        &["p/grundy-periods.png", "p/figures.tsv"],
+        "231 lines in order",
+    );
+    // A graph b-file of n = 3..7, then one of n = 1..5.
+    run(&["graph", "geng:3..7", "--summary", "--bfile", "bf.txt"]);
+    kept(
+        &["graph", "geng:1..5", "--summary", "--bfile", "bf.txt"],
+        &["bf.txt"],
+        "among them n = 6, which this run (n = 1..5) does not write",
+    );
+    // Graphs of n = 1..6, then of n = 6 listed twice (more graphs, one size).
+    std::fs::create_dir(d.join("a")).unwrap();
+    std::fs::create_dir(d.join("c")).unwrap();
+    run(&[
+        "graph",
+        "geng:1..6",
+        "--summary",
+        "--out",
+        "a/small-graphs.tsv",
+    ]);
+    run(&[
+        "graph",
+        "geng:6",
+        "geng:6",
+        "--summary",
+        "--out",
+        "c/small-graphs.tsv",
+    ]);
+    for at in ["a", "c"] {
+        let cost = format!("{at}/wheel-cost.tsv");
+        run(&["graph", "wheel:3..5", "--tsv", "--cost", "--out", &cost]);
+    }
+    run(&["plot", "--graphs", "a", "--out", "gp"]);
+    kept(
+        &["plot", "--graphs", "c", "--out", "gp"],
+        &["gp/graph-values.png", "gp/figures.tsv"],
+        "with 208 graphs, 6 sizes",
+    );
+    // Slab counts of a table to 100, then of one to 60.
+    run(&[
+        "grundy-table",
+        "--quiet",
+        "--n",
+        "100",
+        "--table",
+        "a.g3t",
+        "--bfiles",
+        "s",
+    ]);
+    std::fs::remove_file(d.join("s/grundy-rectangles.txt")).unwrap();
+    kept(
+        &[
+            "grundy-table",
+            "--quiet",
+            "--n",
+            "60",
+            "--table",
+            "b.g3t",
+            "--bfiles",
+            "s",
+        ],
+        &["s/grundy-slab-counts.tsv"],
+        "grundy-slab-counts.tsv holds 100 terms, more than the 60",
     );
 }
 
@@ -1211,7 +1342,7 @@ fn a_run_not_finished_keeps_a_result_of_more_lines() {
     let before = files(&kept);
     let err = refused(chomp3(&[&census[..], &["--max-p", "3000"]].concat()));
     assert!(
-        err.contains("231 lines, more than the ") && err.contains("--replace"),
+        err.contains("231 lines, among them (") && err.contains("--replace"),
         "{err}"
     );
     assert!(files(&kept) == before);
@@ -1287,7 +1418,8 @@ fn a_graph_b_file_of_more_terms_is_kept() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(
-        err.contains("holds 5 terms, more than the 3") && err.contains("--replace"),
+        err.contains("holds 5 terms, among them n = 4, which this run (n = 1..3)")
+            && err.contains("--replace"),
         "{err}"
     );
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");

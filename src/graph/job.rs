@@ -96,15 +96,22 @@ pub enum JobError {
         /// How the front end names the b-file.
         name: &'static str,
     },
-    /// A b-file of more terms is there.
-    #[error("{} holds {held} terms, more than the {terms} this run writes; it is kept", .path.display())]
+    /// A b-file is there with a term this run does not write.
+    #[error(
+        "{} holds {held} terms, among them n = {n}, which this run (n = {from}..{to}) does not write; it is kept",
+        .path.display()
+    )]
     LargerBFile {
         /// The b-file.
         path: PathBuf,
         /// The terms it holds.
         held: u64,
-        /// The terms this run writes.
-        terms: u64,
+        /// The first of them this run does not write.
+        n: u64,
+        /// The first term this run writes.
+        from: u64,
+        /// Its last.
+        to: u64,
     },
     /// A cost is that of one graph from an empty memo, written per graph.
     #[error(
@@ -249,7 +256,7 @@ impl Job {
         if stdin > 1 {
             return Err(JobError::StdinTwice);
         }
-        // The terms a b-file asked for would hold.
+        // The terms a b-file asked for would hold: `n` from .. to.
         let mut bfile_terms = None;
         if self.bfile.is_some() {
             if !(self.edges.is_empty() && self.sources.iter().all(Source::is_geng)) {
@@ -271,7 +278,10 @@ impl Job {
             if self.subgraphs || !joined {
                 return Err(JobError::BFileRanges { name: names.bfile });
             }
-            bfile_terms = Some(ranges.iter().map(|(a, b)| (b - a + 1) as u64).sum());
+            bfile_terms = ranges
+                .first()
+                .zip(ranges.last())
+                .map(|(a, b)| (a.0 as u64, b.1 as u64));
         }
         if let Output::Tsv { moves, cost: true } = self.output
             && (moves || self.memo.is_some() || self.subgraphs)
@@ -292,22 +302,31 @@ impl Job {
             .collect();
         outputs::check(&plan)?;
         // After the output check, which refuses a file of another kind there.
-        if let (Some(path), Some(terms)) = (&self.bfile, bfile_terms)
+        if let (Some(path), Some((from, to))) = (&self.bfile, bfile_terms)
             && !self.replace
             && crate::base::input::is_there(path)
         {
-            // The terms are its data lines.
-            let held = crate::base::text::open(path, "a b-file").ok().map(|text| {
-                std::io::BufRead::lines(text)
-                    .map_while(Result::ok)
-                    .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-                    .count() as u64
-            });
+            // The terms are its data lines, `n value`: which `n`, not how
+            // many (a run of other sizes writes as many other terms).
+            let held: Option<Vec<u64>> =
+                crate::base::text::open(path, "a b-file").ok().map(|text| {
+                    std::io::BufRead::lines(text)
+                        .map_while(Result::ok)
+                        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+                        .filter_map(|l| l.split_whitespace().next()?.parse().ok())
+                        .collect()
+                });
             if let Some(held) = held
-                && held > terms
+                && let Some(&n) = held.iter().find(|&&n| !(from..=to).contains(&n))
             {
-                let path = path.clone();
-                return Err(JobError::LargerBFile { path, held, terms });
+                let (path, held) = (path.clone(), held.len() as u64);
+                return Err(JobError::LargerBFile {
+                    path,
+                    held,
+                    n,
+                    from,
+                    to,
+                });
             }
         }
         Ok(Checked {

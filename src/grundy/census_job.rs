@@ -185,12 +185,15 @@ impl Job {
         }
         let command = &self.command;
         if c.lines.len() < line(self.lines, self.lines) + 1 {
-            // A census that did not prove every line replaces no result of
-            // more lines.
-            file::may_write_lines(&self.out, c.lines.len(), self.replace)?;
+            // A census that did not prove every line replaces no result
+            // holding a line it lacks, nor b-files of more terms than the
+            // prefix of lines it writes.
+            let keys: Vec<(u32, u32)> = c.lines.iter().map(|l| (l.q, l.r)).collect();
+            file::may_write_lines(&self.out, &keys, self.replace)?;
             if let Some(dir) = &self.bfiles {
+                let rows: Vec<ProvedLine> = c.lines.iter().map(ProvedLine::from).collect();
+                let terms = sequences::prefix_terms(&rows);
                 for name in [PERIODS, STARTS] {
-                    let terms = c.lines.len() as u64;
                     sequences::may_write_bfile(&dir.join(name), terms, self.replace)?;
                 }
             }

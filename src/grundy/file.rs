@@ -133,10 +133,11 @@ pub(crate) fn may_write(path: &std::path::Path, q_max: u32, replace: bool) -> Re
     }
 }
 
-/// A census of more lines than a run that did not prove every line.
+/// A census holding a line that a run which did not prove every line
+/// lacks.
 #[derive(Debug, thiserror::Error)]
 #[error(
-    "{} holds a Grundy census of {held} lines, more than the {lines} this run proved; it is kept",
+    "{} holds a Grundy census of {held} lines, among them ({q},{r}), which this run of {lines} lines did not prove; it is kept",
     .path.display()
 )]
 pub struct MoreLines {
@@ -144,33 +145,44 @@ pub struct MoreLines {
     pub path: std::path::PathBuf,
     /// The lines it holds.
     pub held: usize,
+    /// The first line it holds that this run lacks.
+    pub q: u32,
+    /// Its `r`.
+    pub r: u32,
     /// The lines this run proved.
     pub lines: usize,
 }
 
-/// Refuses to write a census of `lines` lines (a run that did not prove
-/// every line) over a Grundy census of either kind at `path` that holds
-/// more, unless `replace`; a file that does not read as a census is the
-/// output check's.
+/// Refuses to write a census of the lines `lines` (`(q, r)`; a run that
+/// did not prove every line) over a Grundy census of either kind at `path`
+/// that holds a line not among them, unless `replace`: which lines, not how
+/// many (a run of more lines that stopped early may lack some of a smaller
+/// census). A file that does not read as a census is the output check's.
 pub(crate) fn may_write_lines(
     path: &std::path::Path,
-    lines: usize,
+    lines: &[(u32, u32)],
     replace: bool,
 ) -> Result<(), MoreLines> {
     if replace || !crate::base::input::is_there(path) {
         return Ok(());
     }
-    let held = crate::base::text::open(path, EITHER)
+    let Some(held) = crate::base::text::open(path, EITHER)
         .ok()
         .and_then(|text| summaries(text).ok())
-        .map(|(_, held)| held.len());
-    match held {
-        Some(held) if held > lines => Err(MoreLines {
+        .map(|(_, held)| held)
+    else {
+        return Ok(());
+    };
+    let ours: std::collections::HashSet<(u32, u32)> = lines.iter().copied().collect();
+    match held.iter().find(|l| !ours.contains(&(l.q, l.r))) {
+        Some(l) => Err(MoreLines {
             path: path.to_path_buf(),
-            held,
-            lines,
+            held: held.len(),
+            q: l.q,
+            r: l.r,
+            lines: lines.len(),
         }),
-        _ => Ok(()),
+        None => Ok(()),
     }
 }
 

@@ -135,6 +135,9 @@ impl Job {
             let terms = held.unwrap_or(0).max(u64::from(n));
             let path = dir.join(RECTANGLES);
             crate::grundy::sequences::may_write_bfile(&path, terms, self.replace)?;
+            // One line a slab p = 1..N.
+            let path = dir.join(SLAB_COUNTS);
+            crate::grundy::sequences::may_write_slab_counts(&path, terms, self.replace)?;
         }
         crate::grundy::check_memory(n)?;
         let held = outputs::lock(&plan)?;

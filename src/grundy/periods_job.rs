@@ -385,7 +385,8 @@ impl Job {
                         sequences::may_write_bfile(&path, done.len() as u64, self.replace)?;
                     }
                     if let Some(out) = &self.out {
-                        file::may_write_lines(out, found.len(), self.replace)?;
+                        let keys: Vec<(u32, u32)> = found.iter().map(|l| (l.q, l.r)).collect();
+                        file::may_write_lines(out, &keys, self.replace)?;
                     }
                     let note = format!(
                         "{command}, a run not finished: its first {} lines, those done by p = {}",

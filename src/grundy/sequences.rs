@@ -110,6 +110,16 @@ pub(crate) fn write_line_pair(
         .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", dir.display())))
 }
 
+/// The terms of the lines' b-files of `lines`: the complete prefix, in the
+/// sweep's order, of the lines proved.
+pub(crate) fn prefix_terms(lines: &[ProvedLine]) -> u64 {
+    lines
+        .iter()
+        .enumerate()
+        .take_while(|(i, f)| super::line(f.q, f.r) == *i)
+        .count() as u64
+}
+
 /// The b-file of each line's least period (`period`) or start (else), lines
 /// numbered from 0 in the sweep's order (`(0,0), (1,0), (1,1), (2,0), ..`);
 /// only the complete prefix of proved lines is written. Each line is
@@ -139,11 +149,7 @@ fn lines_body(
         "# Three-rowed Chomp: {what}, for the line (q,r) numbered n = q(q+1)/2 + r, r <= q"
     )?;
     writeln!(out, "{OEIS}")?;
-    let terms = lines
-        .iter()
-        .enumerate()
-        .take_while(|(i, f)| super::line(f.q, f.r) == *i)
-        .count();
+    let terms = crate::base::bytes::narrow::<usize, _>(prefix_terms(lines));
     writeln!(
         out,
         "# proved: every term by the Grundy census (doc/certificate.md); {terms} terms, offset 0; {command}"
@@ -312,6 +318,35 @@ pub(crate) fn may_write_bfile(
         None => Err(LargerBFile::Unknown {
             path: path.to_path_buf(),
         }),
+    }
+}
+
+/// Refuses, before any work, to write slab counts of `slabs` slabs at
+/// `path` over a file of more, unless `replace`. Counts the data lines (one
+/// a slab, after the column names).
+pub(crate) fn may_write_slab_counts(
+    path: &std::path::Path,
+    slabs: u64,
+    replace: bool,
+) -> Result<(), LargerBFile> {
+    if replace || !crate::base::input::is_there(path) {
+        return Ok(());
+    }
+    let held = crate::base::text::open(path, "a table of slab counts")
+        .ok()
+        .map(|text| {
+            text.lines()
+                .map_while(Result::ok)
+                .filter(|l| !l.starts_with('#') && !l.starts_with("p\t") && !l.trim().is_empty())
+                .count() as u64
+        });
+    match held {
+        Some(held) if held > slabs => Err(LargerBFile::More {
+            path: path.to_path_buf(),
+            held,
+            terms: slabs,
+        }),
+        _ => Ok(()),
     }
 }
 

@@ -43,8 +43,8 @@ pub fn read_wheel_costs(text: &str) -> Result<Vec<WheelCost>, BadLine> {
 
 /// Draws `graph-values` and `wheels` into `dir`, by `command`; returns the
 /// files written. The record (figures.tsv) says what each holds: the most
-/// vertices and the number of graphs summarised, the largest wheel and the
-/// number of wheels.
+/// vertices, the number of graphs summarised and of their sizes, the largest
+/// wheel and the number of wheels.
 pub fn plot_graphs(
     values: &Summary,
     wheels: &[WheelCost],
@@ -53,11 +53,16 @@ pub fn plot_graphs(
     command: String,
     replace: bool,
 ) -> Result<Vec<PathBuf>, PlotError> {
+    // Sizes and wheels counted once each: a file that lists one twice holds
+    // no more than one that lists it once.
     let most = values.by_n.keys().max().map_or(0, |&n| n as u64);
     let graphs = values.by_n.values().map(|c| c.graphs).sum();
-    let of_values = Made::new("graphs", most, command.clone()).with("graphs", graphs);
+    let of_values = Made::new("graphs", most, command.clone())
+        .with("graphs", graphs)
+        .with("sizes", values.by_n.len() as u64);
     let largest = wheels.iter().map(|w| w.n as u64).max().unwrap_or(0);
-    let of_wheels = Made::new("graphs", largest, command).with("wheels", wheels.len() as u64);
+    let distinct: std::collections::BTreeSet<usize> = wheels.iter().map(|w| w.n).collect();
+    let of_wheels = Made::new("graphs", largest, command).with("wheels", distinct.len() as u64);
     let figures = [
         (<ValuesFigure as Figure>::NAME, of_values.clone()),
         (<WheelsFigure as Figure>::NAME, of_wheels.clone()),

@@ -11,8 +11,10 @@ use super::{Canvas, DrawResult, FONT, Figure, Format, Made, PlotError, SIZE, TIT
 use crate::grundy::ProvedLine;
 
 /// Draws `grundy-periods` into `dir`, by `command`; returns the file written.
-/// Its record (figures.tsv) says the largest `q` and the number of lines: a
-/// census that stopped part way, of the same largest `q`, holds fewer.
+/// Its record (figures.tsv) says the largest `q`, the number of lines and
+/// of lines in order (the complete prefix in the sweep's order): a census
+/// that stopped part way holds fewer of either than one of the same largest
+/// `q`, or of a smaller one that it lacks lines of.
 pub fn plot_grundy(
     lines: &[ProvedLine],
     dir: &Path,
@@ -21,7 +23,12 @@ pub fn plot_grundy(
     replace: bool,
 ) -> Result<PathBuf, PlotError> {
     let q = lines.iter().map(|l| u64::from(l.q)).max().unwrap_or(0);
-    let made = Made::new("grundy", q, command).with("lines", lines.len() as u64);
+    let made = Made::new("grundy", q, command)
+        .with("lines", lines.len() as u64)
+        .with(
+            "lines in order",
+            crate::grundy::sequences::prefix_terms(lines),
+        );
     let figures = [(<PeriodsFigure as Figure>::NAME, made.clone())];
     let mut c = Canvas::open(dir, format, replace, &figures)?;
     let written = c.render(&PeriodsFigure(lines), &made)?;

@@ -336,6 +336,20 @@ impl RankFiles {
         };
         together(&*ranks, cleared)?;
         let files = rank_files(base, false).and_then(|files| {
+            // A file of another program under a rank checkpoint's name is
+            // no checkpoint: kept, never removed as a census's leftover.
+            let foreign = files.iter().find(|f| {
+                !matches!(
+                    crate::outputs::found(&f.path),
+                    Ok(crate::outputs::Found::Kind(crate::outputs::Kind::CensusCheckpoint))
+                )
+            });
+            if let Some(f) = foreign {
+                return Err(DriverError::Ranks(format!(
+                    "{} is named as a rank's census checkpoint but is not one (another program's file, or one damaged); it is kept: move it away to run this census",
+                    f.path.display()
+                )));
+            }
             match files.iter().find(|f| f.size != size) {
                 Some(f) => Err(DriverError::Ranks(format!(
                     "{} is a checkpoint of a census on {} ranks; continue it on {} ranks, or delete its files to start over",
