@@ -935,6 +935,107 @@ fn guards_compare_which_lines_and_terms_not_how_many() {
     );
 }
 
+/// An analysis that replaces another leaves none of the other's files
+/// beside its own (a table's values.tsv beside an analysis of a census
+/// alone), and says in its summary which kind of source it was made from,
+/// whatever the paths are called.
+#[test]
+fn an_analysis_replaces_the_whole_set_and_says_its_kind() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    computed(d, "x--census-only.c3t", 200, &[]);
+    let run = |args: &[&str]| {
+        let out = chomp3_in(d, args);
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    run(&["census", "--quiet", "--rows", "60", "--out", "c.tsv"]);
+    let table = [
+        "analyze",
+        "--quiet",
+        "--table",
+        "x--census-only.c3t",
+        "--out",
+        "a--census-only",
+    ];
+    run(&table);
+    let summary = std::fs::read_to_string(d.join("a--census-only/summary.json")).unwrap();
+    assert!(summary.contains("\"census_only\": false"), "{summary}");
+    // The same analysis again: the same kind, written again.
+    run(&table);
+    assert!(d.join("a--census-only/values.tsv").exists());
+    run(&[
+        "analyze",
+        "--quiet",
+        "--census-only",
+        "--census",
+        "c.c3d",
+        "--out",
+        "a--census-only",
+        "--replace",
+    ]);
+    assert!(
+        !d.join("a--census-only/values.tsv").exists(),
+        "the table's values.tsv is gone"
+    );
+    let summary = std::fs::read_to_string(d.join("a--census-only/summary.json")).unwrap();
+    assert!(summary.contains("\"census_only\": true"), "{summary}");
+}
+
+/// An output named as chomp3 names its files aside (`.NAME.new-PID`) would
+/// be removed by the next run writing `NAME`: refused before any work.
+#[test]
+fn an_output_named_as_a_file_aside_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for args in [
+        &["graph", "wheel:4", "--out", ".h.txt.new-30001"][..],
+        &["compute", "--quiet", "--n", "10", "--table", ".t.c3t.new-5"],
+        &["census", "--quiet", "--rows", "10", "--out", ".c.tsv.new-7"],
+    ] {
+        refused(d, args, 1, "chomp3 names the files it writes aside so");
+    }
+    assert_eq!(std::fs::read_dir(d).unwrap().count(), 0, "nothing written");
+}
+
+/// `run` keeps an analysis and figures made with a census (or files it did
+/// not write) in data/run/ and plots/run/ unless `--replace`, as `analyze`
+/// and `plot` keep theirs; the same run again writes them again.
+#[test]
+fn run_keeps_results_that_hold_more_unless_replace_is_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let run = |args: &[&str]| {
+        let out = chomp3_in(d, args);
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    run(&["census", "--quiet", "--rows", "300", "--out", "c.tsv"]);
+    let with = ["run", "--n", "300", "--threads", "1", "--census", "c.c3d"];
+    run(&with);
+    run(&with);
+    let both = || [files(&d.join("data/run")), files(&d.join("plots/run"))];
+    let before = both();
+    let o = chomp3_in(d, &["run", "--n", "300", "--threads", "1"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    let last = err.trim_end().lines().last().unwrap_or("");
+    assert!(
+        last.contains("data/run holds the analysis of a table to N = 300 with 301 rows settled")
+            && last.contains("--replace"),
+        "{err}"
+    );
+    assert!(both() == before, "nothing replaced");
+    run(&["run", "--n", "300", "--threads", "1", "--replace"]);
+    assert!(both() != before);
+}
+
 #[test]
 fn analyze_says_when_it_has_no_census_and_records_the_one_it_was_given() {
     let dir = tempfile::tempdir().unwrap();

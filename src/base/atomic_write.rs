@@ -111,6 +111,11 @@ impl FileSet {
         Ok(())
     }
 
+    /// The paths the set replaces at [`FileSet::commit`].
+    pub fn paths(&self) -> impl Iterator<Item = &Path> {
+        self.written.iter().map(|(_, path)| path.as_path())
+    }
+
     /// Renames `path` first at [`FileSet::commit`] (the files are renamed
     /// one by one, in the order written): a set whose guard reads one of its
     /// files (an analysis's summary, the figures' record) renames that one

@@ -57,6 +57,17 @@ pub enum LockError {
         /// Its lock file.
         lock: PathBuf,
     },
+    /// The output's name is one chomp3 gives a file it writes aside
+    /// (`.NAME.new-PID`), which a later run writing `NAME` removes once its
+    /// process has ended.
+    #[error(
+        "{}: chomp3 names the files it writes aside so (.NAME.new-PID), and removes them once their process has ended; give the output another name",
+        .output.display()
+    )]
+    AsideName {
+        /// The output.
+        output: PathBuf,
+    },
     /// The output's name leaves no room for the names of the files beside it.
     #[error(
         "{}: its name has {bytes} bytes; an output's may have at most {MAX_NAME}, as chomp3 writes \
@@ -166,6 +177,16 @@ pub fn lock(output: &Path) -> Result<Held, LockError> {
         return Err(LockError::NameTooLong {
             output: output.to_path_buf(),
             bytes,
+        });
+    }
+    let name = output.file_name().map(|n| n.to_string_lossy());
+    if name
+        .as_deref()
+        .and_then(crate::base::atomic_write::left_aside)
+        .is_some()
+    {
+        return Err(LockError::AsideName {
+            output: output.to_path_buf(),
         });
     }
     let lock = lock_path(output);

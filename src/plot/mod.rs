@@ -292,7 +292,8 @@ fn figures(with_table: bool, made: &Made, row: Option<(u64, bool)>) -> Vec<(&'st
 }
 
 /// Checks, before any work, that [`plot_all`] may draw into `dir`: that no
-/// figure there was drawn from a larger or another source, unless `replace`;
+/// figure there was drawn from a larger or another source (or, given the
+/// analysis, from one holding more), unless `replace`;
 /// `row`: the row up close, and whether it comes from the census.
 pub fn may_plot_all(
     dir: &Path,
@@ -300,9 +301,21 @@ pub fn may_plot_all(
     format: Format,
     row: Option<(u64, bool)>,
     made: &Made,
+    analysis: Option<&Analysis>,
     replace: bool,
 ) -> Result<(), PlotError> {
-    Canvas::open(dir, format, replace, &figures(with_table, made, row)).map(|_| ())
+    let made = match analysis {
+        Some(a) => measured(made, a),
+        None => made.clone(),
+    };
+    Canvas::open(dir, format, replace, &figures(with_table, &made, row)).map(|_| ())
+}
+
+/// `made` with how much the analysis `a` holds: the same table without the
+/// census that settled its rows holds less, and does not replace its
+/// figures.
+fn measured(made: &Made, a: &Analysis) -> Made {
+    made.clone().with("rows settled", a.settled_rows())
 }
 
 /// Draws every figure into `dir`; returns the files written. `row` is the row
@@ -319,9 +332,7 @@ pub fn plot_all(
     made: &Made,
     replace: bool,
 ) -> Result<Vec<PathBuf>, PlotError> {
-    // How much the source holds: the same table without the census that
-    // settled its rows holds less, and does not replace its figures.
-    let made = &made.clone().with("rows settled", a.settled_rows());
+    let made = &measured(made, a);
     // Every figure is drawn aside, then all are renamed: a failure keeps the
     // old set whole.
     let mut c = Canvas::open(

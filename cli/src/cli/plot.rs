@@ -168,8 +168,16 @@ pub fn run(args: &Args) -> Result<()> {
     let row = Some(u64::from(args.row));
     // The row's figure as it will be drawn: from the table where it holds it.
     let by_row = (u64::from(args.row), u64::from(args.row) > n);
-    chomp3::plot::may_plot_all(&args.out, true, format, Some(by_row), &made, args.replace)
-        .map_err(|e| anyhow::anyhow!("{}", drawing(&args.out, e)))?;
+    chomp3::plot::may_plot_all(
+        &args.out,
+        true,
+        format,
+        Some(by_row),
+        &made,
+        None,
+        args.replace,
+    )
+    .map_err(|e| anyhow::anyhow!("{}", drawing(&args.out, e)))?;
     let census = args.census.open(TABLE_GAPS)?;
     let a = super::analyze::passes(&table.path, census.as_ref(), &args.threads, false)?.1;
     let sources = Sources::open(&table, &args.census.named())?;

@@ -6,6 +6,7 @@ use super::Shown;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
+use chomp3::f::analysis::report::Extent;
 use chomp3::f::compute::{DEFAULT_COMMIT_EVERY, Request};
 use chomp3::plot::{Format, Made};
 
@@ -25,6 +26,11 @@ pub struct Args {
     census: CensusArg,
     #[command(flatten)]
     threads: ThreadsArg,
+    /// Replace an analysis in data/run/ or figures in plots/run/ that hold
+    /// more (made with a census, or of a larger table), or files there that
+    /// chomp3 did not write
+    #[arg(long)]
+    replace: bool,
 }
 
 pub fn run(args: &Args) -> Result<()> {
@@ -45,12 +51,29 @@ pub fn run(args: &Args) -> Result<()> {
     let census = args.census.open(TABLE_GAPS)?;
     let (elapsed, a) = super::analyze::passes(&path, census.as_ref(), &args.threads, false)?;
     let out = Path::new(RUN_RESULTS);
-    super::analyze::write(&a, &path, out, "chomp3 run", elapsed)?;
     let row = u64::from(super::plot::DEFAULT_ROW.min(a.facts.n));
-    // `plots/run/` is this command's own: each run replaces what it drew.
     let made = Made::new("table", a.facts.n.into(), "chomp3 run".into());
     let plots = Path::new(RUN_PLOTS);
+    // Both outputs checked before either is written: an analysis or
+    // figures holding more than this run's are kept unless --replace.
+    if !args.replace {
+        let again = "run again with the same --census, or pass --replace";
+        chomp3::f::analysis::report::may_write(out, &Extent::of(&a))
+            .map_err(|e| anyhow::anyhow!("{e}; {again}"))?;
+        let by_row = Some((row, false));
+        chomp3::plot::may_plot_all(plots, true, Format::Png, by_row, &made, Some(&a), false)
+            .map_err(|e| anyhow::anyhow!("{e}; {again}"))?;
+    }
+    super::analyze::write(&a, &path, out, "chomp3 run", elapsed)?;
     let table = chomp3::f::lookup::Named { path, named: true };
     let sources = chomp3::f::lookup::Sources::open(&table, &args.census.named())?;
-    super::plot::draw(&sources, &a, plots, Format::Png, Some(row), &made, true)
+    super::plot::draw(
+        &sources,
+        &a,
+        plots,
+        Format::Png,
+        Some(row),
+        &made,
+        args.replace,
+    )
 }

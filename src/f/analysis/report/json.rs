@@ -18,6 +18,8 @@ use crate::f::analysis::sequences::Sequence;
 struct Summary<'a> {
     table: String,
     n: u32,
+    /// Made from a census alone (no table).
+    census_only: bool,
     command: &'a str,
     rows: &'a RowCounts,
     /// [`Analysis::settled_below`], under the key the committed files use.
@@ -46,6 +48,7 @@ pub(super) fn write(
     let summary = Summary {
         table: provenance.table.display().to_string(),
         n: a.facts.n,
+        census_only: a.census_only,
         command: provenance.command,
         rows: counts,
         settled_below: a.settled_below,

@@ -239,7 +239,12 @@ fn existing(dir: &Path) -> Option<Extent> {
     let text = crate::base::text::read_to_string(&dir.join("summary.json"), "a summary").ok()?;
     let v: serde_json::Value = serde_json::from_str(&text).ok()?;
     let n = v.get("n")?.as_u64()?;
-    let census_only = v.get("command")?.as_str()?.contains("--census-only");
+    // Said by the summary; one written before it said so records the
+    // command, where the option is a word of its own.
+    let census_only = match v.get("census_only") {
+        Some(said) => said.as_bool()?,
+        None => (v.get("command")?.as_str()?.split_whitespace()).any(|w| w == "--census-only"),
+    };
     let rows = v.get("rows");
     let count = |key: &str| rows?.get(key)?.as_u64();
     let proved = rows
@@ -296,7 +301,19 @@ pub fn write_all(a: &Analysis, table: &Path, command: &str, dir: &Path) -> io::R
     set.write(&dir.join("report.md"), |w| w.write_all(report.as_bytes()))?;
     // The summary is what `may_write` reads before the next analysis here.
     set.rename_first(&dir.join("summary.json"));
-    set.commit()
+    let ours: Vec<PathBuf> = set.paths().map(Path::to_path_buf).collect();
+    set.commit()?;
+    // Files of an analysis's names that this one does not write (an older
+    // one's rows.tsv beside this one's rows.tsv.xz, values.tsv beside an
+    // analysis of a census alone, a b-file it has no terms for) belong to
+    // the analysis replaced: removed, so that the directory holds one.
+    for entry in std::fs::read_dir(dir)?.flatten() {
+        let path = entry.path();
+        if written_here(&entry.file_name().to_string_lossy()) && !ours.contains(&path) {
+            std::fs::remove_file(&path)?;
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
