@@ -22,6 +22,34 @@ fn refused(dir: &Path, args: &[&str], code: i32, says: &str) {
     assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
 }
 
+/// Runs `args` in `dir`, which must succeed.
+fn succeeds(dir: &Path, args: &[&str]) {
+    let out = chomp3_in(dir, args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Runs `args` in `dir`, which must be refused (status 1) with a last line
+/// that contains `says` and names `--replace`, the `files` (under `dir`)
+/// as they were.
+fn kept_unless_replace(dir: &Path, args: &[&str], files: &[&str], says: &str) {
+    let read = || -> Vec<Vec<u8>> {
+        (files.iter())
+            .map(|f| std::fs::read(dir.join(f)).unwrap())
+            .collect()
+    };
+    let before = read();
+    let o = chomp3_in(dir, args);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+    let last = err.trim_end().lines().last().unwrap_or("");
+    assert!(last.contains(says) && last.contains("--replace"), "{err}");
+    assert!(read() == before, "{args:?} changed {files:?}");
+}
+
 /// Every file under `dir`, with its bytes, sorted by name.
 fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
     let mut out: Vec<_> = std::fs::read_dir(dir)
@@ -677,22 +705,11 @@ fn analyses_and_figures_from_a_fuller_source_are_kept_unless_replace_is_given() 
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     computed(d, "t.c3t", 300, &[]);
-    let run = |args: &[&str]| {
-        let out = chomp3_in(d, args);
-        assert!(
-            out.status.success(),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    };
+    let run = |args: &[&str]| succeeds(d, args);
     // Refused in one line (after a line naming the census used), nothing changed.
     let kept = |args: &[&str], out: &str, says: &str| {
         let before = files(&d.join(out));
-        let o = chomp3_in(d, args);
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
-        let last = err.trim_end().lines().last().unwrap_or("");
-        assert!(last.contains(says) && last.contains("--replace"), "{err}");
+        kept_unless_replace(d, args, &[], says);
         assert_eq!(files(&d.join(out)), before, "{args:?} changed {out}");
     };
     run(&["census", "--quiet", "--rows", "300", "--out", "c.tsv"]);
@@ -812,29 +829,9 @@ fn analyses_and_figures_from_a_fuller_source_are_kept_unless_replace_is_given() 
 fn guards_compare_which_lines_and_terms_not_how_many() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let run = |args: &[&str]| {
-        let out = chomp3_in(d, args);
-        assert!(
-            out.status.success(),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    };
-    let kept = |args: &[&str], files: &[&str], says: &str| {
-        let read = || -> Vec<Vec<u8>> {
-            files
-                .iter()
-                .map(|f| std::fs::read(d.join(f)).unwrap())
-                .collect()
-        };
-        let before = read();
-        let o = chomp3_in(d, args);
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
-        let last = err.trim_end().lines().last().unwrap_or("");
-        assert!(last.contains(says) && last.contains("--replace"), "{err}");
-        assert!(read() == before, "{args:?} changed {files:?}");
-    };
+    let run = |args: &[&str]| succeeds(d, args);
+    let kept =
+        |args: &[&str], files: &[&str], says: &str| kept_unless_replace(d, args, files, says);
     // A Grundy census of 20 lines whole, then one of 30 stopped by --max-p:
     // more lines in all (276 > 231), but not (17,17) .. (20,20).
     run(&[
@@ -944,14 +941,7 @@ fn an_analysis_replaces_the_whole_set_and_says_its_kind() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     computed(d, "x--census-only.c3t", 200, &[]);
-    let run = |args: &[&str]| {
-        let out = chomp3_in(d, args);
-        assert!(
-            out.status.success(),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    };
+    let run = |args: &[&str]| succeeds(d, args);
     run(&["census", "--quiet", "--rows", "60", "--out", "c.tsv"]);
     let table = [
         "analyze",
@@ -1008,14 +998,7 @@ fn an_output_named_as_a_file_aside_is_refused() {
 fn run_keeps_results_that_hold_more_unless_replace_is_given() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let run = |args: &[&str]| {
-        let out = chomp3_in(d, args);
-        assert!(
-            out.status.success(),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    };
+    let run = |args: &[&str]| succeeds(d, args);
     run(&["census", "--quiet", "--rows", "300", "--out", "c.tsv"]);
     let with = ["run", "--n", "300", "--threads", "1", "--census", "c.c3d"];
     run(&with);

@@ -40,6 +40,23 @@ pub(crate) struct TableWriter {
     filled: Vec<(u64, u32)>,
 }
 
+/// The header of a new table of `shape` for `N` up to `capacity`.
+fn empty_header(shape: Shape, capacity: u64) -> Header {
+    Header {
+        shape,
+        bits: shape.bits_for_capacity(capacity),
+        capacity,
+    }
+}
+
+/// Writes the header of an empty table into `file`, just created, synced.
+fn write_empty(file: &File, header: &Header) -> std::io::Result<()> {
+    file.write_all_at(&header.encode(), 0)?;
+    // The block checksums' region, empty (a hole) until data fills it.
+    file.set_len(header.data_offset())?;
+    file.sync_all()
+}
+
 impl TableWriter {
     /// Creates a new, empty table at `path` (which must not exist) for `N` up to
     /// `capacity`. The file appears under its name only once its header is written.
@@ -53,11 +70,7 @@ impl TableWriter {
         shape: Shape,
         capacity: u64,
     ) -> Result<TableWriter, TableError> {
-        let header = Header {
-            shape,
-            bits: shape.bits_for_capacity(capacity),
-            capacity,
-        };
+        let header = empty_header(shape, capacity);
         // A link to nothing: the table would be made where it points, or
         // be taken for one another process is making.
         if let Some(target) = crate::base::input::dangling_link(path) {
@@ -72,13 +85,7 @@ impl TableWriter {
             .map(|n| n.to_string_lossy())
             .unwrap_or_default();
         let aside = dir.join(format!(".{name}.new-{}", std::process::id()));
-        let write_aside = || -> std::io::Result<()> {
-            let file = File::create(&aside)?;
-            file.write_all_at(&header.encode(), 0)?;
-            // The block checksums' region, empty (a hole) until data fills it.
-            file.set_len(header.data_offset())?;
-            file.sync_all()
-        };
+        let write_aside = || write_empty(&File::create(&aside)?, &header);
         // The link fails if the name exists: another run created the same new
         // table between this one's look and now (it holds it, writing).
         let placed = write_aside()
@@ -109,18 +116,10 @@ impl TableWriter {
         shape: Shape,
         capacity: u64,
     ) -> Result<TableWriter, TableError> {
-        let header = Header {
-            shape,
-            bits: shape.bits_for_capacity(capacity),
-            capacity,
-        };
-        let made = || -> std::io::Result<()> {
-            let file = OpenOptions::new().write(true).create_new(true).open(path)?;
-            file.write_all_at(&header.encode(), 0)?;
-            file.set_len(header.data_offset())?;
-            file.sync_all()
-        };
-        made().map_err(TableError::io(path))?;
+        let header = empty_header(shape, capacity);
+        let file = OpenOptions::new().write(true).create_new(true).open(path);
+        file.and_then(|file| write_empty(&file, &header))
+            .map_err(TableError::io(path))?;
         TableWriter::open_shape(path, shape)
     }
 
