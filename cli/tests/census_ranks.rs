@@ -226,10 +226,18 @@ fn ranks_that_cannot_start_together_are_all_told_why() {
         said.contains("rank 1 of 2: rows 0..=3500, at most 19999 columns"),
         "{said}"
     );
-    // Rank 1's file alone (its content is never read), and a file aside
-    // named for a process that runs (process 1): not a killed writer's.
+    // Another program's file at rank 1's name: refused, kept.
     let alone = dir.path().join("c.c3k.1-of-2.at-360");
     std::fs::write(&alone, b"x").unwrap();
+    let said = start(&|_| PARAMS);
+    assert!(
+        said.contains("c.c3k.1-of-2.at-360 is named as a rank's census checkpoint but is not one"),
+        "{said}"
+    );
+    assert_eq!(std::fs::read(&alone).unwrap(), b"x");
+    // Rank 1's checkpoint alone (read no further than its kind), and a file
+    // aside named for a process that runs (process 1): not a killed writer's.
+    std::fs::write(&alone, b"CHOMP3CK, cut").unwrap();
     let running = dir.path().join(".c.c3k.0-of-2.at-360.new-1");
     std::fs::write(&running, b"kept").unwrap();
     on_ranks(2, |r| {
@@ -243,7 +251,7 @@ fn ranks_that_cannot_start_together_are_all_told_why() {
     assert_eq!(std::fs::read(&running).unwrap(), b"kept");
     // A file of a census on three ranks is neither used nor removed.
     let other = dir.path().join("c.c3k.0-of-3.at-360");
-    std::fs::write(&other, b"x").unwrap();
+    std::fs::write(&other, b"CHOMP3CK, cut").unwrap();
     let said = start(&|_| PARAMS);
     assert!(
         said.contains("is a checkpoint of a census on 3 ranks"),
