@@ -817,7 +817,7 @@ fn analyses_and_figures_from_a_fuller_source_are_kept_unless_replace_is_given() 
     kept(
         &["plot", "--graphs", "w2", "--out", "wp"],
         "wp",
-        "wheels.png was drawn from the graphs to n = 8 with 6 wheels",
+        "wheels.png was drawn from the graphs to n = 8 with wheel set {3,4,5,6,7,8}, 6 wheels",
     );
 }
 
@@ -902,7 +902,29 @@ fn guards_compare_which_lines_and_terms_not_how_many() {
     kept(
         &["plot", "--graphs", "c", "--out", "gp"],
         &["gp/graph-values.png", "gp/figures.tsv"],
-        "with 208 graphs, 6 sizes",
+        "with 208 graphs, size set {1,2,3,4,5,6}, 6 sizes",
+    );
+    // As many sizes, but not n = 1: which sizes, not how many.
+    std::fs::create_dir(d.join("e")).unwrap();
+    run(&[
+        "graph",
+        "geng:2..7",
+        "--summary",
+        "--out",
+        "e/small-graphs.tsv",
+    ]);
+    run(&[
+        "graph",
+        "wheel:3..5",
+        "--tsv",
+        "--cost",
+        "--out",
+        "e/wheel-cost.tsv",
+    ]);
+    kept(
+        &["plot", "--graphs", "e", "--out", "gp"],
+        &["gp/graph-values.png", "gp/figures.tsv"],
+        "size set {2,3,4,5,6,7}, 6 sizes, would replace it",
     );
     // Slab counts of a table to 100, then of one to 60.
     run(&[
@@ -954,6 +976,12 @@ fn an_analysis_replaces_the_whole_set_and_says_its_kind() {
     run(&table);
     let summary = std::fs::read_to_string(d.join("a--census-only/summary.json")).unwrap();
     assert!(summary.contains("\"census_only\": false"), "{summary}");
+    // A user's files of an analysis's names beside it, which its summary
+    // does not list: kept by every analysis written there.
+    let mine = ["b000045.txt", "b029899.txt.xz", "rows.tsv.xz"];
+    for name in mine {
+        std::fs::write(d.join("a--census-only").join(name), b"mine").unwrap();
+    }
     // The same analysis again: the same kind, written again.
     run(&table);
     assert!(d.join("a--census-only/values.tsv").exists());
@@ -971,12 +999,19 @@ fn an_analysis_replaces_the_whole_set_and_says_its_kind() {
         !d.join("a--census-only/values.tsv").exists(),
         "the table's values.tsv is gone"
     );
+    for name in mine {
+        assert_eq!(
+            std::fs::read(d.join("a--census-only").join(name)).unwrap(),
+            b"mine"
+        );
+    }
     let summary = std::fs::read_to_string(d.join("a--census-only/summary.json")).unwrap();
     assert!(summary.contains("\"census_only\": true"), "{summary}");
 }
 
 /// An output named as chomp3 names its files aside (`.NAME.new-PID`) would
-/// be removed by the next run writing `NAME`: refused before any work.
+/// be removed by the next run writing `NAME`, and one named as a lock
+/// (`.NAME.lock`) would stop every writer of `NAME`: refused before any work.
 #[test]
 fn an_output_named_as_a_file_aside_is_refused() {
     let dir = tempfile::tempdir().unwrap();
@@ -985,8 +1020,14 @@ fn an_output_named_as_a_file_aside_is_refused() {
         &["graph", "wheel:4", "--out", ".h.txt.new-30001"][..],
         &["compute", "--quiet", "--n", "10", "--table", ".t.c3t.new-5"],
         &["census", "--quiet", "--rows", "10", "--out", ".c.tsv.new-7"],
+        &["census", "--quiet", "--rows", "10", "--out", ".c.tsv.lock"],
     ] {
-        refused(d, args, 1, "chomp3 names the files it writes aside so");
+        refused(
+            d,
+            args,
+            1,
+            "chomp3 names the files it keeps beside an output so",
+        );
     }
     assert_eq!(std::fs::read_dir(d).unwrap().count(), 0, "nothing written");
 }

@@ -57,11 +57,12 @@ pub enum LockError {
         /// Its lock file.
         lock: PathBuf,
     },
-    /// The output's name is one chomp3 gives a file it writes aside
-    /// (`.NAME.new-PID`), which a later run writing `NAME` removes once its
-    /// process has ended.
+    /// The output's name is one chomp3 gives a file it keeps beside
+    /// another output: one written aside (`.NAME.new-PID`), which a later
+    /// run writing `NAME` removes once its process has ended, or a lock
+    /// (`.NAME.lock`), which every writer of `NAME` takes.
     #[error(
-        "{}: chomp3 names the files it writes aside so (.NAME.new-PID), and removes them once their process has ended; give the output another name",
+        "{}: chomp3 names the files it keeps beside an output so (.NAME.new-PID written aside, .NAME.lock its lock); give the output another name",
         .output.display()
     )]
     AsideName {
@@ -180,11 +181,11 @@ pub fn lock(output: &Path) -> Result<Held, LockError> {
         });
     }
     let name = output.file_name().map(|n| n.to_string_lossy());
-    if name
+    let aside = name
         .as_deref()
-        .and_then(crate::base::atomic_write::left_aside)
-        .is_some()
-    {
+        .and_then(crate::base::atomic_write::left_aside);
+    let a_lock = (name.as_deref()).is_some_and(|n| n.starts_with('.') && n.ends_with(".lock"));
+    if aside.is_some() || a_lock {
         return Err(LockError::AsideName {
             output: output.to_path_buf(),
         });

@@ -57,12 +57,19 @@ pub fn plot_graphs(
     // no more than one that lists it once.
     let most = values.by_n.keys().max().map_or(0, |&n| n as u64);
     let graphs = values.by_n.values().map(|c| c.graphs).sum();
-    let of_values = Made::new("graphs", most, command.clone())
+    let mut of_values = Made::new("graphs", most, command.clone())
         .with("graphs", graphs)
         .with("sizes", values.by_n.len() as u64);
+    // Which sizes and wheels, where each is below 64 (one bit each).
+    if let Some(set) = super::record::set_of(values.by_n.keys().map(|&n| n as u64)) {
+        of_values = of_values.with("size set", set);
+    }
     let largest = wheels.iter().map(|w| w.n as u64).max().unwrap_or(0);
     let distinct: std::collections::BTreeSet<usize> = wheels.iter().map(|w| w.n).collect();
-    let of_wheels = Made::new("graphs", largest, command).with("wheels", distinct.len() as u64);
+    let mut of_wheels = Made::new("graphs", largest, command).with("wheels", distinct.len() as u64);
+    if let Some(set) = super::record::set_of(distinct.iter().map(|&n| n as u64)) {
+        of_wheels = of_wheels.with("wheel set", set);
+    }
     let figures = [
         (<ValuesFigure as Figure>::NAME, of_values.clone()),
         (<WheelsFigure as Figure>::NAME, of_wheels.clone()),

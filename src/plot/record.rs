@@ -72,10 +72,13 @@ impl Made {
     fn may_replace(&self, old: &Made) -> bool {
         self.kind == old.kind
             && self.n >= old.n
-            && old
-                .also
-                .iter()
-                .all(|(name, had)| self.also.get(name).is_none_or(|now| now >= had))
+            && old.also.iter().all(|(name, &had)| {
+                self.also.get(name).is_none_or(|&now| match is_set(name) {
+                    // A set (one bit a member): every member there is here.
+                    true => now & had == had,
+                    false => now >= had,
+                })
+            })
     }
 
     /// The `N` field of the record: `N`, then `;name=count` for each measure.
@@ -91,16 +94,37 @@ impl Made {
 impl std::fmt::Display for Made {
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
         write!(f, "{} to n = {}", self.kind, self.n)?;
-        let also: Vec<String> = self
-            .also
-            .iter()
-            .map(|(name, count)| format!("{count} {name}"))
+        let also: Vec<String> = (self.also.iter())
+            .map(|(name, &count)| match is_set(name) {
+                true => {
+                    let members: Vec<String> = (0..64)
+                        .filter(|b| count >> b & 1 == 1)
+                        .map(|b| b.to_string())
+                        .collect();
+                    format!("{name} {{{}}}", members.join(","))
+                }
+                false => format!("{count} {name}"),
+            })
             .collect();
         if !also.is_empty() {
             write!(f, " with {}", also.join(", "))?;
         }
         Ok(())
     }
+}
+
+/// Whether the measure `name` is a set of small numbers (sizes, wheels),
+/// one bit a member, compared by inclusion rather than by count.
+fn is_set(name: &str) -> bool {
+    name.ends_with(" set")
+}
+
+/// The set measure of the numbers `members` (each below 64), or `None`
+/// where one is not.
+pub fn set_of(members: impl IntoIterator<Item = u64>) -> Option<u64> {
+    members
+        .into_iter()
+        .try_fold(0u64, |set, m| (m < 64).then(|| set | 1 << m))
 }
 
 /// Reads the `N` field of a record line: `N`, then `;name=count` for each

@@ -28,6 +28,9 @@ struct Summary<'a> {
     sequences: BTreeMap<&'static str, SequenceInfo<'a>>,
     growth: &'a Growth,
     checks: &'a Checks,
+    /// The files the analysis wrote (the next analysis in the directory
+    /// removes those it does not write itself).
+    files: &'a [String],
 }
 
 #[derive(Serialize)]
@@ -40,8 +43,7 @@ struct SequenceInfo<'a> {
 pub(super) fn write(
     set: &mut FileSet,
     a: &Analysis,
-    counts: &RowCounts,
-    sequences: &[Sequence],
+    (counts, sequences, files): (&RowCounts, &[Sequence], &[String]),
     provenance: &Provenance,
     path: &Path,
 ) -> io::Result<()> {
@@ -64,6 +66,7 @@ pub(super) fn write(
             .collect(),
         growth: &a.growth,
         checks: &a.checks,
+        files,
     };
     let json = serde_json::to_string_pretty(&summary).map_err(io::Error::other)?;
     set.write(path, |w| writeln!(w, "{json}"))

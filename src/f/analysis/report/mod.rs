@@ -268,6 +268,23 @@ fn existing(dir: &Path) -> Option<Extent> {
     })
 }
 
+/// The files the analysis in `dir` wrote, as its `summary.json` lists them
+/// (none for a summary of an older chomp3, which did not).
+fn files_listed(dir: &Path) -> Vec<String> {
+    let Ok(text) = crate::base::text::read_to_string(&dir.join("summary.json"), "a summary") else {
+        return Vec::new();
+    };
+    let v: Option<serde_json::Value> = serde_json::from_str(&text).ok();
+    (v.as_ref().and_then(|v| v.get("files")?.as_array()))
+        .map(|files| {
+            (files.iter())
+                .filter_map(|f| Some(f.as_str()?.to_string()))
+                .filter(|f| !f.contains('/'))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// Writes every output file into `dir`. `table` (the table's path, or the
 /// census's for a census-only analysis) and `command` go into headers.
 pub fn write_all(a: &Analysis, table: &Path, command: &str, dir: &Path) -> io::Result<()> {
@@ -289,11 +306,16 @@ pub fn write_all(a: &Analysis, table: &Path, command: &str, dir: &Path) -> io::R
     if !a.facts.value_count.is_empty() {
         tsv::write_values(&mut set, a, &from, &dir.join("values.tsv"))?;
     }
+    // Every file of the set, by name, for the analysis that replaces this one.
+    let mut files: Vec<String> = (set.paths())
+        .filter_map(|p| Some(p.file_name()?.to_string_lossy().into_owned()))
+        .chain(["report.md".to_string(), "summary.json".to_string()])
+        .collect();
+    files.sort();
     json::write(
         &mut set,
         a,
-        &counts,
-        &sequences,
+        (&counts, &sequences, &files),
         &provenance,
         &dir.join("summary.json"),
     )?;
@@ -302,14 +324,19 @@ pub fn write_all(a: &Analysis, table: &Path, command: &str, dir: &Path) -> io::R
     // The summary is what `may_write` reads before the next analysis here.
     set.rename_first(&dir.join("summary.json"));
     let ours: Vec<PathBuf> = set.paths().map(Path::to_path_buf).collect();
+    // What the analysis replaced wrote, by its summary (read before the
+    // new one is in place).
+    let theirs = files_listed(dir);
     set.commit()?;
-    // Files of an analysis's names that this one does not write (an older
-    // one's rows.tsv beside this one's rows.tsv.xz, values.tsv beside an
-    // analysis of a census alone, a b-file it has no terms for) belong to
-    // the analysis replaced: removed, so that the directory holds one.
-    for entry in std::fs::read_dir(dir)?.flatten() {
-        let path = entry.path();
-        if written_here(&entry.file_name().to_string_lossy()) && !ours.contains(&path) {
+    // Files the replaced analysis wrote and this one does not (its
+    // rows.tsv beside this one's rows.tsv.xz, a table's values.tsv beside an
+    // analysis of a census alone) go with it, so that the directory holds
+    // one analysis. Nothing else is touched: only what its summary lists,
+    // and only regular files.
+    for name in theirs {
+        let path = dir.join(&name);
+        let file = std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file());
+        if file && written_here(&name) && !ours.contains(&path) {
             std::fs::remove_file(&path)?;
         }
     }
