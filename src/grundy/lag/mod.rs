@@ -397,6 +397,12 @@ impl Run {
             }
         }
         if !ahead {
+            let p = self.trail.lines.p();
+            for probe in &mut self.trail.probes {
+                if let Probe::Look(look) = probe {
+                    look.catch_up(&self.divs, p);
+                }
+            }
             if !all_proved {
                 self.compare(copied);
                 self.prove();
@@ -486,6 +492,7 @@ impl Run {
                 checked: 0,
                 equal: 0,
                 ring: None,
+                next: 0,
             }));
         }
     }
@@ -646,6 +653,8 @@ impl Run {
             None => look.ring = Some(Ring::new(p, e, pm)),
             Some(ring) => ring.narrow(pm, p),
         }
+        // The test takes in every step from the next on.
+        look.next = 0;
         None
     }
 }
