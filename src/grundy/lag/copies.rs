@@ -161,55 +161,48 @@ impl Copies {
         self.list.insert(i, at);
     }
 
-    /// The values given to `steps` steps from `p1` on of the lines
-    /// `from .. to`, made in the room `x`: a row of `to - from` per step,
-    /// the copied lines' `x` and [`ABSENT`] for the others (nothing if no
-    /// line is copied).
-    pub(super) fn rows(
+    /// Which lines of a sweep of the rows `q <= q_max` a step copies, if
+    /// any.
+    pub(super) fn plan(&self, q_max: u32) -> Option<Plan> {
+        (!self.none()).then(|| Plan::new(q_max, |at| self.mask[at]))
+    }
+
+    /// Whether any of the lines `from .. to` is copied.
+    pub(super) fn any(&self, from: usize, to: usize) -> bool {
+        let lo = self.list.partition_point(|&l| l < from);
+        lo < self.list.len() && self.list[lo] < to
+    }
+
+    /// The values of the copied lines among `from .. to` at the `steps`
+    /// steps from `p1` on, made in the room `x`: line `at`'s at the `i`-th
+    /// step at `(at - from) * steps + i` (the entries of the lines not
+    /// copied are left as they are). Each line's values are a run of its
+    /// period (two where it wraps), copied as such: per value and step it
+    /// costs next to nothing, where a pass over the copied lines at every
+    /// step cost a twentieth of the sweep.
+    pub(super) fn stretch(
         &self,
-        x: Vec<i16>,
+        mut x: Vec<i16>,
         p1: u32,
         steps: usize,
         from: usize,
         to: usize,
-    ) -> Rows<'_> {
-        let w = to - from;
+    ) -> Vec<i16> {
+        x.resize((to - from) * steps, 0);
         let lo = self.list.partition_point(|&l| l < from);
         let hi = self.list.partition_point(|&l| l < to);
-        if lo == hi {
-            return Rows {
-                mask: &self.mask,
-                x,
-                from,
-                w: 0,
-            };
-        }
-        let mut x = refill(x, steps * w, ABSENT);
-        // Each copied line's period and place in it, moved on a step at a
-        // time (a division per line and step would cost about what the
-        // copy saves).
-        let mut lines: Vec<(usize, &[i16], usize)> = self.list[lo..hi]
-            .iter()
-            .map(|&at| {
-                let period = self.lines[at].as_ref().expect("a copied line's period");
-                (at - from, &period.x[..], (p1 % period.period) as usize)
-            })
-            .collect();
-        for row in x.chunks_exact_mut(w) {
-            for (col, period, slot) in &mut lines {
-                row[*col] = period[*slot];
-                *slot += 1;
-                if *slot == period.len() {
-                    *slot = 0;
-                }
+        for &at in &self.list[lo..hi] {
+            let period = self.lines[at].as_ref().expect("a copied line's period");
+            let run = &mut x[(at - from) * steps..(at - from + 1) * steps];
+            let mut slot = (p1 % period.period) as usize;
+            let mut done = 0;
+            while done < steps {
+                let k = (steps - done).min(period.x.len() - slot);
+                run[done..done + k].copy_from_slice(&period.x[slot..slot + k]);
+                (done, slot) = (done + k, 0);
             }
         }
-        Rows {
-            mask: &self.mask,
-            x,
-            from,
-            w,
-        }
+        x
     }
 
     pub(super) fn save(&self, w: &mut dyn Write) -> io::Result<()> {
@@ -253,30 +246,5 @@ impl Copies {
             self.room -= values;
         }
         fits
-    }
-}
-
-/// The copied lines' values over some steps (see [`Copies::rows`]).
-pub(super) struct Rows<'a> {
-    mask: &'a [bool],
-    x: Vec<i16>,
-    from: usize,
-    /// The lines of a row (0: none of them copied).
-    w: usize,
-}
-
-impl Rows<'_> {
-    /// What the `i`-th step is given, if any line is copied.
-    pub(super) fn given(&self, i: usize) -> Option<Given<'_>> {
-        (self.w > 0).then(|| Given {
-            copy: self.mask,
-            x: &self.x[i * self.w..(i + 1) * self.w],
-            from: self.from,
-        })
-    }
-
-    /// The room, to be used again.
-    pub(super) fn into_room(self) -> Vec<i16> {
-        self.x
     }
 }

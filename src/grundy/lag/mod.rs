@@ -62,7 +62,7 @@ use std::io::{self, Read, Write};
 use super::census::dependency;
 use super::checkpoint::CheckpointError;
 use super::frozen::Layout;
-use super::live::{Given, Live, View};
+use super::live::{Given, Live, Plan, View};
 use super::used::Seen;
 use super::{ProvedLine, line};
 use crate::base::bytes::damaged;
@@ -121,6 +121,8 @@ struct Trail {
     probes: Vec<Probe>,
     /// The lines it copies rather than computes.
     copies: Copies,
+    /// Room for the copied lines' values of each half of a split sweep.
+    feed: [Vec<i16>; 2],
     x: Values,
 }
 
@@ -143,9 +145,9 @@ struct Values {
     low: Vec<Vec<i16>>,
     /// Per stretch, per step, the lines from `nlow` on.
     high: Vec<Vec<i16>>,
-    /// Room for the lower rows' values passed up, per stretch (kept only
-    /// to be used again).
-    up: Vec<Vec<u32>>,
+    /// Room for the lower rows' sets passed up, two (kept only to be used
+    /// again).
+    up: Vec<Vec<u64>>,
 }
 
 impl Values {
@@ -167,7 +169,8 @@ impl Values {
     }
 
     /// The values' room, to be filled again by the next chunk (compared
-    /// now), `k` stretches of each kind. Made once and used again rather
+    /// now), `k` stretches of `x` of each kind and two of sets passed up.
+    /// Made once and used again rather
     /// than let go: a chunk's values are megabytes, which the allocator
     /// would hand back to the system and take again, a page fault at a
     /// time, every chunk.
@@ -179,7 +182,7 @@ impl Values {
         };
         let (low, high) = (take(&mut self.low), take(&mut self.high));
         let mut up = std::mem::take(&mut self.up);
-        up.resize_with(k, Vec::new);
+        up.resize_with(2, Vec::new);
         Room { low, high, up }
     }
 }
@@ -188,7 +191,7 @@ impl Values {
 struct Room {
     low: Vec<Vec<i16>>,
     high: Vec<Vec<i16>>,
-    up: Vec<Vec<u32>>,
+    up: Vec<Vec<u64>>,
 }
 
 /// `v` emptied and made `len` long, every entry `fill`.
@@ -248,19 +251,21 @@ pub fn check_shape(q_max: u32, lag: u32) -> Result<(), LagError> {
 /// (saturated at `u64::MAX`), for the refusal before it starts: its two
 /// sweeps ([`Live`], rings at the least room); per line what the chunks
 /// keep of both sweeps, a `LONG` chunk's values `x` (2 bytes a line and
-/// step) and the lower rows' values passed up (4 bytes, about half the
-/// lines), its record of lags (48 bytes) and state (40 bytes); and the
-/// periods the trailing sweep copies from ([`copies::budget`], 2 bytes a
-/// value). Lines under a look for their least period hold more (a window
-/// and a copy of their state, from 2 KiB), so this is a lower bound: at
-/// `Q = 60` it is 28 MiB against a peak of 38 MiB, at `Q = 100` 77 MiB
-/// against 94 MiB.
+/// step), its record of lags (48 bytes) and state (40 bytes); the lower
+/// rows' sets passed up, two rooms a sweep of at least `SUB_CHUNK` steps
+/// ([`Live::export`]); and the periods the trailing sweep copies from
+/// ([`copies::budget`], 2 bytes a value). Lines under a look for their
+/// least period hold more (a window and a copy of their state, from 2 KiB),
+/// so this is a lower bound.
 pub(crate) fn memory(q_max: u32) -> u64 {
     let lines = super::line_count(q_max);
-    let per_line = 2 * (2 * u64::from(LONG) + 4 * u64::from(LONG) / 2) + 48 + 40;
-    Live::memory(q_max, Live::room(q_max, 0))
+    let per_line = 2 * 2 * u64::from(LONG) + 48 + 40;
+    let room = Live::room(q_max, 0);
+    let passed_up = Live::export_bytes(q_max, room, split_row(q_max));
+    Live::memory(q_max, room)
         .saturating_mul(2)
         .saturating_add(lines.saturating_mul(per_line))
+        .saturating_add(passed_up.saturating_mul(4 * SUB_CHUNK as u64))
         .saturating_add(2 * copies::budget(lines))
 }
 
@@ -289,6 +294,7 @@ impl Run {
                 lines: Live::new(q_max, below),
                 probes: vec![Probe::Idle; n],
                 copies: Copies::new(n),
+                feed: Default::default(),
                 x: Values::default(),
             },
             lead: Lead {
@@ -386,7 +392,7 @@ impl Run {
             } else {
                 let (trail, lead, divs) = (&mut self.trail, &mut self.lead, &self.divs);
                 rayon::join(
-                    || trail_steps(trail, divs, n, CHUNK as usize),
+                    || trail_steps(trail, divs, self.q_max, CHUNK as usize),
                     || lead_steps(lead, n, CHUNK as usize),
                 );
             }
