@@ -254,7 +254,7 @@ pub fn check_shape(q_max: u32, lag: u32) -> Result<(), LagError> {
 /// step), its record of lags (48 bytes) and state (40 bytes); the lower
 /// rows' sets passed up, two rooms a sweep of at least `SUB_CHUNK` steps
 /// ([`Live::export`]); and the periods the trailing sweep copies from
-/// ([`copies::budget`], 2 bytes a value). Lines under a look for their
+/// ([`copies::budget`]). Lines under a look for their
 /// least period hold more (a window and a copy of their state, from 2 KiB),
 /// so this is a lower bound.
 pub(crate) fn memory(q_max: u32) -> u64 {
@@ -266,7 +266,7 @@ pub(crate) fn memory(q_max: u32) -> u64 {
         .saturating_mul(2)
         .saturating_add(lines.saturating_mul(per_line))
         .saturating_add(passed_up.saturating_mul(4 * SUB_CHUNK as u64))
-        .saturating_add(2 * copies::budget(lines))
+        .saturating_add(copies::budget(lines))
 }
 
 impl Run {
@@ -863,13 +863,13 @@ mod tests {
         }
         let mut bytes = Vec::new();
         run.save(&mut bytes).unwrap();
-        // Format 4 read as format 3 (which has no periods after the
+        // Format 5 read as format 3 (which has no periods after the
         // probes): bytes are left over, so the file is not taken.
         let mut as_three = bytes.as_slice();
         let _ = Run::load(&mut as_three, bytes.len() as u64, 3);
         assert!(
             !as_three.is_empty(),
-            "a format 4 body read as format 3 to its end"
+            "a format 5 body read as format 3 to its end"
         );
         assert_eq!(run.format(), checkpoint::VERSION);
         let back = Run::load(
