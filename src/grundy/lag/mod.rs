@@ -386,8 +386,9 @@ impl Run {
                     &mut self.trail,
                     &mut self.lead,
                     &self.divs,
-                    self.q_max,
+                    (self.q_max, self.lag),
                     &copy,
+                    &mut self.last_diff,
                 );
             } else {
                 let (trail, lead, divs) = (&mut self.trail, &mut self.lead, &self.divs);
@@ -410,7 +411,10 @@ impl Run {
                 }
             }
             if !all_proved {
-                self.compare(copied);
+                // (A chunk of `both_split` compared as it went.)
+                if !copied {
+                    self.compare();
+                }
                 self.prove();
             }
             self.decide();
@@ -418,19 +422,14 @@ impl Run {
         Ok(())
     }
 
-    /// Keeps each line's last difference between the two sweeps; `copied`:
-    /// the leading sweep copied the lines proved before the chunk.
+    /// Keeps each line's last difference between the two sweeps (a chunk
+    /// in which neither copies: `both_split` compares as it goes).
     ///
     /// Hand-made: it looks at every line at every step of the chunk, so the
     /// equal values (nearly all) are passed over 32 lines at a time by a
     /// branch-free test the compiler makes into vector code, and only a
     /// block with a difference is looked at line by line.
-    fn compare(&mut self, copied: bool) {
-        // A line proved before the chunk repeats with `L`; the leading sweep
-        // copied it from the trailing one (and did not show it).
-        let want: Vec<bool> = (0..self.order.len())
-            .map(|at| !copied || self.proved[at] == NONE)
-            .collect();
+    fn compare(&mut self) {
         let (a, b) = (&self.trail.x, &self.lead.x);
         let k = a.steps();
         assert_eq!(k, b.steps());
@@ -440,23 +439,15 @@ impl Run {
             let ((la, ha), (lb, hb)) = (a.row(i), b.row(i));
             let p = p0 + narrow::<u32, _>(i) + 1;
             for (from, xa, xb) in [(0, la, lb), (la.len(), ha, hb)] {
-                assert!(xb.len() >= xa.len() && want.len() >= from + xa.len());
-                let blocks = xa
-                    .chunks(BLOCK)
-                    .zip(xb.chunks(BLOCK))
-                    .zip(want[from..].chunks(BLOCK));
-                for (j, ((ca, cb), cw)) in blocks.enumerate() {
-                    let differs =
-                        |((&x, &y), &w): ((&i16, &i16), &bool)| w & (x != ABSENT) & (x != y);
-                    let any = ca
-                        .iter()
-                        .zip(cb)
-                        .zip(cw)
-                        .fold(false, |acc, t| acc | differs(t));
+                assert!(xb.len() >= xa.len());
+                let blocks = xa.chunks(BLOCK).zip(xb.chunks(BLOCK));
+                for (j, (ca, cb)) in blocks.enumerate() {
+                    let differs = |(&x, &y): (&i16, &i16)| (x != ABSENT) & (x != y);
+                    let any = ca.iter().zip(cb).fold(false, |acc, t| acc | differs(t));
                     if !any {
                         continue;
                     }
-                    for (o, t) in ca.iter().zip(cb).zip(cw).enumerate() {
+                    for (o, t) in ca.iter().zip(cb).enumerate() {
                         if differs(t) {
                             let at = from + j * BLOCK + o;
                             assert!(

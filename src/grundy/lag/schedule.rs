@@ -55,13 +55,16 @@ pub(super) fn head_start(lead: &mut Lead, q_max: u32, rounds: u32) {
 /// upper rows at `j - 1`, the leading sweep's lower rows at `j - 1` and its
 /// upper rows at `j - 2`; each has what it needs from the rounds before, and
 /// rayon shares them between the cores. The trailing sweep copies the lines
-/// of its `copies` (`copies.rs`) alike.
+/// of its `copies` (`copies.rs`) alike. The leading sweep keeps each
+/// computed line's last difference from the trailing sweep in `last_diff`
+/// as it goes (lag `lag`); its values are not kept.
 pub(super) fn both_split(
     trail: &mut Trail,
     lead: &mut Lead,
     divs: &[u32],
-    q_max: u32,
+    (q_max, lag): (u32, u32),
     copy: &[bool],
+    last_diff: &mut [u32],
 ) {
     let q1 = split_row(q_max);
     let (n, nlow) = (copy.len(), line(q1, 0));
@@ -87,6 +90,7 @@ pub(super) fn both_split(
         let (t_lo, t_hi) = trail.probes.split_at_mut(nlow);
         let copies = &trail.copies;
         let (mut l_lo, mut l_hi) = lead.lags.split(nlow);
+        let (diff_lo, diff_hi) = last_diff.split_at_mut(nlow);
         for j in 0..rounds + 2 {
             // The room each task fills, taken out here and put back below.
             let tl_room = (j < rounds).then(|| {
@@ -101,10 +105,8 @@ pub(super) fn both_split(
                 .then(|| (take(&mut t.high, j - 1), std::mem::take(&mut feed_hi)));
             let ll_room = (1..=rounds)
                 .contains(&j)
-                .then(|| (take(&mut l.up, (j - 1) % 2), take(&mut l.low, j - 1)));
-            let lh_room = (2..=rounds + 1)
-                .contains(&j)
-                .then(|| take(&mut l.high, j - 2));
+                .then(|| take(&mut l.up, (j - 1) % 2));
+            let lh_room = (2..=rounds + 1).contains(&j).then_some(());
             let (t_up, t_low, t_high, l_up) = (&t.up, &t.low, &t.high, &l.up);
             let trail_plan = trail_plan.as_ref();
             let lead_plan = &lead_plan;
@@ -132,29 +134,50 @@ pub(super) fn both_split(
                     (x, take.into_room())
                 })
             };
+            // The leading sweep computes the lines not proved before the
+            // chunk, and compares each value with the trailing sweep's `L`
+            // steps back as it goes (its steps are in order, each line in
+            // one half): one past the last difference is the line's start
+            // once it is proved (the module's comment, "Start").
             let ll = || {
-                ll_room.map(|(up, x)| {
+                ll_room.map(|up| {
+                    let from: &[i16] = &t_low[j - 1];
                     let take = Take::Rows {
                         plan: lead_plan,
-                        x: &t_low[j - 1],
+                        x: from,
                         w: nlow,
                     };
-                    low_steps(&mut l_part, sub, (up, Some(x)), &take, |at, p, x, _| {
-                        l_lo.observe(at, p, narrow::<i16, _>(x))
+                    let p0 = l_part.p() + 1;
+                    low_steps(&mut l_part, sub, (up, None), &take, |at, p, x, _| {
+                        let x = narrow::<i16, _>(x);
+                        l_lo.observe(at, p, x);
+                        let a = from[(p - p0) as usize * nlow + at];
+                        if a != x && a != ABSENT {
+                            diff_lo[at] = p - lag;
+                        }
                     })
+                    .0
                 })
             };
             let lh = || {
-                lh_room.map(|x| {
+                lh_room.map(|()| {
+                    let from: &[i16] = &t_high[j - 2];
+                    let nhigh = n - nlow;
                     let take = Take::Rows {
                         plan: lead_plan,
-                        x: &t_high[j - 2],
-                        w: n - nlow,
+                        x: from,
+                        w: nhigh,
                     };
                     let up = &l_up[(j - 2) % 2];
-                    high_steps(l_lines, q1, up, Some(x), &take, |at, p, x, _| {
-                        l_hi.observe(at, p, narrow::<i16, _>(x))
-                    })
+                    let p0 = l_lines.p() + 1;
+                    high_steps(l_lines, q1, up, None, &take, |at, p, x, _| {
+                        let x = narrow::<i16, _>(x);
+                        l_hi.observe(at, p, x);
+                        let a = from[(p - p0) as usize * nhigh + at - nlow];
+                        if a != x && a != ABSENT {
+                            diff_hi[at - nlow] = p - lag;
+                        }
+                    });
                 })
             };
             let ((tl, ll), (th, lh)) = rayon::join(|| rayon::join(tl, ll), || rayon::join(th, lh));
@@ -164,27 +187,27 @@ pub(super) fn both_split(
             if let Some((x, room)) = th {
                 (t.high[j - 1], feed_hi) = (x.unwrap_or_default(), room);
             }
-            if let Some((up, x)) = ll {
-                (l.up[(j - 1) % 2], l.low[j - 1]) = (up, x.unwrap_or_default());
+            if let Some(up) = ll {
+                l.up[(j - 1) % 2] = up;
             }
-            if let Some(x) = lh {
-                l.high[j - 2] = x.unwrap_or_default();
-            }
+            let () = lh.unwrap_or_default();
         }
     }
     trail.feed = [feed_lo, feed_hi];
     trail.lines.absorb(&t_part);
     lead.lines.absorb(&l_part);
-    let values = |room: Room| Values {
+    trail.x = Values {
         n,
         nlow,
         sub,
-        low: room.low,
-        high: room.high,
-        up: room.up,
+        low: t.low,
+        high: t.high,
+        up: t.up,
     };
-    trail.x = values(t);
-    lead.x = values(l);
+    lead.x = Values {
+        up: l.up,
+        ..Values::default()
+    };
 }
 
 /// Where a stretch of steps takes the values of the lines it copies.
