@@ -80,12 +80,20 @@ impl Look {
         while self.wlo < divs.len() && (divs[self.wlo] as usize) + WINDOW < t {
             self.wlo += 1;
         }
-        let mut i = self.wlo;
-        while i < divs.len() && (divs[i] as usize) < t {
+        // The divisors whose window holds `t`, less those refuted already
+        // (most of them within a few steps of the proof).
+        let below = |k: usize| match k {
+            128.. => u128::MAX,
+            k => (1u128 << k) - 1,
+        };
+        let hi = divs.partition_point(|&d| (d as usize) < t);
+        let mut open = below(hi) & !below(self.wlo) & !self.refuted;
+        while open != 0 {
+            let i = open.trailing_zeros() as usize;
             if self.win[t - divs[i] as usize - 1] != x {
                 self.refuted |= 1 << i;
             }
-            i += 1;
+            open &= open - 1;
         }
         if p == self.snap_at {
             self.snap = Some(used.seen_from(p));
