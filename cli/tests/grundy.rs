@@ -1093,10 +1093,10 @@ fn grundy_periods_resumes_to_the_same_bfiles_and_refuses_bad_checkpoints() {
         bad,
         "the damaged file is left as it was"
     );
-    // One marked as format 3 is then cut short of what format 4 adds (the
+    // One marked as format 3 is then cut short of what format 5 adds (the
     // trailing sweep's periods): it is called damaged, in one line, and
     // left alone. (Format 3 itself is read: the library's tests.)
-    assert_eq!(&kept[..8], b"C3GLAG04");
+    assert_eq!(&kept[..8], b"C3GLAG05");
     let mut three = kept.clone();
     three[..8].copy_from_slice(b"C3GLAG03");
     std::fs::write(&ck, &three).unwrap();

@@ -36,6 +36,20 @@
 //! values of its word. That is the least value not used and not taken at this
 //! `p` by a middle or top row move: the rule.
 //!
+//! The column and row sets may hold more than these values, none of them
+//! the line's own (so that no mex changes: a mex is unchanged by values
+//! added to its set other than the mex itself): the value of `(q, q)` in
+//! column `q` (read by the lines `(j, q)`, `j > q`, of which `(q, q)` is an
+//! option), and in the row of a line `(q, r)` the values of lines `(q, j)`,
+//! `j > r`, taken rather than computed (`[p,q,r]` is an option of
+//! `[p,q,j]`). So the values a step takes (a [`Plan`]) go in first, off
+//! the chain of the row's computed lines, and no line needs a test of its
+//! place.
+//!
+//! A sweep split in two at a row `q1` ([`Live::low_part`]) passes the sets
+//! of its lower rows up whole ([`Live::export`]): the columns and the
+//! diagonal prefixes are all that the rows above read of them.
+//!
 //! Hand-made rather than a bitset crate: this is the inner loop of the
 //! census, where each ring must be read by slot without bounds or shifts.
 
@@ -71,19 +85,69 @@ pub(super) struct Live {
     row: Vec<u64>,
     /// The least `G - p` met below the window, if any.
     below: Option<i32>,
+    /// The plan of a step given nothing: every line computed.
+    all: Plan,
 }
 
-/// Values a step takes rather than computes: `G - p = x[at - from]` for
-/// each line `at` with `copy[at]` (values known to repeat, see
-/// [`super::lag`]).
+/// Which lines a step takes rather than computes (values known to repeat,
+/// see [`super::lag`]), row by row: per row `q`, the `r` of the lines it
+/// computes and of those it takes, each ascending. Made once per chunk, so
+/// that a step walks the lines it computes without a test per line and
+/// enters the values it takes in a loop of their own (see
+/// [`Live::step_row`]).
+pub(super) struct Plan {
+    /// Per row `q`: where its computed `r` start in `rs`, where its taken
+    /// ones start, and where they end.
+    rows: Vec<[u32; 3]>,
+    rs: Vec<u16>,
+}
+
+impl Plan {
+    /// The plan of the lines `q <= q_max` that takes the lines `at` with
+    /// `taken(at)` and computes the others.
+    pub(super) fn new(q_max: u32, taken: impl Fn(usize) -> bool) -> Plan {
+        let mut rows = Vec::with_capacity(q_max as usize + 1);
+        let mut rs = Vec::with_capacity(line(q_max, q_max) + 1);
+        for q in 0..=q_max {
+            let a0 = line(q, 0);
+            let computed = narrow::<u32, _>(rs.len());
+            rs.extend(
+                (0..=q)
+                    .filter(|&r| !taken(a0 + r as usize))
+                    .map(narrow::<u16, _>),
+            );
+            let copied = narrow::<u32, _>(rs.len());
+            rs.extend(
+                (0..=q)
+                    .filter(|&r| taken(a0 + r as usize))
+                    .map(narrow::<u16, _>),
+            );
+            rows.push([computed, copied, narrow::<u32, _>(rs.len())]);
+        }
+        Plan { rows, rs }
+    }
+
+    /// The `r` of the lines of row `q` computed, and of those taken.
+    fn row(&self, q: usize) -> (&[u16], &[u16]) {
+        let [a, b, c] = self.rows[q];
+        (
+            &self.rs[a as usize..b as usize],
+            &self.rs[b as usize..c as usize],
+        )
+    }
+}
+
+/// Values a step takes rather than computes: `G - p = x[(at - from) *
+/// stride]` for each line `at` that `plan` takes, `from` the first line of
+/// the step's rows (0, or that of the row `q1` of [`Live::step_above`]).
 #[derive(Clone, Copy)]
 pub(super) struct Given<'a> {
-    /// Per line, whether its value is given.
-    pub copy: &'a [bool],
-    /// Per line from `from` on, its `G - p` if given.
+    /// The lines taken.
+    pub plan: &'a Plan,
+    /// Per line of the step's rows, its `G - p` if taken.
     pub x: &'a [i16],
-    /// The line of `x[0]`.
-    pub from: usize,
+    /// Entries of `x` from one line to the next.
+    pub stride: usize,
 }
 
 /// A line's used set after a step, to be seen from some `p`.
@@ -154,6 +218,7 @@ impl Live {
             diag: vec![0; (rows + 1) * ring],
             row: vec![0; ring],
             below: None,
+            all: Plan::new(q_max, |_| false),
         }
     }
 
@@ -163,12 +228,29 @@ impl Live {
         ring_words(q_max, below).saturating_mul(8)
     }
 
+    /// The bytes [`Live::export`] appends at each step for the rows above
+    /// `q1` of a sweep of the lines `q <= q_max` with room for
+    /// `G - p >= -below`.
+    pub(super) fn export_bytes(q_max: u32, below: u32, q1: u32) -> u64 {
+        16 * u64::from(q1) * u64::from(ring(q_max, below))
+    }
+
     /// The deepest room below, at least `below`, that needs no more ring
     /// words than `below` does (the ring is a power of two, so there is
     /// often room to spare): a wider window makes a restart less likely and
     /// costs nothing.
     pub(super) fn room(q_max: u32, below: u32) -> u32 {
         (64 * ring(q_max, below) - 2 * q_max - 64) / 64 * 64
+    }
+
+    /// The rows are those of `q <= q_max`.
+    pub(super) fn q_max(&self) -> u32 {
+        self.q_max
+    }
+
+    /// The words [`Live::export`] appends for the rows above `q1`.
+    pub(super) fn export_len(&self, q1: u32) -> usize {
+        2 * q1 as usize * (self.mask + 1)
     }
 
     /// The last `p` computed (0 before the first step).
@@ -203,31 +285,47 @@ impl Live {
 
     /// Computes every started line at the next `p`; `seen(line, x, used)` is
     /// called for each with `x = G - p` and its used set after the step.
+    #[cfg(test)]
     pub(super) fn step(&mut self, seen: impl FnMut(usize, i32, View)) {
-        self.step_rows(0, &[], None, seen);
+        self.step_rows(0, &[], None, None, seen);
     }
 
-    /// [`Live::step`], the lines that `given` copies taking its values
-    /// rather than the mex: they are not shown, and their used sets are left
-    /// as they were (they must not be asked for again).
-    pub(super) fn step_given(&mut self, given: Option<Given>, seen: impl FnMut(usize, i32, View)) {
-        self.step_rows(0, &[], given, seen);
+    /// [`Live::step`], the lines that `given` takes having its values rather
+    /// than the mex: they are not shown, and their used sets are left as
+    /// they were (they must not be asked for again). If `out` is given, each
+    /// line's `x` is written to `out[line]`, taken or computed.
+    pub(super) fn step_given(
+        &mut self,
+        given: Option<Given>,
+        out: Option<&mut [i16]>,
+        seen: impl FnMut(usize, i32, View),
+    ) {
+        self.step_rows(0, &[], given, out, seen);
     }
 
-    /// A step of the rows `q >= q1` only (as [`Live::step_given`]): `low`
-    /// holds the values at the new `p` of the lines of the rows below (the
-    /// first `line(q1, 0)`), computed by [`Live::low_part`] of this sweep,
-    /// stepped alike. They enter the column and diagonal sets as they would
-    /// have had the rows been computed here.
+    /// A step of the rows `q >= q1` only (as [`Live::step_given`], `given`
+    /// and `out` indexed from the line `line(q1, 0)`): `low` holds the sets
+    /// of the rows below after the new `p` ([`Live::export`] of the sweep
+    /// of [`Live::low_part`], stepped alike), which then are those of the
+    /// rows computed here.
     pub(super) fn step_above(
         &mut self,
         q1: u32,
-        low: &[u32],
+        low: &[u64],
         given: Option<Given>,
+        out: Option<&mut [i16]>,
         seen: impl FnMut(usize, i32, View),
     ) {
-        assert!(low.len() == line(q1, 0) && self.p >= self.q_max);
-        self.step_rows(q1, low, given, seen);
+        assert!(low.len() == self.export_len(q1) && self.p >= self.q_max);
+        self.step_rows(q1, low, given, out, seen);
+    }
+
+    /// Appends to `rings` what the rows above need of this sweep's step (a
+    /// [`Live::low_part`] of rows `q < q1`): its column sets (`q1` rings)
+    /// and its diagonal prefixes `diag[1..=q1]`.
+    pub(super) fn export(&self, rings: &mut Vec<u64>) {
+        rings.extend_from_slice(&self.col);
+        rings.extend_from_slice(&self.diag[self.mask + 1..]);
     }
 
     /// The rows below `q1` as a sweep of their own at the same `p`: it steps
@@ -264,32 +362,30 @@ impl Live {
         };
     }
 
-    /// The rows from `q1` on, the values of those below being `low`.
+    /// The rows from `q1` on, the sets of those below being `low` (see
+    /// [`Live::step_above`]).
     fn step_rows(
         &mut self,
         q1: u32,
-        low: &[u32],
+        low: &[u64],
         given: Option<Given>,
+        mut out: Option<&mut [i16]>,
         mut seen: impl FnMut(usize, i32, View),
     ) {
         self.p = self.p.checked_add(1).expect("p beyond u32");
         let p = self.p;
-        self.col.fill(0);
-        self.now[..low.len()].copy_from_slice(low);
-        for j in 1..q1 {
-            for r in 0..j {
-                self.put(Set::Col(r), self.now[line(j, r)]);
-            }
-        }
-        for j in 0..q1 {
-            self.diag_from(j, self.now[line(j, j)]);
-        }
+        let len = self.mask + 1;
+        let (cols, diags) = low.split_at(low.len() / 2);
+        self.col[..cols.len()].copy_from_slice(cols);
+        self.col[cols.len()..].fill(0);
+        self.diag[len..len + diags.len()].copy_from_slice(diags);
+        let from = line(q1, 0);
         for q in q1..=self.q_max.min(p) {
             let starting = p == q.max(1);
             if starting {
                 self.first_values(q);
             }
-            self.step_row(q, given, &mut seen);
+            self.step_row(q, from, given, out.as_deref_mut(), &mut seen);
             let (a0, a1) = (line(q, 0), line(q, q));
             if starting {
                 self.first[a0..=a1].copy_from_slice(&self.now[a0..=a1]);
@@ -299,16 +395,31 @@ impl Live {
     }
 
     /// The lines `(q, r)`, `r <= q`, at this `p` (the diagonal line's value
-    /// is left for [`Live::diag_from`]).
+    /// is left for [`Live::diag_from`]): first the values `given` takes,
+    /// entered in the column and row sets, then the mex of the others.
+    /// `given` and `out` are indexed from the line `from`.
     ///
     /// Hand-made with raw pointers into the rings: this loop is the sweep
     /// (one pass per line and step). Every ring's bounds are checked once per
     /// row below, so that the line step itself has no bounds check and no
     /// slice to make; the step is a chain through the row's set (each line's
     /// mex reads the bit its left neighbour just set), and each check or
-    /// branch on that chain costs a few cycles of every line.
+    /// branch on that chain costs a few cycles of every line. The values
+    /// taken go in first, in a loop of their own, off that chain: the row's
+    /// set then holds, for a computed line `(q, r)`, the values of taken
+    /// lines `(q, j)` with `j > r` too, which changes no mex, as `[p,q,r]`
+    /// is an option of `[p,q,j]` (a top row move) and so `G(p,q,j)` is not
+    /// `G(p,q,r)`; a mex is unchanged by values added to its set that are
+    /// not the mex itself.
     #[inline(always)]
-    fn step_row(&mut self, q: u32, given: Option<Given>, seen: &mut impl FnMut(usize, i32, View)) {
+    fn step_row(
+        &mut self,
+        q: u32,
+        from: usize,
+        given: Option<Given>,
+        out: Option<&mut [i16]>,
+        seen: &mut impl FnMut(usize, i32, View),
+    ) {
         let (mask, len, q) = (self.mask, self.mask + 1, q as usize);
         let p = self.p;
         // Below this a value is outside the window (see `put`).
@@ -322,6 +433,7 @@ impl Live {
             diag,
             row,
             below,
+            all,
             ..
         } = self;
         row.fill(0);
@@ -329,14 +441,16 @@ impl Live {
         // The bounds of every ring and table the row reads or writes, once.
         assert!(
             a0 + q < n
+                && from <= a0
                 && now.len() == n
                 && used.len() == n * len
                 && col.len() > q * len
                 && diag.len() >= (q + 2) * len
                 && row.len() == len
-                && given.is_none_or(|g| g.copy.len() > a0 + q
-                    && g.from <= a0
-                    && g.x.len() > a0 + q - g.from)
+                && all.rows.len() > q
+                && given
+                    .is_none_or(|g| g.plan.rows.len() > q && g.x.len() > (a0 + q - from) * g.stride)
+                && out.as_ref().is_none_or(|o| o.len() > a0 + q - from)
         );
         let (up, cp, dp, rp) = (
             used.as_mut_ptr(),
@@ -344,35 +458,54 @@ impl Live {
             diag.as_ptr(),
             row.as_mut_ptr(),
         );
-        for r in 0..=q {
-            let at = a0 + r;
+        let op = out.map(|o| o.as_mut_ptr());
+        let (computed, taken) = match given {
+            Some(g) => g.plan.row(q),
+            None => all.row(q),
+        };
+        // The diagonal line `(q, q)` enters its value in the column `q` and
+        // the row as the others do (no test on the way): both hold it
+        // harmlessly, the row being emptied at the next row and `(q, q)`
+        // being an option of every line `(j, q)`, `j > q`, that reads the
+        // column `q` (a middle row move), which has it in its diagonal set.
+        if let Some(g) = given {
+            for &r in taken {
+                let (r, at) = (r as usize, a0 + r as usize);
+                // SAFETY: `r <= q` (a plan's row `q` holds `r <= q` only),
+                // so `at < n` and column `r`'s ring is within `col`, and the
+                // slots written are `k & mask < len`; `g.x` is longer than
+                // `(a0 + q - from) * stride`, `out` than `a0 + q - from`
+                // (asserted above).
+                unsafe {
+                    let x = *g.x.get_unchecked((at - from) * g.stride);
+                    // (A value taken is one computed before: in the window.)
+                    let v = p.wrapping_add_signed(i32::from(x));
+                    *now.get_unchecked_mut(at) = v;
+                    if let Some(o) = op {
+                        *o.add(at - from) = x;
+                    }
+                    set_bit_at(cp.add(r * len), v, mask);
+                    set_bit_at(rp, v, mask);
+                }
+            }
+        }
+        for &r in computed {
+            let (r, at) = (r as usize, a0 + r as usize);
             // SAFETY: `at < n`, `r <= q` and `d <= q + 1`, so every ring
             // below is within its table (asserted above), and `mex`,
             // `use_value_at` and `set_bit_at` read and write slots
-            // `k & mask < len` of them only; `given`'s tables are long enough
-            // for the row (asserted above). Nothing else holds these tables
-            // while the row is computed (`seen` is shown a ring of `used` as
-            // a shared slice, after the line's writes and before the next).
+            // `k & mask < len` of them only; `out` is long enough for the
+            // row (asserted above). Nothing else holds these tables while
+            // the row is computed (`seen` is shown a ring of `used` as a
+            // shared slice, after the line's writes and before the next).
             unsafe {
                 let ring = up.add(at * len);
                 let c = cp.add(r * len);
-                if let Some(given) = given
-                    && *given.copy.get_unchecked(at)
-                {
-                    let x = *given.x.get_unchecked(at - given.from);
-                    let g = narrow::<u32, _>(p as i64 + x as i64);
-                    *now.get_unchecked_mut(at) = g;
-                    if r < q {
-                        set_bit_at(c, g, mask);
-                        set_bit_at(rp, g, mask);
-                    }
-                    continue;
-                }
                 // Ask for the used-set words that the line AHEAD on will
                 // read: its first free value's and its next value's if it
                 // goes on as before. The rings do not fit the cores' own
                 // caches at `Q = 300`; this took 11% off the head start
-                // there (RESULTS.md). (A copied line reads none.)
+                // there (RESULTS.md).
                 let ahead = at + AHEAD;
                 if ahead < n {
                     let ring = up.wrapping_add(ahead * len);
@@ -391,12 +524,14 @@ impl Live {
                     ring: std::slice::from_raw_parts(ring, len),
                     base: *b,
                 };
-                seen(at, narrow::<i32, _>(g as i64 - p as i64), view);
-                *now.get_unchecked_mut(at) = g;
-                if r < q {
-                    set_bit_at(c, g, mask);
-                    set_bit_at(rp, g, mask);
+                let x = narrow::<i32, _>(g as i64 - p as i64);
+                if let Some(o) = op {
+                    *o.add(at - from) = narrow::<i16, _>(x);
                 }
+                seen(at, x, view);
+                *now.get_unchecked_mut(at) = g;
+                set_bit_at(c, g, mask);
+                set_bit_at(rp, g, mask);
             }
         }
     }
@@ -416,29 +551,19 @@ impl Live {
         }
     }
 
-    /// Makes `diag[j + 1]`: `diag[j]` and the value `g` of `(j, j)`.
+    /// Makes `diag[j + 1]`: `diag[j]` and the value `g` of `(j, j)` (a value
+    /// below the window is noted instead: see [`Live::below_window`]).
     fn diag_from(&mut self, j: u32, g: u32) {
         let r = self.mask + 1;
         let j = j as usize;
         self.diag.copy_within(j * r..(j + 1) * r, (j + 1) * r);
-        self.put(Set::Diag(j + 1), g);
-    }
-
-    /// Adds the value `g` of the current step to a set of this step (a value
-    /// below the window is noted instead: see [`Live::below_window`]).
-    #[inline]
-    fn put(&mut self, set: Set, g: u32) {
         if (g as i64) < self.p as i64 - self.bias as i64 {
             note_below(&mut self.below, g, self.p);
             return;
         }
-        let r = self.mask + 1;
-        let ring = match set {
-            Set::Col(c) => &mut self.col[c as usize * r..],
-            Set::Diag(j) => &mut self.diag[j * r..],
-        };
-        set_bit(ring, g, self.mask);
+        set_bit(&mut self.diag[(j + 1) * r..], g, self.mask);
     }
+
     /// Writes the sweep (for a checkpoint): `p`, the bias and each line's
     /// used set (as `Used::save`), first and present value.
     pub(super) fn save(&self, w: &mut dyn Write) -> io::Result<()> {
@@ -628,13 +753,6 @@ unsafe fn mex(
     }
 }
 
-/// One of the sets of a step.
-#[derive(Clone, Copy)]
-enum Set {
-    Col(u32),
-    Diag(usize),
-}
-
 #[cfg(test)]
 // Test data: small numbers made by the tests themselves.
 #[allow(
@@ -662,12 +780,20 @@ mod tests {
         for q1 in [1, 5, 12] {
             let mut low = live.low_part(q1);
             let n = line(q1, 0);
+            let mut rings = Vec::new();
             for _ in 0..300 {
                 plain.step();
                 low.step(|_, _, _| {});
-                let values = low.now()[..n].to_vec();
-                live.step_above(q1, &values, None, |_, _, _| {});
-                assert_eq!(live.now(), plain.slab(), "q1 = {q1}, p = {}", plain.p());
+                rings.clear();
+                low.export(&mut rings);
+                live.step_above(q1, &rings, None, None, |_, _, _| {});
+                assert_eq!(&low.now()[..n], &plain.slab()[..n], "q1 = {q1}");
+                assert_eq!(
+                    &live.now()[n..],
+                    &plain.slab()[n..],
+                    "q1 = {q1}, p = {}",
+                    plain.p()
+                );
             }
             live.absorb(&low);
             let mut bytes = Vec::new();
@@ -684,14 +810,15 @@ mod tests {
 
     /// Lines given their values (here the plain sweep's, every third line
     /// and the whole row 4) pass them on as computed ones would: every other
-    /// line's value is the plain sweep's, whole and split.
+    /// line's value is the plain sweep's, whole and split, and every line's
+    /// `x` is written out.
     #[test]
     fn given_values_enter_the_sets_as_computed_ones() {
         let q_max = 12;
         let n = line(q_max, q_max) + 1;
-        let copy: Vec<bool> = (0..n)
-            .map(|at| at % 3 == 1 || (line(4, 0)..=line(4, 4)).contains(&at))
-            .collect();
+        let plan = Plan::new(q_max, |at| {
+            at % 3 == 1 || (line(4, 0)..=line(4, 4)).contains(&at)
+        });
         let mut plain = Sweep::new(q_max);
         let mut live = Live::new(q_max, 2 * q_max + 64);
         for _ in 0..q_max {
@@ -699,6 +826,7 @@ mod tests {
             live.step(|_, _, _| {});
         }
         let q1 = 6;
+        let mut rings = Vec::new();
         for k in 0..600 {
             plain.step();
             let p = plain.p() as i64;
@@ -708,26 +836,29 @@ mod tests {
                 .map(|&g| (g as i64 - p) as i16)
                 .collect();
             let given = Some(Given {
-                copy: &copy,
+                plan: &plan,
                 x: &x,
-                from: 0,
+                stride: 1,
             });
+            let mut out = vec![i16::MIN; n];
             if k < 300 {
-                live.step_given(given, |_, _, _| {});
+                live.step_given(given, Some(&mut out), |_, _, _| {});
             } else {
                 let mut low = live.low_part(q1);
-                low.step_given(given, |_, _, _| {});
                 let n1 = line(q1, 0);
-                let values = low.now()[..n1].to_vec();
+                low.step_given(given, Some(&mut out[..n1]), |_, _, _| {});
+                rings.clear();
+                low.export(&mut rings);
                 let above = Some(Given {
-                    copy: &copy,
+                    plan: &plan,
                     x: &x[n1..],
-                    from: n1,
+                    stride: 1,
                 });
-                live.step_above(q1, &values, above, |_, _, _| {});
+                live.step_above(q1, &rings, above, Some(&mut out[n1..]), |_, _, _| {});
                 live.absorb(&low);
             }
             assert_eq!(live.now(), plain.slab(), "p = {p}");
+            assert_eq!(out, x, "p = {p}");
         }
         assert!(live.below_window().is_none());
     }

@@ -10,8 +10,11 @@ use crate::grundy::checkpoint::Format;
 /// sweep copies their values (`lead_copying`): a build that computed them
 /// must not continue it, while this one reads either. Version 4 adds the
 /// trailing sweep's periods (filling and copied, `copies.rs`), whose used
-/// sets are stale in the same way.
-pub(crate) const VERSION: u32 = 4;
+/// sets are stale in the same way. Version 5 is version 4 written by a
+/// build that keeps whole periods in half the room (a byte a value), so
+/// that it may hold more periods than a build of version 4 has room for;
+/// this one reads version 4 as version 5 (its periods fit).
+pub(crate) const VERSION: u32 = 5;
 
 const FORMAT: Format = Format {
     letters: b"C3GLAG",
@@ -22,7 +25,7 @@ const FORMAT: Format = Format {
 
 /// Writes `run` to `path` whole (beside it, then renamed), with a CRC: in
 /// format 3 while the trailing sweep copies nothing and fills no period
-/// (the bytes a build of format 3 writes), else in format 4.
+/// (the bytes a build of format 3 writes), else in format 5.
 pub fn save(run: &Run, path: &std::path::Path) -> io::Result<()> {
     let format = Format {
         version: run.format(),
@@ -38,7 +41,7 @@ pub fn load(path: &std::path::Path) -> Result<Run, CheckpointError> {
 
 impl Run {
     /// The format of its checkpoint: 3 while the trailing sweep copies no
-    /// line and fills no period, else 4 (`VERSION`).
+    /// line and fills no period, else 5 (`VERSION`).
     pub fn format(&self) -> u32 {
         let filling = self
             .trail

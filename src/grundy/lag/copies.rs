@@ -6,26 +6,30 @@
 //! rather than the mex, as the leading sweep copies a proved line from the
 //! trailing one. Its used set is then left as it was (nothing asks for it:
 //! it is proved and its least period known), and only its value enters the
-//! other lines' sets. The periods are held within a budget of values, the
-//! lines met first taken first. Part of the census of periods (`super`).
+//! other lines' sets. The periods are held within a budget of bytes, the
+//! lines met first taken first, a whole period a byte a value where its
+//! values span at most 256 ([`Kept`]). Part of the census of periods
+//! (`super`).
 
 use super::*;
 
-/// Values of the periods kept per line of the census (2 bytes each): a
-/// budget that keeps the census within the memory it held before it
-/// copied (the values of a chunk are made in the room of the last).
-pub(super) const PER_LINE: u64 = 3584;
+/// Bytes of the periods kept per line of the census: a budget that keeps
+/// the census within the memory it held before it copied (the values of a
+/// chunk are made in the room of the last). A period being taken in holds
+/// 2 bytes a value; a whole one 1 where its values span at most 256 (all
+/// at `Q <= 100`), else 2.
+pub(super) const PER_LINE: u64 = 7168;
 
-/// The most values a census keeps (64 MiB): a census of more lines than
+/// The most bytes a census keeps (64 MiB): a census of more lines than
 /// this holds at [`PER_LINE`] copies none. Measured to gain at `Q = 60` and
 /// `100` (doc/grundy.md section 4b); at `Q = 300` copies from far larger
 /// rings gained nothing (doc/history.md), and this budget there would be
 /// some 330 MB beside a census of about 130 MiB. (Without copies a census
 /// writes checkpoints of format 3, byte for byte those of the build
 /// before, which is how the committed `Q = 300` run is checked again.)
-const MOST: u64 = 1 << 25;
+const MOST: u64 = 1 << 26;
 
-/// The values of periods a census of `lines` lines keeps at most.
+/// The bytes of periods a census of `lines` lines keeps at most.
 pub(super) fn budget(lines: u64) -> u64 {
     match lines.saturating_mul(PER_LINE) {
         room if room <= MOST => room,
@@ -88,20 +92,90 @@ impl Period {
     }
 }
 
+/// A whole period as the copies keep it: a byte a value, from the least,
+/// where the values span at most 256 (half the memory, so twice the lines
+/// copied in the same room), else as taken in.
+#[derive(Clone, Debug)]
+enum Kept {
+    Narrow { least: i16, x: Vec<u8> },
+    Wide(Vec<i16>),
+}
+
+impl Kept {
+    /// A whole period as kept.
+    fn new(period: Period) -> Kept {
+        assert!(period.full());
+        let least = period.x.iter().copied().min().unwrap_or(0);
+        let most = period.x.iter().copied().max().unwrap_or(0);
+        match u8::try_from(i32::from(most) - i32::from(least)) {
+            Ok(_) => Kept::Narrow {
+                least,
+                x: period
+                    .x
+                    .iter()
+                    .map(|&x| narrow::<u8, _>(i32::from(x) - i32::from(least)))
+                    .collect(),
+            },
+            Err(_) => Kept::Wide(period.x),
+        }
+    }
+
+    /// `P`.
+    fn len(&self) -> usize {
+        match self {
+            Kept::Narrow { x, .. } => x.len(),
+            Kept::Wide(x) => x.len(),
+        }
+    }
+
+    /// The bytes it holds.
+    fn bytes(&self) -> u64 {
+        match self {
+            Kept::Narrow { x, .. } => x.len() as u64,
+            Kept::Wide(x) => 2 * x.len() as u64,
+        }
+    }
+
+    /// Writes `out.len()` values from slot `slot` on (not past the end).
+    fn read(&self, slot: usize, out: &mut [i16]) {
+        match self {
+            Kept::Narrow { least, x } => {
+                let n = out.len();
+                for (o, &v) in out.iter_mut().zip(&x[slot..slot + n]) {
+                    *o = least + i16::from(v);
+                }
+            }
+            Kept::Wide(x) => {
+                let n = out.len();
+                out.copy_from_slice(&x[slot..slot + n]);
+            }
+        }
+    }
+
+    /// Writes it as [`Period::save`] writes a whole period.
+    fn save(&self, w: &mut dyn Write) -> io::Result<()> {
+        let p = narrow::<u32, _>(self.len());
+        put32s(w, [p, p])?;
+        let mut x = vec![0; self.len()];
+        self.read(0, &mut x);
+        put32s(w, x.iter().map(|&x| x.cast_unsigned() as u32))
+    }
+}
+
 /// The lines the trailing sweep copies, and the room left for more.
 pub(super) struct Copies {
     /// Per line, its period once full.
-    lines: Vec<Option<Period>>,
+    lines: Vec<Option<Kept>>,
     /// Per line, whether it is copied.
     mask: Vec<bool>,
     /// The copied lines, ascending.
     list: Vec<usize>,
-    /// Values that may still be kept (periods filling or full).
+    /// Bytes that may still be kept (periods filling or full).
     room: u64,
 }
 
 impl Copies {
-    /// None of `n` lines copied, room for `PER_LINE` values a line (none
+    /// None of `n` lines copied, room for `PER_LINE` bytes a line (none
     /// if that is more than [`MOST`]).
     pub(super) fn new(n: usize) -> Copies {
         Copies {
@@ -143,73 +217,67 @@ impl Copies {
         self.mask[at]
     }
 
-    /// Takes `period` values of room for a line, if there is that much.
+    /// Takes the room of a period `period` to be taken in (2 bytes a
+    /// value), if there is that much.
     pub(super) fn reserve(&mut self, period: u32) -> bool {
-        let fits = u64::from(period) <= self.room;
-        if fits {
-            self.room -= u64::from(period);
-        }
-        fits
+        self.reserve_all(2 * u64::from(period))
     }
 
-    /// From now on line `at` is copied from its full `period`.
+    /// From now on line `at` is copied from its full `period` (whose room
+    /// was taken by [`Copies::reserve`]; what it needs no longer is given
+    /// back).
     pub(super) fn insert(&mut self, at: usize, period: Period) {
         assert!(period.full() && !self.mask[at]);
-        self.lines[at] = Some(period);
+        let kept = Kept::new(period);
+        self.room += 2 * kept.len() as u64 - kept.bytes();
+        self.lines[at] = Some(kept);
         self.mask[at] = true;
         let i = self.list.partition_point(|&l| l < at);
         self.list.insert(i, at);
     }
 
-    /// The values given to `steps` steps from `p1` on of the lines
-    /// `from .. to`, made in the room `x`: a row of `to - from` per step,
-    /// the copied lines' `x` and [`ABSENT`] for the others (nothing if no
-    /// line is copied).
-    pub(super) fn rows(
+    /// Which lines of a sweep of the rows `q <= q_max` a step copies, if
+    /// any.
+    pub(super) fn plan(&self, q_max: u32) -> Option<Plan> {
+        (!self.none()).then(|| Plan::new(q_max, |at| self.mask[at]))
+    }
+
+    /// Whether any of the lines `from .. to` is copied.
+    pub(super) fn any(&self, from: usize, to: usize) -> bool {
+        let lo = self.list.partition_point(|&l| l < from);
+        lo < self.list.len() && self.list[lo] < to
+    }
+
+    /// The values of the copied lines among `from .. to` at the `steps`
+    /// steps from `p1` on, made in the room `x`: line `at`'s at the `i`-th
+    /// step at `(at - from) * steps + i` (the entries of the lines not
+    /// copied are left as they are). Each line's values are a run of its
+    /// period (two where it wraps), copied as such: per value and step it
+    /// costs next to nothing, where a pass over the copied lines at every
+    /// step cost a twentieth of the sweep.
+    pub(super) fn stretch(
         &self,
-        x: Vec<i16>,
+        mut x: Vec<i16>,
         p1: u32,
         steps: usize,
         from: usize,
         to: usize,
-    ) -> Rows<'_> {
-        let w = to - from;
+    ) -> Vec<i16> {
+        x.resize((to - from) * steps, 0);
         let lo = self.list.partition_point(|&l| l < from);
         let hi = self.list.partition_point(|&l| l < to);
-        if lo == hi {
-            return Rows {
-                mask: &self.mask,
-                x,
-                from,
-                w: 0,
-            };
-        }
-        let mut x = refill(x, steps * w, ABSENT);
-        // Each copied line's period and place in it, moved on a step at a
-        // time (a division per line and step would cost about what the
-        // copy saves).
-        let mut lines: Vec<(usize, &[i16], usize)> = self.list[lo..hi]
-            .iter()
-            .map(|&at| {
-                let period = self.lines[at].as_ref().expect("a copied line's period");
-                (at - from, &period.x[..], (p1 % period.period) as usize)
-            })
-            .collect();
-        for row in x.chunks_exact_mut(w) {
-            for (col, period, slot) in &mut lines {
-                row[*col] = period[*slot];
-                *slot += 1;
-                if *slot == period.len() {
-                    *slot = 0;
-                }
+        for &at in &self.list[lo..hi] {
+            let period = self.lines[at].as_ref().expect("a copied line's period");
+            let run = &mut x[(at - from) * steps..(at - from + 1) * steps];
+            let mut slot = p1 as usize % period.len();
+            let mut done = 0;
+            while done < steps {
+                let k = (steps - done).min(period.len() - slot);
+                period.read(slot, &mut run[done..done + k]);
+                (done, slot) = (done + k, 0);
             }
         }
-        Rows {
-            mask: &self.mask,
-            x,
-            from,
-            w,
-        }
+        x
     }
 
     pub(super) fn save(&self, w: &mut dyn Write) -> io::Result<()> {
@@ -222,10 +290,10 @@ impl Copies {
     }
 
     /// Reads the copies of `n` lines of a census with lag `lag`, the
-    /// periods of the lines filling having taken `filling` values of room.
+    /// periods of the lines filling holding `filling` values.
     pub(super) fn load(r: &mut dyn Read, n: usize, lag: u32, filling: u64) -> io::Result<Copies> {
         let mut copies = Copies::new(n);
-        if !copies.reserve_all(filling) {
+        if !copies.reserve_all(2 * filling) {
             return Err(damaged("more kept periods than the census keeps"));
         }
         let k = get32(r)? as usize;
@@ -246,37 +314,65 @@ impl Copies {
         Ok(copies)
     }
 
-    /// Takes `values` of room, if there is that much.
-    fn reserve_all(&mut self, values: u64) -> bool {
-        let fits = values <= self.room;
+    /// Takes `bytes` of room, if there is that much.
+    fn reserve_all(&mut self, bytes: u64) -> bool {
+        let fits = bytes <= self.room;
         if fits {
-            self.room -= values;
+            self.room -= bytes;
         }
         fits
     }
 }
 
-/// The copied lines' values over some steps (see [`Copies::rows`]).
-pub(super) struct Rows<'a> {
-    mask: &'a [bool],
-    x: Vec<i16>,
-    from: usize,
-    /// The lines of a row (0: none of them copied).
-    w: usize,
-}
+#[cfg(test)]
+// Test data: small numbers made by the tests themselves.
+#[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap)]
+mod tests {
+    use super::*;
 
-impl Rows<'_> {
-    /// What the `i`-th step is given, if any line is copied.
-    pub(super) fn given(&self, i: usize) -> Option<Given<'_>> {
-        (self.w > 0).then(|| Given {
-            copy: self.mask,
-            x: &self.x[i * self.w..(i + 1) * self.w],
-            from: self.from,
-        })
-    }
-
-    /// The room, to be used again.
-    pub(super) fn into_room(self) -> Vec<i16> {
-        self.x
+    /// A period whose values span at most 256 is kept a byte a value, one
+    /// that spans more as taken in; both give their values back, stretch
+    /// by stretch across the end of the period, and are written as the
+    /// period taken in was.
+    #[test]
+    fn a_period_kept_narrow_or_wide_gives_its_values_back() {
+        let mut copies = Copies::new(4);
+        let room = copies.room;
+        let lines: [(usize, Vec<i16>); 2] = [
+            (1, (0..12).map(|i| -300 + 23 * i).collect()),
+            (3, (0..6).map(|i| [100, -200, 57, 56, -199, 0][i]).collect()),
+        ];
+        let mut written = Vec::new();
+        for (at, x) in &lines {
+            let p = x.len() as u32;
+            assert!(copies.reserve(p));
+            let mut period = Period::new(p);
+            for (i, &v) in x.iter().enumerate() {
+                period.observe(i as u32, v);
+            }
+            let mut bytes = Vec::new();
+            period.save(&mut bytes).unwrap();
+            written.extend(bytes);
+            copies.insert(*at, period);
+        }
+        // The first spans 253 (a byte a value), the second 300.
+        assert_eq!(copies.room, room - 12 - 2 * 6);
+        for p1 in [0, 5, 11, 40] {
+            let x = copies.stretch(Vec::new(), p1, 25, 0, 4);
+            for (at, period) in &lines {
+                for i in 0..25 {
+                    let p = p1 as usize + i;
+                    assert_eq!(x[at * 25 + i], period[p % period.len()], "line {at}, p {p}");
+                }
+            }
+        }
+        let mut saved = Vec::new();
+        copies.save(&mut saved).unwrap();
+        assert_eq!(&saved[4..8], &1u32.to_le_bytes()[..]);
+        let back = Copies::load(&mut saved.as_slice(), 4, 12, 0).unwrap();
+        let mut again = Vec::new();
+        back.save(&mut again).unwrap();
+        assert_eq!(again, saved);
+        assert!(saved.ends_with(&written[written.len() - 8 - 6 * 4..]));
     }
 }

@@ -37,6 +37,9 @@ pub(super) struct Look {
     pub(super) equal: u128,
     /// A full test of a period `e` under way.
     pub(super) ring: Option<Ring>,
+    /// The next `p` at which [`Look::observe`] has anything to do (0: the
+    /// next step; not kept in a checkpoint).
+    pub(super) next: u32,
 }
 
 /// The full test of `x(p) = x(p + e)` for `span - e` consecutive `p > from`
@@ -60,7 +63,8 @@ pub(super) struct Ring {
 pub(super) fn show(probe: &mut Probe, divs: &[u32], p: u32, x: i32, used: View) {
     match probe {
         Probe::Idle => {}
-        Probe::Look(look) => look.observe(divs, p, narrow::<i16, _>(x), used),
+        Probe::Look(look) if p >= look.next => look.observe(divs, p, narrow::<i16, _>(x), used),
+        Probe::Look(_) => {}
         Probe::Fill(period) => period.observe(p, narrow::<i16, _>(x)),
     }
 }
@@ -76,12 +80,20 @@ impl Look {
         while self.wlo < divs.len() && (divs[self.wlo] as usize) + WINDOW < t {
             self.wlo += 1;
         }
-        let mut i = self.wlo;
-        while i < divs.len() && (divs[i] as usize) < t {
+        // The divisors whose window holds `t`, less those refuted already
+        // (most of them within a few steps of the proof).
+        let below = |k: usize| match k {
+            128.. => u128::MAX,
+            k => (1u128 << k) - 1,
+        };
+        let hi = divs.partition_point(|&d| (d as usize) < t);
+        let mut open = below(hi) & !below(self.wlo) & !self.refuted;
+        while open != 0 {
+            let i = open.trailing_zeros() as usize;
             if self.win[t - divs[i] as usize - 1] != x {
                 self.refuted |= 1 << i;
             }
-            i += 1;
+            open &= open - 1;
         }
         if p == self.snap_at {
             self.snap = Some(used.seen_from(p));
@@ -96,6 +108,42 @@ impl Look {
         }
         if let Some(ring) = &mut self.ring {
             ring.observe(p, x);
+        }
+        self.next = self.next_event(divs, p);
+    }
+
+    /// The first `p` after `p` at which [`Look::observe`] does more than
+    /// move `wlo` on (which [`Look::catch_up`] does for the steps passed
+    /// over): a value for the window, a comparison in a divisor's window,
+    /// a state to take or compare, a full test under way. Most of the
+    /// steps of a line looked at for long have none: from one divisor's
+    /// window to the next, nothing.
+    fn next_event(&self, divs: &[u32], p: u32) -> u32 {
+        let t = (p - self.c) as usize;
+        if t < WINDOW || self.ring.as_ref().is_some_and(|r| r.verdict.is_none()) {
+            return p + 1;
+        }
+        // The divisors are ascending, and so is the first step of each
+        // window still to come.
+        let window = divs[self.wlo..]
+            .iter()
+            .map(|&d| (d as usize, (d as usize + 1).max(t + 1)))
+            .find(|&(d, u)| d + WINDOW >= u)
+            .map_or(u32::MAX, |(_, u)| self.c + narrow::<u32, _>(u));
+        let state = match self.checked {
+            _ if p < self.snap_at => self.snap_at,
+            i if i < divs.len() => self.snap_at + divs[i],
+            _ => u32::MAX,
+        };
+        window.min(state)
+    }
+
+    /// Moves `wlo` on as [`Look::observe`] would have at `p`, for the steps
+    /// it passed over (so that the look is that of a step at every `p`).
+    pub(super) fn catch_up(&mut self, divs: &[u32], p: u32) {
+        let t = (p - self.c) as usize;
+        while self.wlo < divs.len() && (divs[self.wlo] as usize) + WINDOW < t {
+            self.wlo += 1;
         }
     }
 
@@ -185,6 +233,7 @@ impl Look {
             checked: checked as usize,
             equal,
             ring,
+            next: 0,
         })
     }
 }

@@ -62,7 +62,7 @@ use std::io::{self, Read, Write};
 use super::census::dependency;
 use super::checkpoint::CheckpointError;
 use super::frozen::Layout;
-use super::live::{Given, Live, View};
+use super::live::{Given, Live, Plan, View};
 use super::used::Seen;
 use super::{ProvedLine, line};
 use crate::base::bytes::damaged;
@@ -121,6 +121,8 @@ struct Trail {
     probes: Vec<Probe>,
     /// The lines it copies rather than computes.
     copies: Copies,
+    /// Room for the copied lines' values of each half of a split sweep.
+    feed: [Vec<i16>; 2],
     x: Values,
 }
 
@@ -143,9 +145,9 @@ struct Values {
     low: Vec<Vec<i16>>,
     /// Per stretch, per step, the lines from `nlow` on.
     high: Vec<Vec<i16>>,
-    /// Room for the lower rows' values passed up, per stretch (kept only
-    /// to be used again).
-    up: Vec<Vec<u32>>,
+    /// Room for the lower rows' sets passed up, two (kept only to be used
+    /// again).
+    up: Vec<Vec<u64>>,
 }
 
 impl Values {
@@ -167,7 +169,8 @@ impl Values {
     }
 
     /// The values' room, to be filled again by the next chunk (compared
-    /// now), `k` stretches of each kind. Made once and used again rather
+    /// now), `k` stretches of `x` of each kind and two of sets passed up.
+    /// Made once and used again rather
     /// than let go: a chunk's values are megabytes, which the allocator
     /// would hand back to the system and take again, a page fault at a
     /// time, every chunk.
@@ -179,7 +182,7 @@ impl Values {
         };
         let (low, high) = (take(&mut self.low), take(&mut self.high));
         let mut up = std::mem::take(&mut self.up);
-        up.resize_with(k, Vec::new);
+        up.resize_with(2, Vec::new);
         Room { low, high, up }
     }
 }
@@ -188,7 +191,7 @@ impl Values {
 struct Room {
     low: Vec<Vec<i16>>,
     high: Vec<Vec<i16>>,
-    up: Vec<Vec<u32>>,
+    up: Vec<Vec<u64>>,
 }
 
 /// `v` emptied and made `len` long, every entry `fill`.
@@ -248,20 +251,22 @@ pub fn check_shape(q_max: u32, lag: u32) -> Result<(), LagError> {
 /// (saturated at `u64::MAX`), for the refusal before it starts: its two
 /// sweeps ([`Live`], rings at the least room); per line what the chunks
 /// keep of both sweeps, a `LONG` chunk's values `x` (2 bytes a line and
-/// step) and the lower rows' values passed up (4 bytes, about half the
-/// lines), its record of lags (48 bytes) and state (40 bytes); and the
-/// periods the trailing sweep copies from ([`copies::budget`], 2 bytes a
-/// value). Lines under a look for their least period hold more (a window
-/// and a copy of their state, from 2 KiB), so this is a lower bound: at
-/// `Q = 60` it is 28 MiB against a peak of 38 MiB, at `Q = 100` 77 MiB
-/// against 94 MiB.
+/// step), its record of lags (48 bytes) and state (40 bytes); the lower
+/// rows' sets passed up, two rooms a sweep of at least `SUB_CHUNK` steps
+/// ([`Live::export`]); and the periods the trailing sweep copies from
+/// ([`copies::budget`]). Lines under a look for their
+/// least period hold more (a window and a copy of their state, from 2 KiB),
+/// so this is a lower bound.
 pub(crate) fn memory(q_max: u32) -> u64 {
     let lines = super::line_count(q_max);
-    let per_line = 2 * (2 * u64::from(LONG) + 4 * u64::from(LONG) / 2) + 48 + 40;
-    Live::memory(q_max, Live::room(q_max, 0))
+    let per_line = 2 * 2 * u64::from(LONG) + 48 + 40;
+    let room = Live::room(q_max, 0);
+    let passed_up = Live::export_bytes(q_max, room, split_row(q_max));
+    Live::memory(q_max, room)
         .saturating_mul(2)
         .saturating_add(lines.saturating_mul(per_line))
-        .saturating_add(2 * copies::budget(lines))
+        .saturating_add(passed_up.saturating_mul(4 * SUB_CHUNK as u64))
+        .saturating_add(copies::budget(lines))
 }
 
 impl Run {
@@ -289,6 +294,7 @@ impl Run {
                 lines: Live::new(q_max, below),
                 probes: vec![Probe::Idle; n],
                 copies: Copies::new(n),
+                feed: Default::default(),
                 x: Values::default(),
             },
             lead: Lead {
@@ -380,13 +386,14 @@ impl Run {
                     &mut self.trail,
                     &mut self.lead,
                     &self.divs,
-                    self.q_max,
+                    (self.q_max, self.lag),
                     &copy,
+                    &mut self.last_diff,
                 );
             } else {
                 let (trail, lead, divs) = (&mut self.trail, &mut self.lead, &self.divs);
                 rayon::join(
-                    || trail_steps(trail, divs, n, CHUNK as usize),
+                    || trail_steps(trail, divs, self.q_max, CHUNK as usize),
                     || lead_steps(lead, n, CHUNK as usize),
                 );
             }
@@ -397,8 +404,17 @@ impl Run {
             }
         }
         if !ahead {
+            let p = self.trail.lines.p();
+            for probe in &mut self.trail.probes {
+                if let Probe::Look(look) = probe {
+                    look.catch_up(&self.divs, p);
+                }
+            }
             if !all_proved {
-                self.compare(copied);
+                // (A chunk of `both_split` compared as it went.)
+                if !copied {
+                    self.compare();
+                }
                 self.prove();
             }
             self.decide();
@@ -406,19 +422,14 @@ impl Run {
         Ok(())
     }
 
-    /// Keeps each line's last difference between the two sweeps; `copied`:
-    /// the leading sweep copied the lines proved before the chunk.
+    /// Keeps each line's last difference between the two sweeps (a chunk
+    /// in which neither copies: `both_split` compares as it goes).
     ///
     /// Hand-made: it looks at every line at every step of the chunk, so the
     /// equal values (nearly all) are passed over 32 lines at a time by a
     /// branch-free test the compiler makes into vector code, and only a
     /// block with a difference is looked at line by line.
-    fn compare(&mut self, copied: bool) {
-        // A line proved before the chunk repeats with `L`; the leading sweep
-        // copied it from the trailing one (and did not show it).
-        let want: Vec<bool> = (0..self.order.len())
-            .map(|at| !copied || self.proved[at] == NONE)
-            .collect();
+    fn compare(&mut self) {
         let (a, b) = (&self.trail.x, &self.lead.x);
         let k = a.steps();
         assert_eq!(k, b.steps());
@@ -428,23 +439,15 @@ impl Run {
             let ((la, ha), (lb, hb)) = (a.row(i), b.row(i));
             let p = p0 + narrow::<u32, _>(i) + 1;
             for (from, xa, xb) in [(0, la, lb), (la.len(), ha, hb)] {
-                assert!(xb.len() >= xa.len() && want.len() >= from + xa.len());
-                let blocks = xa
-                    .chunks(BLOCK)
-                    .zip(xb.chunks(BLOCK))
-                    .zip(want[from..].chunks(BLOCK));
-                for (j, ((ca, cb), cw)) in blocks.enumerate() {
-                    let differs =
-                        |((&x, &y), &w): ((&i16, &i16), &bool)| w & (x != ABSENT) & (x != y);
-                    let any = ca
-                        .iter()
-                        .zip(cb)
-                        .zip(cw)
-                        .fold(false, |acc, t| acc | differs(t));
+                assert!(xb.len() >= xa.len());
+                let blocks = xa.chunks(BLOCK).zip(xb.chunks(BLOCK));
+                for (j, (ca, cb)) in blocks.enumerate() {
+                    let differs = |(&x, &y): (&i16, &i16)| (x != ABSENT) & (x != y);
+                    let any = ca.iter().zip(cb).fold(false, |acc, t| acc | differs(t));
                     if !any {
                         continue;
                     }
-                    for (o, t) in ca.iter().zip(cb).zip(cw).enumerate() {
+                    for (o, t) in ca.iter().zip(cb).enumerate() {
                         if differs(t) {
                             let at = from + j * BLOCK + o;
                             assert!(
@@ -486,6 +489,7 @@ impl Run {
                 checked: 0,
                 equal: 0,
                 ring: None,
+                next: 0,
             }));
         }
     }
@@ -646,6 +650,8 @@ impl Run {
             None => look.ring = Some(Ring::new(p, e, pm)),
             Some(ring) => ring.narrow(pm, p),
         }
+        // The test takes in every step from the next on.
+        look.next = 0;
         None
     }
 }
@@ -848,13 +854,13 @@ mod tests {
         }
         let mut bytes = Vec::new();
         run.save(&mut bytes).unwrap();
-        // Format 4 read as format 3 (which has no periods after the
+        // Format 5 read as format 3 (which has no periods after the
         // probes): bytes are left over, so the file is not taken.
         let mut as_three = bytes.as_slice();
         let _ = Run::load(&mut as_three, bytes.len() as u64, 3);
         assert!(
             !as_three.is_empty(),
-            "a format 4 body read as format 3 to its end"
+            "a format 5 body read as format 3 to its end"
         );
         assert_eq!(run.format(), checkpoint::VERSION);
         let back = Run::load(
