@@ -359,7 +359,14 @@ pub struct Table {
     commit: Commit,
     /// One bit per block of data: set once the block has passed its check.
     checked: Box<[AtomicU64]>,
+    /// The header's fixed fields as opened (magic to header checksum),
+    /// which a reader without a map compares at every read.
+    fixed: [u8; FIXED],
 }
+
+/// Bytes of the header's fixed fields: magic, version, width, capacity,
+/// data offset and their checksum.
+const FIXED: usize = 36;
 
 /// Where a table's bytes come from.
 enum Bytes {
@@ -446,6 +453,8 @@ impl Table {
         let checked = (0..blocks.div_ceil(64))
             .map(|_| AtomicU64::new(0))
             .collect();
+        let mut fixed = [0u8; FIXED];
+        fixed.copy_from_slice(&header.encode()[..FIXED]);
         Ok(Table {
             path: path.to_path_buf(),
             bytes,
@@ -453,6 +462,7 @@ impl Table {
             header,
             commit,
             checked,
+            fixed,
         })
     }
 
@@ -559,13 +569,12 @@ impl Table {
     fn still_the_table(&self) -> Result<(), TableError> {
         let mut head = [0u8; SLOT_OFFSETS[1] + SLOT_LEN];
         self.bytes.read_at(0, &mut head)?;
-        let opened = self.header.encode();
         let newest = SLOT_OFFSETS
             .iter()
             .filter_map(|&o| Commit::decode(&head[o..o + SLOT_LEN]))
             .max_by_key(|c| c.sequence);
         match newest {
-            Some(c) if head[..36] == opened[..36] && c.columns >= self.commit.columns => Ok(()),
+            Some(c) if head[..FIXED] == self.fixed && c.columns >= self.commit.columns => Ok(()),
             _ => Err(TableError::Replaced(self.path.clone())),
         }
     }
