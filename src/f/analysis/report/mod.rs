@@ -236,8 +236,7 @@ fn written_here(name: &str) -> bool {
 /// when there is none (or it cannot be read as one). Its rows settled and
 /// terms are read where it has them.
 fn existing(dir: &Path) -> Option<Extent> {
-    let text = crate::base::text::read_to_string(&dir.join("summary.json"), "a summary").ok()?;
-    let v: serde_json::Value = serde_json::from_str(&text).ok()?;
+    let v = summary(dir)?;
     let n = v.get("n")?.as_u64()?;
     // Said by the summary; one written before it said so records the
     // command, where the option is a word of its own.
@@ -268,13 +267,16 @@ fn existing(dir: &Path) -> Option<Extent> {
     })
 }
 
+/// The `summary.json` in `dir`, read as JSON (`None`: none, or not JSON).
+fn summary(dir: &Path) -> Option<serde_json::Value> {
+    let text = crate::base::text::read_to_string(&dir.join("summary.json"), "a summary").ok()?;
+    serde_json::from_str(&text).ok()
+}
+
 /// The files the analysis in `dir` wrote, as its `summary.json` lists them
 /// (none for a summary of an older chomp3, which did not).
 fn files_listed(dir: &Path) -> Vec<String> {
-    let Ok(text) = crate::base::text::read_to_string(&dir.join("summary.json"), "a summary") else {
-        return Vec::new();
-    };
-    let v: Option<serde_json::Value> = serde_json::from_str(&text).ok();
+    let v = summary(dir);
     (v.as_ref().and_then(|v| v.get("files")?.as_array()))
         .map(|files| {
             (files.iter())
