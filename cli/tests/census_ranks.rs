@@ -254,7 +254,7 @@ fn ranks_that_cannot_start_together_are_all_told_why() {
     std::fs::write(&other, b"CHOMP3CK, cut").unwrap();
     let said = start(&|_| PARAMS);
     assert!(
-        said.contains("is a checkpoint of a census on 3 ranks"),
+        said.contains("is named as a checkpoint of a census on 3 ranks"),
         "{said}"
     );
     assert!(other.exists(), "nothing removed");

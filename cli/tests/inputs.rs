@@ -611,3 +611,58 @@ fn a_key_repeated_or_out_of_order_is_refused_with_its_line() {
         "doubled.txt line 6: n = 2 after n = 2; a b-file lists each n once, in order",
     );
 }
+
+/// A table that holds no column yet (a `compute` killed before its first
+/// commit, which the same command continues): checked against as a table
+/// of nothing, and named as such, never a panic.
+#[test]
+fn a_table_with_no_column_yet_is_checked_against_as_holding_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // No commit for an hour but the last: killed once the file is there.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_chomp3"))
+        .current_dir(d)
+        .args(["compute", "--quiet", "--n", "60000", "--table", "e.c3t"])
+        .args(["--threads", "1", "--commit-secs", "3600"])
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while !d.join("e.c3t").exists() && start.elapsed().as_secs() < 60 {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let info = common::chomp3_in(d, &["info", "--table", "e.c3t"]);
+    let said = String::from_utf8_lossy(&info.stdout);
+    assert!(said.contains("none (0 complete columns"), "{said}");
+    let out = common::chomp3_in(
+        d,
+        &[
+            "census", "--rows", "10", "--out", "c.tsv", "--check", "e.c3t",
+        ],
+    );
+    let said = String::from_utf8_lossy(&out.stdout) + String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains("all 0 proved values agree"), "{said}");
+    let out = common::chomp3_in(
+        d,
+        &[
+            "grundy-table",
+            "--quiet",
+            "--n",
+            "10",
+            "--table",
+            "g.g3t",
+            "--check-f",
+            "e.c3t",
+        ],
+    );
+    let said = String::from_utf8_lossy(&out.stdout) + String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains("on all 0 positions compared"), "{said}");
+    let out = common::chomp3_in(d, &["row", "0", "--table", "e.c3t"]);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(said.contains("e.c3t holds no column yet"), "{said}");
+}

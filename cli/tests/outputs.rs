@@ -1009,6 +1009,32 @@ fn an_analysis_replaces_the_whole_set_and_says_its_kind() {
     assert!(summary.contains("\"census_only\": true"), "{summary}");
 }
 
+/// A file of a name the new analysis writes, which the summary there does
+/// not list as its analysis's (a larger analysis writes `rows.tsv.xz`
+/// where a smaller one wrote `rows.tsv`): kept unless `--replace`.
+#[test]
+fn a_file_the_summary_does_not_list_is_not_written_over() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    computed(d, "t.c3t", 200, &[]);
+    let analyze = ["analyze", "--quiet", "--table", "t.c3t", "--out", "a"];
+    succeeds(d, &analyze);
+    // The summary as that of an analysis that wrote no values.tsv, and a
+    // user's own file of that name beside it.
+    let path = d.join("a/summary.json");
+    let summary = std::fs::read_to_string(&path).unwrap();
+    let unlisted = summary.replace("\"values.tsv\"", "\"report.md\"");
+    assert_ne!(summary, unlisted, "the summary lists values.tsv: {summary}");
+    std::fs::write(&path, unlisted).unwrap();
+    std::fs::write(d.join("a/values.tsv"), b"mine").unwrap();
+    kept_unless_replace(
+        d,
+        &analyze,
+        &["a/values.tsv"],
+        "a/values.tsv is not one of the files the analysis there lists in its summary.json",
+    );
+}
+
 /// An output named as chomp3 names its files aside (`.NAME.new-PID`) would
 /// be removed by the next run writing `NAME`, and one named as a lock
 /// (`.NAME.lock`) would stop every writer of `NAME`: refused before any work.

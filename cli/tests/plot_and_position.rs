@@ -269,3 +269,26 @@ fn plot_draws_a_census_of_a_row_or_two_and_ends() {
         assert!(figures.join("periodicity.png").exists());
     }
 }
+
+/// With `--census-only`, `row.png` is drawn when `--row` is given, whatever
+/// the row, the default's number included; not when it is not given.
+#[test]
+fn plot_of_a_census_draws_the_row_asked_for_even_the_defaults() {
+    let dir = tempfile::tempdir().unwrap();
+    let census = census_in(dir.path(), 200);
+    for (figures, row) in [("given", Some("120")), ("other", Some("7")), ("none", None)] {
+        let out = dir.path().join(figures);
+        let mut args = vec![
+            "plot",
+            "--census-only",
+            "--census",
+            census.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend(row.iter().flat_map(|r| ["--row", *r]));
+        chomp3_ok(&args);
+        assert!(out.join("periodicity.png").exists(), "{figures}");
+        assert_eq!(out.join("row.png").exists(), row.is_some(), "{figures}");
+    }
+}

@@ -371,8 +371,11 @@ pub fn zeros_match(g: &GrundyTable, f: &Table) -> Result<Result<u64, [u64; 3]>, 
     g.verify().map_err(Damaged::Grundy)?;
     f.verify().map_err(Damaged::F)?;
     let n = g.n().unwrap_or(0);
-    let q_top = n.min(f.columns().saturating_sub(1));
     let mut compared = 0;
+    // An `f` table that holds no column yet gives nothing to compare.
+    let Some(q_top) = f.columns().checked_sub(1).map(|top| n.min(top)) else {
+        return Ok(Ok(compared));
+    };
     for q in 0..=q_top {
         for r in 0..=q {
             let zero_at = u64::from(

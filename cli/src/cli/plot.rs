@@ -26,9 +26,9 @@ pub struct Args {
     /// Write SVG instead of PNG
     #[arg(long)]
     svg: bool,
-    /// The row shown up close
-    #[arg(long, value_name = "R", default_value_t = DEFAULT_ROW)]
-    row: u32,
+    /// The row shown up close [default: 120; with --census-only, none]
+    #[arg(long, value_name = "R")]
+    row: Option<u32>,
     /// Draw from the census alone, even where a table exists (also the default
     /// when no table is named and none is at the default path)
     #[arg(long, conflicts_with = "table")]
@@ -128,8 +128,8 @@ pub fn run(args: &Args) -> Result<()> {
         say!("{}", written.shown());
         return Ok(());
     }
-    if args.row != DEFAULT_ROW {
-        given.push(format!("--row {}", args.row));
+    if let Some(row) = args.row {
+        given.push(format!("--row {row}"));
     }
     if args.census_only || (!table.named && !table.path.exists()) {
         // No table: the figures an analysis of the census alone can give.
@@ -144,7 +144,7 @@ pub fn run(args: &Args) -> Result<()> {
         );
         let made = made("census", a.facts.n.into(), &given);
         // The close-up only when a row was asked for: from the census's proof.
-        let row = (args.row != DEFAULT_ROW).then_some(u64::from(args.row));
+        let row = args.row.map(u64::from);
         let no_table = Named {
             path: table.path.clone(),
             named: false,
@@ -165,9 +165,10 @@ pub fn run(args: &Args) -> Result<()> {
     let n = open_table(&table.path)?.n().unwrap_or(0);
     let made = made("table", n, &given);
     // Refused before the analysis, not after it.
-    let row = Some(u64::from(args.row));
+    let shown = args.row.unwrap_or(DEFAULT_ROW);
+    let row = Some(u64::from(shown));
     // The row's figure as it will be drawn: from the table where it holds it.
-    let by_row = (u64::from(args.row), u64::from(args.row) > n);
+    let by_row = (u64::from(shown), u64::from(shown) > n);
     chomp3::plot::may_plot_all(
         &args.out,
         true,

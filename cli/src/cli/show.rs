@@ -45,8 +45,12 @@ pub fn row(args: &RowArgs) -> Result<()> {
         (Some(to), _) => to,
         (None, Some(n)) => n,
         (None, None) => {
+            let why = match sources.table {
+                Some(_) => "holds no column yet",
+                None => "is not there",
+            };
             return Err(Usage(format!(
-                "no table at {} to give the last column; give --to",
+                "the table {} {why}, so there is no last column to print to; give --to",
                 table.path.shown()
             ))
             .into());

@@ -18,11 +18,14 @@ pub struct CheckReport {
 /// Compares every value the proved fates in `rows` give for `q <= N` with the
 /// table, streaming it column by column, and checks that each start is the least
 /// one: the column just before a start must break the fate.
+/// A table that holds no column yet gives nothing to compare.
 pub fn check_against(rows: &[Option<RowStatus>], t: &Table) -> Result<CheckReport, TableError> {
-    let n = t.n().unwrap_or(0);
     let mut report = CheckReport {
         values: 0,
         first_mismatch: None,
+    };
+    let Some(n) = t.n() else {
+        return Ok(report);
     };
     let top_row = (rows.len() as u64).min(n + 1);
     let mut col = Vec::new();

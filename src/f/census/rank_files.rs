@@ -350,9 +350,11 @@ impl RankFiles {
                     f.path.display()
                 )));
             }
+            // Told by its name, which is what the ranks go by (a file
+            // copied to another name is refused when read).
             match files.iter().find(|f| f.size != size) {
                 Some(f) => Err(DriverError::Ranks(format!(
-                    "{} is a checkpoint of a census on {} ranks; continue it on {} ranks, or delete its files to start over",
+                    "{} is named as a checkpoint of a census on {} ranks; continue it on {} ranks, or delete its files to start over",
                     f.path.display(),
                     f.size,
                     f.size

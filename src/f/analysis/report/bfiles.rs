@@ -11,6 +11,11 @@ use crate::f::analysis::sequences::Sequence;
 /// Terms of the plain b-file beside a compressed one: as many as OEIS takes.
 pub(crate) const PLAIN_TERMS: usize = 10_000;
 
+/// Whether [`write`] writes `s` twice (compressed whole, and plain in part).
+pub(super) fn split(s: &Sequence, large: bool) -> bool {
+    large && s.terms.len() > PLAIN_TERMS
+}
+
 /// Writes `s` as a b-file into `dir` (`from` is the source line). With
 /// `large` (an analysis of more rows than `rows.tsv` keeps plain), a b-file of
 /// more than [`PLAIN_TERMS`] terms is written twice: whole, compressed with xz
@@ -25,7 +30,7 @@ pub(super) fn write(
     large: bool,
 ) -> io::Result<bool> {
     let name = s.file_name();
-    let split = large && s.terms.len() > PLAIN_TERMS;
+    let split = split(s, large);
     let text = |w: &mut dyn Write, terms: &[i64], count: &str| -> io::Result<()> {
         writeln!(w, "# {}: {}, three-rowed Chomp", s.id, s.definition)?;
         writeln!(w, "{from}")?;

@@ -100,6 +100,16 @@ pub enum Kept {
         /// The file.
         path: PathBuf,
     },
+    /// A file the analysis writes is there, and the summary beside it does
+    /// not list it as its analysis's.
+    #[error(
+        "{} is not one of the files the analysis there lists in its summary.json: another program's file; it is kept",
+        .path.display()
+    )]
+    NotListed {
+        /// The file.
+        path: PathBuf,
+    },
 }
 
 /// What a source is called in [`Kept`].
@@ -125,6 +135,9 @@ pub struct Extent {
     /// Terms of each sequence's b-file, by OEIS id (empty before the
     /// analysis is done).
     pub terms: BTreeMap<String, u64>,
+    /// The names of the files it writes (empty before the analysis is
+    /// done).
+    pub files: Vec<String>,
 }
 
 impl Extent {
@@ -149,6 +162,7 @@ impl Extent {
                 .iter()
                 .map(|s| (s.id.to_string(), s.terms.len() as u64))
                 .collect(),
+            files: files_of(a),
         }
     }
 
@@ -202,7 +216,8 @@ pub fn may_write(dir: &Path, this: &Extent) -> Result<(), Kept> {
                 now,
             }),
             None => Ok(()),
-        };
+        }
+        .and_then(|()| unaccounted(dir, &this.files));
     }
     let Ok(entries) = std::fs::read_dir(dir) else {
         // No directory yet (or none to list): nothing to keep.
@@ -218,6 +233,47 @@ pub fn may_write(dir: &Path, this: &Extent) -> Result<(), Kept> {
         Some(path) => Err(Kept::Unaccounted { path }),
         None => Ok(()),
     }
+}
+
+/// The first of `names` (the files an analysis is to write into `dir`) that
+/// is there but not one the summary there lists as its analysis's, which is
+/// then kept. A summary of an older chomp3 lists none: the names an analysis
+/// writes are taken as its.
+fn unaccounted(dir: &Path, names: &[String]) -> Result<(), Kept> {
+    let listed = files_listed(dir);
+    let found = names.iter().map(|name| dir.join(name)).find(|path| {
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+        let ours = name.is_some_and(|name| match &listed {
+            Some(listed) => listed.contains(&name) || name == "summary.json",
+            None => written_here(&name),
+        });
+        !ours && std::fs::symlink_metadata(path).is_ok()
+    });
+    match found {
+        Some(path) => Err(Kept::NotListed { path }),
+        None => Ok(()),
+    }
+}
+
+/// The names of the files [`write_all`] writes for `a`, sorted.
+pub fn files_of(a: &Analysis) -> Vec<String> {
+    let large = a.rows.len() > tsv::PLAIN_ROWS;
+    let mut files = vec![
+        "report.md".to_string(),
+        "summary.json".to_string(),
+        tsv::rows_file_name(a.rows.len()).to_string(),
+    ];
+    for s in a.sequences() {
+        if bfiles::split(&s, large) {
+            files.push(format!("{}.xz", s.file_name()));
+        }
+        files.push(s.file_name());
+    }
+    if !a.facts.value_count.is_empty() {
+        files.push("values.tsv".to_string());
+    }
+    files.sort();
+    files
 }
 
 /// Whether an analysis writes a file of this name: `report.md`,
@@ -264,6 +320,7 @@ fn existing(dir: &Path) -> Option<Extent> {
         census_only,
         settled,
         terms,
+        files: Vec::new(),
     })
 }
 
@@ -274,17 +331,15 @@ fn summary(dir: &Path) -> Option<serde_json::Value> {
 }
 
 /// The files the analysis in `dir` wrote, as its `summary.json` lists them
-/// (none for a summary of an older chomp3, which did not).
-fn files_listed(dir: &Path) -> Vec<String> {
+/// (`None` for a summary of an older chomp3, which did not).
+fn files_listed(dir: &Path) -> Option<Vec<String>> {
     let v = summary(dir);
-    (v.as_ref().and_then(|v| v.get("files")?.as_array()))
-        .map(|files| {
-            (files.iter())
-                .filter_map(|f| Some(f.as_str()?.to_string()))
-                .filter(|f| !f.contains('/'))
-                .collect()
-        })
-        .unwrap_or_default()
+    (v.as_ref().and_then(|v| v.get("files")?.as_array())).map(|files| {
+        (files.iter())
+            .filter_map(|f| Some(f.as_str()?.to_string()))
+            .filter(|f| !f.contains('/'))
+            .collect()
+    })
 }
 
 /// Writes every output file into `dir`. `table` (the table's path, or the
@@ -314,6 +369,7 @@ pub fn write_all(a: &Analysis, table: &Path, command: &str, dir: &Path) -> io::R
         .chain(["report.md".to_string(), "summary.json".to_string()])
         .collect();
     files.sort();
+    debug_assert_eq!(files, files_of(a), "the guard's names are those written");
     json::write(
         &mut set,
         a,
@@ -328,7 +384,7 @@ pub fn write_all(a: &Analysis, table: &Path, command: &str, dir: &Path) -> io::R
     let ours: Vec<PathBuf> = set.paths().map(Path::to_path_buf).collect();
     // What the analysis replaced wrote, by its summary (read before the
     // new one is in place).
-    let theirs = files_listed(dir);
+    let theirs = files_listed(dir).unwrap_or_default();
     set.commit()?;
     // Files the replaced analysis wrote and this one does not (its
     // rows.tsv beside this one's rows.tsv.xz, a table's values.tsv beside an
@@ -370,6 +426,43 @@ mod tests {
                 .into_iter()
                 .map(|(id, t)| (id.to_string(), t))
                 .collect(),
+            files: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_file_the_summary_does_not_list_is_kept() {
+        let listed = SUMMARY.replace(
+            r#""n": 300,"#,
+            r#""n": 300, "files": ["report.md", "rows.tsv", "summary.json", "values.tsv"],"#,
+        );
+        for (summary, name, kept) in [
+            // Listed by the summary: its analysis's.
+            (listed.as_str(), "rows.tsv", false),
+            (listed.as_str(), "values.tsv", false),
+            // Written by a larger analysis, not listed: someone else's.
+            (listed.as_str(), "rows.tsv.xz", true),
+            (listed.as_str(), "b029899.txt.xz", true),
+            // A summary of an older chomp3 lists nothing: the names an
+            // analysis writes are taken as its.
+            (SUMMARY, "rows.tsv.xz", false),
+        ] {
+            let dir = with_summary(summary);
+            let d = dir.path();
+            std::fs::write(d.join(name), "a user's own file").unwrap();
+            let mut this = extent(400, 400, 300);
+            this.files = vec![name.to_string(), "summary.json".to_string()];
+            match may_write(d, &this) {
+                Err(Kept::NotListed { path }) => {
+                    assert!(kept, "{name} refused under {summary}");
+                    assert_eq!(path, d.join(name));
+                }
+                Err(e) => panic!("{name}: {e}"),
+                Ok(()) => assert!(!kept, "{name} would be written over under {summary}"),
+            }
+            // Absent, nothing to keep.
+            std::fs::remove_file(d.join(name)).unwrap();
+            assert!(may_write(d, &this).is_ok(), "{name} absent");
         }
     }
 
