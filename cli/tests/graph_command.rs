@@ -686,3 +686,22 @@ fn a_bfile_output_at_another_kind_of_file_is_named_for_its_kind() {
     }
     assert_eq!(std::fs::read(&other).unwrap(), before);
 }
+
+/// The complete graph `K_n` has nim-value `n mod 3` (doc/graphs.md section 3,
+/// [FS91; KY]); every one up to the 64 vertices chomp3 takes answers at
+/// once (its every labelling is the same graph: no canonical search).
+#[test]
+fn complete_graphs_have_value_n_mod_3_up_to_64_vertices() {
+    let started = std::time::Instant::now();
+    let names: Vec<String> = (1..=64).map(|n| format!("complete:{n}")).collect();
+    let mut args = vec!["graph"];
+    args.extend(names.iter().map(String::as_str));
+    let out = run(&args);
+    let said = stdout(&out);
+    assert!(out.status.success(), "{said}");
+    for n in 1..=64 {
+        let line = format!("complete:{n}: g = {} (", n % 3);
+        assert!(said.contains(&line), "K_{n}: {said}");
+    }
+    assert!(started.elapsed().as_secs() < 60, "{:?}", started.elapsed());
+}

@@ -926,6 +926,23 @@ fn guards_compare_which_lines_and_terms_not_how_many() {
         &["gp/graph-values.png", "gp/figures.tsv"],
         "size set {2,3,4,5,6,7}, 6 sizes, would replace it",
     );
+    // More graphs and as many sizes, one of 64 vertices, but not n = 1.
+    std::fs::create_dir(d.join("f")).unwrap();
+    run(&[
+        "graph",
+        "geng:2..6",
+        "path:64",
+        "star:63",
+        "--summary",
+        "--out",
+        "f/small-graphs.tsv",
+    ]);
+    std::fs::copy(d.join("e/wheel-cost.tsv"), d.join("f/wheel-cost.tsv")).unwrap();
+    kept(
+        &["plot", "--graphs", "f", "--out", "gp"],
+        &["gp/graph-values.png", "gp/figures.tsv"],
+        "size set {2,3,4,5,6}, size set high {64}, 6 sizes, would replace it",
+    );
     // Slab counts of a table to 100, then of one to 60.
     run(&[
         "grundy-table",

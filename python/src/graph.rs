@@ -7,8 +7,9 @@ use chomp3::graph::{Graph, MAX_VERTICES, MemoError, Move, Multigraph, Solver};
 use pyo3::exceptions::PyFileNotFoundError;
 use pyo3::prelude::*;
 
-use crate::watch::Watcher;
+use crate::watch::{Watcher, interruptible};
 use crate::{error, guard};
+use chomp3::base::stop::Stop;
 
 /// A memo of solved graph Chomp positions, shared by the calls given it.
 #[pyclass(module = "chomp3._chomp3", frozen)]
@@ -37,9 +38,23 @@ impl Memo {
         })
     }
 
-    /// Writes the memo to `path` (aside, then renamed into place).
-    fn save(&self, path: PathBuf) -> PyResult<()> {
+    /// Writes the memo to `path` (aside, then renamed into place). A file of
+    /// another kind there is refused, as `chomp3 graph --memo` refuses it,
+    /// and a memo holding positions this one lacks unless `replace`.
+    #[pyo3(signature = (path, replace=false))]
+    fn save(&self, path: PathBuf, replace: bool) -> PyResult<()> {
         guard(|| {
+            use chomp3::outputs::{Kind, Output, check};
+            check(&[Output::new(&path, Kind::GraphMemo, "path")]).map_err(error)?;
+            if !replace
+                && let Ok(there) = Solver::open(&path)
+                && self.solver.lacks_any_of(&there)
+            {
+                return Err(error(format!(
+                    "{} holds positions this memo lacks; save it elsewhere, or pass replace=True",
+                    path.display()
+                )));
+            }
             chomp3::base::atomic_write::write_atomically(&path, |w| self.solver.save(w))
                 .map_err(|e| error(format!("{}: {e}", path.display())))
         })
@@ -112,8 +127,11 @@ pub(crate) fn nim_values(
             }
         };
         let batch: Vec<_> = graphs.iter().map(|g| (g, None)).collect();
-        let solved = py.allow_threads(|| solver.try_batch(&batch, false));
-        let solved = solved.expect("a solver without a stop flag finishes");
+        // Ctrl-C stops the solves; the memo keeps what was solved to the end.
+        let stop = Stop::new();
+        let solver = solver.stopping(stop.clone());
+        let solved = interruptible(py, &stop, || solver.try_batch(&batch, false))?;
+        let solved = solved.ok_or_else(|| error("stopped"))?;
         Ok(solved.into_iter().map(|s| s.value).collect())
     })
 }
@@ -133,7 +151,10 @@ pub(crate) fn moves(
         let g = graph(n, &edges)?;
         let fresh = Solver::new();
         let solver = memo.map_or(&fresh, |m| &m.solver);
-        let list = py.allow_threads(|| solver.moves(&g));
+        let stop = Stop::new();
+        let solver = solver.stopping(stop.clone());
+        let list = interruptible(py, &stop, || solver.try_moves(&g))?;
+        let list = list.ok_or_else(|| error("stopped"))?;
         Ok(list
             .into_iter()
             .map(|(m, v)| {

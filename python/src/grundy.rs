@@ -13,7 +13,10 @@ use pyo3::exceptions::{PyFileNotFoundError, PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
 
 use crate::{error, guard};
-use crate::{table::table_error, watch::Watcher};
+use crate::{
+    table::table_error,
+    watch::{Watcher, interruptible},
+};
 
 /// A Grundy value's error: `FileNotFoundError` for a missing file, else
 /// `chomp3.Error`.
@@ -46,6 +49,7 @@ pub(crate) fn grundy(
     p: u32,
     q: u32,
     r: u32,
+    max_seconds: f64,
 ) -> PyResult<(u32, Vec<((u32, u32, u32), u32)>)> {
     guard(|| {
         if !(p >= q && q >= r && p >= 1) {
@@ -54,9 +58,10 @@ pub(crate) fn grundy(
             )));
         }
         let stop = Stop::new();
-        let (value, options) = py
-            .allow_threads(|| chomp3::grundy::options(p, q, r, &stop))
-            .ok_or_else(|| error("stopped"))?;
+        let within = interruptible(py, &stop, || {
+            chomp3::grundy::nim::options_within([p, q, r], max_seconds, &stop)
+        })?;
+        let (value, options) = within.map_err(nim_error)?.ok_or_else(|| error("stopped"))?;
         let options = options
             .into_iter()
             .map(|([a, b, c], v)| ((a, b, c), v))

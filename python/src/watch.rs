@@ -1,5 +1,6 @@
 //! `Watcher`: Python's signal handlers and progress callback between the steps
-//! of a long call.
+//! of a long call; `interruptible`: the same for a call that has no steps to
+//! hear from.
 
 use std::sync::Mutex;
 
@@ -42,4 +43,35 @@ impl Watcher {
     pub(crate) fn raised(&self) -> Option<PyErr> {
         self.raised.lock().unwrap().take()
     }
+}
+
+/// Runs `work` on a thread of its own while this one runs Python's signal
+/// handlers every 20 ms: the first error they raise (Ctrl-C:
+/// KeyboardInterrupt) sets `stop`, which `work` must heed, and is returned
+/// once `work` has ended.
+pub(crate) fn interruptible<T: Send>(
+    py: Python<'_>,
+    stop: &Stop,
+    work: impl FnOnce() -> T + Send,
+) -> PyResult<T> {
+    std::thread::scope(|s| {
+        let worker = s.spawn(work);
+        let mut raised = None;
+        while !worker.is_finished() {
+            py.allow_threads(|| std::thread::sleep(std::time::Duration::from_millis(20)));
+            if raised.is_none()
+                && let Err(e) = py.check_signals()
+            {
+                stop.request();
+                raised = Some(e);
+            }
+        }
+        let done = worker
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        match raised {
+            Some(e) => Err(e),
+            None => Ok(done),
+        }
+    })
 }

@@ -408,6 +408,24 @@ def test_a_table_by_rows_holds_the_same_values(table, tmp_path):
         chomp3.transpose(tmp_path / "rows.c3t", tmp_path / "again.c3t", progress=False)
 
 
+def test_every_slice_of_a_table_is_numpys(table):
+    # The same slices of the whole array, as numpy takes them: steps of
+    # either sign, bounds past either end, empty ranges.
+    for mapped in (False, True):
+        t = chomp3.Table(table, mapped=mapped)
+        whole = np.asarray(t)
+        bounds = [None, 0, 1, 5, 17, 50, 60, 61, 99, -1, -7, -61, -80]
+        for start in bounds:
+            for stop in bounds:
+                for step in (None, 1, 2, 3, -1, -2, -5):
+                    key = slice(start, stop, step)
+                    for r in (0, 7, 60):
+                        got, want = t[key, r], whole[key, r]
+                        assert got.dtype == np.uint32, (key, r)
+                        assert list(got) == list(want), (key, r, mapped)
+                    assert list(t[9, key]) == list(whole[9, key]), (key, mapped)
+
+
 def test_tables_and_censuses_behave_like_data(table, tmp_path):
     import pickle
 
@@ -688,6 +706,59 @@ def test_keyboard_interrupt_stops_a_long_grundy_sweep():
     started = time.monotonic()
     interrupted(0.5, lambda: chomp3.nim(10**8, 150, 3, max_seconds=10**6))
     assert time.monotonic() - started < 30
+
+
+def test_keyboard_interrupt_stops_every_move_and_graph_solves():
+    # Minutes to hours of work each, without a step to report between.
+    started = time.monotonic()
+    interrupted(0.5, lambda: chomp3.nim(10**8, 20, 20, options=True, max_seconds=10**6))
+    random.seed(1)
+    edges = [(random.randrange(24), random.randrange(24)) for _ in range(40)]
+    edges = [(u, v) for u, v in edges if u != v]
+    memo = chomp3.Memo()
+    interrupted(0.5, lambda: chomp3.nim_value(edges, memo=memo))
+    interrupted(0.5, lambda: chomp3.moves(edges, memo=memo))
+    assert time.monotonic() - started < 30
+    # The memo kept only positions solved to the end: the same values after.
+    assert chomp3.nim_value("Bw", memo=memo) == 0
+
+
+def test_every_move_of_a_position_is_refused_past_its_budget():
+    with pytest.raises(chomp3.Error, match="max_seconds"):
+        chomp3.nim(10**8, 60, 20, options=True, max_seconds=1)
+
+
+def test_an_edge_list_naming_a_far_vertex_is_refused_at_once():
+    started = time.monotonic()
+    for far in (10**9, 2**40):
+        with pytest.raises(chomp3.Error, match="at most 64"):
+            chomp3.nim_value([(0, far)])
+    assert time.monotonic() - started < 5
+
+
+def test_a_memo_is_saved_over_no_file_of_another_kind_or_fuller_memo(table, tmp_path):
+    import shutil
+
+    victim = tmp_path / "t.c3t"
+    shutil.copy(table, victim)
+    before = victim.read_bytes()
+    with pytest.raises(chomp3.Error, match="not a graph memo"):
+        chomp3.Memo().save(victim)
+    assert victim.read_bytes() == before
+    full = chomp3.Memo()
+    # The Petersen graph: positions of more than 7 vertices go to the memo.
+    petersen = [(i, (i + 1) % 5) for i in range(5)] + [(i, i + 5) for i in range(5)]
+    petersen += [(5 + i, 5 + (i + 2) % 5) for i in range(5)]
+    chomp3.nim_value(petersen, memo=full)
+    path = tmp_path / "m.memo"
+    full.save(path)
+    kept = path.read_bytes()
+    with pytest.raises(chomp3.Error, match="replace=True"):
+        chomp3.Memo().save(path)
+    assert path.read_bytes() == kept
+    full.save(path)  # the same memo again: nothing lost
+    chomp3.Memo().save(path, replace=True)
+    assert len(chomp3.Memo.load(path)) == 0
 
 
 def test_keyboard_interrupt_commits_the_columns_done(tmp_path):

@@ -30,6 +30,7 @@
 use crate::base::bytes::narrow;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use dashmap::DashMap;
@@ -113,9 +114,10 @@ pub struct Solved {
 pub struct Solver {
     /// Keyed by canonical forms; Fx hashing, as the keys are not chosen by an
     /// adversary and SipHash cost several per cent of a solve.
-    memo: DashMap<Key, u32, FxBuildHasher>,
+    /// (Shared with the solvers [`Solver::stopping`] makes.)
+    memo: Arc<DashMap<Key, u32, FxBuildHasher>>,
     /// Graphs on at most 7 vertices without loops, by isomorphism class.
-    small: Small,
+    small: Arc<Small>,
     /// When set (say by Ctrl-C), solves stop early: see [`Solver::try_value`].
     stop: Option<Stop>,
     /// Names this solver's entries in the per-thread caches (`recent`).
@@ -140,8 +142,8 @@ impl Solver {
     /// A solver with `memo` and a new `id`.
     fn with_memo(memo: DashMap<Key, u32, FxBuildHasher>) -> Solver {
         Solver {
-            memo,
-            small: Small::default(),
+            memo: Arc::new(memo),
+            small: Arc::default(),
             stop: None,
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
         }
@@ -253,7 +255,7 @@ impl Solver {
             return Err(MemoError::Damaged("checksum".into()));
         }
         Ok(Solver {
-            small,
+            small: Arc::new(small),
             ..Solver::with_memo(memo)
         })
     }
@@ -265,6 +267,23 @@ impl Solver {
         Solver {
             stop: Some(stop),
             ..self
+        }
+    }
+
+    /// Whether `other`'s memo holds a position this one's does not (the
+    /// table of small graphs apart: solved again at once).
+    pub fn lacks_any_of(&self, other: &Solver) -> bool {
+        other.memo.iter().any(|e| !self.memo.contains_key(e.key()))
+    }
+
+    /// A solver of this one's memo that stops early once `stop` is set, as
+    /// [`Solver::stop_on`] (for one call on a memo kept across calls).
+    pub fn stopping(&self, stop: Stop) -> Solver {
+        Solver {
+            memo: Arc::clone(&self.memo),
+            small: Arc::clone(&self.small),
+            stop: Some(stop),
+            id: self.id,
         }
     }
 
@@ -299,7 +318,7 @@ impl Solver {
 
     /// Every move from `g` with the value of the position it leaves, or `None`
     /// if the stop flag was set before the end.
-    pub(crate) fn try_moves(&self, g: &Graph) -> Option<Vec<(Move, u32)>> {
+    pub fn try_moves(&self, g: &Graph) -> Option<Vec<(Move, u32)>> {
         g.options()
             .into_iter()
             .map(|(m, h)| Some((m, self.try_value(&h)?)))

@@ -336,6 +336,32 @@ impl fmt::Display for Cost {
     }
 }
 
+/// `G(p,q,r)` and every move from `[p,q,r]` with the value of the position
+/// it leaves, by the sweep ([`super::options`]), refused before any work
+/// when the sweep is estimated past `budget` seconds or past the machine's
+/// memory. `None` if `stop` was set before the end.
+pub fn options_within(
+    [p, q, r]: [u32; 3],
+    budget: f64,
+    stop: &Stop,
+) -> Result<Option<(u32, Vec<([u32; 3], u32)>)>, NimError> {
+    if budget.is_nan() || budget < 0.0 {
+        return Err(NimError::BadBudget(budget));
+    }
+    super::check_options_memory(p, q, r).map_err(NimError::Memory)?;
+    let cost = Cost::of_sweep(u64::from(p), u64::from(q));
+    if cost.seconds > budget {
+        return Err(NimError::TooCostly {
+            p: BigUint::from(p),
+            q: u64::from(q),
+            r: u64::from(r),
+            cost,
+            budget,
+        });
+    }
+    Ok(super::options(p, q, r, stop))
+}
+
 /// `G(p,q,r)` by the rules of the module's comment. A sweep estimated past
 /// `budget` seconds is refused ([`NimError::TooCostly`]); if one runs,
 /// `progress(reached, target)` hears how far it is every 4,096 steps.

@@ -60,9 +60,11 @@ pub fn plot_graphs(
     let mut of_values = Made::new("graphs", most, command.clone())
         .with("graphs", graphs)
         .with("sizes", values.by_n.len() as u64);
-    // Which sizes and wheels, where each is below 64 (one bit each).
-    if let Some(set) = super::record::set_of(values.by_n.keys().map(|&n| n as u64)) {
-        of_values = of_values.with("size set", set);
+    // Which sizes (up to the 64 vertices a graph may have) and wheels (each
+    // below 64 vertices), one bit each; both words of the sizes always, so
+    // that a source without a graph of 64 vertices is told from one with.
+    if let Some([low, high]) = super::record::sets_of(values.by_n.keys().map(|&n| n as u64)) {
+        of_values = of_values.with("size set", low).with("size set high", high);
     }
     let largest = wheels.iter().map(|w| w.n as u64).max().unwrap_or(0);
     let distinct: std::collections::BTreeSet<usize> = wheels.iter().map(|w| w.n).collect();

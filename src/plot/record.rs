@@ -95,11 +95,13 @@ impl std::fmt::Display for Made {
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
         write!(f, "{} to n = {}", self.kind, self.n)?;
         let also: Vec<String> = (self.also.iter())
+            // The sizes from 64 on, where there are none: not said.
+            .filter(|&(name, &count)| count != 0 || set_base(name) == 0)
             .map(|(name, &count)| match is_set(name) {
                 true => {
                     let members: Vec<String> = (0..64)
                         .filter(|b| count >> b & 1 == 1)
-                        .map(|b| b.to_string())
+                        .map(|b| (set_base(name) + b).to_string())
                         .collect();
                     format!("{name} {{{}}}", members.join(","))
                 }
@@ -114,9 +116,15 @@ impl std::fmt::Display for Made {
 }
 
 /// Whether the measure `name` is a set of small numbers (sizes, wheels),
-/// one bit a member, compared by inclusion rather than by count.
+/// one bit a member, compared by inclusion rather than by count: `X set`
+/// (members 0 to 63) or `X set high` (members 64 to 127, bit `m - 64`).
 fn is_set(name: &str) -> bool {
-    name.ends_with(" set")
+    name.ends_with(" set") || name.ends_with(" set high")
+}
+
+/// The first member of the set measure `name`'s bit 0.
+fn set_base(name: &str) -> u64 {
+    if name.ends_with(" high") { 64 } else { 0 }
 }
 
 /// The set measure of the numbers `members` (each below 64), or `None`
@@ -125,6 +133,18 @@ pub fn set_of(members: impl IntoIterator<Item = u64>) -> Option<u64> {
     members
         .into_iter()
         .try_fold(0u64, |set, m| (m < 64).then(|| set | 1 << m))
+}
+
+/// The set measures `X set` and `X set high` of the numbers `members` (each
+/// below 128), or `None` where one is not.
+pub fn sets_of(members: impl IntoIterator<Item = u64>) -> Option<[u64; 2]> {
+    members
+        .into_iter()
+        .try_fold([0u64; 2], |[low, high], m| match m {
+            0..64 => Some([low | 1 << m, high]),
+            64..128 => Some([low, high | 1 << (m - 64)]),
+            _ => None,
+        })
 }
 
 /// Reads the `N` field of a record line: `N`, then `;name=count` for each

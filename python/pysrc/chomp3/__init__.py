@@ -166,10 +166,16 @@ class Table:
         q, r = key
         size = len(self)
         if isinstance(q, slice) and not isinstance(r, slice):
-            start, stop, step = q.indices(size)
-            if step != 1:
-                return self.row(_count("r", r), start, max(start, stop))[::step]
-            return self.row(_count("r", r), start, max(start, stop))
+            qs = range(*q.indices(size))
+            if qs.step == 1:
+                return self.row(_count("r", r), qs.start, max(qs.start, qs.stop))
+            # Any other step, a negative one too: the columns it takes, read
+            # as one run from the least to the greatest.
+            if len(qs) == 0:
+                return np.empty(0, dtype=np.uint32)
+            lo, hi = min(qs[0], qs[-1]), max(qs[0], qs[-1])
+            run = self.row(_count("r", r), lo, hi + 1)
+            return run[np.arange(qs[0] - lo, qs[-1] - lo + (1 if qs.step > 0 else -1), qs.step)]
         if isinstance(r, slice) and not isinstance(q, slice):
             return self.column_all(_count("q", q))[r]
         if isinstance(q, slice) and isinstance(r, slice):
@@ -577,7 +583,7 @@ def nim(
     if options:
         if grundy_table is not None or grundy_census is not None or explain:
             raise Error("nim: options=True computes every move; it names no file and explains nothing")
-        value, opts = _chomp3.grundy(p, q, r)
+        value, opts = _chomp3.grundy(p, q, r, max_seconds)
         return value, opts
     loaded = grundy_census._inner if isinstance(grundy_census, GrundyCensus) else None
     value, _kind, source, passed = _chomp3.grundy_lookup(
@@ -688,7 +694,7 @@ def _as_graph(g: GraphLike):
     if isinstance(g, (str, bytes)):
         text = g.decode() if isinstance(g, bytes) else g
         n, edges = _chomp3.parse_graph6(text)
-        return n, edges, list(range(n))
+        return n, edges, range(n)
     if hasattr(g, "nodes") and hasattr(g, "edges"):
         if getattr(g, "is_directed", lambda: False)():
             raise TypeError(
@@ -710,7 +716,9 @@ def _as_graph(g: GraphLike):
     if any(u < 0 or v < 0 for u, v in edges):
         raise ValueError("an edge list names a negative vertex")
     n = 1 + max((max(u, v) for u, v in edges), default=-1)
-    return n, edges, list(range(n))
+    # A range, not a list: the vertex count is checked by the library, and
+    # an edge naming vertex 10**9 must not cost a list of that many labels.
+    return n, edges, range(n)
 
 
 def nim_value(g: GraphLike, memo: Optional[Memo] = None) -> int:
