@@ -137,7 +137,11 @@ pub fn line_values(
 }
 
 /// A position one move away and its value.
-pub(crate) type Reached = ([u32; 3], u32);
+pub type Reached = ([u32; 3], u32);
+
+/// A position's value and every move from it with the value it leaves
+/// ([`options`]).
+pub type Options = (u32, Vec<Reached>);
 
 /// `G(p,q,r)` and the value of every position one move away, by one sweep
 /// of the lines `q' <= q` up to `p`: the results of the bottom row (columns

@@ -344,7 +344,7 @@ pub fn options_within(
     [p, q, r]: [u32; 3],
     budget: f64,
     stop: &Stop,
-) -> Result<Option<(u32, Vec<([u32; 3], u32)>)>, NimError> {
+) -> Result<Option<super::Options>, NimError> {
     if budget.is_nan() || budget < 0.0 {
         return Err(NimError::BadBudget(budget));
     }
