@@ -220,6 +220,12 @@ pub enum OutputError {
         /// What is there.
         found: Found,
     },
+    /// The name ends in `.xz`, which readers take as compressed, and the
+    /// file is written plain.
+    Compressed {
+        /// The output.
+        output: Output,
+    },
     /// An output's path names a directory (`dir/`, `..`), not a file.
     NotAFile {
         /// The output.
@@ -284,6 +290,12 @@ impl fmt::Display for OutputError {
                     output.kind.what()
                 )
             }
+            OutputError::Compressed { output } => write!(
+                f,
+                "{} {}: chomp3 writes this file plain, and its readers take a name ending in .xz as compressed; give the name without .xz (and compress the file with xz afterwards if you like)",
+                output.option,
+                output.path.display()
+            ),
             OutputError::NotAFile { output } => write!(
                 f,
                 "{} {} names a directory, not a file; give the file's name",
@@ -320,6 +332,11 @@ pub fn check(outputs: &[Output]) -> Result<(), OutputError> {
         let bytes = output.path.as_os_str().as_bytes();
         if output.path.file_name().is_none() || bytes.ends_with(b"/") || bytes.ends_with(b"/.") {
             return Err(OutputError::NotAFile {
+                output: output.clone(),
+            });
+        }
+        if bytes.ends_with(b".xz") {
+            return Err(OutputError::Compressed {
                 output: output.clone(),
             });
         }

@@ -1052,6 +1052,39 @@ fn a_file_the_summary_does_not_list_is_not_written_over() {
     );
 }
 
+/// An output named `*.xz` would be written plain and then read as
+/// compressed (and refused as not whole): refused before any work.
+#[test]
+fn an_output_named_as_compressed_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for args in [
+        &["census", "--quiet", "--rows", "10", "--out", "c.tsv.xz"][..],
+        &[
+            "census",
+            "--quiet",
+            "--rows",
+            "10",
+            "--out",
+            "c.tsv",
+            "--descriptors",
+            "d.c3d.xz",
+        ],
+        &[
+            "grundy-census",
+            "--quiet",
+            "--lines",
+            "3",
+            "--out",
+            "g.tsv.xz",
+        ],
+        &["graph", "wheel:4", "--out", "h.txt.xz"],
+    ] {
+        refused(d, args, 1, "chomp3 writes this file plain");
+    }
+    assert_eq!(std::fs::read_dir(d).unwrap().count(), 0, "nothing written");
+}
+
 /// An output named as chomp3 names its files aside (`.NAME.new-PID`) would
 /// be removed by the next run writing `NAME`, and one named as a lock
 /// (`.NAME.lock`) would stop every writer of `NAME`: refused before any work.
