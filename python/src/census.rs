@@ -1,7 +1,6 @@
 //! `Census` and `census`: a census descriptor file read, and the census run.
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use chomp3::base::path_message::NamesPath;
 use chomp3::f::census_file::{DescriptorError, Descriptors};
@@ -170,6 +169,7 @@ pub(crate) fn census(
     use chomp3::f::census::{self as c, Run};
     use chomp3::f::census_file::MayWriteError;
     guard(|| {
+        let every = crate::grundy_jobs::seconds("checkpoint_secs", checkpoint_secs)?;
         let job = Job {
             rows,
             out: out.clone(),
@@ -215,7 +215,7 @@ pub(crate) fn census(
             let d = Drive {
                 pool: &pool,
                 stop: &watch.stop,
-                every: Duration::from_secs_f64(checkpoint_secs.max(0.0)),
+                every,
                 checkpoints: &checkpoint,
                 trace: None,
             };

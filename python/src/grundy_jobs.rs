@@ -194,7 +194,7 @@ pub(crate) fn grundy_census(
 }
 
 /// `value` seconds as a duration, or ValueError naming `name`.
-fn seconds(name: &str, value: f64) -> PyResult<Duration> {
+pub(crate) fn seconds(name: &str, value: f64) -> PyResult<Duration> {
     Duration::try_from_secs_f64(value).map_err(|_| {
         PyValueError::new_err(format!(
             "{name} must be a number of seconds >= 0, got {value}"
