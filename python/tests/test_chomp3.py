@@ -952,3 +952,15 @@ def test_checkpoint_seconds_that_are_no_duration_are_refused(tmp_path):
         with pytest.raises(ValueError, match="checkpoint_secs"):
             chomp3.census(10, tmp_path / "c.tsv", checkpoint_secs=bad, progress=False)
     assert not (tmp_path / "c.tsv").exists()
+
+
+def test_a_table_that_grew_since_it_was_opened_says_so(tmp_path):
+    path = tmp_path / "g.c3t"
+    chomp3.compute(40, path, progress=False)
+    readers = [chomp3.Table(path), chomp3.Table(path, mapped=True)]
+    chomp3.compute(80, path, progress=False)
+    for t in readers:
+        assert t.n == 40 and t[40, 3] == chomp3.Table(path)[40, 3]
+        with pytest.raises(chomp3.Error, match="grew while it was open"):
+            t[60, 7]
+    assert chomp3.Table(path)[60, 7] == chomp3.f(60, 7, table=path)

@@ -63,12 +63,12 @@ impl GrundyTable {
     pub fn get(&self, p: u64, q: u64, r: u64) -> Result<u32, TableError> {
         assert!(p >= q && q >= r && p >= 1, "not a position");
         if p >= self.0.columns() {
-            return Err(TableError::OutOfRange {
+            return Err(self.0.past_the_end(TableError::OutOfRange {
                 what: "p",
                 value: p,
                 n: self.n(),
                 shape: Shape::Tetrahedron,
-            });
+            }));
         }
         self.0.cell(cell(
             narrow::<u32, _>(p),

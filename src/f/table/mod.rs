@@ -138,6 +138,19 @@ pub enum TableError {
         .0.display()
     )]
     Replaced(PathBuf),
+    /// A question past the table as it was opened, which has grown since.
+    #[error(
+        "{}: the table grew while it was open (it holds N = {now} now, {} when opened); open it again to read past that",
+        .path.display(), holds(*.opened)
+    )]
+    Grew {
+        /// The file.
+        path: PathBuf,
+        /// Its `N` when opened.
+        opened: Option<u64>,
+        /// Its `N` now.
+        now: u64,
+    },
     /// A read came short: the file was cut while it was open.
     #[error(
         "{}: the file became shorter while it was open (another program cut or rewrote it in place); open it again",
@@ -579,6 +592,28 @@ impl Table {
         }
     }
 
+    /// The error for a question past the table as opened: [`TableError::Grew`]
+    /// if the file has committed more columns since (the same table: its
+    /// fixed header as it was), else `beyond`.
+    pub(crate) fn past_the_end(&self, beyond: TableError) -> TableError {
+        let mut head = [0u8; SLOT_OFFSETS[1] + SLOT_LEN];
+        if self.bytes.read_at(0, &mut head).is_err() || head[..FIXED] != self.fixed {
+            return beyond;
+        }
+        let newest = SLOT_OFFSETS
+            .iter()
+            .filter_map(|&o| Commit::decode(&head[o..o + SLOT_LEN]))
+            .max_by_key(|c| c.sequence);
+        match newest {
+            Some(c) if c.columns > self.commit.columns => TableError::Grew {
+                path: self.path.clone(),
+                opened: self.n(),
+                now: c.columns - 1,
+            },
+            _ => beyond,
+        }
+    }
+
     /// Bytes of packed data, with the partly filled last byte.
     fn data_len(&self) -> u64 {
         self.header.data_bits(self.commit.columns).div_ceil(8)
@@ -725,12 +760,12 @@ impl Table {
     pub fn get(&self, q: u64, r: u64) -> Result<u32, TableError> {
         // `f(q, r) = f(q, q)` for `r > q`: only `q` must be in the table.
         if q >= self.columns() {
-            return Err(TableError::OutOfRange {
+            return Err(self.past_the_end(TableError::OutOfRange {
                 what: "q",
                 value: q,
                 n: self.n(),
                 shape: self.header.shape,
-            });
+            }));
         }
         let q = u32::try_from(q).expect("a column of the table fits u32");
         let r = u32::try_from(r.min(u64::from(q))).expect("r <= q");
@@ -992,6 +1027,49 @@ mod tests {
             assert!(std::fs::read(&path).unwrap() == committed, "{columns}");
         }
         assert!(partial_tails > 10, "{partial_tails}");
+    }
+
+    /// A reader opened before the table grew says so of a question past the
+    /// columns it opened, mapped or not; a question past the file's own end
+    /// is beyond the table as ever.
+    #[test]
+    fn a_question_past_a_table_that_grew_since_it_was_opened_says_so() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.c3t");
+        let mut w = TableWriter::create(&path, 1000).unwrap();
+        let column = |w: &mut TableWriter, q: u32| {
+            let first = Shape::Triangle.cells(u64::from(q));
+            let values: Vec<u32> = (0..=q).map(|r| q + r).collect();
+            w.append(1, raw::pack(w.bits(), first, [&values[..]]))
+                .unwrap();
+            w.commit().unwrap();
+        };
+        for q in 0..5 {
+            column(&mut w, q);
+        }
+        let readers = [
+            Table::open(&path).unwrap(),
+            Table::options().mapped(false).open(&path).unwrap(),
+        ];
+        for q in 5..9 {
+            column(&mut w, q);
+        }
+        for t in &readers {
+            assert_eq!(t.get(4, 2).unwrap(), 6);
+            match t.get(6, 1) {
+                Err(TableError::Grew { opened, now, .. }) => {
+                    assert_eq!((opened, now), (Some(4), 8));
+                }
+                other => panic!("{other:?}"),
+            }
+            assert!(matches!(t.get(9, 1), Err(TableError::Grew { .. })));
+        }
+        let fresh = Table::open(&path).unwrap();
+        assert_eq!(fresh.get(6, 1).unwrap(), 7);
+        assert!(matches!(
+            fresh.get(9, 1),
+            Err(TableError::OutOfRange { .. })
+        ));
     }
 
     /// A mapped table cut short in place by another program (the rest of
