@@ -1716,3 +1716,90 @@ fn a_finished_run_removes_the_checkpoint_a_killed_one_left_aside() {
         assert!(!d.join(&aside).exists(), "{aside} left");
     }
 }
+
+/// Two Grundy censuses that stopped with as many lines but other ones: the
+/// figure of one is kept from the other (which lines, not how many); a
+/// whole census of as large a `Q` holds every line, and replaces either.
+#[test]
+fn a_grundy_figure_is_kept_from_a_census_of_other_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let stopped = chomp3_in(
+        d,
+        &[
+            "grundy-census",
+            "--quiet",
+            "--lines",
+            "30",
+            "--max-p",
+            "3500",
+            "--out",
+            "a.tsv",
+        ],
+    );
+    assert_eq!(
+        stopped.status.code(),
+        Some(1),
+        "stopped with the lines proved"
+    );
+    let stopped = chomp3_in(
+        d,
+        &[
+            "grundy-periods",
+            "--quiet",
+            "--lines",
+            "30",
+            "--lag",
+            "18432",
+            "--bfiles",
+            "pb",
+            "--out",
+            "b.tsv",
+            "--max-p",
+            "3000",
+            "--partial",
+        ],
+    );
+    assert_eq!(
+        stopped.status.code(),
+        Some(1),
+        "stopped with the lines done"
+    );
+    let lines = |f: &str| -> std::collections::BTreeSet<(u32, u32)> {
+        (std::fs::read_to_string(d.join(f)).unwrap().lines())
+            .filter(|l| !l.starts_with('#'))
+            .filter_map(|l| {
+                let mut w = l.split_whitespace().map(|x| x.parse::<u32>());
+                Some((w.next()?.ok()?, w.next()?.ok()?))
+            })
+            .collect()
+    };
+    let (a, b) = (lines("a.tsv"), lines("b.tsv"));
+    assert_eq!(a.len(), b.len(), "as many lines");
+    assert!(!a.is_subset(&b), "lines of a.tsv that b.tsv lacks");
+    succeeds(d, &["plot", "--grundy", "a.tsv", "--out", "p"]);
+    kept_unless_replace(
+        d,
+        &["plot", "--grundy", "b.tsv", "--out", "p"],
+        &["p/grundy-periods.png", "p/figures.tsv"],
+        "would replace it",
+    );
+    succeeds(
+        d,
+        &[
+            "grundy-census",
+            "--quiet",
+            "--lines",
+            "30",
+            "--out",
+            "whole.tsv",
+        ],
+    );
+    succeeds(d, &["plot", "--grundy", "whole.tsv", "--out", "p"]);
+    kept_unless_replace(
+        d,
+        &["plot", "--grundy", "a.tsv", "--out", "p"],
+        &["p/grundy-periods.png", "p/figures.tsv"],
+        "would replace it",
+    );
+}

@@ -12,9 +12,11 @@ use crate::grundy::ProvedLine;
 
 /// Draws `grundy-periods` into `dir`, by `command`; returns the file written.
 /// Its record (figures.tsv) says the largest `q`, the number of lines and
-/// of lines in order (the complete prefix in the sweep's order): a census
-/// that stopped part way holds fewer of either than one of the same largest
-/// `q`, or of a smaller one that it lacks lines of.
+/// of lines in order (the complete prefix in the sweep's order), and which
+/// lines (a digest): a census that stopped part way holds fewer of either
+/// than one of the same largest `q`, or other lines than another that
+/// stopped; only the same lines, or every line up to a `q` no smaller, may
+/// replace its figure.
 pub fn plot_grundy(
     lines: &[ProvedLine],
     dir: &Path,
@@ -28,12 +30,30 @@ pub fn plot_grundy(
         .with(
             "lines in order",
             crate::grundy::sequences::prefix_terms(lines),
-        );
+        )
+        .with("lines digest", digest(lines));
     let figures = [(<PeriodsFigure as Figure>::NAME, made.clone())];
     let mut c = Canvas::open(dir, format, replace, &figures)?;
     let written = c.render(&PeriodsFigure(lines), &made)?;
     c.commit()?;
     Ok(written)
+}
+
+/// Which lines a census holds, as one number: FNV-1a over its lines `(q, r)`
+/// in order (equal for the same lines; a figure from other lines is told by
+/// it, as their counts may be equal).
+fn digest(lines: &[ProvedLine]) -> u64 {
+    let mut at: Vec<(u32, u32)> = lines.iter().map(|l| (l.q, l.r)).collect();
+    at.sort_unstable();
+    at.dedup();
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in at
+        .iter()
+        .flat_map(|&(q, r)| q.to_le_bytes().into_iter().chain(r.to_le_bytes()))
+    {
+        h = (h ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+    }
+    h
 }
 
 /// The Grundy census figure.

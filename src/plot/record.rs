@@ -73,10 +73,18 @@ impl Made {
         self.kind == old.kind
             && self.n >= old.n
             && old.also.iter().all(|(name, &had)| {
-                self.also.get(name).is_none_or(|&now| match is_set(name) {
-                    // A set (one bit a member): every member there is here.
-                    true => now & had == had,
-                    false => now >= had,
+                self.also.get(name).is_none_or(|&now| {
+                    if is_set(name) {
+                        // A set (one bit a member): every member there is here.
+                        now & had == had
+                    } else if is_digest(name) {
+                        // Which lines: the same ones, or every line up to
+                        // this `N` (so every one of the other's, `N` no
+                        // smaller).
+                        now == had || self.also.get("lines") == Some(&lines_to(self.n))
+                    } else {
+                        now >= had
+                    }
                 })
             })
     }
@@ -105,6 +113,7 @@ impl std::fmt::Display for Made {
                         .collect();
                     format!("{name} {{{}}}", members.join(","))
                 }
+                false if is_digest(name) => format!("{name} {count:016x}"),
                 false => format!("{count} {name}"),
             })
             .collect();
@@ -113,6 +122,17 @@ impl std::fmt::Display for Made {
         }
         Ok(())
     }
+}
+
+/// Whether the measure `name` is a digest of which lines a source holds
+/// (`lines digest`): equal for the same lines.
+fn is_digest(name: &str) -> bool {
+    name.ends_with(" digest")
+}
+
+/// The lines `(q, r)`, `r <= q <= n`.
+fn lines_to(n: u64) -> u64 {
+    (n + 1).saturating_mul(n + 2) / 2
 }
 
 /// Whether the measure `name` is a set of small numbers (sizes, wheels),
