@@ -964,3 +964,16 @@ def test_a_table_that_grew_since_it_was_opened_says_so(tmp_path):
         with pytest.raises(chomp3.Error, match="grew while it was open"):
             t[60, 7]
     assert chomp3.Table(path)[60, 7] == chomp3.f(60, 7, table=path)
+
+
+def test_arguments_of_32_bits_past_their_range_are_value_errors(tmp_path):
+    for call, name in [
+        (lambda: chomp3.census(2**32, tmp_path / "c.tsv", progress=False), "rows"),
+        (lambda: chomp3.grundy_line(2**32, 0, 10, progress=False), "q"),
+        (lambda: chomp3.grundy_table(2**32, tmp_path / "g.g3t", progress=False), "n"),
+        (lambda: chomp3.grundy_census(2**32, tmp_path / "g.tsv", progress=False), "lines"),
+        (lambda: chomp3.grundy_periods(3, 2**32, tmp_path / "b", progress=False), "lag"),
+        (lambda: chomp3.nim(5, 2**32, 0, options=True), "below 2\\*\\*32"),
+    ]:
+        with pytest.raises(ValueError, match=name):
+            call()

@@ -60,6 +60,15 @@ __version__ = "0.1.0"
 
 _CLASSES = np.array(["constant", "periodic", "open"])
 
+def _count32(name: str, value: Any) -> int:
+    """``value`` as a non-negative int below 2**32, or TypeError / ValueError
+    naming ``name``."""
+    v = _count(name, value)
+    if v >= 2**32:
+        raise ValueError(f"{name} must be below 2**32, got {v}")
+    return v
+
+
 def _count(name: str, value: Any, bounded: bool = True) -> int:
     """``value`` as a non-negative int (below 2**64 when ``bounded``), or
     TypeError / ValueError naming ``name``."""
@@ -420,7 +429,7 @@ def grundy_line(q: int, r: int, stop: int, progress: bool = True):
     """G(p, q, r) for ``p`` from ``max(q, 1)`` to ``stop - 1``, as a numpy
     array, by one sweep of the lines ``q' <= q`` (the GIL is released while
     it runs; KeyboardInterrupt stops it)."""
-    q, r, stop = _count("q", q), _count("r", r), _count("stop", stop)
+    q, r, stop = _count32("q", q), _count32("r", r), _count32("stop", stop)
     return _chomp3.grundy_line(q, r, stop, _progress_bar("p", progress))
 
 
@@ -430,7 +439,7 @@ def grundy_table(n: int, path: Any, capacity: Optional[int] = None, progress: bo
     call goes on from there; KeyboardInterrupt keeps every slab committed).
     ``capacity`` is the largest N it may later grow to (default
     ``max(n, 5000)``). Returns the table, opened."""
-    n, path = _count("n", n), _path("path", path)
+    n, path = _count32("n", n), _path("path", path)
     capacity = None if capacity is None else _count("capacity", capacity)
     _chomp3.grundy_table(n, path, capacity, _progress_bar("slabs", progress))
     return GrundyTable(path)
@@ -456,11 +465,11 @@ def grundy_census(
     while it runs; KeyboardInterrupt stops it, writing nothing (it keeps no
     checkpoint). Returns ``{"lines": ..., "swept": ...}`` (the first pass's
     last ``p``)."""
-    lines, out = _count("lines", lines), _path("out", out)
+    lines, out = _count32("lines", lines), _path("out", out)
     bfiles = None if bfiles is None else _path("bfiles", bfiles)
-    rectangles = None if rectangles is None else _count("rectangles", rectangles)
+    rectangles = None if rectangles is None else _count32("rectangles", rectangles)
     done, swept = _chomp3.grundy_census(
-        lines, out, bfiles, rectangles, _count("max_p", max_p), replace, _progress_bar("lines", progress)
+        lines, out, bfiles, rectangles, _count32("max_p", max_p), replace, _progress_bar("lines", progress)
     )
     return {"lines": done, "swept": swept}
 
@@ -491,7 +500,7 @@ def grundy_periods(
     done are written first. Refuses to replace a census or b-files of more
     lines unless ``replace``. Returns ``{"lines": ..., "swept": ...}`` (the
     trailing sweep's last ``p``)."""
-    lines, lag = _count("lines", lines), _count("lag", lag)
+    lines, lag = _count32("lines", lines), _count32("lag", lag)
     bfiles = _path("bfiles", bfiles)
     out = None if out is None else _path("out", out)
     checkpoint = None if checkpoint is None else _path("checkpoint", checkpoint)
@@ -502,7 +511,7 @@ def grundy_periods(
         out,
         checkpoint,
         checkpoint_secs,
-        _count("max_p", max_p),
+        _count32("max_p", max_p),
         partial,
         replace,
         _progress_bar("lines", progress),
@@ -578,8 +587,10 @@ def nim(
     ``(value, [((p', q', r'), value), ...])`` for every move. With
     ``progress=True`` a long sweep shows a progress bar; Ctrl-C stops it."""
     p, q, r = _grundy_position(p, q, r)
-    if options and p >= 2**32:
-        raise ValueError(f"options=True lists every move of [p,q,r] (p - 1 + q + r of them): p must be below 2**32, got {p}")
+    if options and max(p, q, r) >= 2**32:
+        raise ValueError(
+            f"options=True lists every move of [p,q,r] (p - 1 + q + r of them): p, q and r must be below 2**32, got [{p},{q},{r}]"
+        )
     if options:
         if grundy_table is not None or grundy_census is not None or explain:
             raise Error("nim: options=True computes every move; it names no file and explains nothing")
@@ -673,7 +684,7 @@ def census(
     the same call continues from it. Refuses to replace a census of more rows
     unless ``replace``."""
     constant, periodic, open_, columns = _chomp3.census(
-        _count("rows", rows),
+        _count32("rows", rows),
         _path("out", out),
         None if descriptors is None else _path("descriptors", descriptors),
         None if checkpoint is None else _path("checkpoint", checkpoint),
