@@ -18,6 +18,11 @@ use crate::{error, guard};
 pub(crate) fn table_error(path: &Path, e: TableError) -> PyErr {
     let message = e.with_path(path);
     match e {
+        TableError::NotFound(_, chomp3::f::table::Shape::Tetrahedron) => {
+            PyFileNotFoundError::new_err(format!(
+                "{message}; chomp3.grundy_table(n, path) creates a Grundy table"
+            ))
+        }
         TableError::NotFound(..) => PyFileNotFoundError::new_err(format!(
             "{message}; chomp3.compute(n, path) creates a table of f"
         )),

@@ -977,3 +977,10 @@ def test_arguments_of_32_bits_past_their_range_are_value_errors(tmp_path):
     ]:
         with pytest.raises(ValueError, match=name):
             call()
+
+
+def test_a_missing_grundy_table_names_the_call_that_makes_one(tmp_path):
+    with pytest.raises(FileNotFoundError, match=r"chomp3\.grundy_table\(n, path\)"):
+        chomp3.GrundyTable(tmp_path / "none.g3t")
+    with pytest.raises(FileNotFoundError, match=r"chomp3\.compute\(n, path\)"):
+        chomp3.Table(tmp_path / "none.c3t")
