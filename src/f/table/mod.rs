@@ -580,32 +580,30 @@ impl Table {
     /// over it in place, or a table made again there, is refused: its bytes
     /// would be read with this one's layout.
     fn still_the_table(&self) -> Result<(), TableError> {
+        match self.commit_now()? {
+            Some(c) if c.columns >= self.commit.columns => Ok(()),
+            _ => Err(TableError::Replaced(self.path.clone())),
+        }
+    }
+
+    /// The newest commit the file holds now, if its fixed header is still
+    /// the one read at open (`None`: another file, or no commit).
+    fn commit_now(&self) -> Result<Option<Commit>, TableError> {
         let mut head = [0u8; SLOT_OFFSETS[1] + SLOT_LEN];
         self.bytes.read_at(0, &mut head)?;
         let newest = SLOT_OFFSETS
             .iter()
             .filter_map(|&o| Commit::decode(&head[o..o + SLOT_LEN]))
             .max_by_key(|c| c.sequence);
-        match newest {
-            Some(c) if head[..FIXED] == self.fixed && c.columns >= self.commit.columns => Ok(()),
-            _ => Err(TableError::Replaced(self.path.clone())),
-        }
+        Ok(newest.filter(|_| head[..FIXED] == self.fixed))
     }
 
     /// The error for a question past the table as opened: [`TableError::Grew`]
     /// if the file has committed more columns since (the same table: its
     /// fixed header as it was), else `beyond`.
     pub(crate) fn past_the_end(&self, beyond: TableError) -> TableError {
-        let mut head = [0u8; SLOT_OFFSETS[1] + SLOT_LEN];
-        if self.bytes.read_at(0, &mut head).is_err() || head[..FIXED] != self.fixed {
-            return beyond;
-        }
-        let newest = SLOT_OFFSETS
-            .iter()
-            .filter_map(|&o| Commit::decode(&head[o..o + SLOT_LEN]))
-            .max_by_key(|c| c.sequence);
-        match newest {
-            Some(c) if c.columns > self.commit.columns => TableError::Grew {
+        match self.commit_now() {
+            Ok(Some(c)) if c.columns > self.commit.columns => TableError::Grew {
                 path: self.path.clone(),
                 opened: self.n(),
                 now: c.columns - 1,
