@@ -19,6 +19,8 @@ pub(crate) fn census_error(path: &Path, e: DescriptorError) -> PyErr {
         DescriptorError::NotFound(_) => {
             PyFileNotFoundError::new_err(format!("{message}; chomp3.census(rows, out) makes one"))
         }
+        // A link to nothing: no file there either.
+        DescriptorError::Input(i) if i.is_missing() => PyFileNotFoundError::new_err(message),
         _ => error(message),
     }
 }

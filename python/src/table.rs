@@ -26,6 +26,8 @@ pub(crate) fn table_error(path: &Path, e: TableError) -> PyErr {
         TableError::NotFound(..) => PyFileNotFoundError::new_err(format!(
             "{message}; chomp3.compute(n, path) creates a table of f"
         )),
+        // A link to nothing: no file there either.
+        TableError::Input(i) if i.is_missing() => PyFileNotFoundError::new_err(message),
         TableError::BeyondCapacity { .. } => {
             error(format!("{message}; chomp3.compute makes a new one"))
         }

@@ -984,3 +984,11 @@ def test_a_missing_grundy_table_names_the_call_that_makes_one(tmp_path):
         chomp3.GrundyTable(tmp_path / "none.g3t")
     with pytest.raises(FileNotFoundError, match=r"chomp3\.compute\(n, path\)"):
         chomp3.Table(tmp_path / "none.c3t")
+
+
+def test_a_link_to_nothing_is_a_file_not_found(tmp_path):
+    link = tmp_path / "gone"
+    os.symlink(tmp_path / "nowhere", link)
+    for reader in (chomp3.Table, chomp3.GrundyTable, chomp3.Census):
+        with pytest.raises(FileNotFoundError, match="gone"):
+            reader(link)
