@@ -705,3 +705,44 @@ fn complete_graphs_have_value_n_mod_3_up_to_64_vertices() {
     }
     assert!(started.elapsed().as_secs() < 60, "{:?}", started.elapsed());
 }
+
+/// A dense graph on 64 vertices, whose solve goes some thousand moves deep
+/// at once, once overflowed the stack of the thread solving it (an abort):
+/// it now runs until stopped, and Ctrl-C ends it with the usual line.
+#[test]
+fn a_solve_a_thousand_moves_deep_runs_until_it_is_stopped() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("dense.txt");
+    // 1,200 distinct edges on 64 vertices, by a fixed linear congruence.
+    let mut seen = std::collections::BTreeSet::new();
+    let mut x: u64 = 12345;
+    while seen.len() < 1200 {
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let (u, v) = ((x >> 33) % 64, (x >> 13) % 64);
+        if u != v {
+            seen.insert((u.min(v), u.max(v)));
+        }
+    }
+    let text: String = seen.iter().map(|(u, v)| format!("{u} {v}\n")).collect();
+    std::fs::write(&path, text).unwrap();
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_chomp3"))
+        .args(["graph", "--edges", path.to_str().unwrap()])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_secs(3));
+    let pid = child.id().to_string();
+    assert!(
+        std::process::Command::new("kill")
+            .args(["-INT", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(err.contains("interrupted"), "{err}");
+}

@@ -124,6 +124,13 @@ pub struct Solver {
     id: u64,
 }
 
+/// Stack left below which a solve's next level runs on a new segment: a
+/// level holds a few graphs and keys of up to 64 rows, and the canonical
+/// form's search.
+const STACK_RED_ZONE: usize = 256 * 1024;
+/// Size of each new stack segment.
+const STACK_SEGMENT: usize = 8 * 1024 * 1024;
+
 /// The next solver's `id`.
 static NEXT_ID: AtomicU64 = AtomicU64::new(0);
 
@@ -389,6 +396,14 @@ impl Solver {
     /// The value of a connected, non-bipartite `c` through its canonical key:
     /// from the memo, by the symmetry lemma, or from its options.
     fn canonical(&self, c: &Graph) -> Option<u32> {
+        // One level of the recursion through the options: a dense graph of 64
+        // vertices goes some 2,000 moves deep, past any thread's own stack
+        // (rayon's, Python's), so the stack is extended where it runs low.
+        stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || self.canonical_here(c))
+    }
+
+    /// [`Solver::canonical`] on the stack it has.
+    fn canonical_here(&self, c: &Graph) -> Option<u32> {
         let (k, mirror) = key_and_mirror(c);
         // The guard is dropped at once: holding it across the recursion below
         // could deadlock on the same shard.
