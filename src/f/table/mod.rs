@@ -213,6 +213,7 @@ impl NamesPath for TableError {
                 | TableError::Io { .. }
                 | TableError::Shrunk(..)
                 | TableError::Replaced(..)
+                | TableError::Grew { .. }
         )
     }
 }
