@@ -804,7 +804,7 @@ fn analyses_and_figures_from_a_fuller_source_are_kept_unless_replace_is_given() 
     kept(
         &["plot", "--grundy", "h.tsv", "--out", "gp"],
         "gp",
-        "with 496 lines, 496 lines in order (figures.tsv)",
+        "496 lines in order (figures.tsv)",
     );
     // Fewer wheels beside the same small graphs.
     for (at, wheels) in [("w1", "wheel:3..8"), ("w2", "wheel:3..6")] {
