@@ -1024,6 +1024,31 @@ fn an_analysis_replaces_the_whole_set_and_says_its_kind() {
     }
     let summary = std::fs::read_to_string(d.join("a--census-only/summary.json")).unwrap();
     assert!(summary.contains("\"census_only\": true"), "{summary}");
+    // A kill between the commit and the removal leaves the replaced
+    // analysis's values.tsv; the summary names it, and the next analysis
+    // there removes it.
+    let replaced = summary.split("\"replaced\"").nth(1).unwrap_or_default();
+    assert!(replaced.contains("\"values.tsv\""), "{summary}");
+    std::fs::write(d.join("a--census-only/values.tsv"), b"a table's values").unwrap();
+    run(&[
+        "analyze",
+        "--quiet",
+        "--census-only",
+        "--census",
+        "c.c3d",
+        "--out",
+        "a--census-only",
+    ]);
+    assert!(
+        !d.join("a--census-only/values.tsv").exists(),
+        "the values.tsv left by a kill is gone"
+    );
+    for name in mine {
+        assert_eq!(
+            std::fs::read(d.join("a--census-only").join(name)).unwrap(),
+            b"mine"
+        );
+    }
 }
 
 /// A file of a name the new analysis writes, which the summary there does

@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use chomp3::base::path_message::NamesPath;
 use chomp3::graph::{Graph, MAX_VERTICES, MemoError, Move, Multigraph, Solver};
 use pyo3::exceptions::PyFileNotFoundError;
 use pyo3::prelude::*;
@@ -31,10 +32,12 @@ impl Memo {
     fn load(path: PathBuf) -> PyResult<Memo> {
         guard(|| match Solver::open(&path) {
             Ok(solver) => Ok(Memo { solver }),
-            Err(MemoError::NotFound(p)) => Err(PyFileNotFoundError::new_err(
-                MemoError::NotFound(p).to_string(),
-            )),
-            Err(e) => Err(error(format!("{}: {e}", path.display()))),
+            // No file there, or a link to none.
+            Err(e @ MemoError::NotFound(_)) => Err(PyFileNotFoundError::new_err(e.to_string())),
+            Err(MemoError::Input(i)) if i.is_missing() => {
+                Err(PyFileNotFoundError::new_err(i.to_string()))
+            }
+            Err(e) => Err(error(e.with_path(&path))),
         })
     }
 

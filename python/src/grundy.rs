@@ -23,8 +23,13 @@ use crate::{
 pub(crate) fn nim_error(e: chomp3::grundy::nim::NimError) -> PyErr {
     use chomp3::grundy::nim::NimError;
     let missing = match &e {
-        NimError::Table { error, .. } => matches!(error, TableError::NotFound(..)),
+        NimError::Table { error, .. } => match error {
+            TableError::NotFound(..) => true,
+            TableError::Input(i) => i.is_missing(),
+            _ => false,
+        },
         NimError::Census { error, .. } => error.not_found(),
+        NimError::Rectangles { missing, .. } => *missing,
         _ => false,
     };
     if let NimError::BadBudget(s) = &e {

@@ -990,6 +990,22 @@ def test_a_missing_grundy_table_names_the_call_that_makes_one(tmp_path):
 def test_a_link_to_nothing_is_a_file_not_found(tmp_path):
     link = tmp_path / "gone"
     os.symlink(tmp_path / "nowhere", link)
-    for reader in (chomp3.Table, chomp3.GrundyTable, chomp3.Census):
+    for reader in (chomp3.Table, chomp3.GrundyTable, chomp3.Census, chomp3.Memo.load,
+                   lambda p: chomp3.nim(5, 5, 5, rectangles=p),
+                   lambda p: chomp3.nim(5, 3, 2, rectangles=p)):
         with pytest.raises(FileNotFoundError, match="gone"):
             reader(link)
+    # Not there at all: the same.
+    for p in (5, 5), (3, 2):
+        with pytest.raises(FileNotFoundError, match="none.txt"):
+            chomp3.nim(5, *p, rectangles=tmp_path / "none.txt")
+
+
+def test_a_memo_message_names_its_file_once(tmp_path):
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for path, kind in (fifo, "FIFO"), ("/dev/zero", "character device"):
+        with pytest.raises(chomp3.Error) as e:
+            chomp3.Memo.load(path)
+        assert kind in str(e.value)
+        assert str(e.value).count(str(path)) == 1, str(e.value)

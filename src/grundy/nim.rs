@@ -196,8 +196,13 @@ pub enum NimError {
         r: u64,
     },
     /// The rectangles' b-file could not be read.
-    #[error("{0}")]
-    Rectangles(String),
+    #[error("{message}")]
+    Rectangles {
+        /// What is wrong, naming the file.
+        message: String,
+        /// Whether nothing is there to read: no file, or a link to none.
+        missing: bool,
+    },
     /// The sweep is estimated to take longer than the caller allows.
     #[error("G({p},{q},{r}) needs {cost}, more than the {budget} s allowed; nothing was computed")]
     TooCostly {
@@ -410,24 +415,26 @@ pub fn nim(
             Some(Err(e)) => return Err(bad(e)),
         }
     }
-    let rectangles_error = |path: &Path, e: String| {
-        NimError::Rectangles(match e.starts_with(&path.display().to_string()) {
+    let rectangles_error = |path: &Path, e: String, missing: bool| NimError::Rectangles {
+        message: match e.starts_with(&path.display().to_string()) {
             true => e,
             false => format!("{}: {e}", path.display()),
-        })
+        },
+        missing,
+    };
+    let input_error = |path: &Path, e: crate::base::input::InputError| {
+        rectangles_error(path, e.to_string(), e.is_missing())
     };
     if let Some(path) = files.rectangles {
         let what = "a b-file of the rectangles";
         if small != Some(q) || q != r {
             // Not read for a position that is no rectangle; but a file named
             // that is not there, or no regular file, is an error all the same.
-            crate::base::input::open(path, what)
-                .map_err(|e| rectangles_error(path, e.to_string()))?;
+            crate::base::input::open(path, what).map_err(|e| input_error(path, e))?;
         } else {
-            let read = crate::base::text::open(path, what)
-                .map_err(|e| e.to_string())
-                .and_then(|f| super::sequences::read_rectangles(f, &path.display().to_string()));
-            let values = read.map_err(|e| rectangles_error(path, e))?;
+            let file = crate::base::text::open(path, what).map_err(|e| input_error(path, e))?;
+            let values = super::sequences::read_rectangles(file, &path.display().to_string())
+                .map_err(|e| rectangles_error(path, e, false))?;
             let n_max = values.len() as u64;
             match usize::try_from(q)
                 .ok()

@@ -31,6 +31,10 @@ struct Summary<'a> {
     /// The files the analysis wrote (the next analysis in the directory
     /// removes those it does not write itself).
     files: &'a [String],
+    /// Files the analysis this one replaced wrote and this one does not,
+    /// there when it was committed: removed just after, and by the next
+    /// analysis here if a kill came between.
+    replaced: &'a [String],
 }
 
 #[derive(Serialize)]
@@ -43,7 +47,7 @@ struct SequenceInfo<'a> {
 pub(super) fn write(
     set: &mut FileSet,
     a: &Analysis,
-    (counts, sequences, files): (&RowCounts, &[Sequence], &[String]),
+    (counts, sequences, files, replaced): (&RowCounts, &[Sequence], &[String], &[String]),
     provenance: &Provenance,
     path: &Path,
 ) -> io::Result<()> {
@@ -67,6 +71,7 @@ pub(super) fn write(
         growth: &a.growth,
         checks: &a.checks,
         files,
+        replaced,
     };
     let json = serde_json::to_string_pretty(&summary).map_err(io::Error::other)?;
     set.write(path, |w| writeln!(w, "{json}"))

@@ -236,11 +236,16 @@ pub fn may_write(dir: &Path, this: &Extent) -> Result<(), Kept> {
 }
 
 /// The first of `names` (the files an analysis is to write into `dir`) that
-/// is there but not one the summary there lists as its analysis's, which is
-/// then kept. A summary of an older chomp3 lists none: the names an analysis
+/// is there but not one the summary there lists as its analysis's (or as
+/// one it replaced), which is then kept. A summary of an older chomp3 lists none: the names an analysis
 /// writes are taken as its.
 fn unaccounted(dir: &Path, names: &[String]) -> Result<(), Kept> {
-    let listed = files_listed(dir);
+    // With the files it replaced and had still to remove: they are an
+    // analysis's too.
+    let listed = files_listed(dir).map(|mut listed| {
+        listed.extend(files_replaced(dir));
+        listed
+    });
     let found = names.iter().map(|name| dir.join(name)).find(|path| {
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
         let ours = name.is_some_and(|name| match &listed {
@@ -333,8 +338,20 @@ fn summary(dir: &Path) -> Option<serde_json::Value> {
 /// The files the analysis in `dir` wrote, as its `summary.json` lists them
 /// (`None` for a summary of an older chomp3, which did not).
 fn files_listed(dir: &Path) -> Option<Vec<String>> {
+    names_under(dir, "files")
+}
+
+/// The files the summary in `dir` says its analysis replaced and had still
+/// to remove when it was committed (none from a summary without the list).
+fn files_replaced(dir: &Path) -> Vec<String> {
+    names_under(dir, "replaced").unwrap_or_default()
+}
+
+/// The file names (without a `/`) of the list `key` of the summary in
+/// `dir`; `None` without a summary or the list.
+fn names_under(dir: &Path, key: &str) -> Option<Vec<String>> {
     let v = summary(dir);
-    (v.as_ref().and_then(|v| v.get("files")?.as_array())).map(|files| {
+    (v.as_ref().and_then(|v| v.get(key)?.as_array())).map(|files| {
         (files.iter())
             .filter_map(|f| Some(f.as_str()?.to_string()))
             .filter(|f| !f.contains('/'))
@@ -370,10 +387,25 @@ pub fn write_all(a: &Analysis, table: &Path, command: &str, dir: &Path) -> io::R
         (set.paths()).all(|p| files.iter().any(|f| p.file_name() == Some(f.as_ref()))),
         "a file written that the summary would not list"
     );
+    // What the analysis replaced wrote and this one does not (its rows.tsv
+    // beside this one's rows.tsv.xz, a table's values.tsv beside an analysis
+    // of a census alone), by its summary, read before the new one is in
+    // place: with what it had itself still to remove. They go once this one
+    // is committed, so that the directory holds one analysis; the new
+    // summary names them, so that a kill between the commit and their
+    // removal leaves them to the next analysis here. Nothing else is
+    // touched: only what a summary lists, and only regular files.
+    let replaced: Vec<String> = (files_listed(dir).unwrap_or_default().into_iter())
+        .chain(files_replaced(dir))
+        .filter(|name| written_here(name) && !files.contains(name))
+        .filter(|name| std::fs::symlink_metadata(dir.join(name)).is_ok_and(|m| m.is_file()))
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
     json::write(
         &mut set,
         a,
-        (&counts, &sequences, &files),
+        (&counts, &sequences, &files, &replaced),
         &provenance,
         &dir.join("summary.json"),
     )?;
@@ -381,20 +413,10 @@ pub fn write_all(a: &Analysis, table: &Path, command: &str, dir: &Path) -> io::R
     set.write(&dir.join("report.md"), |w| w.write_all(report.as_bytes()))?;
     // The summary is what `may_write` reads before the next analysis here.
     set.rename_first(&dir.join("summary.json"));
-    let ours: Vec<PathBuf> = set.paths().map(Path::to_path_buf).collect();
-    // What the analysis replaced wrote, by its summary (read before the
-    // new one is in place).
-    let theirs = files_listed(dir).unwrap_or_default();
     set.commit()?;
-    // Files the replaced analysis wrote and this one does not (its
-    // rows.tsv beside this one's rows.tsv.xz, a table's values.tsv beside an
-    // analysis of a census alone) go with it, so that the directory holds
-    // one analysis. Nothing else is touched: only what its summary lists,
-    // and only regular files.
-    for name in theirs {
+    for name in replaced {
         let path = dir.join(&name);
-        let file = std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file());
-        if file && written_here(&name) && !ours.contains(&path) {
+        if std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file()) {
             std::fs::remove_file(&path)?;
         }
     }
