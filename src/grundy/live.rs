@@ -91,14 +91,26 @@ pub(super) struct Live {
 
 /// Which lines a step takes rather than computes (values known to repeat,
 /// see [`super::lag`]), row by row: per row `q`, the `r` of the lines it
-/// computes and of those it takes, each ascending. Made once per chunk, so
-/// that a step walks the lines it computes without a test per line and
-/// enters the values it takes in a loop of their own (see
+/// computes, of those it takes and enters in the column and row sets, and
+/// of those it takes and enters in none, each ascending. Made once per
+/// chunk, so that a step walks the lines it computes without a test per
+/// line and enters the values it takes in loops of their own (see
 /// [`Live::step_row`]).
+///
+/// A taken value is entered only where a computed line reads it: the line
+/// `(j, r)`, `j > r`, in column `r` when a line `(q, r)`, `q > j`, is
+/// computed, and in row `j` when a line `(j, t)`, `t > r`, is; those are the
+/// only lines whose sets hold it (the module's comment). A taken diagonal
+/// line `(j, j)` is entered in neither: the lines that read it read it in
+/// the diagonal prefixes (`diag[d]`, `d > j`), made from every diagonal
+/// line's value ([`Live::diag_from`]). Once nearly every line is taken, as
+/// at the end of a census, a step then costs next to nothing beside its
+/// computed lines.
 pub(super) struct Plan {
     /// Per row `q`: where its computed `r` start in `rs`, where its taken
-    /// ones start, and where they end.
-    rows: Vec<[u32; 3]>,
+    /// ones entered in the sets start, where those entered in none start,
+    /// and where they end.
+    rows: Vec<[u32; 4]>,
     rs: Vec<u16>,
 }
 
@@ -106,34 +118,50 @@ impl Plan {
     /// The plan of the lines `q <= q_max` that takes the lines `at` with
     /// `taken(at)` and computes the others.
     pub(super) fn new(q_max: u32, taken: impl Fn(usize) -> bool) -> Plan {
-        let mut rows = Vec::with_capacity(q_max as usize + 1);
-        let mut rs = Vec::with_capacity(line(q_max, q_max) + 1);
+        let rows = q_max as usize + 1;
+        // Per column `r`, the greatest `q` of a computed line `(q, r)`, and
+        // per row `q`, the greatest `r` of one `(q, r)` (none: 0, which no
+        // taken line is below).
+        let (mut col_top, mut row_top) = (vec![0u32; rows], vec![0u32; rows]);
+        for q in 0..=q_max {
+            for r in (0..=q).filter(|&r| !taken(line(q, r))) {
+                col_top[r as usize] = col_top[r as usize].max(q);
+                row_top[q as usize] = row_top[q as usize].max(r);
+            }
+        }
+        let read = |q: u32, r: u32| r < q && (q < col_top[r as usize] || r < row_top[q as usize]);
+        let mut plan = Plan {
+            rows: Vec::with_capacity(rows),
+            rs: Vec::with_capacity(line(q_max, q_max) + 1),
+        };
         for q in 0..=q_max {
             let a0 = line(q, 0);
-            let computed = narrow::<u32, _>(rs.len());
-            rs.extend(
-                (0..=q)
-                    .filter(|&r| !taken(a0 + r as usize))
-                    .map(narrow::<u16, _>),
-            );
-            let copied = narrow::<u32, _>(rs.len());
-            rs.extend(
-                (0..=q)
-                    .filter(|&r| taken(a0 + r as usize))
-                    .map(narrow::<u16, _>),
-            );
-            rows.push([computed, copied, narrow::<u32, _>(rs.len())]);
+            let mut starts = [0u32; 4];
+            let kinds: [&dyn Fn(u32) -> bool; 3] = [
+                &|r| !taken(a0 + r as usize),
+                &|r| taken(a0 + r as usize) && read(q, r),
+                &|r| taken(a0 + r as usize) && !read(q, r),
+            ];
+            for (start, kind) in starts.iter_mut().zip(kinds) {
+                *start = narrow::<u32, _>(plan.rs.len());
+                plan.rs
+                    .extend((0..=q).filter(|&r| kind(r)).map(narrow::<u16, _>));
+            }
+            starts[3] = narrow::<u32, _>(plan.rs.len());
+            plan.rows.push(starts);
         }
-        Plan { rows, rs }
+        plan
     }
 
-    /// The `r` of the lines of row `q` computed, and of those taken.
-    fn row(&self, q: usize) -> (&[u16], &[u16]) {
-        let [a, b, c] = self.rows[q];
-        (
+    /// The `r` of the lines of row `q` computed, of those taken and entered
+    /// in the sets, and of those taken and entered in none.
+    fn row(&self, q: usize) -> [&[u16]; 3] {
+        let [a, b, c, d] = self.rows[q];
+        [
             &self.rs[a as usize..b as usize],
             &self.rs[b as usize..c as usize],
-        )
+            &self.rs[c as usize..d as usize],
+        ]
     }
 }
 
@@ -459,12 +487,12 @@ impl Live {
             row.as_mut_ptr(),
         );
         let op = out.map(|o| o.as_mut_ptr());
-        let (computed, taken) = match given {
+        let [computed, taken, silent] = match given {
             Some(g) => g.plan.row(q),
             None => all.row(q),
         };
-        // The diagonal line `(q, q)` enters its value in the column `q` and
-        // the row as the others do (no test on the way): both hold it
+        // A computed diagonal line `(q, q)` enters its value in the column
+        // `q` and the row as the others do (no test on the way): both hold it
         // harmlessly, the row being emptied at the next row and `(q, q)`
         // being an option of every line `(j, q)`, `j > q`, that reads the
         // column `q` (a middle row move), which has it in its diagonal set.
@@ -486,6 +514,17 @@ impl Live {
                     }
                     set_bit_at(cp.add(r * len), v, mask);
                     set_bit_at(rp, v, mask);
+                }
+            }
+            for &r in silent {
+                let at = a0 + r as usize;
+                // SAFETY: as above, without the rings.
+                unsafe {
+                    let x = *g.x.get_unchecked((at - from) * g.stride);
+                    *now.get_unchecked_mut(at) = p.wrapping_add_signed(i32::from(x));
+                    if let Some(o) = op {
+                        *o.add(at - from) = x;
+                    }
                 }
             }
         }
@@ -808,17 +847,29 @@ mod tests {
         assert!(live.below_window().is_none());
     }
 
-    /// Lines given their values (here the plain sweep's, every third line
-    /// and the whole row 4) pass them on as computed ones would: every other
-    /// line's value is the plain sweep's, whole and split, and every line's
-    /// `x` is written out.
+    /// Lines given their values (here the plain sweep's: every third line
+    /// and the whole row 4; or all but a few, so that most are entered in
+    /// no set) pass them on as computed ones would: every other line's
+    /// value is the plain sweep's, whole and split, and every line's `x` is
+    /// written out.
     #[test]
     fn given_values_enter_the_sets_as_computed_ones() {
         let q_max = 12;
+        let few = [line(12, 3), line(7, 2), line(10, 10), line(9, 0)];
+        given_values_as_computed(
+            q_max,
+            &Plan::new(q_max, |at| {
+                at % 3 == 1 || (line(4, 0)..=line(4, 4)).contains(&at)
+            }),
+        );
+        given_values_as_computed(q_max, &Plan::new(q_max, |at| !few.contains(&at)));
+        given_values_as_computed(q_max, &Plan::new(q_max, |at| at != line(5, 5)));
+        given_values_as_computed(q_max, &Plan::new(q_max, |_| true));
+    }
+
+    /// The check above for one plan: 600 steps, the last 300 split at row 6.
+    fn given_values_as_computed(q_max: u32, plan: &Plan) {
         let n = line(q_max, q_max) + 1;
-        let plan = Plan::new(q_max, |at| {
-            at % 3 == 1 || (line(4, 0)..=line(4, 4)).contains(&at)
-        });
         let mut plain = Sweep::new(q_max);
         let mut live = Live::new(q_max, 2 * q_max + 64);
         for _ in 0..q_max {
@@ -836,7 +887,7 @@ mod tests {
                 .map(|&g| (g as i64 - p) as i16)
                 .collect();
             let given = Some(Given {
-                plan: &plan,
+                plan,
                 x: &x,
                 stride: 1,
             });
@@ -850,7 +901,7 @@ mod tests {
                 rings.clear();
                 low.export(&mut rings);
                 let above = Some(Given {
-                    plan: &plan,
+                    plan,
                     x: &x[n1..],
                     stride: 1,
                 });
