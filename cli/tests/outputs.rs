@@ -1025,12 +1025,17 @@ fn an_analysis_replaces_the_whole_set_and_says_its_kind() {
     let summary = std::fs::read_to_string(d.join("a--census-only/summary.json")).unwrap();
     assert!(summary.contains("\"census_only\": true"), "{summary}");
     // A kill between the commit and the removal leaves the replaced
-    // analysis's values.tsv; the summary names it, and the next analysis
-    // there removes it.
+    // analysis's values.tsv, older than the summary, which names it: the
+    // next analysis there removes it. (The state is made here by writing
+    // the summary again after the file; the clock's tick may be coarse.)
     let replaced = summary.split("\"replaced\"").nth(1).unwrap_or_default();
     assert!(replaced.contains("\"values.tsv\""), "{summary}");
-    std::fs::write(d.join("a--census-only/values.tsv"), b"a table's values").unwrap();
-    run(&[
+    let (values, summary_path) = (
+        d.join("a--census-only/values.tsv"),
+        d.join("a--census-only/summary.json"),
+    );
+    let tick = || std::thread::sleep(std::time::Duration::from_millis(30));
+    let census_only = [
         "analyze",
         "--quiet",
         "--census-only",
@@ -1038,11 +1043,21 @@ fn an_analysis_replaces_the_whole_set_and_says_its_kind() {
         "c.c3d",
         "--out",
         "a--census-only",
-    ]);
-    assert!(
-        !d.join("a--census-only/values.tsv").exists(),
-        "the values.tsv left by a kill is gone"
-    );
+    ];
+    std::fs::write(&values, b"a table's values").unwrap();
+    tick();
+    std::fs::write(&summary_path, &summary).unwrap();
+    run(&census_only);
+    assert!(!values.exists(), "the values.tsv left by a kill is gone");
+    // A file of that name made after the summary is not the replaced
+    // analysis's (a user's own): kept, and by the analyses after.
+    let summary = std::fs::read_to_string(&summary_path).unwrap();
+    assert!(summary.contains("\"replaced\""), "{summary}");
+    tick();
+    std::fs::write(&values, b"mine").unwrap();
+    run(&census_only);
+    run(&census_only);
+    assert_eq!(std::fs::read(&values).unwrap(), b"mine");
     for name in mine {
         assert_eq!(
             std::fs::read(d.join("a--census-only").join(name)).unwrap(),

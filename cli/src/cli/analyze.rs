@@ -139,9 +139,10 @@ pub fn write(
         counts.open
     );
     say!(
-        "every row below {} is settled; results in {}/ (report.md, rows.tsv, summary.json, b-files)",
+        "every row below {} is settled; results in {}/ (report.md, {}, summary.json, b-files)",
         a.settled_below,
-        out.shown()
+        out.shown(),
+        chomp3::f::analysis::report::rows_file(a)
     );
     Ok(())
 }

@@ -260,6 +260,12 @@ fn unaccounted(dir: &Path, names: &[String]) -> Result<(), Kept> {
     }
 }
 
+/// The name of the file of the rows [`write_all`] writes for `a`:
+/// `rows.tsv`, or `rows.tsv.xz` for more than 300,001 rows.
+pub fn rows_file(a: &Analysis) -> &'static str {
+    tsv::rows_file_name(a.rows.len())
+}
+
 /// The names of the files [`write_all`] writes for `a`, sorted.
 pub fn files_of(a: &Analysis) -> Vec<String> {
     let large = a.rows.len() > tsv::PLAIN_ROWS;
@@ -343,8 +349,23 @@ fn files_listed(dir: &Path) -> Option<Vec<String>> {
 
 /// The files the summary in `dir` says its analysis replaced and had still
 /// to remove when it was committed (none from a summary without the list).
+///
+/// Only those still there that were last changed before the summary: a
+/// file of such a name made after it (a user's own `rows.tsv`, made once the
+/// old one was gone, with `xz -dk` from the analysis's `rows.tsv.xz` say,
+/// which keeps the time it was modified but not the time its inode changed)
+/// is not one the replaced analysis left, and is not taken for one.
 fn files_replaced(dir: &Path) -> Vec<String> {
-    names_under(dir, "replaced").unwrap_or_default()
+    use std::os::unix::fs::MetadataExt;
+    let changed = |m: std::fs::Metadata| (m.ctime(), m.ctime_nsec());
+    let Ok(summary) = std::fs::symlink_metadata(dir.join("summary.json")).map(changed) else {
+        return Vec::new();
+    };
+    let mut names = names_under(dir, "replaced").unwrap_or_default();
+    names.retain(|name| {
+        std::fs::symlink_metadata(dir.join(name)).is_ok_and(|m| m.is_file() && changed(m) < summary)
+    });
+    names
 }
 
 /// The file names (without a `/`) of the list `key` of the summary in
