@@ -70,6 +70,11 @@ impl Memo {
 
 /// A graph from a vertex count and edges (loops and parallel edges allowed).
 pub(crate) fn graph(n: usize, edges: &[(usize, usize)]) -> PyResult<Graph> {
+    Ok(Graph::from_multigraph(&multigraph(n, edges)?))
+}
+
+/// The multigraph of a vertex count and edges, as given.
+fn multigraph(n: usize, edges: &[(usize, usize)]) -> PyResult<Multigraph> {
     if n > MAX_VERTICES {
         return Err(error(format!(
             "a graph of {n} vertices; chomp3 takes at most {MAX_VERTICES}"
@@ -80,10 +85,10 @@ pub(crate) fn graph(n: usize, edges: &[(usize, usize)]) -> PyResult<Graph> {
             "edge ({u}, {v}) names a vertex outside 0..{n}"
         )));
     }
-    Ok(Graph::from_multigraph(&Multigraph {
+    Ok(Multigraph {
         n,
         edges: edges.to_vec(),
-    }))
+    })
 }
 
 /// A graph6 or sparse6 line as (vertex count, edges).
@@ -151,12 +156,13 @@ pub(crate) fn moves(
     memo: Option<&Memo>,
 ) -> PyResult<Vec<((&'static str, usize, usize), u32)>> {
     guard(|| {
-        let g = graph(n, &edges)?;
+        // Deleting one of parallel edges is a move, as in `chomp3 graph`.
+        let g = multigraph(n, &edges)?;
         let fresh = Solver::new();
         let solver = memo.map_or(&fresh, |m| &m.solver);
         let stop = Stop::new();
         let solver = solver.stopping(stop.clone());
-        let list = interruptible(py, &stop, || solver.try_moves(&g))?;
+        let list = interruptible(py, &stop, || solver.try_moves_as_given(&g))?;
         let list = list.ok_or_else(|| error("stopped"))?;
         Ok(list
             .into_iter()

@@ -11,6 +11,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import networkx as nx
@@ -614,6 +615,45 @@ def test_graph_values_match_a_brute_force_on_random_graphs():
             assert after == chomp3.nim_value(h)
 
 
+def test_moves_of_a_multigraph_are_every_move_of_it():
+    # Graph Chomp from its rules on a multiset of edges: a move deletes a
+    # vertex with every edge at it, or one copy of an edge or loop.
+    from functools import lru_cache
+
+    @lru_cache(maxsize=None)
+    def value(edges, vertices):
+        options = set()
+        for v in vertices:
+            rest = tuple(e for e in edges if v not in e)
+            options.add(value(rest, vertices - {v}))
+        for e in set(edges):
+            rest = list(edges)
+            rest.remove(e)
+            options.add(value(tuple(sorted(rest)), vertices))
+        return next(x for x in range(len(options) + 1) if x not in options)
+
+    rng = random.Random(28)
+    for _ in range(40):
+        n = rng.randint(1, 5)
+        edges = [tuple(sorted((rng.randrange(n), rng.randrange(n)))) for _ in range(rng.randint(1, 7))]
+        # At least one edge twice.
+        edges.append(edges[0])
+        g = nx.MultiGraph()
+        g.add_nodes_from(range(n))
+        g.add_edges_from(edges)
+        got = dict(chomp3.moves(g))
+        vertices = frozenset(range(n))
+        want = {}
+        for v in vertices:
+            rest = tuple(sorted(e for e in edges if v not in e))
+            want[("vertex", v)] = value(rest, vertices - {v})
+        for e in set(edges):
+            rest = list(edges)
+            rest.remove(e)
+            want[("edge",) + e] = value(tuple(sorted(rest)), vertices)
+        assert got == want, (n, edges)
+
+
 def test_graph_inputs_graph6_edge_lists_loops_and_memo_files(tmp_path):
     assert chomp3.nim_value("Bw") == chomp3.nim_value(nx.complete_graph(3)) == 0
     assert chomp3.nim_value([(0, 1)]) == 2  # one edge, two vertices: p(G) = 2
@@ -1009,3 +1049,28 @@ def test_a_memo_message_names_its_file_once(tmp_path):
             chomp3.Memo.load(path)
         assert kind in str(e.value)
         assert str(e.value).count(str(path)) == 1, str(e.value)
+
+
+def test_two_threads_writing_one_output_are_serialised(tmp_path):
+    # The lock of an output is held per call: a second call from another
+    # thread of the process is refused, as another process would be, and the
+    # first call's result is whole.
+    out = tmp_path / "same.tsv"
+    lock = tmp_path / ".same.tsv.lock"
+    done = {}
+
+    def first():
+        done["first"] = chomp3.census(12000, out, threads=1, progress=False)
+
+    a = threading.Thread(target=first)
+    a.start()
+    deadline = time.monotonic() + 30
+    while not lock.exists() and a.is_alive() and time.monotonic() < deadline:
+        time.sleep(0.005)
+    assert lock.exists(), "the first call took its lock"
+    with pytest.raises(chomp3.Error, match="another call in this process"):
+        chomp3.census(2000, out, threads=1, progress=False)
+    a.join()
+    assert "first" in done
+    assert "rows 0..12000" in out.read_text()[:400]
+

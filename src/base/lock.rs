@@ -5,18 +5,22 @@
 //! killed holder releases it, and the file it leaves is taken over by the
 //! next run. The holder removes the lock file when done; a run that opened it
 //! meanwhile sees, after locking, that the name now points elsewhere and
-//! starts again. A lock this process already holds is given again at once (a
+//! starts again. A lock this thread already holds is given again at once (a
 //! command that locks its outputs for the whole run calls code that locks
-//! them for its writing), and stays until the first holder lets it go.
+//! them for its writing), and stays until the first holder lets it go; one
+//! another thread of this process holds is refused as the kernel refuses
+//! another process's (two calls of a library writing one output, from two
+//! threads of a notebook, say).
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::thread::ThreadId;
 
-/// The lock files this process holds.
-static HELD: Mutex<BTreeSet<PathBuf>> = Mutex::new(BTreeSet::new());
+/// The lock files this process holds, each with the thread that took it.
+static HELD: Mutex<BTreeMap<PathBuf, ThreadId>> = Mutex::new(BTreeMap::new());
 
 /// Why an output could not be locked.
 #[derive(Debug, thiserror::Error)]
@@ -32,6 +36,15 @@ pub enum LockError {
         output: PathBuf,
         /// Its lock file.
         lock: PathBuf,
+    },
+    /// Another thread of this process holds it.
+    #[error(
+        "{} is being written by another call in this process; wait for it to finish",
+        .output.display()
+    )]
+    BusyHere {
+        /// The output.
+        output: PathBuf,
     },
     /// The lock file could not be made or locked.
     #[error("{}: {}", .lock.display(), trouble(.output, .error))]
@@ -192,11 +205,18 @@ pub fn lock(output: &Path) -> Result<Held, LockError> {
     }
     let lock = lock_path(output);
     let mut held = HELD.lock().unwrap_or_else(|e| e.into_inner());
-    if held.contains(&lock) {
-        return Ok(Held { _first: None });
+    let this = std::thread::current().id();
+    match held.get(&lock) {
+        Some(&by) if by == this => return Ok(Held { _first: None }),
+        Some(_) => {
+            return Err(LockError::BusyHere {
+                output: output.to_path_buf(),
+            });
+        }
+        None => {}
     }
     let first = lock_file(output, lock)?;
-    held.insert(first.lock.clone());
+    held.insert(first.lock.clone(), this);
     Ok(Held {
         _first: Some(first),
     })
@@ -299,9 +319,14 @@ mod tests {
         assert!(lock_path(&out).exists());
         let theirs = File::open(lock_path(&out)).unwrap();
         assert!(theirs.try_lock().is_err(), "held by the kernel's lock");
-        // This process asking again gets it again, and the first holder's
-        // drop ends it.
+        // This thread asking again gets it again, and the first holder's
+        // drop ends it; another thread of this process is refused.
         let nested = lock(&out).unwrap();
+        std::thread::scope(|s| {
+            let err = s.spawn(|| lock(&out).unwrap_err()).join().unwrap();
+            assert!(matches!(err, LockError::BusyHere { .. }), "{err}");
+            assert!(err.to_string().contains("another call in this process"));
+        });
         drop(nested);
         assert!(lock_path(&out).exists() && theirs.try_lock().is_err());
         drop(first);

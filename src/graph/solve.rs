@@ -332,6 +332,18 @@ impl Solver {
             .collect()
     }
 
+    /// Every move from the multigraph `m` as given (deleting one of parallel
+    /// edges or of repeated loops is a move) with the value of the position
+    /// it leaves, or `None` if the stop flag was set before the end; those
+    /// of a simple graph in the order of [`Graph::options`]. The moves
+    /// `chomp3 graph --moves` lists.
+    pub fn try_moves_as_given(&self, m: &Multigraph) -> Option<Vec<(Move, u32)>> {
+        match m.is_simple() {
+            true => self.try_moves(&Graph::from_multigraph(m)),
+            false => self.try_multigraph_moves(m),
+        }
+    }
+
     /// Every move from the multigraph `m` (parallel edges and repeated loops
     /// as given: deleting one copy is a move) with the value of the position
     /// it leaves, or `None` if the stop flag was set before the end.

@@ -408,10 +408,21 @@ impl RankFiles {
         together(&*ranks, loaded).map(|run| (run, false))
     }
 
-    /// Deletes this rank's checkpoint files but the one for `keep`.
+    /// Deletes this rank's checkpoint files but the one for `keep`, and
+    /// those of its checkpoints that a killed process of it left written
+    /// aside (`.NAME.new-PID`, of a column no later run saves at, and so
+    /// removes, again).
     fn remove_older(&self, size: u32, rank: u32, keep: Option<u32>) -> Result<(), DriverError> {
         for f in rank_files(&self.base, false)? {
             if f.size == size && f.rank == rank && Some(f.column) != keep {
+                remove(&f.path)?;
+            }
+        }
+        // (At the start too, but a killed process not yet reaped then
+        // still runs.)
+        for f in rank_files(&self.base, true)? {
+            let dead = f.pid.is_some_and(|pid| left_by_the_dead(pid, &f.path));
+            if (f.size, f.rank) == (size, rank) && dead {
                 remove(&f.path)?;
             }
         }
@@ -450,6 +461,32 @@ impl Checkpoints for RankFiles {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A rank's checkpoint written aside by a killed process of it (not yet
+    /// reaped when the next run began) goes when that rank next saves or
+    /// ends; the other ranks' and a running process's stay.
+    #[test]
+    fn a_ranks_checkpoint_left_aside_by_a_dead_process_is_removed_later() {
+        let dir = tempfile::tempdir().unwrap();
+        let files = RankFiles {
+            base: dir.path().join("c.c3k"),
+        };
+        // A process that has ended (and been waited for).
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        child.wait().unwrap();
+        let (dead, live) = (child.id(), std::process::id());
+        let aside = |rank: u32, pid: u32| {
+            let path = dir
+                .path()
+                .join(format!(".c.c3k.{rank}-of-2.at-20160.new-{pid}"));
+            std::fs::write(&path, b"part of a checkpoint").unwrap();
+            path
+        };
+        let (gone, other_rank, running) = (aside(1, dead), aside(0, dead), aside(1, live));
+        files.remove_older(2, 1, None).unwrap();
+        assert!(!gone.exists());
+        assert!(other_rank.exists() && running.exists());
+    }
 
     #[test]
     fn the_ranks_begin_as_the_files_they_all_see_allow() {

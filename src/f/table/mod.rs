@@ -376,7 +376,13 @@ pub struct Table {
     /// The header's fixed fields as opened (magic to header checksum),
     /// which a reader without a map compares at every read.
     fixed: [u8; FIXED],
+    /// The header's first bytes and commit slots as opened, which a mapped
+    /// reader compares after every read (see [`Table::with_data`]).
+    head: [u8; HEAD],
 }
+
+/// Bytes of the header's fixed fields and commit slots.
+const HEAD: usize = SLOT_OFFSETS[1] + SLOT_LEN;
 
 /// Bytes of the header's fixed fields: magic, version, width, capacity,
 /// data offset and their checksum.
@@ -469,6 +475,8 @@ impl Table {
             .collect();
         let mut fixed = [0u8; FIXED];
         fixed.copy_from_slice(&header.encode()[..FIXED]);
+        let mut opened = [0u8; HEAD];
+        opened.copy_from_slice(&head[..HEAD]);
         Ok(Table {
             path: path.to_path_buf(),
             bytes,
@@ -477,6 +485,7 @@ impl Table {
             commit,
             checked,
             fixed,
+            head: opened,
         })
     }
 
@@ -544,11 +553,23 @@ impl Table {
     ) -> Result<T, TableError> {
         let (first, last) = (from / BLOCK_BYTES, (to - 1) / BLOCK_BYTES);
         match &self.bytes {
-            Bytes::Map { .. } => {
+            Bytes::Map { map, .. } => {
                 for block in first..=last {
                     self.check_block(block)?;
                 }
-                Ok(f(self.mapped_data(), 0))
+                let value = f(self.mapped_data(), 0);
+                // A block checked once is trusted, so a mapped reader must
+                // tell when another file has been written over this one in
+                // place (the same inode; a file cut short is SIGBUS, see
+                // `open_with`): such a copy writes the header first, so a
+                // header and commit slots as they were after the read mean
+                // the bytes read were this table's. When they have changed,
+                // the file must still be this table, grown (a table of the
+                // same layout holds the same values, f being the game's).
+                if map[..HEAD] != self.head {
+                    self.still_the_table()?;
+                }
+                Ok(value)
             }
             Bytes::Read { .. } => {
                 // A reader that lives on (the viewer, a notebook) answers
@@ -603,6 +624,9 @@ impl Table {
     /// if the file has committed more columns since (the same table: its
     /// fixed header as it was), else `beyond`.
     pub(crate) fn past_the_end(&self, beyond: TableError) -> TableError {
+        if let Err(e) = self.still_the_table() {
+            return e;
+        }
         match self.commit_now() {
             Ok(Some(c)) if c.columns > self.commit.columns => TableError::Grew {
                 path: self.path.clone(),
@@ -644,6 +668,10 @@ impl Table {
     /// place under a map (the rest of its last page reads as zeros), or
     /// damage.
     fn damaged(&self, block: u64) -> TableError {
+        // Another file written over this one in place is not damage.
+        if let Err(e) = self.still_the_table() {
+            return e;
+        }
         if let Bytes::Map { file, .. } = &self.bytes
             && file.metadata().is_ok_and(|m| m.len() < self.used_len())
         {
@@ -815,6 +843,7 @@ impl Table {
             }
         };
         if crc != self.commit.crc {
+            self.still_the_table()?;
             return Err(TableError::ChecksumMismatch(format!(
                 "CRC-32 {crc:08x}, header records {:08x}",
                 self.commit.crc
@@ -822,6 +851,7 @@ impl Table {
         }
         let tail = tail & self.header.tail_mask(self.commit.columns);
         if tail != self.commit.tail {
+            self.still_the_table()?;
             return Err(TableError::ChecksumMismatch(format!(
                 "last byte {tail:02x}, header records {:02x}",
                 self.commit.tail
@@ -1069,6 +1099,49 @@ mod tests {
             fresh.get(9, 1),
             Err(TableError::OutOfRange { .. })
         ));
+    }
+
+    /// Another table (of another capacity, so another layout) written over
+    /// a table in place, never shorter on the way: every reader opened
+    /// before, mapped or not, says the file changed while it was open, for
+    /// cells it had read and checked, cells past its end and a whole check
+    /// alike; never a value read with the old layout, nor "damaged".
+    #[test]
+    fn a_table_written_over_in_place_by_another_is_refused_by_every_reader() {
+        let dir = tempfile::tempdir().unwrap();
+        let make = |name: &str, capacity: u64, columns: u32| {
+            let path = dir.path().join(name);
+            let mut w = TableWriter::create(&path, capacity).unwrap();
+            for q in 0..columns {
+                let first = Shape::Triangle.cells(u64::from(q));
+                let values: Vec<u32> = (0..=q).map(|r| q + r).collect();
+                w.append(1, raw::pack(w.bits(), first, [&values[..]]))
+                    .unwrap();
+                w.commit().unwrap();
+            }
+            path
+        };
+        let (path, other) = (make("t.c3t", 200, 150), make("o.c3t", 70_000, 300));
+        let readers = [
+            Table::open(&path).unwrap(),
+            Table::options().mapped(false).open(&path).unwrap(),
+        ];
+        for t in &readers {
+            assert_eq!(t.get(100, 7).unwrap(), 107);
+        }
+        {
+            use std::io::Write;
+            let bytes = std::fs::read(&other).unwrap();
+            let mut f = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+            f.write_all(&bytes).unwrap();
+        }
+        for t in &readers {
+            for answer in [t.get(100, 7), t.get(149, 0), t.get(200, 1)] {
+                assert!(matches!(answer, Err(TableError::Replaced(_))), "{answer:?}");
+            }
+            assert!(matches!(t.verify(), Err(TableError::Replaced(_))));
+        }
+        assert_eq!(Table::open(&path).unwrap().get(100, 7).unwrap(), 107);
     }
 
     /// A mapped table cut short in place by another program (the rest of
