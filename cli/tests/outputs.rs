@@ -278,6 +278,48 @@ fn a_killed_bench_leaves_nothing_a_later_one_does_not_remove() {
     assert_eq!(std::fs::read_dir(d).unwrap().count(), 0, "nothing left");
 }
 
+/// Ctrl-C ends a command that passes no stop token to the library (here a
+/// row of a census a trillion long) at once, status 130.
+#[test]
+fn ctrl_c_ends_a_long_read_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    succeeds(d, &["census", "--quiet", "--rows", "60", "--out", "c.tsv"]);
+    {
+        let args = [
+            "row",
+            "5",
+            "--from",
+            "7",
+            "--to",
+            "1000000000000",
+            "--census",
+            "c.c3d",
+        ];
+        let child = Command::new(env!("CARGO_BIN_EXE_chomp3"))
+            .args(args)
+            .current_dir(d)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(500));
+        let sent = Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        let done = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&done.stderr);
+        assert_eq!(done.status.code(), Some(130), "{args:?}: {err}");
+        assert_eq!(
+            err.trim_end().lines().last(),
+            Some("chomp3: error: interrupted"),
+            "{args:?}"
+        );
+    }
+}
+
 #[test]
 fn an_output_that_cannot_be_written_is_refused_before_the_work() {
     let dir = tempfile::tempdir().unwrap();

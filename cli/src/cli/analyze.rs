@@ -126,7 +126,7 @@ pub fn write(
     command: &str,
     elapsed: Duration,
 ) -> Result<()> {
-    chomp3::f::analysis::report::write_all(a, table, command, out)
+    super::writing(|| chomp3::f::analysis::report::write_all(a, table, command, out))
         .with_context(|| format!("writing {}", out.shown()))?;
     let counts = RowCounts::of(&a.rows);
     say!(

@@ -144,6 +144,19 @@ pub fn ctrl_c() -> Stop {
     CTRL_C.get_or_init(Stop::new).clone()
 }
 
+/// Set while a command that ends at once on Ctrl-C writes its results
+/// (see [`main`]): Ctrl-C then waits for the end of the writing.
+static WRITING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Runs `write` with Ctrl-C held off until it ends (see [`WRITING`]).
+pub fn writing<T>(write: impl FnOnce() -> T) -> T {
+    use std::sync::atomic::Ordering;
+    WRITING.store(true, Ordering::SeqCst);
+    let done = write();
+    WRITING.store(false, Ordering::SeqCst);
+    done
+}
+
 /// Test hook behind the hidden `--hold` options (feature `test-hooks`):
 /// blocks until Ctrl-C, so that a test can interrupt a long run at a point it
 /// knows the run has reached.
@@ -181,7 +194,21 @@ pub fn main() -> ExitCode {
         libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
     }
     let stop = ctrl_c();
-    let _ = ctrlc::set_handler(move || stop.request());
+    // The commands that pass no stop token to the library (they read, or
+    // make their results in memory and write them as a set at the end) end
+    // at once on Ctrl-C, as at a kill, which leaves every file whole or as
+    // it was; but not while `analyze` writes its set.
+    let at_once = matches!(
+        cli.command,
+        Cmd::Get(_) | Cmd::Row(_) | Cmd::Dump(_) | Cmd::Info(_) | Cmd::Analyze(_) | Cmd::Plot(_)
+    );
+    let _ = ctrlc::set_handler(move || {
+        if at_once && !WRITING.load(std::sync::atomic::Ordering::SeqCst) {
+            note!("chomp3: error: interrupted");
+            std::process::exit(130);
+        }
+        stop.request()
+    });
     let result = match cli.command {
         Cmd::Compute(a) => compute::run(&a),
         Cmd::Get(a) => get::run(&a),
