@@ -353,6 +353,20 @@ pub fn check(outputs: &[Output]) -> Result<(), OutputError> {
     for (i, a) in keys.iter().enumerate() {
         for (j, b) in keys.iter().enumerate() {
             if i != j && a != b && a.starts_with(b) {
+                // The outer one already something it cannot be (a
+                // directory, say): that is the trouble, said as such below.
+                let outer = found(&outputs[j].path);
+                let taken = match &outer {
+                    Ok(Found::Nothing) | Err(_) => false,
+                    Ok(Found::Kind(k)) => *k != outputs[j].kind,
+                    Ok(_) => true,
+                };
+                if let (true, Ok(found)) = (taken, outer) {
+                    return Err(OutputError::OtherKind {
+                        output: outputs[j].clone(),
+                        found,
+                    });
+                }
                 return Err(OutputError::Inside {
                     output: outputs[i].clone(),
                     of: outputs[j].clone(),

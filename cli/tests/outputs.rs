@@ -104,6 +104,7 @@ fn outputs_that_are_one_file_are_refused_before_any_work() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     std::fs::create_dir(d.join("b")).unwrap();
+    std::fs::create_dir(d.join("dd")).unwrap();
     for (args, says) in [
         (
             vec![
@@ -167,6 +168,13 @@ fn outputs_that_are_one_file_are_refused_before_any_work() {
                 .split(' ')
                 .collect(),
             "is written in --out p, which must then be a directory, not a file",
+        ),
+        // The same, --out being a directory already: that is what is said.
+        (
+            "grundy-census --lines 3 --out dd --bfiles dd"
+                .split(' ')
+                .collect(),
+            "--out dd is a directory, not a Grundy census",
         ),
         // A file chomp3 keeps beside another output while writing it, and
         // removes: that output's lock, or the file written aside.

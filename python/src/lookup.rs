@@ -44,16 +44,21 @@ pub(crate) fn lookup(
 
 /// A look-up's error: `FileNotFoundError` for a missing file, else `chomp3.Error`.
 pub(crate) fn lookup_error(e: LookupError) -> PyErr {
-    let missing = matches!(
-        &e,
-        LookupError::Table {
-            error: TableError::NotFound(..),
-            ..
-        } | LookupError::Census {
-            error: DescriptorError::NotFound(_),
-            ..
-        } | LookupError::NoSource { .. }
-    );
+    // No file there, or a link to none.
+    let missing = match &e {
+        LookupError::Table { error, .. } => match error {
+            TableError::NotFound(..) => true,
+            TableError::Input(i) => i.is_missing(),
+            _ => false,
+        },
+        LookupError::Census { error, .. } => match error {
+            DescriptorError::NotFound(_) => true,
+            DescriptorError::Input(i) => i.is_missing(),
+            _ => false,
+        },
+        LookupError::NoSource { .. } => true,
+        _ => false,
+    };
     if let LookupError::NoSource { .. } = e {
         return PyFileNotFoundError::new_err(format!(
             "{e}; pass table= or census=, or make a table with chomp3.compute"

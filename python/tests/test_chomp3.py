@@ -1035,6 +1035,11 @@ def test_a_link_to_nothing_is_a_file_not_found(tmp_path):
                    lambda p: chomp3.nim(5, 3, 2, rectangles=p)):
         with pytest.raises(FileNotFoundError, match="gone"):
             reader(link)
+    # A table or census for f and position alike.
+    for call in (lambda: chomp3.f(3, 2, table=link), lambda: chomp3.position(5, 3, 2, table=link),
+                 lambda: chomp3.f(3, 2, census=link)):
+        with pytest.raises(FileNotFoundError, match="gone"):
+            call()
     # Not there at all: the same.
     for p in (5, 5), (3, 2):
         with pytest.raises(FileNotFoundError, match="none.txt"):
@@ -1073,4 +1078,36 @@ def test_two_threads_writing_one_output_are_serialised(tmp_path):
     a.join()
     assert "first" in done
     assert "rows 0..12000" in out.read_text()[:400]
+
+
+def test_sizes_are_checked_before_the_work_and_the_room(tmp_path):
+    # Counts out of range are ValueError, not OverflowError.
+    with pytest.raises(ValueError, match="threads"):
+        chomp3.census(5, tmp_path / "x.tsv", threads=-1, progress=False)
+    for edges in [(0, 2**64 - 1)], [(0, 2**64)]:
+        with pytest.raises(ValueError, match="past any graph"):
+            chomp3.nim_value(edges)
+        with pytest.raises(ValueError, match="past any graph"):
+            chomp3.moves(edges)
+    # A slab past the table is the table's error, before any array.
+    chomp3.grundy_table(5, tmp_path / "g.g3t", progress=False)
+    g = chomp3.GrundyTable(tmp_path / "g.g3t")
+    for p in 6, 10**5:
+        with pytest.raises(chomp3.Error, match="beyond the table"):
+            g.slab(p)
+    # The list of ten million moves is counted in the time asked for.
+    with pytest.raises(chomp3.Error, match="max_seconds"):
+        chomp3.nim(10**7, 1, 0, options=True, max_seconds=10)
+    # The values a line returns are counted in its memory: refused, not an
+    # abort, under a limit of the address space.
+    script = (
+        "import resource, chomp3\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))\n"
+        "try:\n"
+        "    chomp3.grundy_line(1, 0, 10**9, progress=False)\n"
+        "except chomp3.Error as e:\n"
+        "    print('refused:', e)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "refused:" in done.stdout, done.stderr
 

@@ -184,6 +184,26 @@ impl Drop for First {
     }
 }
 
+/// Whether another process holds the lock of `output` now (it is writing
+/// it), as far as a reader can tell without making a lock file: none there,
+/// or one that cannot be opened, is taken as not held.
+pub fn held_elsewhere(output: &Path) -> bool {
+    use std::os::unix::fs::OpenOptionsExt;
+    // Not through a link, and not waiting on a FIFO (as `lock_file`).
+    let opened = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW | libc::O_NOCTTY)
+        .open(lock_path(output));
+    let Ok(file) = opened else {
+        return false;
+    };
+    match file.try_lock_shared() {
+        Err(TryLockError::WouldBlock) => true,
+        // Taken for a moment, and let go with the file.
+        _ => false,
+    }
+}
+
 /// Locks `output` for this process, or says who has it.
 pub fn lock(output: &Path) -> Result<Held, LockError> {
     let bytes = output.file_name().map_or(0, |n| n.len());
@@ -309,12 +329,15 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("census.tsv");
         // Another process's lock (another open file description) refuses.
+        assert!(!held_elsewhere(&out), "no lock file");
         let other = File::create(lock_path(&out)).unwrap();
         other.try_lock().unwrap();
+        assert!(held_elsewhere(&out), "seen by a reader");
         let err = lock(&out).unwrap_err();
         assert!(matches!(err, LockError::Busy { .. }), "{err}");
         assert!(err.to_string().contains("another process"), "{err}");
         drop(other);
+        assert!(!held_elsewhere(&out), "let go");
         let first = lock(&out).unwrap();
         assert!(lock_path(&out).exists());
         let theirs = File::open(lock_path(&out)).unwrap();

@@ -208,12 +208,29 @@ pub(crate) fn line_count(q_max: u32) -> u64 {
 
 /// Refuses [`options`] for `[p,q,r]` where this machine cannot hold its
 /// sweep and its list of moves (16 bytes a move, twice that while the list
-/// grows).
-pub fn check_options_memory(p: u32, q: u32, r: u32) -> Result<(), crate::base::memory::TooMuch> {
+/// grows), with `kept` bytes a move that the caller keeps of its own.
+pub fn check_options_memory(
+    p: u32,
+    q: u32,
+    r: u32,
+    kept: u64,
+) -> Result<(), crate::base::memory::TooMuch> {
     let moves = u64::from(p) + u64::from(q) + u64::from(r);
     crate::base::memory::check(
         format!("the value of every move from [{p},{q},{r}] ({moves} moves)"),
-        sweep_memory(q).saturating_add(32 * moves),
+        sweep_memory(q).saturating_add(moves.saturating_mul(32 + kept)),
+    )
+}
+
+/// Refuses the values of the line `(q, r)` for `p < stop` ([`line_values`])
+/// that this machine cannot hold: the sweep, and the values it returns.
+pub fn check_line_memory(q: u32, stop: u32) -> Result<(), crate::base::memory::TooMuch> {
+    let values = u64::from(stop.saturating_sub(q.max(1)));
+    crate::base::memory::check(
+        format!(
+            "the values of a line for p < {stop} ({values} values) by the Grundy sweep of every line q <= {q}"
+        ),
+        sweep_memory(q).saturating_add(4 * values),
     )
 }
 

@@ -341,20 +341,35 @@ impl fmt::Display for Cost {
     }
 }
 
+/// What a caller spends to keep each move [`options_within`] gives it (a
+/// Python tuple of tuples, say), beyond the library's own copy: counted in
+/// the estimates before the work.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Keep {
+    /// Bytes of memory a move.
+    pub bytes: u64,
+    /// Seconds of one core a move.
+    pub seconds: f64,
+}
+
 /// `G(p,q,r)` and every move from `[p,q,r]` with the value of the position
 /// it leaves, by the sweep ([`super::options`]), refused before any work
-/// when the sweep is estimated past `budget` seconds or past the machine's
-/// memory. `None` if `stop` was set before the end.
+/// when the sweep and the caller's keeping of the moves (`keep`) are
+/// estimated past `budget` seconds or past the machine's memory. `None` if
+/// `stop` was set before the end.
 pub fn options_within(
     [p, q, r]: [u32; 3],
     budget: f64,
+    keep: Keep,
     stop: &Stop,
 ) -> Result<Option<super::Options>, NimError> {
     if budget.is_nan() || budget < 0.0 {
         return Err(NimError::BadBudget(budget));
     }
-    super::check_options_memory(p, q, r).map_err(NimError::Memory)?;
-    let cost = Cost::of_sweep(u64::from(p), u64::from(q));
+    super::check_options_memory(p, q, r, keep.bytes).map_err(NimError::Memory)?;
+    let mut cost = Cost::of_sweep(u64::from(p), u64::from(q));
+    let moves = u64::from(p) + u64::from(q) + u64::from(r);
+    cost.seconds += moves as f64 * keep.seconds;
     if cost.seconds > budget {
         return Err(NimError::TooCostly {
             p: BigUint::from(p),

@@ -92,7 +92,7 @@ fn nim_values(p: u64, q: u64, r: u64) -> Result<()> {
     let (Ok(p), Ok(q), Ok(r)) = (u32::try_from(p), u32::try_from(q), u32::try_from(r)) else {
         anyhow::bail!("[{p},{q},{r}] is too large for the Grundy sweep (P < 2^32)");
     };
-    chomp3::grundy::check_options_memory(p, q, r)?;
+    chomp3::grundy::check_options_memory(p, q, r, 0)?;
     let (value, options) = chomp3::grundy::options(p, q, r, &super::ctrl_c())
         .ok_or_else(|| super::Interrupted("interrupted; nothing computed".into()))?;
     let what = if value == 0 {

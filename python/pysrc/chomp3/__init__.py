@@ -414,6 +414,8 @@ class GrundyTable:
     def slab(self, p: int):
         """Every G(p, q, r), ``r <= q <= p``, as an array indexed ``[q, r]``."""
         p = _ordered(p, 0, 0)[0]
+        # Asked of the table first: a p past it is its error, before any room.
+        self._inner.get(p, 0, 0)
         out = np.zeros((p + 1, p + 1), dtype=np.uint32)
         for q in range(p + 1):
             for r in range(q + 1):
@@ -689,7 +691,7 @@ def census(
         None if descriptors is None else _path("descriptors", descriptors),
         None if checkpoint is None else _path("checkpoint", checkpoint),
         checkpoint_secs,
-        threads,
+        None if threads is None else _count("threads", threads),
         replace,
         _progress_bar("columns", progress),
     )
@@ -727,6 +729,8 @@ def _as_graph(g: GraphLike):
     if any(u < 0 or v < 0 for u, v in edges):
         raise ValueError("an edge list names a negative vertex")
     n = 1 + max((max(u, v) for u, v in edges), default=-1)
+    if n > 2**63:
+        raise ValueError(f"an edge list names vertex {n - 1}, past any graph chomp3 takes")
     # A range, not a list: the vertex count is checked by the library, and
     # an edge naming vertex 10**9 must not cost a list of that many labels.
     return n, edges, range(n)

@@ -116,6 +116,12 @@ pub enum TableError {
         "a table by rows that is not finished (its chomp3 transpose was stopped); run that command again to finish it"
     )]
     Unfinished,
+    /// A table by rows not finished yet, which another process (a
+    /// `transpose` that runs) is writing.
+    #[error(
+        "a table by rows that another process is writing now (a chomp3 transpose that runs); wait for it to finish"
+    )]
+    BeingWritten,
     /// The data does not match the committed checksum (`info --verify`).
     #[error("table data fails its checksum ({0}); restore the file or compute it again")]
     ChecksumMismatch(String),
@@ -458,7 +464,10 @@ impl Table {
             });
         }
         if header.shape == Shape::Rows && commit.columns != raw::rows_units(header.capacity) {
-            return Err(TableError::Unfinished);
+            return Err(match crate::base::lock::held_elsewhere(path) {
+                true => TableError::BeingWritten,
+                false => TableError::Unfinished,
+            });
         }
         let expected = header.file_len(commit.columns);
         if len < expected {

@@ -435,10 +435,13 @@ pub fn write_all(a: &Analysis, table: &Path, command: &str, dir: &Path) -> io::R
     // The summary is what `may_write` reads before the next analysis here.
     set.rename_first(&dir.join("summary.json"));
     set.commit()?;
+    // The new analysis is in place whatever happens here: a file that
+    // cannot be removed (a read-only or immutable one) is left to the next
+    // analysis, its summary naming it.
     for name in replaced {
         let path = dir.join(&name);
         if std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file()) {
-            std::fs::remove_file(&path)?;
+            let _ = std::fs::remove_file(&path);
         }
     }
     Ok(())
