@@ -19,8 +19,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::thread::ThreadId;
 
-/// The lock files this process holds, each with the thread that took it.
-static HELD: Mutex<BTreeMap<PathBuf, ThreadId>> = Mutex::new(BTreeMap::new());
+/// The lock files this process holds, each with the thread that took it and
+/// the directories made for it.
+static HELD: Mutex<BTreeMap<PathBuf, (ThreadId, Vec<PathBuf>)>> = Mutex::new(BTreeMap::new());
 
 /// Why an output could not be locked.
 #[derive(Debug, thiserror::Error)]
@@ -184,6 +185,28 @@ impl Drop for First {
     }
 }
 
+/// Removes the lock files this process holds, for a process about to end at
+/// once (on Ctrl-C, without the holders' drops): the kernel lets the locks go
+/// with the process. A lock being taken or let go at that instant (the list
+/// in use) is left; the next run takes over a lock file no process holds.
+pub fn remove_held() {
+    remove_held_under(None);
+}
+
+/// [`remove_held`] for the locks under `root` only, if given (a test's own).
+fn remove_held_under(root: Option<&Path>) {
+    if let Ok(held) = HELD.try_lock() {
+        let under = |lock: &&PathBuf| root.is_none_or(|root| lock.starts_with(root));
+        for (lock, (_, made)) in held.iter().filter(|(lock, _)| under(lock)) {
+            let _ = std::fs::remove_file(lock);
+            for dir in made {
+                // Fails, and so keeps it, unless empty.
+                let _ = std::fs::remove_dir(dir);
+            }
+        }
+    }
+}
+
 /// Whether another process holds the lock of `output` now (it is writing
 /// it), as far as a reader can tell without making a lock file: none there,
 /// or one that cannot be opened, is taken as not held.
@@ -227,7 +250,7 @@ pub fn lock(output: &Path) -> Result<Held, LockError> {
     let mut held = HELD.lock().unwrap_or_else(|e| e.into_inner());
     let this = std::thread::current().id();
     match held.get(&lock) {
-        Some(&by) if by == this => return Ok(Held { _first: None }),
+        Some((by, _)) if *by == this => return Ok(Held { _first: None }),
         Some(_) => {
             return Err(LockError::BusyHere {
                 output: output.to_path_buf(),
@@ -236,7 +259,7 @@ pub fn lock(output: &Path) -> Result<Held, LockError> {
         None => {}
     }
     let first = lock_file(output, lock)?;
-    held.insert(first.lock.clone(), this);
+    held.insert(first.lock.clone(), (this, first.made.clone()));
     Ok(Held {
         _first: Some(first),
     })
@@ -367,6 +390,20 @@ mod tests {
         std::fs::write(&deep, b"written").unwrap();
         drop(kept);
         assert!(deep.exists());
+    }
+
+    /// A process about to end at once removes its lock files, and the
+    /// directories made for them.
+    #[test]
+    fn the_locks_of_a_process_ending_at_once_are_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("made/summary.json");
+        let held = lock(&out).unwrap();
+        assert!(lock_path(&out).exists());
+        // (Those of this test only: the tests beside it hold theirs.)
+        remove_held_under(Some(dir.path()));
+        assert!(!dir.path().join("made").exists());
+        drop(held);
     }
 
     #[test]

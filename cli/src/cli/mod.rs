@@ -204,6 +204,7 @@ pub fn main() -> ExitCode {
     );
     let _ = ctrlc::set_handler(move || {
         if at_once && !WRITING.load(std::sync::atomic::Ordering::SeqCst) {
+            chomp3::base::lock::remove_held();
             note!("chomp3: error: interrupted");
             std::process::exit(130);
         }

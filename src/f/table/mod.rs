@@ -464,7 +464,11 @@ impl Table {
             });
         }
         if header.shape == Shape::Rows && commit.columns != raw::rows_units(header.capacity) {
-            return Err(match crate::base::lock::held_elsewhere(path) {
+            // Its writer locks it beside the name it was given; this one
+            // may name it through a link.
+            let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+            let held = [path, real.as_path()].map(crate::base::lock::held_elsewhere);
+            return Err(match held.contains(&true) {
                 true => TableError::BeingWritten,
                 false => TableError::Unfinished,
             });

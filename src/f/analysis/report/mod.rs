@@ -438,13 +438,28 @@ pub fn write_all(a: &Analysis, table: &Path, command: &str, dir: &Path) -> io::R
     // The new analysis is in place whatever happens here: a file that
     // cannot be removed (a read-only or immutable one) is left to the next
     // analysis, its summary naming it.
-    for name in replaced {
-        let path = dir.join(&name);
-        if std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file()) {
-            let _ = std::fs::remove_file(&path);
-        }
+    if replaced.is_empty() {
+        return Ok(());
     }
-    Ok(())
+    let left: Vec<String> = (replaced.into_iter())
+        .filter(|name| {
+            let path = dir.join(name);
+            std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file())
+                && std::fs::remove_file(&path).is_err()
+        })
+        .collect();
+    // The summary again, naming only what is left: a summary names no file
+    // as replaced once it is gone, so that nothing made later under its name
+    // (a user's own, a copy of the directory) is taken for it.
+    let mut again = FileSet::new();
+    json::write(
+        &mut again,
+        a,
+        (&counts, &sequences, &files, &left),
+        &provenance,
+        &dir.join("summary.json"),
+    )?;
+    again.commit()
 }
 
 #[cfg(test)]
