@@ -74,6 +74,9 @@ pub(crate) fn grundy(
         let list = PyList::empty(py);
         for (i, ([a, b, c], v)) in options.into_iter().enumerate() {
             if i % (1 << 16) == 0 {
+                // Other threads run a moment (one may be what sends the
+                // signal), then Ctrl-C is heard.
+                py.allow_threads(|| ());
                 py.check_signals()?;
             }
             list.append(((a, b, c), v))?;

@@ -47,6 +47,13 @@ fn remove(path: &Path) -> Result<(), DriverError> {
 pub(crate) fn refuse_rank_files(base: &Path) -> Result<(), DriverError> {
     let files = rank_files(base, false)?;
     let Some(f) = files.first() else {
+        // No rank's file: what killed ranks left written aside has nothing
+        // to go with, and goes (once their processes have ended).
+        for f in rank_files(base, true)? {
+            if f.pid.is_some_and(|pid| left_by_the_dead(pid, &f.path)) {
+                remove(&f.path)?;
+            }
+        }
         return Ok(());
     };
     // Only a set with a file for every rank can be continued.
@@ -464,7 +471,7 @@ mod tests {
 
     /// A rank's checkpoint written aside by a killed process of it (not yet
     /// reaped when the next run began) goes when that rank next saves or
-    /// ends; the other ranks' and a running process's stay.
+    /// ends, or a census starts afresh there; a running process's stays.
     #[test]
     fn a_ranks_checkpoint_left_aside_by_a_dead_process_is_removed_later() {
         let dir = tempfile::tempdir().unwrap();
@@ -486,6 +493,10 @@ mod tests {
         files.remove_older(2, 1, None).unwrap();
         assert!(!gone.exists());
         assert!(other_rank.exists() && running.exists());
+        // A census started afresh in one process, no rank's file left: the
+        // dead one's aside goes too.
+        refuse_rank_files(&files.base).unwrap();
+        assert!(!other_rank.exists() && running.exists());
     }
 
     #[test]
