@@ -423,13 +423,11 @@ pub fn write_all(a: &Analysis, table: &Path, command: &str, dir: &Path) -> io::R
         .collect::<std::collections::BTreeSet<_>>()
         .into_iter()
         .collect();
-    json::write(
-        &mut set,
-        a,
-        (&counts, &sequences, &files, &replaced),
-        &provenance,
-        &dir.join("summary.json"),
-    )?;
+    let summary = |set: &mut FileSet, replaced: &[String]| {
+        let parts = (&counts, &sequences[..], &files[..], replaced);
+        json::write(set, a, parts, &provenance, &dir.join("summary.json"))
+    };
+    summary(&mut set, &replaced)?;
     let report = markdown::report(a, &counts, (&sequences, &split), &provenance, rows_name);
     set.write(&dir.join("report.md"), |w| w.write_all(report.as_bytes()))?;
     // The summary is what `may_write` reads before the next analysis here.
@@ -452,13 +450,7 @@ pub fn write_all(a: &Analysis, table: &Path, command: &str, dir: &Path) -> io::R
     // as replaced once it is gone, so that nothing made later under its name
     // (a user's own, a copy of the directory) is taken for it.
     let mut again = FileSet::new();
-    json::write(
-        &mut again,
-        a,
-        (&counts, &sequences, &files, &left),
-        &provenance,
-        &dir.join("summary.json"),
-    )?;
+    summary(&mut again, &left)?;
     again.commit()
 }
 
