@@ -110,14 +110,8 @@ fn ctrl_c_saves_the_census_and_exits_130() {
     assert!(err.contains("being written by another process"), "{err}");
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     assert!(std::fs::read(&checkpoint).unwrap() == before);
-    let sent = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(sent.success());
-    let done = child.wait_with_output().unwrap();
-    let err = String::from_utf8_lossy(&done.stderr);
-    assert_eq!(done.status.code(), Some(130), "{err}");
+    let (code, err) = common::ctrl_c(child, false);
+    assert_eq!(code, Some(130), "{err}");
     assert!(err.contains("run the same command again"), "{err}");
     assert!(checkpoint.exists());
     // A census with other parameters refuses the checkpoint and says what to do.

@@ -268,15 +268,8 @@ fn a_killed_bench_leaves_nothing_a_later_one_does_not_remove() {
         .spawn()
         .unwrap();
     table_grew();
-    let group = format!("-{}", bench.id());
-    let sent = Command::new("kill")
-        .args(["-INT", "--", &group])
-        .status()
-        .unwrap();
-    assert!(sent.success());
-    let done = bench.wait_with_output().unwrap();
-    let err = String::from_utf8_lossy(&done.stderr);
-    assert_eq!(done.status.code(), Some(130), "{err}");
+    let (code, err) = common::ctrl_c(bench, true);
+    assert_eq!(code, Some(130), "{err}");
     assert!(
         err.trim_end().lines().count() == 1
             && err.contains("bench interrupted at N = 20000; its temporary table")
@@ -312,14 +305,8 @@ fn ctrl_c_ends_a_long_read_at_once() {
             .spawn()
             .unwrap();
         std::thread::sleep(Duration::from_millis(500));
-        let sent = Command::new("kill")
-            .args(["-INT", &child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(sent.success());
-        let done = child.wait_with_output().unwrap();
-        let err = String::from_utf8_lossy(&done.stderr);
-        assert_eq!(done.status.code(), Some(130), "{args:?}: {err}");
+        let (code, err) = common::ctrl_c(child, false);
+        assert_eq!(code, Some(130), "{args:?}: {err}");
         assert_eq!(
             err.trim_end().lines().last(),
             Some("chomp3: error: interrupted"),
@@ -1052,7 +1039,7 @@ fn an_analysis_replaces_the_whole_set_and_says_its_kind() {
     // The same analysis again: the same kind, written again.
     run(&table);
     assert!(d.join("a--census-only/values.tsv").exists());
-    run(&[
+    let census_only = [
         "analyze",
         "--quiet",
         "--census-only",
@@ -1060,18 +1047,21 @@ fn an_analysis_replaces_the_whole_set_and_says_its_kind() {
         "c.c3d",
         "--out",
         "a--census-only",
-        "--replace",
-    ]);
+    ];
+    run(&[&census_only[..], &["--replace"]].concat());
     assert!(
         !d.join("a--census-only/values.tsv").exists(),
         "the table's values.tsv is gone"
     );
-    for name in mine {
-        assert_eq!(
-            std::fs::read(d.join("a--census-only").join(name)).unwrap(),
-            b"mine"
-        );
-    }
+    let mine_kept = || {
+        for name in mine {
+            assert_eq!(
+                std::fs::read(d.join("a--census-only").join(name)).unwrap(),
+                b"mine"
+            );
+        }
+    };
+    mine_kept();
     let summary = std::fs::read_to_string(d.join("a--census-only/summary.json")).unwrap();
     assert!(summary.contains("\"census_only\": true"), "{summary}");
     // Once the files are gone the summary names none as replaced.
@@ -1086,15 +1076,6 @@ fn an_analysis_replaces_the_whole_set_and_says_its_kind() {
         d.join("a--census-only/summary.json"),
     );
     let tick = || std::thread::sleep(std::time::Duration::from_millis(30));
-    let census_only = [
-        "analyze",
-        "--quiet",
-        "--census-only",
-        "--census",
-        "c.c3d",
-        "--out",
-        "a--census-only",
-    ];
     std::fs::write(&values, b"a table's values").unwrap();
     tick();
     let killed = summary.replace("\"replaced\": []", "\"replaced\": [\"values.tsv\"]");
@@ -1113,12 +1094,7 @@ fn an_analysis_replaces_the_whole_set_and_says_its_kind() {
     run(&census_only);
     run(&census_only);
     assert_eq!(std::fs::read(&values).unwrap(), b"mine");
-    for name in mine {
-        assert_eq!(
-            std::fs::read(d.join("a--census-only").join(name)).unwrap(),
-            b"mine"
-        );
-    }
+    mine_kept();
 }
 
 /// A file of a name the new analysis writes, which the summary there does

@@ -221,3 +221,21 @@ impl BruteForce {
         v
     }
 }
+
+/// Sends SIGINT (Ctrl-C) to `child`, or to its process group when `group`
+/// (as a terminal does), waits for it, and returns its status code and
+/// standard error.
+pub fn ctrl_c(child: std::process::Child, group: bool) -> (Option<i32>, String) {
+    let target = match group {
+        true => format!("-{}", child.id()),
+        false => child.id().to_string(),
+    };
+    let sent = std::process::Command::new("kill")
+        .args(["-INT", "--", &target])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let done = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&done.stderr).into_owned();
+    (done.status.code(), err)
+}
