@@ -1080,6 +1080,31 @@ def test_two_threads_writing_one_output_are_serialised(tmp_path):
     assert "rows 0..12000" in out.read_text()[:400]
 
 
+def test_a_call_nested_in_a_call_writing_one_output_is_refused(tmp_path):
+    # A signal handler runs Python code inside a running call, on the same
+    # thread: a call it makes on the same output is refused, and the outer
+    # call's result is whole and its own.
+    out = tmp_path / "same.tsv"
+    nested = {}
+
+    def handler(*_):
+        try:
+            nested["result"] = chomp3.census(15000, out, threads=1, progress=False)
+        except chomp3.Error as e:
+            nested["error"] = str(e)
+
+    old = signal.signal(signal.SIGALRM, handler)
+    signal.setitimer(signal.ITIMER_REAL, 0.3)
+    try:
+        chomp3.census(12000, out, threads=1, progress=False)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+    assert "result" not in nested, "the nested call was let in"
+    assert "another call in this process" in nested.get("error", ""), nested
+    assert "rows 0..12000" in out.read_text()[:400]
+
+
 def test_sizes_are_checked_before_the_work_and_the_room(tmp_path):
     # Counts out of range are ValueError, not OverflowError.
     with pytest.raises(ValueError, match="threads"):

@@ -5,12 +5,14 @@
 //! killed holder releases it, and the file it leaves is taken over by the
 //! next run. The holder removes the lock file when done; a run that opened it
 //! meanwhile sees, after locking, that the name now points elsewhere and
-//! starts again. A lock this thread already holds is given again at once (a
-//! command that locks its outputs for the whole run calls code that locks
-//! them for its writing), and stays until the first holder lets it go; one
-//! another thread of this process holds is refused as the kernel refuses
-//! another process's (two calls of a library writing one output, from two
-//! threads of a notebook, say).
+//! starts again. A lock this process holds is refused as the kernel refuses
+//! another process's, whether another thread holds it (two calls of a
+//! library writing one output, from two threads of a notebook, say) or this
+//! one (a call made from a signal handler while an outer call writes the
+//! same output). Only a lock taken with [`lock_for_calls`] (a command that
+//! holds its output for the whole run and calls code that locks it for its
+//! writing) is given again, to its own thread, and stays until the first
+//! holder lets it go.
 
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions, TryLockError};
@@ -19,9 +21,18 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::thread::ThreadId;
 
-/// The lock files this process holds, each with the thread that took it and
-/// the directories made for it.
-static HELD: Mutex<BTreeMap<PathBuf, (ThreadId, Vec<PathBuf>)>> = Mutex::new(BTreeMap::new());
+/// The lock files this process holds, each with how it is held and the
+/// directories made for it.
+static HELD: Mutex<BTreeMap<PathBuf, (Holder, Vec<PathBuf>)>> = Mutex::new(BTreeMap::new());
+
+/// Who holds a lock of this process, and whether it lends it.
+#[derive(Debug, Clone, Copy)]
+struct Holder {
+    /// The thread that took it.
+    thread: ThreadId,
+    /// Taken by [`lock_for_calls`]: given again to the same thread.
+    lends: bool,
+}
 
 /// Why an output could not be locked.
 #[derive(Debug, thiserror::Error)]
@@ -227,8 +238,21 @@ pub fn held_elsewhere(output: &Path) -> bool {
     }
 }
 
-/// Locks `output` for this process, or says who has it.
+/// Locks `output` for this call, or says who has it: a lock held anywhere
+/// in this process is refused too, unless its thread took it with
+/// [`lock_for_calls`].
 pub fn lock(output: &Path) -> Result<Held, LockError> {
+    take(output, false)
+}
+
+/// Locks `output` for a command that calls, while holding it, code that
+/// locks `output` itself: those calls, on this thread, are given the lock
+/// again. Nothing else is.
+pub fn lock_for_calls(output: &Path) -> Result<Held, LockError> {
+    take(output, true)
+}
+
+fn take(output: &Path, lends: bool) -> Result<Held, LockError> {
     let bytes = output.file_name().map_or(0, |n| n.len());
     if bytes > MAX_NAME {
         return Err(LockError::NameTooLong {
@@ -250,7 +274,7 @@ pub fn lock(output: &Path) -> Result<Held, LockError> {
     let mut held = HELD.lock().unwrap_or_else(|e| e.into_inner());
     let this = std::thread::current().id();
     match held.get(&lock) {
-        Some((by, _)) if *by == this => return Ok(Held { _first: None }),
+        Some((by, _)) if by.lends && by.thread == this => return Ok(Held { _first: None }),
         Some(_) => {
             return Err(LockError::BusyHere {
                 output: output.to_path_buf(),
@@ -259,7 +283,11 @@ pub fn lock(output: &Path) -> Result<Held, LockError> {
         None => {}
     }
     let first = lock_file(output, lock)?;
-    held.insert(first.lock.clone(), (this, first.made.clone()));
+    let holder = Holder {
+        thread: this,
+        lends,
+    };
+    held.insert(first.lock.clone(), (holder, first.made.clone()));
     Ok(Held {
         _first: Some(first),
     })
@@ -365,16 +393,29 @@ mod tests {
         assert!(lock_path(&out).exists());
         let theirs = File::open(lock_path(&out)).unwrap();
         assert!(theirs.try_lock().is_err(), "held by the kernel's lock");
-        // This thread asking again gets it again, and the first holder's
-        // drop ends it; another thread of this process is refused.
+        // This thread asking again is refused (a call nested in the first,
+        // from a signal handler, say), and so is another thread.
+        let err = lock(&out).unwrap_err();
+        assert!(matches!(err, LockError::BusyHere { .. }), "{err}");
+        assert!(err.to_string().contains("another call in this process"));
+        std::thread::scope(|s| {
+            let err = s.spawn(|| lock(&out).unwrap_err()).join().unwrap();
+            assert!(matches!(err, LockError::BusyHere { .. }), "{err}");
+        });
+        assert!(lock_for_calls(&out).is_err());
+        drop(first);
+        assert!(!lock_path(&out).exists(), "the lock file is removed");
+        // A lock taken for calls is given again to its thread only, and the
+        // first holder's drop ends it.
+        let first = lock_for_calls(&out).unwrap();
         let nested = lock(&out).unwrap();
         std::thread::scope(|s| {
             let err = s.spawn(|| lock(&out).unwrap_err()).join().unwrap();
             assert!(matches!(err, LockError::BusyHere { .. }), "{err}");
-            assert!(err.to_string().contains("another call in this process"));
         });
         drop(nested);
-        assert!(lock_path(&out).exists() && theirs.try_lock().is_err());
+        let theirs = File::open(lock_path(&out)).unwrap();
+        assert!(theirs.try_lock().is_err(), "still held");
         drop(first);
         assert!(!lock_path(&out).exists(), "the lock file is removed");
         drop(theirs);

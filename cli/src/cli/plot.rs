@@ -68,7 +68,7 @@ fn made(kind: &str, n: u64, args: &[String]) -> Made {
 pub fn run(args: &Args) -> Result<()> {
     // One drawer into `--out` at a time, from the check of its record to the
     // last figure (the drawing locks it too; this process holds it already).
-    let _held = chomp3::base::lock::lock(&args.out.join(chomp3::plot::record::RECORD))?;
+    let _held = chomp3::base::lock::lock_for_calls(&args.out.join(chomp3::plot::record::RECORD))?;
     let table = args.table.named();
     let format = if args.svg { Format::Svg } else { Format::Png };
     let mut given = vec![format!(
