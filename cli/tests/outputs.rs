@@ -277,6 +277,23 @@ fn a_killed_bench_leaves_nothing_a_later_one_does_not_remove() {
         "{err}"
     );
     assert_eq!(std::fs::read_dir(d).unwrap().count(), 0, "nothing left");
+    // SIGINT to the bench alone (`kill -INT PID`) is passed on to its
+    // computation: the same end.
+    let bench = Command::new(env!("CARGO_BIN_EXE_chomp3"))
+        .args(["bench", "--sizes", "20000", "--threads", "1", "--dir"])
+        .arg(d)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    table_grew();
+    let (code, err) = common::ctrl_c(bench, false);
+    assert_eq!(code, Some(130), "{err}");
+    assert!(
+        err.contains("bench interrupted at N = 20000; its temporary table"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_dir(d).unwrap().count(), 0, "nothing left");
 }
 
 /// Ctrl-C ends a command that passes no stop token to the library (here a

@@ -54,7 +54,7 @@ pub fn run(args: &Args) -> Result<()> {
             .args(["--threads", &args.threads.get()?.to_string(), "--table"])
             .arg(&path);
         ends_with_this_process(&mut compute);
-        let output = compute.output();
+        let output = run_passing_ctrl_c(&mut compute);
         let _ = std::fs::remove_file(&path);
         let output = output?;
         if output.status.code() == Some(130) {
@@ -91,6 +91,55 @@ pub fn run(args: &Args) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// Runs `command` to its end with its output captured; Ctrl-C heard by this
+/// process alone (a SIGINT sent to its pid, not to the terminal's group) is
+/// passed on to it, so that it stops as a computation stopped by Ctrl-C.
+fn run_passing_ctrl_c(command: &mut Command) -> std::io::Result<std::process::Output> {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()?;
+    // Read on their own threads, so that no output fills a pipe while this
+    // thread waits.
+    let drain = |pipe: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut pipe) = pipe {
+                let _ = pipe.read_to_end(&mut bytes);
+            }
+            bytes
+        })
+    };
+    let stdout = drain(child.stdout.take().map(|p| Box::new(p) as _));
+    let stderr = drain(child.stderr.take().map(|p| Box::new(p) as _));
+    let stop = super::ctrl_c();
+    let mut passed = false;
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break status;
+        }
+        if stop.requested() && !passed {
+            // Not reaped yet (`try_wait` said so), so the pid is still the
+            // child's.
+            // SAFETY: kill with a valid signal has no memory effects.
+            unsafe {
+                libc::kill(child.id() as libc::pid_t, libc::SIGINT);
+            }
+            passed = true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let joined = |h: std::thread::JoinHandle<Vec<u8>>| h.join().unwrap_or_default();
+    Ok(std::process::Output {
+        status,
+        stdout: joined(stdout),
+        stderr: joined(stderr),
+    })
 }
 
 /// The process id in the name of a bench's table or its lock
