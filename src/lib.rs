@@ -79,7 +79,7 @@
 //! assert_eq!(t.get(7, 0)?, 8);
 //! assert!(is_p(&t, 8, 7, 0)? && !is_p(&t, 9, 7, 0)?);
 //! // From [9, 7, 0] the one winning move is to [8, 7, 0].
-//! assert_eq!(winning_moves(&t, 9, 7, 0)?[0].to, [8, 7, 0]);
+//! assert_eq!(winning_moves(&t, 9, 7, 0, &Stop::new())?[0].to, [8, 7, 0]);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 

@@ -31,7 +31,7 @@ fn position_agrees_with_brute_force_up_to_30() {
                     .filter(|&(a, b, c)| bf.is_p(a, b, c))
                     .map(|(a, b, c)| [a as u64, b as u64, c as u64])
                     .collect();
-                let moves = winning_moves(&t, p, q, r).unwrap();
+                let moves = winning_moves(&t, p, q, r, &chomp3::Stop::new()).unwrap();
                 let found: BTreeSet<[u64; 3]> = moves.iter().map(|m| m.to).collect();
                 assert_eq!(
                     found.len(),
@@ -197,6 +197,31 @@ fn position_past_the_table_reads_the_census_and_says_so() {
         "{err}"
     );
     assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+/// Ctrl-C while the moves of a long position are listed (ten million values
+/// of f read) stops the listing: status 130, one line.
+#[test]
+fn ctrl_c_stops_the_listing_of_a_long_positions_moves() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = computed(dir.path(), "t.c3t", 10, &[]);
+    let census = census_in(dir.path(), 4);
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_chomp3"))
+        .args(["position", "10000005", "10000000", "3", "--table"])
+        .arg(&table)
+        .arg("--census")
+        .arg(&census)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    let (code, err) = common::ctrl_c(child, false);
+    assert_eq!(code, Some(130), "{err}");
+    assert_eq!(
+        err.trim_end(),
+        "chomp3: error: interrupted; no moves listed"
+    );
 }
 
 #[test]

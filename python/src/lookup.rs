@@ -9,7 +9,9 @@ use chomp3::f::table::TableError;
 use pyo3::exceptions::PyFileNotFoundError;
 use pyo3::prelude::*;
 
+use crate::watch::interruptible;
 use crate::{error, guard};
+use chomp3::base::stop::Stop;
 use chomp3::f::lookup::{DEFAULT_CENSUS, DEFAULT_TABLE};
 
 pub(crate) fn named(path: Option<PathBuf>, default: &str) -> Named {
@@ -77,6 +79,7 @@ pub(crate) fn lookup_error(e: LookupError) -> PyErr {
 #[pyo3(signature = (p, q, r, table=None, census=None))]
 #[allow(clippy::type_complexity)]
 pub(crate) fn position(
+    py: Python<'_>,
     p: u64,
     q: u64,
     r: u64,
@@ -93,11 +96,13 @@ pub(crate) fn position(
             e => error(e),
         };
         let lost = is_p(&sources, p, q, r).map_err(bad)?;
+        let stop = Stop::new();
         // Won or lost for every position; the moves where the library lists
         // them (Q <= MAX_MIDDLE), as the command does.
         let moves = match lost {
             true => Vec::new(),
-            false => match winning_moves(&sources, p, q, r) {
+            // Up to ten million values read: Ctrl-C is heard meanwhile.
+            false => match interruptible(py, &stop, || winning_moves(&sources, p, q, r, &stop))? {
                 Err(PositionError::TooLong(..)) => return Ok((lost, None)),
                 moves => moves.map_err(bad)?,
             },

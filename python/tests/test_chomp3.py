@@ -763,6 +763,19 @@ def test_keyboard_interrupt_stops_every_move_and_graph_solves():
     assert chomp3.nim_value("Bw", memo=memo) == 0
 
 
+def test_keyboard_interrupt_stops_the_moves_of_a_long_position(tmp_path):
+    # The moves of [10**7 + 5, 10**7, 3] read ten million values of f (many
+    # seconds); Ctrl-C ends the listing.
+    chomp3.compute(10, tmp_path / "t.c3t", progress=False)
+    chomp3.census(4, tmp_path / "c.tsv", progress=False)
+    ask = lambda: chomp3.position(  # noqa: E731
+        10**7 + 5, 10**7, 3, table=tmp_path / "t.c3t", census=tmp_path / "c.c3d"
+    )
+    started = time.monotonic()
+    interrupted(0.5, ask)
+    assert time.monotonic() - started < 5
+
+
 def test_every_move_of_a_position_is_refused_past_its_budget():
     with pytest.raises(chomp3.Error, match="max_seconds"):
         chomp3.nim(10**7, 60, 20, options=True, max_seconds=1)

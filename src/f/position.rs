@@ -9,6 +9,7 @@
 
 use std::fmt;
 
+use crate::base::stop::Stop;
 use crate::f::lookup::{LookupError, Sources};
 use crate::f::table::{Table, TableError};
 
@@ -83,10 +84,17 @@ pub enum PositionError {
         "[{0},{1},{2}]: listing its moves reads f for every middle row below Q; Q <= {MAX_MIDDLE} only"
     )]
     TooLong(u64, u64, u64),
+    /// Stopped on request while the moves were listed.
+    #[error("interrupted; no moves listed")]
+    Stopped,
 }
 
 /// The largest middle row whose moves are listed (each move reads one value).
 pub const MAX_MIDDLE: u64 = 10_000_000;
+
+/// How many values [`winning_moves`] reads between looks at its stop token
+/// (some milliseconds of reading).
+pub const STOP_EVERY: u64 = 4096;
 
 /// Whether `[p,q,r]` is a P-position (the player to move loses).
 pub fn is_p(t: &impl Values, p: u64, q: u64, r: u64) -> Result<bool, PositionError> {
@@ -94,13 +102,27 @@ pub fn is_p(t: &impl Values, p: u64, q: u64, r: u64) -> Result<bool, PositionErr
     Ok(t.f(q, r)? == u128::from(p))
 }
 
-/// Every move from `[p,q,r]` to a P-position, bottom row first, by column.
-pub fn winning_moves(t: &impl Values, p: u64, q: u64, r: u64) -> Result<Vec<Move>, PositionError> {
+/// Every move from `[p,q,r]` to a P-position, bottom row first, by column;
+/// `stop` is heard every [`STOP_EVERY`] values read.
+pub fn winning_moves(
+    t: &impl Values,
+    p: u64,
+    q: u64,
+    r: u64,
+    stop: &Stop,
+) -> Result<Vec<Move>, PositionError> {
     check(p, q, r)?;
     if q > MAX_MIDDLE {
         return Err(PositionError::TooLong(p, q, r));
     }
-    let f = |a: u64, b: u64| t.f(a, b);
+    let read = std::cell::Cell::new(0u64);
+    let f = |a: u64, b: u64| {
+        read.set(read.get() + 1);
+        if read.get().is_multiple_of(STOP_EVERY) && stop.requested() {
+            return Err(PositionError::Stopped);
+        }
+        t.f(a, b)
+    };
     let mut moves = Vec::new();
     // Bottom row, column c: [x, min(q,x), min(r,x)] with x = c - 1 >= 1. For x < q
     // that is [x, x, min(r,x)], P iff f(x, min(r,x)) = x; for x >= q it is

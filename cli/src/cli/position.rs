@@ -43,8 +43,9 @@ pub fn run(args: &Args) -> Result<()> {
     // where the library lists them (q <= MAX_MIDDLE).
     let moves = match lost {
         true => Some(Vec::new()),
-        false => match winning_moves(&sources, p, q, r) {
+        false => match winning_moves(&sources, p, q, r, &super::ctrl_c()) {
             Err(PositionError::TooLong(..)) => None,
+            Err(e @ PositionError::Stopped) => return Err(super::Interrupted(e.to_string()).into()),
             moves => Some(moves?),
         },
     };
