@@ -46,20 +46,11 @@ impl Memo {
     /// and a memo holding positions this one lacks unless `replace`.
     #[pyo3(signature = (path, replace=false))]
     fn save(&self, path: PathBuf, replace: bool) -> PyResult<()> {
-        guard(|| {
-            use chomp3::outputs::{Kind, Output, check};
-            check(&[Output::new(&path, Kind::GraphMemo, "path")]).map_err(error)?;
-            if !replace
-                && let Ok(there) = Solver::open(&path)
-                && self.solver.lacks_any_of(&there)
-            {
-                return Err(error(format!(
-                    "{} holds positions this memo lacks; save it elsewhere, or pass replace=True",
-                    path.display()
-                )));
-            }
-            chomp3::base::atomic_write::write_atomically(&path, |w| self.solver.save(w))
-                .map_err(|e| error(format!("{}: {e}", path.display())))
+        use chomp3::graph::memo_file::{SaveError, save};
+        guard(|| match save(&self.solver, &path, "path", replace) {
+            Ok(()) => Ok(()),
+            Err(e @ SaveError::HoldsMore(_)) => Err(error(format!("{e} (pass replace=True)"))),
+            Err(e) => Err(error(e)),
         })
     }
 

@@ -814,6 +814,35 @@ def test_a_memo_is_saved_over_no_file_of_another_kind_or_fuller_memo(table, tmp_
     assert len(chomp3.Memo.load(path)) == 0
 
 
+def test_a_memo_is_not_saved_where_a_run_is_writing_its_memo(tmp_path):
+    # os85 with a memo file saves its memo at its end, over whatever is
+    # there: a memo saved there meanwhile (from a signal handler, as from
+    # another thread or process) is refused, not lost without a word.
+    other = chomp3.Memo()
+    petersen = [(i, (i + 1) % 5) for i in range(5)] + [(i, i + 5) for i in range(5)]
+    petersen += [(5 + i, 5 + (i + 2) % 5) for i in range(5)]
+    chomp3.nim_value(petersen, memo=other)
+    path = tmp_path / "m.memo"
+    nested = {}
+
+    def handler(*_):
+        try:
+            other.save(path)
+            nested["saved"] = True
+        except chomp3.Error as e:
+            nested["error"] = str(e)
+
+    old = signal.signal(signal.SIGALRM, handler)
+    signal.setitimer(signal.ITIMER_REAL, 0.2)
+    try:
+        chomp3.os85(["wheel:3..13"], memo=path)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+    assert "saved" not in nested, "saved, then replaced by the run's memo"
+    assert "being written by another call in this process" in nested.get("error", ""), nested
+
+
 def test_keyboard_interrupt_commits_the_columns_done(tmp_path):
     path = tmp_path / "big.c3t"
     interrupted(0.5, lambda: chomp3.compute(40000, path, progress=False))

@@ -3,8 +3,8 @@
 //! recursion memoised on an exact canonical form of each connected component, the
 //! formats people use, and named families; and a run over many graphs as one
 //! job for every front end (`job`). Its own module: the solver uses only
-//! `bytes` (to save the memo); the job uses `outputs` and `base`'s files,
-//! locks and stop token.
+//! `bytes` (to save the memo); the job, and a memo saved to a file on its own
+//! (`memo_file`), use `outputs` and `base`'s files, locks and stop token.
 //!
 //! A move deletes one edge (a loop is an edge of its vertex) or one vertex with
 //! every edge at it; the player who cannot move loses. `g(G) = mex` of the
@@ -17,6 +17,7 @@ mod canon;
 pub mod family;
 pub mod format;
 pub mod job;
+pub mod memo_file;
 pub mod os85;
 pub mod output;
 mod recent;

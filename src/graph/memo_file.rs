@@ -1,0 +1,100 @@
+//! A memo saved to a file a caller names, outside a run (a run saves its own,
+//! `job`): the output's checks (no file of another kind replaced), its lock
+//! (no run writing the file meanwhile, whose own save would replace this
+//! one), and the rule that a memo holding positions this one lacks is kept
+//! unless the caller asks to replace it. Uses `outputs`, `base`'s lock and
+//! atomic writes.
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+use super::Solver;
+use crate::base::lock::LockError;
+use crate::outputs::{Kind, Output, OutputError};
+
+/// Why a memo was not saved.
+#[derive(Debug, thiserror::Error)]
+pub enum SaveError {
+    /// The path cannot take a memo (a file of another kind, a directory).
+    #[error(transparent)]
+    Output(#[from] OutputError),
+    /// Another process, or another call of this one, writes the file now.
+    #[error(transparent)]
+    Busy(#[from] LockError),
+    /// The memo there holds positions this one lacks.
+    #[error("{} holds positions this memo lacks; save it elsewhere, or replace it", .0.display())]
+    HoldsMore(PathBuf),
+    /// Writing failed (the file there is as it was).
+    #[error("{}: {error}", .path.display())]
+    Io {
+        /// The memo file.
+        path: PathBuf,
+        /// The system's error.
+        error: io::Error,
+    },
+}
+
+/// Saves `solver`'s memo to `path` (written aside, then renamed into
+/// place); `option` names the path in messages. A memo there holding a
+/// position this one lacks is replaced only if `replace`.
+pub fn save(
+    solver: &Solver,
+    path: &Path,
+    option: &'static str,
+    replace: bool,
+) -> Result<(), SaveError> {
+    let output = [Output::new(path, Kind::GraphMemo, option)];
+    crate::outputs::check(&output)?;
+    // Held from the comparison with the memo there to the rename.
+    let _held = crate::outputs::lock(&output)?;
+    if !replace
+        && let Ok(there) = Solver::open(path)
+        && solver.lacks_any_of(&there)
+    {
+        return Err(SaveError::HoldsMore(path.to_path_buf()));
+    }
+    crate::base::atomic_write::write_atomically(path, |w| solver.save(w)).map_err(|error| {
+        SaveError::Io {
+            path: path.to_path_buf(),
+            error,
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::Graph;
+
+    #[test]
+    fn a_memo_is_not_saved_over_a_larger_one_nor_while_its_file_is_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("m");
+        let small = Solver::new();
+        let large = Solver::new();
+        // The wheel W_9 by hand: a hub joined to a 9-cycle.
+        let mut edges: Vec<(usize, usize)> = (1..=9).map(|i| (0, i)).collect();
+        edges.extend((1..=9).map(|i| (i, i % 9 + 1)));
+        large.value(&Graph::from_edges(10, &edges));
+        assert!(large.memo_len() > small.memo_len());
+        save(&large, &path, "path", false).unwrap();
+        let err = save(&small, &path, "path", false).unwrap_err();
+        assert!(matches!(err, SaveError::HoldsMore(_)), "{err}");
+        assert_eq!(Solver::open(&path).unwrap().memo_len(), large.memo_len());
+        // A run holding the file's lock (as `job` does for its whole run).
+        let held = crate::base::lock::lock(&path).unwrap();
+        let err = save(&large, &path, "path", true).unwrap_err();
+        assert!(matches!(err, SaveError::Busy(_)), "{err}");
+        drop(held);
+        save(&small, &path, "path", true).unwrap();
+        assert_eq!(Solver::open(&path).unwrap().memo_len(), small.memo_len());
+        // A file of another kind is not replaced.
+        let text = dir.path().join("t.txt");
+        std::fs::write(&text, "mine\n").unwrap();
+        assert!(matches!(
+            save(&large, &text, "path", true),
+            Err(SaveError::Output(_))
+        ));
+        assert_eq!(std::fs::read(&text).unwrap(), b"mine\n");
+    }
+}
