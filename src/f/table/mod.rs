@@ -406,6 +406,29 @@ enum Bytes {
     Read { file: File, path: PathBuf },
 }
 
+impl Bytes {
+    /// The open file.
+    fn file(&self) -> &File {
+        match self {
+            Bytes::Map { file, .. } | Bytes::Read { file, .. } => file,
+        }
+    }
+}
+
+/// Whether a writer holds the kernel's lock on `file` now (a
+/// [`TableWriter`] takes it for as long as it writes); the shared lock this
+/// takes to tell, if it can, is let go at once.
+fn locked_by_a_writer(file: &File) -> bool {
+    match file.try_lock_shared() {
+        Err(std::fs::TryLockError::WouldBlock) => true,
+        Ok(()) => {
+            let _ = file.unlock();
+            false
+        }
+        Err(_) => false,
+    }
+}
+
 /// In [`Table::cells`], cells at most this many bytes apart are read in one
 /// piece: copying 8 KiB costs about what one more read does.
 const MERGE_GAP: u64 = 8192;
@@ -464,10 +487,16 @@ impl Table {
             });
         }
         if header.shape == Shape::Rows && commit.columns != raw::rows_units(header.capacity) {
-            // Its writer locks it beside the name it was given; this one
-            // may name it through a link.
+            // Its writer holds the kernel's lock on the file itself (a
+            // `TableWriter`), whatever name this one reaches it by, a hard
+            // link included; and, from before it opens the file, the lock
+            // beside the name it was given, which this one may name through
+            // a symbolic link.
             let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-            let held = [path, real.as_path()].map(crate::base::lock::held_elsewhere);
+            let mut held = [path, real.as_path()]
+                .map(crate::base::lock::held_elsewhere)
+                .to_vec();
+            held.push(locked_by_a_writer(bytes.file()));
             return Err(match held.contains(&true) {
                 true => TableError::BeingWritten,
                 false => TableError::Unfinished,

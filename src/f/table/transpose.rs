@@ -326,4 +326,39 @@ mod tests {
         let e = transpose_in_bands(&t, &part, 7, &Stop::new(), none).unwrap_err();
         assert!(e.to_string().contains("N = 40, not 150"), "{e}");
     }
+
+    /// A table by rows that a transpose writes is told as such by every name
+    /// it is reached by, a hard link included; once the transpose is stopped,
+    /// as unfinished.
+    #[test]
+    fn a_table_by_rows_being_written_is_told_by_any_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let t = source(&dir.path().join("t.c3t"), 150);
+        let out = dir.path().join("sub/r.c3r");
+        std::fs::create_dir(dir.path().join("sub")).unwrap();
+        let (hard, soft) = (dir.path().join("h.c3r"), dir.path().join("s.c3r"));
+        let names = [out.clone(), hard.clone(), soft.clone()];
+        let open = |p: &Path| Table::options().either_f().mapped(false).open(p);
+        let stop = Stop::new();
+        let mut seen = Vec::new();
+        let mut each = |_, _| {
+            if seen.is_empty() {
+                std::fs::hard_link(&out, &hard).unwrap();
+                std::os::unix::fs::symlink(&out, &soft).unwrap();
+                seen = names.iter().map(|p| open(p).err()).collect();
+            }
+            stop.request();
+        };
+        assert!(transpose_in_bands(&t, &out, 7, &stop, &mut each).is_err());
+        for (name, e) in names.iter().zip(&seen) {
+            assert!(
+                matches!(e, Some(TableError::BeingWritten)),
+                "{}: {e:?}",
+                name.display()
+            );
+        }
+        for name in &names {
+            assert!(matches!(open(name), Err(TableError::Unfinished)));
+        }
+    }
 }
