@@ -345,8 +345,14 @@ impl OpenOptions {
     }
 
     /// Mapped (the default), or read with positional reads: for a process
-    /// that keeps the table open while other programs may change the file (a
-    /// file cut under a map kills the process with SIGBUS; a read says so).
+    /// that keeps the table open while other programs may change the file.
+    /// A map checks each block the first time it is read and trusts it
+    /// after: bytes another program changes in place in a block read
+    /// before, the header left as it is, are served as they now are (a
+    /// positional read checks every block it reads, and calls such a block
+    /// damaged); a file cut under a map kills the process with SIGBUS (a
+    /// read says so). chomp3's own writers never change a byte a reader may
+    /// have read.
     pub fn mapped(self, map: bool) -> OpenOptions {
         OpenOptions { map, ..self }
     }
