@@ -452,6 +452,33 @@ fn every_ranks_trace_file_is_checked_before_any_work() {
     assert!(d.join("u.1-of-2").is_dir());
 }
 
+/// A checkpoint name whose ranks' files (`NAME.K-of-P.at-COLUMN`, written
+/// aside as `.NAME....new-PID`) would pass the system's limit of a name is
+/// refused before any work, not at a checkpoint no rerun could get past.
+#[test]
+fn a_checkpoint_name_too_long_for_its_ranks_files_is_refused_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let out = d.join("c.tsv");
+    let name = format!("{}.c3k", "k".repeat(225));
+    let mut job = mpirun(2);
+    job.current_dir(d).args(census_args(&out, "3000")).args([
+        "--checkpoint-secs",
+        "0",
+        "--checkpoint",
+        &name,
+    ]);
+    let refused = within(&mut job, Duration::from_secs(60));
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success(), "{err}");
+    assert!(
+        err.contains("checkpoints have names of up to") && err.contains("at most 240"),
+        "{err}"
+    );
+    assert!(!out.exists(), "{err}");
+    assert_eq!(std::fs::read_dir(d).unwrap().count(), 0, "nothing made");
+}
+
 /// Ranks that do not see the same directory (each started in its own, the
 /// paths relative) are refused before any work, whether the directories
 /// are empty (their checkpoints would be split between them) or one holds

@@ -16,6 +16,7 @@ use std::time::Instant;
 use super::driver::{Checkpoints, DriverError, Saved, together};
 use super::{CheckpointError, Params, Run};
 use crate::base::atomic_write::{left_by_the_dead, write_atomically};
+use crate::base::lock::MAX_NAME;
 use crate::f::engine::ranks::{self as share, Ranks};
 
 /// The checkpoints of the ranks of one census: a file per rank and column.
@@ -78,6 +79,25 @@ fn rank_file(base: &Path, size: u32, rank: u32, column: u32) -> PathBuf {
     let mut name = base.file_name().unwrap_or_default().to_os_string();
     name.push(format!(".{rank}-of-{size}.at-{column}"));
     base.with_file_name(name)
+}
+
+/// Refuses a checkpoint path whose ranks' files would not fit the limit of
+/// an output's name ([`MAX_NAME`]: room for `.NAME.new-PID`, which each is
+/// written as first), the longest being the last rank's at the last column
+/// the census may reach: found at the start, not at a checkpoint that no
+/// run could then get past.
+fn names_fit(base: &Path, params: Params, size: u32) -> Result<(), DriverError> {
+    let last = params.max_columns.saturating_add(params.batch);
+    let longest = rank_file(base, size, size.saturating_sub(1), last);
+    let bytes = longest.file_name().map_or(0, |n| n.len());
+    if bytes <= MAX_NAME {
+        return Ok(());
+    }
+    Err(DriverError::Ranks(format!(
+        "{}: its ranks' checkpoints have names of up to {bytes} bytes ({}); a name may have at most {MAX_NAME}, as chomp3 writes .NAME.new-PID beside it and a file name has at most 255; give the checkpoint a shorter name",
+        base.display(),
+        longest.file_name().unwrap_or_default().to_string_lossy()
+    )))
 }
 
 /// A number as chomp3 writes it in a file's name: decimal digits, no sign,
@@ -320,6 +340,7 @@ impl RankFiles {
         ranks: Arc<dyn Ranks>,
     ) -> Result<(Run, bool), DriverError> {
         same_census(params, &*ranks)?;
+        together(&*ranks, names_fit(&self.base, params, ranks.size()))?;
         same_directory(&self.base, &*ranks)?;
         let base = &self.base;
         let (size, rank) = (ranks.size(), ranks.rank());
@@ -333,10 +354,16 @@ impl RankFiles {
                 base.display()
             ))),
             // Partial files this rank's killed writers left (not those of
-            // a process that runs).
+            // a process that runs); and, by rank 0, those of a census on
+            // another number of ranks of which no file is left (started
+            // over), as in one process (`refuse_rank_files`).
             false => rank_files(base, true).and_then(|asides| {
+                let whole = rank_files(base, false)?;
+                let others_gone = |f: &Found| {
+                    rank == 0 && f.size != size && !whole.iter().any(|g| g.size == f.size)
+                };
                 (asides.iter())
-                    .filter(|f| (f.size, f.rank) == (size, rank))
+                    .filter(|f| (f.size, f.rank) == (size, rank) || others_gone(f))
                     .filter(|f| f.pid.is_some_and(|pid| left_by_the_dead(pid, &f.path)))
                     .try_for_each(|f| remove(&f.path))
             }),
@@ -497,6 +524,47 @@ mod tests {
         // dead one's aside goes too.
         refuse_rank_files(&files.base).unwrap();
         assert!(!other_rank.exists() && running.exists());
+    }
+
+    /// A census started over on two ranks, where one on three was killed
+    /// and its files removed, removes what its dead processes left aside;
+    /// while a file of the three ranks is left, nothing of theirs goes.
+    #[test]
+    fn asides_of_a_census_on_other_ranks_go_once_its_files_are_gone() {
+        let dir = tempfile::tempdir().unwrap();
+        let base = dir.path().join("c.c3k");
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        child.wait().unwrap();
+        let aside = dir
+            .path()
+            .join(format!(".c.c3k.2-of-3.at-5040.new-{}", child.id()));
+        std::fs::write(&aside, b"part of a checkpoint").unwrap();
+        let params = Params {
+            last_row: 100,
+            max_columns: 5040,
+            batch: 2520,
+        };
+        let start = || {
+            std::thread::scope(|s| {
+                let runs: Vec<_> = crate::f::engine::ranks::Local::group(2)
+                    .into_iter()
+                    .map(|rank| {
+                        let files = RankFiles { base: base.clone() };
+                        s.spawn(move || files.resume_or_start(params, Arc::new(rank)).map(|_| ()))
+                    })
+                    .collect();
+                runs.into_iter()
+                    .map(|r| r.join().unwrap())
+                    .collect::<Vec<_>>()
+            })
+        };
+        let kept = dir.path().join("c.c3k.0-of-3.at-2520");
+        std::fs::write(&kept, b"a rank's file").unwrap();
+        assert!(start().iter().all(|r| r.is_err()), "refused");
+        assert!(aside.exists() && kept.exists());
+        std::fs::remove_file(&kept).unwrap();
+        assert!(start().iter().all(|r| r.is_ok()));
+        assert!(!aside.exists(), "the dead process's aside is removed");
     }
 
     #[test]
