@@ -479,6 +479,26 @@ fn a_checkpoint_name_too_long_for_its_ranks_files_is_refused_first() {
     assert_eq!(std::fs::read_dir(d).unwrap().count(), 0, "nothing made");
 }
 
+/// A census no rank of which this machine can hold is refused by every
+/// rank before any work, as in one process, not ended by the kernel.
+#[test]
+fn an_mpi_census_beyond_the_machine_is_refused_by_every_rank() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("c.tsv");
+    let mut job = mpirun(2);
+    job.args(census_args(&out, "4000000000"));
+    let refused = within(&mut job, Duration::from_secs(60));
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success(), "{err}");
+    // (The ranks' lines may be interleaved.)
+    assert!(
+        err.contains("a rank of a census of rows 0..=4000000000 on 2 MPI ranks needs about")
+            && err.contains("nothing was computed"),
+        "{err}"
+    );
+    assert!(!out.exists(), "{err}");
+}
+
 /// Ranks that do not see the same directory (each started in its own, the
 /// paths relative) are refused before any work, whether the directories
 /// are empty (their checkpoints would be split between them) or one holds

@@ -7,7 +7,7 @@
 
 use std::path::PathBuf;
 
-use super::{BATCH_COLS, Params, default_max_columns, memory_estimate};
+use super::{BATCH_COLS, Params, default_max_columns, memory_estimate, rank_memory_estimate};
 use crate::base::lock::{Held, LockError};
 use crate::base::memory::TooMuch;
 use crate::f::census_file::{self, MayWriteError};
@@ -101,8 +101,8 @@ impl Job {
 
     /// Every check before work, then the outputs locked (held until the
     /// value is dropped), for rank `rank` of `ranks` (`0` of `1`: the whole
-    /// census in this process, whose memory is checked; under MPI each rank
-    /// holds a share). Rank 0 writes and locks the census's files; every
+    /// census in this process; under MPI each rank holds a share, and its
+    /// memory is checked so). Rank 0 writes and locks the census's files; every
     /// rank checks them, and checks and locks the trace it writes itself
     /// ([`Job::trace_file`]), so that a clash with any rank's trace is
     /// refused before any work.
@@ -123,6 +123,14 @@ impl Job {
             crate::base::memory::check(
                 format!("a census of rows 0..={} in one process", self.rows),
                 memory_estimate(self.rows),
+            )?;
+        } else {
+            crate::base::memory::check(
+                format!(
+                    "a rank of a census of rows 0..={} on {ranks} MPI ranks",
+                    self.rows
+                ),
+                rank_memory_estimate(self.rows, ranks),
             )?;
         }
         for path in [&self.out, &descriptors] {

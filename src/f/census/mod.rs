@@ -67,6 +67,18 @@ pub(crate) fn memory_estimate(rows: u32) -> u64 {
     bytes
 }
 
+/// The least peak memory of one rank of a census of rows `0 ..= rows` on
+/// `ranks` MPI ranks: its share of [`memory_estimate`], plus what every rank
+/// holds whatever their number, by the fit to measured ranks in
+/// doc/scaling.md ("Memory per rank"): 22.3 MiB and, for its one thread at
+/// least, `737 R` bytes (the replicated rows' state and a block of columns
+/// over every row). Used to refuse a rank this machine cannot hold before
+/// it starts, as in one process.
+pub(crate) fn rank_memory_estimate(rows: u32, ranks: u32) -> u64 {
+    let every_rank = (22.3 * f64::from(1u32 << 20)) as u64 + 737 * u64::from(rows);
+    (memory_estimate(rows) / u64::from(ranks.max(1))).saturating_add(every_rank)
+}
+
 /// Default column limit for a census of rows `0 ..= rows`: `3 R` plus four
 /// batches, far past where rows settle.
 pub fn default_max_columns(rows: u32) -> u32 {
