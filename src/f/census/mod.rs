@@ -75,7 +75,8 @@ pub(crate) fn memory_estimate(rows: u32) -> u64 {
 /// over every row). Used to refuse a rank this machine cannot hold before
 /// it starts, as in one process.
 pub(crate) fn rank_memory_estimate(rows: u32, ranks: u32) -> u64 {
-    let every_rank = (22.3 * f64::from(1u32 << 20)) as u64 + 737 * u64::from(rows);
+    // 22.3 MiB, in whole bytes.
+    let every_rank = 23_383_244 + 737 * u64::from(rows);
     (memory_estimate(rows) / u64::from(ranks.max(1))).saturating_add(every_rank)
 }
 
