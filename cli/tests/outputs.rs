@@ -332,6 +332,36 @@ fn ctrl_c_ends_a_long_read_at_once() {
     }
 }
 
+/// Ctrl-C once `run` has computed its table ends the analysis and the
+/// figures at once, as `analyze` and `plot` alone: status 130, nothing of
+/// them written.
+#[test]
+fn ctrl_c_ends_run_after_its_table_too() {
+    use std::io::BufRead;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chomp3"))
+        .args(["run", "--n", "20000", "--threads", "1"])
+        .current_dir(d)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    for line in stdout.lines() {
+        if line.unwrap().contains("N = 20000") {
+            break;
+        }
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    let (code, err) = common::ctrl_c(child, false);
+    assert_eq!(code, Some(130), "{err}");
+    assert_eq!(err.trim_end(), "chomp3: error: interrupted");
+    assert!(d.join("data/table.c3t").exists());
+    assert!(!d.join("data/run/summary.json").exists(), "no analysis");
+    assert!(!d.join("plots/run").exists(), "no figures");
+}
+
 #[test]
 fn an_output_that_cannot_be_written_is_refused_before_the_work() {
     let dir = tempfile::tempdir().unwrap();

@@ -148,6 +148,20 @@ pub fn ctrl_c() -> Stop {
 /// (see [`main`]): Ctrl-C then waits for the end of the writing.
 static WRITING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
+/// Set for a command, or the part of one, that passes no stop token to the
+/// library and so ends at once on Ctrl-C (see [`main`]).
+static AT_ONCE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// From here on this command ends at once on Ctrl-C (but while it writes a
+/// set of results, [`writing`]); a Ctrl-C heard before is said now.
+pub fn ends_at_once_on_ctrl_c() -> anyhow::Result<()> {
+    AT_ONCE.store(true, std::sync::atomic::Ordering::SeqCst);
+    match ctrl_c().requested() {
+        true => Err(Interrupted("interrupted".into()).into()),
+        false => Ok(()),
+    }
+}
+
 /// Runs `write` with Ctrl-C held off until it ends (see [`WRITING`]).
 pub fn writing<T>(write: impl FnOnce() -> T) -> T {
     use std::sync::atomic::Ordering;
@@ -202,8 +216,10 @@ pub fn main() -> ExitCode {
         cli.command,
         Cmd::Get(_) | Cmd::Row(_) | Cmd::Dump(_) | Cmd::Info(_) | Cmd::Analyze(_) | Cmd::Plot(_)
     );
+    AT_ONCE.store(at_once, std::sync::atomic::Ordering::SeqCst);
     let _ = ctrlc::set_handler(move || {
-        if at_once && !WRITING.load(std::sync::atomic::Ordering::SeqCst) {
+        use std::sync::atomic::Ordering::SeqCst;
+        if AT_ONCE.load(SeqCst) && !WRITING.load(SeqCst) {
             chomp3::base::lock::remove_held();
             note!("chomp3: error: interrupted");
             std::process::exit(130);

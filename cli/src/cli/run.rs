@@ -48,6 +48,9 @@ pub fn run(args: &Args) -> Result<()> {
         Some(o) => super::compute::print_outcome(&path, &o)?,
         None => say!("{}: already holds N >= {}", path.shown(), args.n),
     }
+    // The analysis and the figures, as `analyze` and `plot` alone, take no
+    // stop token: Ctrl-C ends them at once, the files left whole.
+    super::ends_at_once_on_ctrl_c()?;
     let census = args.census.open(TABLE_GAPS)?;
     let (elapsed, a) = super::analyze::passes(&path, census.as_ref(), &args.threads, false)?;
     let out = Path::new(RUN_RESULTS);
