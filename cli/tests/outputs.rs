@@ -362,6 +362,58 @@ fn ctrl_c_ends_run_after_its_table_too() {
     assert!(!d.join("plots/run").exists(), "no figures");
 }
 
+/// The checks that follow a written result (`census --check`,
+/// `grundy-table --check-f`) take no stop token: Ctrl-C ends them at once,
+/// status 130, the result kept.
+#[test]
+fn ctrl_c_ends_the_checks_after_a_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    succeeds(
+        d,
+        &["compute", "--quiet", "--n", "20000", "--table", "t.c3t"],
+    );
+    succeeds(
+        d,
+        &["grundy-table", "--quiet", "--n", "500", "--table", "g.g3t"],
+    );
+    let spawn = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_chomp3"))
+            .args(args)
+            .current_dir(d)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let census = spawn(&[
+        "census", "--quiet", "--rows", "20000", "--out", "c.tsv", "--check", "t.c3t",
+    ]);
+    let started = Instant::now();
+    while !d.join("c.tsv").exists() {
+        assert!(started.elapsed() < Duration::from_secs(120), "no census");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    let (code, err) = common::ctrl_c(census, false);
+    assert_eq!(code, Some(130), "{err}");
+    assert_eq!(err.trim_end(), "chomp3: error: interrupted");
+    assert!(d.join("c.c3d").exists(), "the census is kept");
+    let check = spawn(&[
+        "grundy-table",
+        "--n",
+        "500",
+        "--table",
+        "g.g3t",
+        "--check-f",
+        "t.c3t",
+    ]);
+    std::thread::sleep(Duration::from_millis(400));
+    let (code, err) = common::ctrl_c(check, false);
+    assert_eq!(code, Some(130), "{err}");
+    assert_eq!(err.trim_end(), "chomp3: error: interrupted");
+}
+
 #[test]
 fn an_output_that_cannot_be_written_is_refused_before_the_work() {
     let dir = tempfile::tempdir().unwrap();

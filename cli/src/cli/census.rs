@@ -208,7 +208,12 @@ fn run_on(
         descriptors.shown()
     );
     match check {
-        Some(t) => check_table(&result.rows, &t),
+        Some(t) => {
+            // The census is written; the check takes no stop token, and
+            // Ctrl-C ends it at once.
+            super::ends_at_once_on_ctrl_c()?;
+            check_table(&result.rows, &t)
+        }
         None => Ok(()),
     }
 }

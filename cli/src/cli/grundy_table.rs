@@ -147,6 +147,11 @@ pub fn run(args: &Args) -> Result<()> {
 
 /// What follows a complete table: `--bfiles`, then `--check-f`.
 fn finish(t: &GrundyTable, args: &Args, path: &std::path::Path) -> Result<()> {
+    // The table is whole; what follows takes no stop token, and Ctrl-C ends
+    // it at once (but while the b-files are written as a set).
+    if args.bfiles.is_some() || args.check_f.is_some() {
+        super::ends_at_once_on_ctrl_c()?;
+    }
     if let Some(dir) = &args.bfiles {
         write_bfiles(t, dir, path)?;
     }
@@ -184,14 +189,16 @@ fn write_bfiles(t: &GrundyTable, dir: &std::path::Path, path: &std::path::Path) 
         super::shell::quote(dir.as_os_str())
     );
     std::fs::create_dir_all(dir).map_err(|e| anyhow::anyhow!("{}: {e}", dir.shown()))?;
-    let mut set = chomp3::base::atomic_write::FileSet::new();
-    set.write(&dir.join(RECTANGLES), |w| {
-        sequences::write_rectangles(&rectangles, &command, w)
+    super::writing(|| {
+        let mut set = chomp3::base::atomic_write::FileSet::new();
+        set.write(&dir.join(RECTANGLES), |w| {
+            sequences::write_rectangles(&rectangles, &command, w)
+        })?;
+        set.write(&dir.join(SLAB_COUNTS), |w| {
+            sequences::write_slab_counts(&counts, &command, w)
+        })?;
+        set.commit()
     })?;
-    set.write(&dir.join(SLAB_COUNTS), |w| {
-        sequences::write_slab_counts(&counts, &command, w)
-    })?;
-    set.commit()?;
     say!(
         "wrote {} and {} in {}",
         RECTANGLES,
