@@ -97,4 +97,36 @@ mod tests {
         ));
         assert_eq!(std::fs::read(&text).unwrap(), b"mine\n");
     }
+
+    /// A memo saved while another thread solves with it is whole: it loads,
+    /// its entries a subset of the memo's after.
+    #[test]
+    fn a_memo_saved_while_it_grows_is_whole() {
+        let solver = Solver::new();
+        let mut rng = crate::base::test_rng::Rng(0x9e37_79b9_7f4a_7c15);
+        let graphs: Vec<Graph> = (0..40)
+            .map(|_| {
+                let edges: Vec<(usize, usize)> = (0..22)
+                    .map(|_| ((rng.next() % 11) as usize, (rng.next() % 11) as usize))
+                    .filter(|(u, v)| u != v)
+                    .collect();
+                Graph::from_edges(11, &edges)
+            })
+            .collect();
+        let saved: Vec<Vec<u8>> = std::thread::scope(|s| {
+            let solving = s.spawn(|| graphs.iter().for_each(|g| drop(solver.value(g))));
+            let mut saved = Vec::new();
+            while !solving.is_finished() {
+                let mut bytes = Vec::new();
+                solver.save(&mut bytes).unwrap();
+                saved.push(bytes);
+            }
+            saved
+        });
+        assert!(saved.len() > 1, "saved while solving");
+        for bytes in &saved {
+            let loaded = Solver::load(&mut &bytes[..]).expect("a whole memo");
+            assert!(!solver.lacks_any_of(&loaded));
+        }
+    }
 }

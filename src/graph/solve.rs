@@ -173,9 +173,10 @@ impl Solver {
     /// memory again, not all of it.
     pub fn save(&self, w: &mut dyn Write) -> io::Result<()> {
         let mut out = CrcWriter::new(w);
-        out.write_all(MAGIC)?;
-        put32(&mut out, VERSION)?;
-        put64(&mut out, self.memo_len() as u64)?;
+        // Counted first, and exactly those many written: other threads may
+        // solve with this memo meanwhile, and a memo only grows, so each
+        // count's pass finds at least as many entries as were counted (any
+        // of them is an exact value; the file stays whole).
         let mut counts = [0usize; super::MAX_VERTICES + 1];
         for e in self.memo.iter() {
             counts[e.key().n()] += 1;
@@ -183,6 +184,9 @@ impl Solver {
         for (n, _, _) in self.small.entries() {
             counts[n] += 1;
         }
+        out.write_all(MAGIC)?;
+        put32(&mut out, VERSION)?;
+        put64(&mut out, counts.iter().sum::<usize>() as u64)?;
         for (n, &count) in counts.iter().enumerate().filter(|(_, c)| **c > 0) {
             let mut group: Vec<(Key, u32)> = Vec::with_capacity(count);
             for e in self.memo.iter().filter(|e| e.key().n() == n) {
@@ -192,6 +196,12 @@ impl Solver {
                 group.push((key(&small::graph(n, code)), v));
             }
             group.sort_unstable();
+            if group.len() < count {
+                return Err(io::Error::other(
+                    "the memo lost entries while it was saved; save it again",
+                ));
+            }
+            group.truncate(count);
             for (k, v) in group {
                 k.save(&mut out)?;
                 put32(&mut out, v)?;
