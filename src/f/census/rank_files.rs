@@ -184,11 +184,7 @@ fn same_directory(base: &Path, ranks: &dyn Ranks) -> Result<(), DriverError> {
         let mut name = stem.clone();
         name.push(&suffix);
         let path = dir.join(&name);
-        // What killed rank 0s left.
-        let prefix = stem.to_string_lossy().into_owned();
-        crate::base::atomic_write::remove_left_by_the_dead(&dir, |file| {
-            file.strip_prefix(&prefix)?.split_once('-')?.0.parse().ok()
-        });
+        remove_dead_probes(base);
         std::fs::File::create(&path).map(|_| path)
     });
     // Each rank looks for the name its own checkpoint's path gives, so that
@@ -220,6 +216,20 @@ fn same_directory(base: &Path, ranks: &dyn Ranks) -> Result<(), DriverError> {
         let _ = std::fs::remove_file(path);
     }
     seen
+}
+
+/// Removes the probe files of [`same_directory`] that killed rank 0s left
+/// beside `base` (not those of a process that may still run: a killed one
+/// not yet reaped when a census starts again is removed at its end).
+fn remove_dead_probes(base: &Path) {
+    let dir = crate::f::table::parent_dir(base);
+    let mut stem = std::ffi::OsString::from(".");
+    stem.push(base.file_name().unwrap_or_default());
+    stem.push(".ranks-");
+    let prefix = stem.to_string_lossy().into_owned();
+    crate::base::atomic_write::remove_left_by_the_dead(&dir, |file| {
+        file.strip_prefix(&prefix)?.split_once('-')?.0.parse().ok()
+    });
 }
 
 /// Refuses ranks given different censuses (last row, column limit, batch):
@@ -488,6 +498,9 @@ impl Checkpoints for RankFiles {
     /// other ranks wait here for it): every rank deletes its checkpoint files.
     fn remove(&self, ranks: &dyn Ranks) -> Result<(), DriverError> {
         share::broadcast(ranks, 0, vec![1]);
+        if ranks.rank() == 0 {
+            remove_dead_probes(&self.base);
+        }
         together(ranks, self.remove_older(ranks.size(), ranks.rank(), None))
     }
 }
@@ -524,6 +537,27 @@ mod tests {
         // dead one's aside goes too.
         refuse_rank_files(&files.base).unwrap();
         assert!(!other_rank.exists() && running.exists());
+    }
+
+    /// The probe file a killed rank 0 left (its process not yet reaped when
+    /// the census started again) goes at the end of the census.
+    #[test]
+    fn a_dead_rank_0s_probe_goes_at_the_end() {
+        let dir = tempfile::tempdir().unwrap();
+        let base = dir.path().join("c.c3k");
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        child.wait().unwrap();
+        let probe = dir
+            .path()
+            .join(format!(".c.c3k.ranks-{}-12345", child.id()));
+        std::fs::write(&probe, b"").unwrap();
+        std::thread::scope(|s| {
+            for rank in crate::f::engine::ranks::Local::group(2) {
+                let files = RankFiles { base: base.clone() };
+                s.spawn(move || files.remove(&rank).unwrap());
+            }
+        });
+        assert!(!probe.exists());
     }
 
     /// A census started over on two ranks, where one on three was killed
