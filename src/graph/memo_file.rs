@@ -114,7 +114,11 @@ mod tests {
             })
             .collect();
         let saved: Vec<Vec<u8>> = std::thread::scope(|s| {
-            let solving = s.spawn(|| graphs.iter().for_each(|g| drop(solver.value(g))));
+            let solving = s.spawn(|| {
+                for g in &graphs {
+                    let _ = solver.value(g);
+                }
+            });
             let mut saved = Vec::new();
             while !solving.is_finished() {
                 let mut bytes = Vec::new();
