@@ -256,44 +256,32 @@ fn a_killed_bench_leaves_nothing_a_later_one_does_not_remove() {
     assert!(out.status.success(), "{out:?}");
     assert_eq!(files(d), vec![], "what the killed bench left is removed");
     assert_eq!(std::fs::read_dir(d).unwrap().count(), 0);
-    // Ctrl-C (SIGINT to the process group, as a terminal sends it): the
-    // table is removed, and that is what the bench says, with status 130.
+    // Ctrl-C (SIGINT to the process group, as a terminal sends it, or to
+    // the bench alone, which passes it on to its computation): the table is
+    // removed, and that is what the bench says, with status 130.
     use std::os::unix::process::CommandExt;
-    let bench = Command::new(env!("CARGO_BIN_EXE_chomp3"))
-        .args(["bench", "--sizes", "20000", "--threads", "1", "--dir"])
-        .arg(d)
-        .process_group(0)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    table_grew();
-    let (code, err) = common::ctrl_c(bench, true);
-    assert_eq!(code, Some(130), "{err}");
-    assert!(
-        err.trim_end().lines().count() == 1
-            && err.contains("bench interrupted at N = 20000; its temporary table")
-            && err.contains("was removed"),
-        "{err}"
-    );
-    assert_eq!(std::fs::read_dir(d).unwrap().count(), 0, "nothing left");
-    // SIGINT to the bench alone (`kill -INT PID`) is passed on to its
-    // computation: the same end.
-    let bench = Command::new(env!("CARGO_BIN_EXE_chomp3"))
-        .args(["bench", "--sizes", "20000", "--threads", "1", "--dir"])
-        .arg(d)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    table_grew();
-    let (code, err) = common::ctrl_c(bench, false);
-    assert_eq!(code, Some(130), "{err}");
-    assert!(
-        err.contains("bench interrupted at N = 20000; its temporary table"),
-        "{err}"
-    );
-    assert_eq!(std::fs::read_dir(d).unwrap().count(), 0, "nothing left");
+    for group in [true, false] {
+        let mut bench = Command::new(env!("CARGO_BIN_EXE_chomp3"));
+        bench
+            .args(["bench", "--sizes", "20000", "--threads", "1", "--dir"])
+            .arg(d)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped());
+        if group {
+            bench.process_group(0);
+        }
+        let bench = bench.spawn().unwrap();
+        table_grew();
+        let (code, err) = common::ctrl_c(bench, group);
+        assert_eq!(code, Some(130), "{err}");
+        assert!(
+            err.trim_end().lines().count() == 1
+                && err.contains("bench interrupted at N = 20000; its temporary table")
+                && err.contains("was removed"),
+            "{err}"
+        );
+        assert_eq!(std::fs::read_dir(d).unwrap().count(), 0, "nothing left");
+    }
 }
 
 /// Ctrl-C ends a command that passes no stop token to the library (here a

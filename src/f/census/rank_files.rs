@@ -509,6 +509,13 @@ impl Checkpoints for RankFiles {
 mod tests {
     use super::*;
 
+    /// The id of a process that has ended (and been waited for).
+    fn dead_pid() -> u32 {
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        child.wait().unwrap();
+        child.id()
+    }
+
     /// A rank's checkpoint written aside by a killed process of it (not yet
     /// reaped when the next run began) goes when that rank next saves or
     /// ends, or a census starts afresh there; a running process's stays.
@@ -518,10 +525,7 @@ mod tests {
         let files = RankFiles {
             base: dir.path().join("c.c3k"),
         };
-        // A process that has ended (and been waited for).
-        let mut child = std::process::Command::new("true").spawn().unwrap();
-        child.wait().unwrap();
-        let (dead, live) = (child.id(), std::process::id());
+        let (dead, live) = (dead_pid(), std::process::id());
         let aside = |rank: u32, pid: u32| {
             let path = dir
                 .path()
@@ -545,11 +549,9 @@ mod tests {
     fn a_dead_rank_0s_probe_goes_at_the_end() {
         let dir = tempfile::tempdir().unwrap();
         let base = dir.path().join("c.c3k");
-        let mut child = std::process::Command::new("true").spawn().unwrap();
-        child.wait().unwrap();
         let probe = dir
             .path()
-            .join(format!(".c.c3k.ranks-{}-12345", child.id()));
+            .join(format!(".c.c3k.ranks-{}-12345", dead_pid()));
         std::fs::write(&probe, b"").unwrap();
         std::thread::scope(|s| {
             for rank in crate::f::engine::ranks::Local::group(2) {
@@ -567,11 +569,9 @@ mod tests {
     fn asides_of_a_census_on_other_ranks_go_once_its_files_are_gone() {
         let dir = tempfile::tempdir().unwrap();
         let base = dir.path().join("c.c3k");
-        let mut child = std::process::Command::new("true").spawn().unwrap();
-        child.wait().unwrap();
         let aside = dir
             .path()
-            .join(format!(".c.c3k.2-of-3.at-5040.new-{}", child.id()));
+            .join(format!(".c.c3k.2-of-3.at-5040.new-{}", dead_pid()));
         std::fs::write(&aside, b"part of a checkpoint").unwrap();
         let params = Params {
             last_row: 100,
