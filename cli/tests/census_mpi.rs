@@ -351,10 +351,11 @@ fn a_refusal_on_one_rank_alone_stops_every_rank() {
             "",
             "give every rank the same checkpoint",
         ),
+        // Its memory, checked before the threads start.
         (
             &["--threads", "16"],
             "ulimit -v 90000",
-            "cannot start the worker threads",
+            "on 2 MPI ranks needs about",
         ),
     ];
     for (odd, limit, said) in cases {
@@ -398,7 +399,8 @@ fn a_refusal_on_one_rank_alone_stops_every_rank() {
     let err = String::from_utf8_lossy(&refused.stderr);
     assert!(!refused.status.success(), "{err}");
     assert!(
-        err.contains("rank 0 of 2: cannot start the worker threads"),
+        err.contains("rank 0 of 2: a rank of a census")
+            && err.contains("this process may map (ulimit -v)"),
         "{err}"
     );
     assert!(!out.exists(), "{err}");

@@ -187,7 +187,7 @@ pub(crate) fn census(
             checkpoint: "checkpoint",
             trace: "trace",
         };
-        let _held = job.check(names, 0, 1).map_err(|e| match e {
+        let _held = job.check(names, (0, 1, 1)).map_err(|e| match e {
             JobError::Replace(MayWriteError::NoDirectory(_)) => error(e),
             JobError::Replace(_) => error(format!("{e}; pass replace=True to replace it")),
             e => error(e),

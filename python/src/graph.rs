@@ -29,8 +29,9 @@ impl Memo {
 
     /// Reads a memo file (`chomp3 graph --memo FILE`).
     #[staticmethod]
-    fn load(path: PathBuf) -> PyResult<Memo> {
-        guard(|| match Solver::open(&path) {
+    fn load(py: Python<'_>, path: PathBuf) -> PyResult<Memo> {
+        // Other Python threads run meanwhile.
+        guard(|| match py.allow_threads(|| Solver::open(&path)) {
             Ok(solver) => Ok(Memo { solver }),
             // No file there, or a link to none.
             Err(e @ MemoError::NotFound(_)) => Err(PyFileNotFoundError::new_err(e.to_string())),
@@ -45,13 +46,17 @@ impl Memo {
     /// another kind there is refused, as `chomp3 graph --memo` refuses it,
     /// and a memo holding positions this one lacks unless `replace`.
     #[pyo3(signature = (path, replace=false))]
-    fn save(&self, path: PathBuf, replace: bool) -> PyResult<()> {
+    fn save(&self, py: Python<'_>, path: PathBuf, replace: bool) -> PyResult<()> {
         use chomp3::graph::memo_file::{SaveError, save};
-        guard(|| match save(&self.solver, &path, "path", replace) {
-            Ok(()) => Ok(()),
-            Err(e @ SaveError::HoldsMore(_)) => Err(error(format!("{e} (pass replace=True)"))),
-            Err(e) => Err(error(e)),
-        })
+        // Other Python threads run meanwhile.
+        let solver = &self.solver;
+        guard(
+            || match py.allow_threads(|| save(solver, &path, "path", replace)) {
+                Ok(()) => Ok(()),
+                Err(e @ SaveError::HoldsMore(_)) => Err(error(format!("{e} (pass replace=True)"))),
+                Err(e) => Err(error(e)),
+            },
+        )
     }
 
     fn __len__(&self) -> usize {
@@ -219,7 +224,9 @@ pub(crate) fn os85(
             e => error(e),
         })?;
         let watch = Watcher::new(progress);
-        let ran = py.allow_threads(|| {
+        // Ctrl-C is heard every 20 ms, not only at the ticks (a chunk of a
+        // few large graphs takes long between them).
+        let ran = interruptible(py, &watch.stop, || {
             let mut tick = |done| watch.tick(done, 0);
             job.run(
                 &checked,
@@ -228,7 +235,7 @@ pub(crate) fn os85(
                 &mut tick,
                 &mut std::io::sink(),
             )
-        });
+        })?;
         match ran.result {
             Ok(done) => {
                 let found = (done.tally.exceptions.into_iter())

@@ -776,6 +776,14 @@ def test_keyboard_interrupt_stops_the_moves_of_a_long_position(tmp_path):
     assert time.monotonic() - started < 5
 
 
+def test_keyboard_interrupt_stops_os85_between_its_ticks(tmp_path):
+    # A few large wheels: seconds of solving before the first progress tick.
+    started = time.monotonic()
+    interrupted(0.5, lambda: chomp3.os85(["wheel:3..15"], memo=tmp_path / "m"))
+    assert time.monotonic() - started < 5
+    assert len(chomp3.Memo.load(tmp_path / "m")) > 0, "the memo is saved"
+
+
 def test_every_move_of_a_position_is_refused_past_its_budget():
     with pytest.raises(chomp3.Error, match="max_seconds"):
         chomp3.nim(10**7, 60, 20, options=True, max_seconds=1)

@@ -208,8 +208,12 @@ pub fn remove_held() {
 fn remove_held_under(root: Option<&Path>) {
     if let Ok(held) = HELD.try_lock() {
         let under = |lock: &&PathBuf| root.is_none_or(|root| lock.starts_with(root));
-        for (lock, (_, made)) in held.iter().filter(|(lock, _)| under(lock)) {
+        let ours: Vec<_> = held.iter().filter(|(lock, _)| under(lock)).collect();
+        // Every lock file first: a directory made for one may hold another.
+        for (lock, _) in &ours {
             let _ = std::fs::remove_file(lock);
+        }
+        for (_, (_, made)) in &ours {
             for dir in made {
                 // Fails, and so keeps it, unless empty.
                 let _ = std::fs::remove_dir(dir);
@@ -440,11 +444,14 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("made/summary.json");
         let held = lock(&out).unwrap();
+        // A second output in the directory made for the first, its lock
+        // file listed after the first's.
+        let beside = lock(&dir.path().join("made/values.tsv")).unwrap();
         assert!(lock_path(&out).exists());
         // (Those of this test only: the tests beside it hold theirs.)
         remove_held_under(Some(dir.path()));
         assert!(!dir.path().join("made").exists());
-        drop(held);
+        drop((held, beside));
     }
 
     #[test]

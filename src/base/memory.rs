@@ -115,6 +115,21 @@ impl fmt::Display for TooMuch {
 
 impl std::error::Error for TooMuch {}
 
+/// Refuses work of `needs` bytes shared by several processes of this
+/// machine (each checked alone with [`check`]) that the machine's memory
+/// cannot hold; allows it where that cannot be read.
+pub fn check_machine(what: impl Into<String>, needs: u64) -> Result<(), TooMuch> {
+    match physical() {
+        Some(has) if needs > has => Err(TooMuch {
+            what: what.into(),
+            needs,
+            has,
+            room: None,
+        }),
+        _ => Ok(()),
+    }
+}
+
 /// Refuses a job of `needs` bytes (saturated: `u64::MAX` for a size past
 /// counting) that this machine cannot hold; allows it where the machine's
 /// memory cannot be read.

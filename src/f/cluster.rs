@@ -23,6 +23,8 @@ const POLL: std::time::Duration = std::time::Duration::from_micros(50);
 /// This process's place in an MPI job. MPI is finalized when it is dropped.
 pub struct Mpi {
     world: SimpleCommunicator,
+    /// Ranks on this machine (a communicator split by shared memory).
+    local: u32,
     traffic: TrafficCounter,
     /// Sends under way, with the buffers they read (freed once complete).
     pending: Mutex<Vec<Pending>>,
@@ -69,8 +71,12 @@ impl Mpi {
             said(info);
             SimpleCommunicator::world().abort(101);
         }));
+        let world = universe.world();
+        // Every rank calls this here (a collective call), at its start.
+        let local = narrow::<u32, _>(world.split_shared(world.rank()).size());
         Ok(Mpi {
-            world: universe.world(),
+            world,
+            local,
             traffic: TrafficCounter::default(),
             pending: Mutex::new(Vec::new()),
             _universe: universe,
@@ -81,6 +87,9 @@ impl Mpi {
 impl Ranks for Mpi {
     fn size(&self) -> u32 {
         narrow::<u32, _>(self.world.size())
+    }
+    fn on_this_machine(&self) -> u32 {
+        self.local
     }
     fn rank(&self) -> u32 {
         narrow::<u32, _>(self.world.rank())

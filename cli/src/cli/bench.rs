@@ -57,9 +57,16 @@ pub fn run(args: &Args) -> Result<()> {
         let output = run_passing_ctrl_c(&mut compute);
         let _ = std::fs::remove_file(&path);
         let output = output?;
-        if output.status.code() == Some(130) {
-            // Ctrl-C reached the computation too; what it says of its table
-            // is not so here, where the table was temporary.
+        // Ctrl-C reached the computation too (or, passed on before it could
+        // hear it, ended it as the signal does by default); what it says of
+        // its table is not so here, where the table was temporary.
+        let by_ctrl_c = {
+            use std::os::unix::process::ExitStatusExt;
+            output.status.code() == Some(130)
+                || output.status.signal() == Some(libc::SIGINT)
+                || (super::ctrl_c().requested() && !output.status.success())
+        };
+        if by_ctrl_c {
             return Err(super::Interrupted(format!(
                 "bench interrupted at N = {n}; its temporary table {} was removed",
                 path.shown()

@@ -112,8 +112,10 @@ fn run_on(
     // first wait for each other: under mpirun every rank learns whether
     // each passed (only rank 0 locks the outputs and reads the --check
     // table), so that none waits for one that stopped.
-    let (rank, ranks) = shared.as_ref().map_or((0, 1), |r| (r.rank(), r.size()));
-    let held = job.check(names, rank, ranks);
+    let (rank, ranks, local) = shared
+        .as_ref()
+        .map_or((0, 1, 1), |r| (r.rank(), r.size(), r.on_this_machine()));
+    let held = job.check(names, (rank, ranks, local));
     let check = match writes {
         true => args.check.as_deref().map(open_table).transpose(),
         false => Ok(None),

@@ -162,13 +162,25 @@ pub fn ends_at_once_on_ctrl_c() -> anyhow::Result<()> {
     }
 }
 
-/// Runs `write` with Ctrl-C held off until it ends (see [`WRITING`]).
+/// Runs `write` with Ctrl-C held off until it ends (see [`WRITING`]); a
+/// Ctrl-C heard meanwhile by a command that ends at once ends it then.
 pub fn writing<T>(write: impl FnOnce() -> T) -> T {
     use std::sync::atomic::Ordering;
     WRITING.store(true, Ordering::SeqCst);
     let done = write();
     WRITING.store(false, Ordering::SeqCst);
+    if AT_ONCE.load(Ordering::SeqCst) && ctrl_c().requested() {
+        end_interrupted();
+    }
     done
+}
+
+/// Ends the process at once, as Ctrl-C does for a command that ends at
+/// once: its lock files removed (the kernel lets the locks go), status 130.
+fn end_interrupted() -> ! {
+    chomp3::base::lock::remove_held();
+    note!("chomp3: error: interrupted");
+    std::process::exit(130);
 }
 
 /// Test hook behind the hidden `--hold` options (feature `test-hooks`):
@@ -219,12 +231,12 @@ pub fn main() -> ExitCode {
     AT_ONCE.store(at_once, std::sync::atomic::Ordering::SeqCst);
     let _ = ctrlc::set_handler(move || {
         use std::sync::atomic::Ordering::SeqCst;
+        // Requested first, so that a writing that holds Ctrl-C off sees it
+        // at its end.
+        stop.request();
         if AT_ONCE.load(SeqCst) && !WRITING.load(SeqCst) {
-            chomp3::base::lock::remove_held();
-            note!("chomp3: error: interrupted");
-            std::process::exit(130);
+            end_interrupted();
         }
-        stop.request()
     });
     let result = match cli.command {
         Cmd::Compute(a) => compute::run(&a),

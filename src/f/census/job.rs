@@ -101,12 +101,17 @@ impl Job {
 
     /// Every check before work, then the outputs locked (held until the
     /// value is dropped), for rank `rank` of `ranks` (`0` of `1`: the whole
-    /// census in this process; under MPI each rank holds a share, and its
-    /// memory is checked so). Rank 0 writes and locks the census's files; every
+    /// census in this process; under MPI each rank holds a share, and the
+    /// `local` ranks on this machine, this one among them, share its memory,
+    /// which is checked so). Rank 0 writes and locks the census's files; every
     /// rank checks them, and checks and locks the trace it writes itself
     /// ([`Job::trace_file`]), so that a clash with any rank's trace is
     /// refused before any work.
-    pub fn check(&self, names: Names, rank: u32, ranks: u32) -> Result<Vec<Held>, JobError> {
+    pub fn check(
+        &self,
+        names: Names,
+        (rank, ranks, local): (u32, u32, u32),
+    ) -> Result<Vec<Held>, JobError> {
         let (one_process, writes) = (ranks <= 1, rank == 0);
         let (descriptors, checkpoint) = (self.descriptors(), self.checkpoint());
         let mut plan = vec![
@@ -125,13 +130,17 @@ impl Job {
                 memory_estimate(self.rows),
             )?;
         } else {
-            crate::base::memory::check(
-                format!(
-                    "a rank of a census of rows 0..={} on {ranks} MPI ranks",
-                    self.rows
-                ),
-                rank_memory_estimate(self.rows, ranks),
-            )?;
+            let census = format!("a census of rows 0..={} on {ranks} MPI ranks", self.rows);
+            let needs = rank_memory_estimate(self.rows, ranks);
+            crate::base::memory::check(format!("a rank of {census}"), needs)?;
+            // The ranks on this machine share its memory.
+            let local = local.clamp(1, ranks);
+            if local > 1 {
+                crate::base::memory::check_machine(
+                    format!("the share of this machine ({local} ranks) of {census}"),
+                    needs.saturating_mul(u64::from(local)),
+                )?;
+            }
         }
         for path in [&self.out, &descriptors] {
             census_file::may_write(path, self.rows, self.params().max_columns, self.replace)?;
@@ -171,20 +180,20 @@ mod tests {
         let lock = crate::base::lock::lock_path(&job.out);
         let other = std::fs::File::create(&lock).unwrap();
         other.try_lock().unwrap();
-        let err = job.check(NAMES, 0, 1).unwrap_err();
+        let err = job.check(NAMES, (0, 1, 1)).unwrap_err();
         assert!(matches!(err, JobError::Locked(_)), "{err}");
         // A rank other than 0 takes no lock of the census files (nor of a
         // trace, none being asked for).
-        assert!(job.check(NAMES, 1, 2).unwrap().is_empty());
+        assert!(job.check(NAMES, (1, 2, 1)).unwrap().is_empty());
         drop(other);
-        drop(job.check(NAMES, 0, 1).unwrap());
+        drop(job.check(NAMES, (0, 1, 1)).unwrap());
         assert!(!lock.exists());
         // Two of its files named alike are one file.
         let same = Job {
             checkpoint: Some(job.out.clone()),
             ..job.clone()
         };
-        let err = same.check(NAMES, 0, 1).unwrap_err();
+        let err = same.check(NAMES, (0, 1, 1)).unwrap_err();
         assert!(matches!(err, JobError::Outputs(_)), "{err}");
     }
 }

@@ -31,6 +31,11 @@ pub trait Ranks: Send + Sync {
     fn receive(&self, from: u32, tag: u32) -> Vec<u8>;
     /// Bytes and messages this rank has sent so far.
     fn sent(&self) -> Traffic;
+    /// Ranks of the job on this rank's machine, this one included (they
+    /// share its memory): 1 unless the ranks know better.
+    fn on_this_machine(&self) -> u32 {
+        1
+    }
     /// Chunks dealt to a rank at a time (see [`Owners`]): 1 unless wrapped
     /// in [`Turns`].
     fn turn(&self) -> u32 {
@@ -117,6 +122,9 @@ impl Ranks for Turns {
     }
     fn sent(&self) -> Traffic {
         self.inner.sent()
+    }
+    fn on_this_machine(&self) -> u32 {
+        self.inner.on_this_machine()
     }
     fn turn(&self) -> u32 {
         self.turn
