@@ -232,13 +232,20 @@ pub fn held_elsewhere(output: &Path) -> bool {
         .read(true)
         .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW | libc::O_NOCTTY)
         .open(lock_path(output));
-    let Ok(file) = opened else {
-        return false;
-    };
+    opened.is_ok_and(|file| locked_elsewhere(&file))
+}
+
+/// Whether another open file (another process's, or a writer's of this
+/// one) holds the kernel's exclusive lock on `file` now; the shared lock
+/// this takes to tell, if it can, is let go at once.
+pub fn locked_elsewhere(file: &File) -> bool {
     match file.try_lock_shared() {
         Err(TryLockError::WouldBlock) => true,
-        // Taken for a moment, and let go with the file.
-        _ => false,
+        Ok(()) => {
+            let _ = file.unlock();
+            false
+        }
+        Err(_) => false,
     }
 }
 

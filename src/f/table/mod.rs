@@ -421,20 +421,6 @@ impl Bytes {
     }
 }
 
-/// Whether a writer holds the kernel's lock on `file` now (a
-/// [`TableWriter`] takes it for as long as it writes); the shared lock this
-/// takes to tell, if it can, is let go at once.
-fn locked_by_a_writer(file: &File) -> bool {
-    match file.try_lock_shared() {
-        Err(std::fs::TryLockError::WouldBlock) => true,
-        Ok(()) => {
-            let _ = file.unlock();
-            false
-        }
-        Err(_) => false,
-    }
-}
-
 /// In [`Table::cells`], cells at most this many bytes apart are read in one
 /// piece: copying 8 KiB costs about what one more read does.
 const MERGE_GAP: u64 = 8192;
@@ -502,7 +488,7 @@ impl Table {
             let mut held = [path, real.as_path()]
                 .map(crate::base::lock::held_elsewhere)
                 .to_vec();
-            held.push(locked_by_a_writer(bytes.file()));
+            held.push(crate::base::lock::locked_elsewhere(bytes.file()));
             return Err(match held.contains(&true) {
                 true => TableError::BeingWritten,
                 false => TableError::Unfinished,
