@@ -718,6 +718,29 @@ def test_a_damaged_data_block_is_refused_where_it_is_read(table, tmp_path):
         chomp3.Table(copy, mapped=True).row(20)
 
 
+def test_a_mapped_table_checks_again_what_another_program_wrote_since(table, tmp_path):
+    copy = tmp_path / "m.c3t"
+    shutil.copy(table, copy)
+    data = copy.read_bytes()
+    offset = int.from_bytes(data[24:32], "little")  # FORMAT.md: the data offset
+    bits = int.from_bytes(data[12:16], "little")
+    at = offset + (25 * 26 // 2 + 10) * bits // 8  # f(25, 10)
+    want = reference()[10][25]
+    t = chomp3.Table(copy, mapped=True)
+    assert t[25, 10] == want and t.row(10)[25] == want  # its block checked
+    with open(copy, "r+b") as f:  # damage, in place, while it is open
+        f.seek(at)
+        f.write(bytes([data[at] ^ 0x5A]))
+    with pytest.raises(chomp3.Error, match="damaged table"):
+        t[25, 10]
+    with pytest.raises(chomp3.Error, match="damaged table"):
+        t.row(10)
+    with open(copy, "r+b") as f:  # put back
+        f.seek(at)
+        f.write(data[at : at + 1])
+    assert t[25, 10] == want and t.row(10)[25] == want
+
+
 def test_a_panic_becomes_an_error():
     with pytest.raises(chomp3.Error, match="internal error"):
         chomp3._chomp3._panic_for_test()

@@ -346,8 +346,12 @@ impl Job {
         progress: &mut dyn FnMut(u64),
         out: &mut dyn Write,
     ) -> Ran {
+        let read_memo = self
+            .memo
+            .as_ref()
+            .is_some_and(|p| crate::base::input::is_there(p));
         let solver = match &self.memo {
-            Some(path) if crate::base::input::is_there(path) => match Solver::open(path) {
+            Some(path) if read_memo => match Solver::open(path) {
                 Ok(s) => s,
                 Err(error) => {
                     let path = path.clone();
@@ -418,8 +422,11 @@ impl Job {
         };
         let (tally, read) = (run.tally, run.read);
         // The memo is saved even when a later line is malformed or the run is
-        // stopped: nothing is lost.
+        // stopped: nothing is lost. A memo read from its file that gained no
+        // position is that file's (a memo only grows): not written again.
+        let gained = !read_memo || solver.memo_len() != loaded;
         if let Some(path) = &self.memo
+            && gained
             && let Err(error) = write_atomically(path, |w| solver.save(w))
         {
             let path = path.clone();
@@ -916,6 +923,15 @@ mod tests {
         let done = again.result.unwrap();
         assert_eq!(done.read, 2);
         assert!(out.exists());
+        // Once more: the memo holds every position, and is not written again.
+        use std::os::unix::fs::MetadataExt;
+        let stamp = |m: std::fs::Metadata| (m.ino(), m.mtime(), m.mtime_nsec());
+        let before = stamp(std::fs::metadata(&memo).unwrap());
+        j.out = None;
+        let (same, _) = run(&j);
+        assert_eq!(same.figures.unwrap().loaded, same.figures.unwrap().held);
+        same.result.unwrap();
+        assert_eq!(stamp(std::fs::metadata(&memo).unwrap()), before);
         // A graph (W_9) solved, then a line that is none: the memo keeps it.
         std::fs::remove_file(&memo).unwrap();
         let g6 = dir.path().join("g.g6");

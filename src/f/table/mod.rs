@@ -12,6 +12,7 @@
 
 pub mod raw;
 mod transpose;
+mod trust;
 mod upgrade;
 mod writer;
 
@@ -28,8 +29,8 @@ use crate::base::path_message::NamesPath;
 
 pub use raw::Shape;
 use raw::{BLOCK_BYTES, Commit, HEADER_LEN, Header, SLOT_LEN, SLOT_OFFSETS};
-use std::sync::atomic::{AtomicU64, Ordering};
 pub use transpose::{TransposeError, Transposed, transpose, transpose_in_bands};
+use trust::{Checked, Stamp};
 pub use upgrade::{UpgradeError, upgrade};
 pub(crate) use writer::{TableWriter, parent_dir};
 
@@ -347,12 +348,15 @@ impl OpenOptions {
     /// Mapped (the default), or read with positional reads: for a process
     /// that keeps the table open while other programs may change the file.
     /// A map checks each block the first time it is read and trusts it
-    /// after: bytes another program changes in place in a block read
-    /// before, the header left as it is, are served as they now are (a
-    /// positional read checks every block it reads, and calls such a block
-    /// damaged); a file cut under a map kills the process with SIGBUS (a
-    /// read says so). chomp3's own writers never change a byte a reader may
-    /// have read.
+    /// while the file is unchanged: a write to the file since (the file's
+    /// times moved) has the blocks checked again, and a read during which
+    /// it changed is done again from a checked copy. Not seen by a map:
+    /// bytes another program changes through its own writable map of the
+    /// file, or in the same clock tick as the change before on a file
+    /// system with coarse times (see `trust`); a positional read checks
+    /// every block at every read and sees those too. A file cut under a map
+    /// kills the process with SIGBUS (a read says so). chomp3's own writers
+    /// never change a byte a reader may have read.
     pub fn mapped(self, map: bool) -> OpenOptions {
         OpenOptions { map, ..self }
     }
@@ -373,8 +377,9 @@ impl OpenOptions {
 }
 
 /// A table file opened for reading. Every read checks the CRC-32 of the
-/// blocks of data it touches (once each: a block that passed is remembered),
-/// so a damaged file gives an error, never a value.
+/// blocks of data it touches (on a map, once each while the file is
+/// unchanged: a block that passed is remembered), so a damaged file gives an
+/// error, never a value.
 pub struct Table {
     /// The path it was opened by.
     path: PathBuf,
@@ -383,8 +388,9 @@ pub struct Table {
     len: u64,
     header: Header,
     commit: Commit,
-    /// One bit per block of data: set once the block has passed its check.
-    checked: Box<[AtomicU64]>,
+    /// On a map, the blocks of data that passed their check since the file
+    /// last changed.
+    checked: Checked,
     /// The header's fixed fields as opened (magic to header checksum),
     /// which a reader without a map compares at every read.
     fixed: [u8; FIXED],
@@ -504,9 +510,8 @@ impl Table {
         }
         // Blocks up to and with the one holding the last, partly filled byte.
         let blocks = header.data_bits(commit.columns) / 8 / BLOCK_BYTES + 1;
-        let checked = (0..blocks.div_ceil(64))
-            .map(|_| AtomicU64::new(0))
-            .collect();
+        let stamp = Stamp::of(bytes.file()).map_err(TableError::io(path))?;
+        let checked = Checked::new(blocks, stamp);
         let mut fixed = [0u8; FIXED];
         fixed.copy_from_slice(&header.encode()[..FIXED]);
         let mut opened = [0u8; HEAD];
@@ -542,13 +547,30 @@ impl Table {
     }
 
     /// The values of `cells` (numbers in the file's order, as [`Table::cell`]
-    /// takes them), in that order, their blocks checked. On a table opened by
-    /// a table read without a map ([`OpenOptions::mapped`]), cells whose bytes lie near each other come in
-    /// one read (a viewer's tile is 65,536 cells). Panics past the committed cells.
+    /// takes them), in that order, their blocks checked. Read without a map
+    /// ([`OpenOptions::mapped`]), cells whose bytes lie near each other come
+    /// in one read (a viewer's tile is 65,536 cells). Panics past the
+    /// committed cells.
     pub fn cells(&self, cells: &[u64]) -> Result<Vec<u32>, TableError> {
-        if let Bytes::Map { .. } = self.bytes {
-            return cells.iter().map(|&c| self.cell(c)).collect();
+        let total = self.header.cells(self.commit.columns);
+        let bits = u64::from(self.header.bits);
+        let on_map = self.on_map(|data| {
+            cells
+                .iter()
+                .map(|&c| {
+                    assert!(c < total, "cell {c} outside the table");
+                    self.unpack_checked(data, c * bits)
+                })
+                .collect()
+        })?;
+        match on_map {
+            Some(values) => Ok(values),
+            None => self.cells_copied(cells),
         }
+    }
+
+    /// [`Table::cells`] from checked copies of the bytes.
+    fn cells_copied(&self, cells: &[u64]) -> Result<Vec<u32>, TableError> {
         let total = self.header.cells(self.commit.columns);
         let bits = self.header.bits;
         let at_bit = |i: usize| {
@@ -566,11 +588,15 @@ impl Table {
                 to = (at_bit(order[end]) + u64::from(bits)).div_ceil(8);
                 end += 1;
             }
-            self.with_data(from, to, |d, at| {
-                for &i in &order[k..end] {
-                    out[i] = raw::unpack_bit(d, at_bit(i) - 8 * at, bits);
-                }
+            let values = self.copied(from, to, |d, at| {
+                order[k..end]
+                    .iter()
+                    .map(|&i| raw::unpack_bit(d, at_bit(i) - 8 * at, bits))
+                    .collect::<Vec<u32>>()
             })?;
+            for (&i, v) in order[k..end].iter().zip(values) {
+                out[i] = v;
+            }
             k = end;
         }
         Ok(out)
@@ -578,56 +604,88 @@ impl Table {
 
     /// Runs `f` on data bytes that hold `from .. to` (`to > from`), every
     /// block they touch checked: `f` gets a slice and the data offset of its
-    /// first byte.
+    /// first byte (on a map, or else from a checked copy).
     fn with_data<T>(
         &self,
         from: u64,
         to: u64,
-        f: impl FnOnce(&[u8], u64) -> T,
+        f: impl Fn(&[u8], u64) -> T,
     ) -> Result<T, TableError> {
         let (first, last) = (from / BLOCK_BYTES, (to - 1) / BLOCK_BYTES);
-        match &self.bytes {
-            Bytes::Map { map, .. } => {
-                for block in first..=last {
-                    self.check_block(block)?;
-                }
-                let value = f(self.mapped_data(), 0);
-                // A block checked once is trusted, so a mapped reader must
-                // tell when another file has been written over this one in
-                // place (the same inode; a file cut short is SIGBUS, see
-                // `open_with`): such a copy writes the header first, so a
-                // header and commit slots as they were after the read mean
-                // the bytes read were this table's. When they have changed,
-                // the file must still be this table, grown (a table of the
-                // same layout holds the same values, f being the game's).
-                if map[..HEAD] != self.head {
-                    self.still_the_table()?;
-                }
-                Ok(value)
+        let on_map = self.on_map(|data| {
+            for block in first..=last {
+                self.check_block(data, block)?;
             }
-            Bytes::Read { .. } => {
-                // A reader that lives on (the viewer, a notebook) answers
-                // only from bytes checked as they are read now: a block
-                // checked before may have been written over in place since
-                // (another table copied onto the file, damage), and the
-                // file must still be the table it opened.
-                self.still_the_table()?;
-                let start = first * BLOCK_BYTES;
-                let end = self.block_span(last).end;
-                let mut buf = vec![0u8; narrow::<usize, _>(end - start)];
-                self.bytes
-                    .read_at(self.header.data_offset() + start, &mut buf)?;
-                for block in first..=last {
-                    let span = self.block_span(block);
-                    let bytes = &buf[narrow::<usize, _>(span.start - start)
-                        ..narrow::<usize, _>(span.end - start)];
-                    if !self.block_matches(block, bytes)? {
-                        return Err(self.damaged(block));
-                    }
-                }
-                Ok(f(&buf, start))
+            Ok(f(data, 0))
+        })?;
+        match on_map {
+            Some(value) => Ok(value),
+            None => self.copied(from, to, f),
+        }
+    }
+
+    /// Runs `read` on the mapped data, where it checks the blocks it reads
+    /// ([`Table::check_block`]), and gives its value if the file did not
+    /// change while it ran; `None` on a table that is read, or when the file
+    /// changed since its blocks were checked or while `read` ran: the caller
+    /// then reads from a checked copy.
+    fn on_map<T>(
+        &self,
+        read: impl FnOnce(&[u8]) -> Result<T, TableError>,
+    ) -> Result<Option<T>, TableError> {
+        let Bytes::Map { map, .. } = &self.bytes else {
+            return Ok(None);
+        };
+        let Some(held) = self.checked.hold(self.stamp()?) else {
+            return Ok(None);
+        };
+        let value = read(self.mapped_data())?;
+        if !held.unchanged(self.stamp()?) {
+            return Ok(None);
+        }
+        drop(held);
+        // Another file written over this one in place (the same inode; a
+        // file cut short is SIGBUS, see `open_with`) writes the header
+        // first, so a header and commit slots as they were after the read
+        // mean the bytes read were this table's. When they have changed,
+        // the file must still be this table, grown (a table of the same
+        // layout holds the same values, f being the game's).
+        if map[..HEAD] != self.head {
+            self.still_the_table()?;
+        }
+        Ok(Some(value))
+    }
+
+    /// The file's change stamp now.
+    fn stamp(&self) -> Result<Stamp, TableError> {
+        Stamp::of(self.bytes.file()).map_err(TableError::io(&self.path))
+    }
+
+    /// Runs `f` on a copy of the whole blocks that hold data bytes `from ..
+    /// to`, each checked as copied: `f` gets the copy and the data offset of
+    /// its first byte. Exact whatever changes the file meanwhile: the bytes
+    /// decoded are the bytes checked.
+    fn copied<T>(&self, from: u64, to: u64, f: impl Fn(&[u8], u64) -> T) -> Result<T, TableError> {
+        let (first, last) = (from / BLOCK_BYTES, (to - 1) / BLOCK_BYTES);
+        // A reader that lives on (the viewer, a notebook) answers only from
+        // bytes checked as they are read now: a block checked before may
+        // have been written over in place since (another table copied onto
+        // the file, damage), and the file must still be the table it opened.
+        self.still_the_table()?;
+        let start = first * BLOCK_BYTES;
+        let end = self.block_span(last).end;
+        let mut buf = vec![0u8; narrow::<usize, _>(end - start)];
+        self.bytes
+            .read_at(self.header.data_offset() + start, &mut buf)?;
+        for block in first..=last {
+            let span = self.block_span(block);
+            let bytes =
+                &buf[narrow::<usize, _>(span.start - start)..narrow::<usize, _>(span.end - start)];
+            if !self.block_matches(block, bytes)? {
+                return Err(self.damaged(block));
             }
         }
+        Ok(f(&buf, start))
     }
 
     /// Whether the file is still the table this one opened, read again: the
@@ -719,24 +777,34 @@ impl Table {
         }
     }
 
-    /// Checks data block `block`, unless it has passed before.
-    fn check_block(&self, block: u64) -> Result<(), TableError> {
-        let (word, bit) = ((block / 64) as usize, block % 64);
-        if self.checked[word].load(Ordering::Relaxed) & (1 << bit) != 0 {
+    /// Checks data block `block` of the mapped `data`, unless it has passed
+    /// since the file last changed (called under [`Table::on_map`]).
+    fn check_block(&self, data: &[u8], block: u64) -> Result<(), TableError> {
+        if self.checked.passed(block) {
             return Ok(());
         }
-        if let Bytes::Map { .. } = self.bytes {
-            let span = self.block_span(block);
-            let bytes =
-                &self.mapped_data()[narrow::<usize, _>(span.start)..narrow::<usize, _>(span.end)];
-            if !self.block_matches(block, bytes)? {
-                return Err(self.damaged(block));
-            }
-        } else {
-            self.read_block(block)?;
+        let span = self.block_span(block);
+        let bytes = &data[narrow::<usize, _>(span.start)..narrow::<usize, _>(span.end)];
+        if !self.block_matches(block, bytes)? {
+            return Err(self.damaged(block));
         }
-        self.checked[word].fetch_or(1 << bit, Ordering::Relaxed);
+        self.checked.pass(block);
         Ok(())
+    }
+
+    /// The value at bit `bit` of the mapped `data`, the blocks it lies in
+    /// checked (called under [`Table::on_map`]).
+    fn unpack_checked(&self, data: &[u8], bit: u64) -> Result<u32, TableError> {
+        let bits = self.header.bits;
+        let (first, last) = (
+            bit / 8 / BLOCK_BYTES,
+            ((bit + u64::from(bits)).div_ceil(8) - 1) / BLOCK_BYTES,
+        );
+        self.check_block(data, first)?;
+        if last != first {
+            self.check_block(data, last)?;
+        }
+        Ok(raw::unpack_bit(data, bit, bits))
     }
 
     /// Reads data block `block` from the file and checks it.
@@ -850,22 +918,22 @@ impl Table {
         use rayon::prelude::*;
         let full = self.header.data_bits(self.commit.columns) / 8;
         let last = full / BLOCK_BYTES;
-        let (crc, tail) = match &self.bytes {
-            Bytes::Map { .. } => {
-                // Where no worker thread can be started (a small `ulimit
-                // -v`), the same blocks are checked on this thread: the
-                // same checks and the same answer, later.
-                match crate::base::threads::global() {
-                    Ok(()) => (0..=last)
-                        .into_par_iter()
-                        .try_for_each(|block| self.check_block(block))?,
-                    Err(_) => (0..=last).try_for_each(|block| self.check_block(block))?,
-                }
-                let data = self.mapped_data();
-                let tail = data.get(full as usize).copied().unwrap_or(0);
-                (crc32fast::hash(&data[..full as usize]), tail)
+        let on_map = self.on_map(|data| {
+            // Where no worker thread can be started (a small `ulimit -v`),
+            // the same blocks are checked on this thread: the same checks
+            // and the same answer, later.
+            match crate::base::threads::global() {
+                Ok(()) => (0..=last)
+                    .into_par_iter()
+                    .try_for_each(|block| self.check_block(data, block))?,
+                Err(_) => (0..=last).try_for_each(|block| self.check_block(data, block))?,
             }
-            Bytes::Read { .. } => {
+            let tail = data.get(full as usize).copied().unwrap_or(0);
+            Ok((crc32fast::hash(&data[..full as usize]), tail))
+        })?;
+        let (crc, tail) = match on_map {
+            Some(found) => found,
+            None => {
                 let (mut hasher, mut tail) = (crc32fast::Hasher::new(), 0);
                 for block in 0..=last {
                     let b = self.read_block(block)?;
@@ -916,27 +984,22 @@ impl Table {
         }
         let bits = u64::from(self.header.bits);
         let bit_of = |q: u32| (raw::cells(u64::from(q)) + u64::from(r.min(q))) * bits;
-        if let Bytes::Read { .. } = self.bytes {
-            let cells: Vec<u64> = qs.map(|q| bit_of(q) / bits).collect();
-            out.extend(self.cells(&cells)?);
-            return Ok(());
-        }
-        let data = self.mapped_data();
-        out.reserve(qs.len());
-        for q in qs.clone() {
-            if let Some(ahead) = q.checked_add(ROW_AHEAD).filter(|a| qs.contains(a)) {
-                prefetch(data, narrow::<usize, _>(bit_of(ahead) / 8));
+        let on_map = self.on_map(|data| {
+            let mut row = Vec::with_capacity(qs.len());
+            for q in qs.clone() {
+                if let Some(ahead) = q.checked_add(ROW_AHEAD).filter(|a| qs.contains(a)) {
+                    prefetch(data, narrow::<usize, _>(bit_of(ahead) / 8));
+                }
+                row.push(self.unpack_checked(data, bit_of(q))?);
             }
-            let bit = bit_of(q);
-            let (first, last) = (
-                bit / 8 / BLOCK_BYTES,
-                ((bit + bits).div_ceil(8) - 1) / BLOCK_BYTES,
-            );
-            self.check_block(first)?;
-            if last != first {
-                self.check_block(last)?;
+            Ok(row)
+        })?;
+        match on_map {
+            Some(row) => out.extend(row),
+            None => {
+                let cells: Vec<u64> = qs.map(|q| bit_of(q) / bits).collect();
+                out.extend(self.cells_copied(&cells)?);
             }
-            out.push(raw::unpack_bit(data, bit, self.header.bits));
         }
         Ok(())
     }
@@ -961,14 +1024,14 @@ impl Table {
         let bits = self.header.bits;
         let first = first * u64::from(bits);
         let end = first + u64::from(count) * u64::from(bits);
-        self.with_data(first / 8, end.div_ceil(8), |d, at| {
-            let mut bit = first - 8 * at;
-            out.extend((0..count).map(|_| {
-                let v = raw::unpack_bit(d, bit, bits);
-                bit += u64::from(bits);
-                v
-            }));
-        })
+        let run = self.with_data(first / 8, end.div_ceil(8), |d, at| {
+            let first = first - 8 * at;
+            (0..u64::from(count))
+                .map(|i| raw::unpack_bit(d, first + i * u64::from(bits), bits))
+                .collect::<Vec<u32>>()
+        })?;
+        out.extend(run);
+        Ok(())
     }
 
     /// Appends `f(q, r)` for `r` in `rows` (all `<= q`, `q < columns()`) to
@@ -994,11 +1057,13 @@ impl Table {
             first + u64::from(rows.start) * u64::from(bits),
             first + u64::from(rows.end) * u64::from(bits),
         );
-        self.with_data(from / 8, to.div_ceil(8), |d, at| {
-            out.extend(rows.map(|r| {
-                raw::unpack_bit(d, first + u64::from(r) * u64::from(bits) - 8 * at, bits)
-            }));
-        })
+        let column = self.with_data(from / 8, to.div_ceil(8), |d, at| {
+            rows.clone()
+                .map(|r| raw::unpack_bit(d, first + u64::from(r) * u64::from(bits) - 8 * at, bits))
+                .collect::<Vec<u32>>()
+        })?;
+        out.extend(column);
+        Ok(())
     }
 }
 
@@ -1176,6 +1241,61 @@ mod tests {
             assert!(matches!(t.verify(), Err(TableError::Replaced(_))));
         }
         assert_eq!(Table::open(&path).unwrap().get(100, 7).unwrap(), 107);
+    }
+
+    /// Bytes another program changes in place, through `write`, in a block
+    /// a mapped table checked before: every way of reading them calls the
+    /// block damaged rather than serving the new bits; put back, they are
+    /// served again.
+    #[test]
+    fn a_mapped_table_checks_again_the_blocks_of_a_file_written_since() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.c3t");
+        let value = |q: u32, r: u32| (q * 7 + r * 3) % 263;
+        let mut w = TableWriter::create(&path, 1000).unwrap();
+        for q in 0..600u32 {
+            let first = Shape::Triangle.cells(u64::from(q));
+            let values: Vec<u32> = (0..=q).map(|r| value(q, r)).collect();
+            w.append(1, raw::pack(w.bits(), first, [&values[..]]))
+                .unwrap();
+        }
+        w.commit().unwrap();
+        drop(w);
+        let t = Table::open(&path).unwrap();
+        assert!(matches!(t.bytes, Bytes::Map { .. }));
+        // The first column whose cell (q, 0) starts in block 3.
+        let bits = u64::from(t.header.bits);
+        let q = (0..600u32)
+            .find(|&q| Shape::Triangle.cells(u64::from(q)) * bits / 8 >= 3 * BLOCK_BYTES)
+            .unwrap();
+        let row = |t: &Table| {
+            let mut out = Vec::new();
+            t.read_row(0, 0..600, &mut out).map(|()| out)
+        };
+        let expected: Vec<u32> = (0..600).map(|q| value(q, 0)).collect();
+        assert_eq!(t.value(q, 0).unwrap(), value(q, 0));
+        assert_eq!(row(&t).unwrap(), expected);
+        t.verify().unwrap();
+        // The cell's first byte, changed as another program would.
+        let at = t.header.data_offset() + Shape::Triangle.cells(u64::from(q)) * bits / 8;
+        let file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+        let mut byte = [0u8];
+        t.bytes.read_at(at, &mut byte).unwrap();
+        file.write_all_at(&[byte[0] ^ 0x01], at).unwrap();
+        let damaged =
+            |r: Result<u32, TableError>| matches!(r, Err(TableError::Damaged { block: 3, .. }));
+        assert!(damaged(t.value(q, 0)), "{:?}", t.value(q, 0));
+        assert!(damaged(
+            t.cells(&[0, Shape::Triangle.cells(u64::from(q))])
+                .map(|v| v[1])
+        ));
+        assert!(damaged(row(&t).map(|v| v[q as usize])));
+        assert!(t.verify().is_err());
+        // Put back, the same bytes as checked: served again.
+        file.write_all_at(&byte, at).unwrap();
+        assert_eq!(t.value(q, 0).unwrap(), value(q, 0));
+        assert_eq!(row(&t).unwrap(), expected);
+        t.verify().unwrap();
     }
 
     /// A mapped table cut short in place by another program (the rest of
