@@ -30,16 +30,19 @@ impl Memo {
     /// Reads a memo file (`chomp3 graph --memo FILE`).
     #[staticmethod]
     fn load(py: Python<'_>, path: PathBuf) -> PyResult<Memo> {
-        // Other Python threads run meanwhile.
-        guard(|| match py.allow_threads(|| Solver::open(&path)) {
-            Ok(solver) => Ok(Memo { solver }),
-            // No file there, or a link to none.
-            Err(e @ MemoError::NotFound(_)) => Err(PyFileNotFoundError::new_err(e.to_string())),
-            Err(MemoError::Input(i)) if i.is_missing() => {
-                Err(PyFileNotFoundError::new_err(i.to_string()))
-            }
-            Err(e) => Err(error(e.with_path(&path))),
-        })
+        // Other Python threads run meanwhile, and Ctrl-C is heard.
+        let stop = Stop::new();
+        guard(
+            || match interruptible(py, &stop, || Solver::open_until(&path, &stop))? {
+                Ok(solver) => Ok(Memo { solver }),
+                // No file there, or a link to none.
+                Err(e @ MemoError::NotFound(_)) => Err(PyFileNotFoundError::new_err(e.to_string())),
+                Err(MemoError::Input(i)) if i.is_missing() => {
+                    Err(PyFileNotFoundError::new_err(i.to_string()))
+                }
+                Err(e) => Err(error(e.with_path(&path))),
+            },
+        )
     }
 
     /// Writes the memo to `path` (aside, then renamed into place). A file of
@@ -48,10 +51,10 @@ impl Memo {
     #[pyo3(signature = (path, replace=false))]
     fn save(&self, py: Python<'_>, path: PathBuf, replace: bool) -> PyResult<()> {
         use chomp3::graph::memo_file::{SaveError, save};
-        // Other Python threads run meanwhile.
-        let solver = &self.solver;
+        // Other Python threads run meanwhile, and Ctrl-C is heard.
+        let (solver, stop) = (&self.solver, Stop::new());
         guard(
-            || match py.allow_threads(|| save(solver, &path, "path", replace)) {
+            || match interruptible(py, &stop, || save(solver, &path, "path", replace, &stop))? {
                 Ok(()) => Ok(()),
                 Err(e @ SaveError::HoldsMore(_)) => Err(error(format!("{e} (pass replace=True)"))),
                 Err(e) => Err(error(e)),
@@ -244,7 +247,9 @@ pub(crate) fn os85(
                 let c = done.tally.os85;
                 Ok((found, (c.graphs, c.parity_two, c.exceptions)))
             }
-            Err(e @ RunError::Interrupted { .. }) => Err(watch.raised().unwrap_or(error(e))),
+            Err(e @ (RunError::Interrupted { .. } | RunError::InterruptedReadingMemo { .. })) => {
+                Err(watch.raised().unwrap_or(error(e)))
+            }
             Err(e) => Err(error(e)),
         }
     })

@@ -184,6 +184,19 @@ pub enum RunError {
         /// The memo file and the positions it holds.
         memo: Option<(PathBuf, usize)>,
     },
+    /// Stopped by the stop token while the memo was read at the start:
+    /// nothing solved, the memo file untouched.
+    #[error(
+        "interrupted{}; the memo in {} was being read, and is as it was",
+        .out.as_ref().map(|p| format!(", {} not written", p.display())).unwrap_or_default(),
+        .memo.display()
+    )]
+    InterruptedReadingMemo {
+        /// The result file, not written.
+        out: Option<PathBuf>,
+        /// The memo file.
+        memo: PathBuf,
+    },
     /// Writing the output the caller gave failed (with `--out`, the
     /// result file's failure is [`RunError::Out`]).
     #[error(transparent)]
@@ -351,8 +364,18 @@ impl Job {
             .as_ref()
             .is_some_and(|p| crate::base::input::is_there(p));
         let solver = match &self.memo {
-            Some(path) if read_memo => match Solver::open(path) {
+            Some(path) if read_memo => match Solver::open_until(path, stop) {
                 Ok(s) => s,
+                Err(MemoError::Stopped) => {
+                    let result = Err(RunError::InterruptedReadingMemo {
+                        out: self.out.clone(),
+                        memo: path.clone(),
+                    });
+                    return Ran {
+                        figures: None,
+                        result,
+                    };
+                }
                 Err(error) => {
                     let path = path.clone();
                     let result = Err(RunError::Memo { path, error });
@@ -879,6 +902,35 @@ mod tests {
         let other = std::fs::File::create(crate::base::lock::lock_path(&out)).unwrap();
         other.try_lock().unwrap();
         assert!(matches!(with(&|_| {}), Err(JobError::Locked(_))));
+    }
+
+    #[test]
+    fn a_run_stopped_while_its_memo_is_read_leaves_it_as_it_was() {
+        let dir = tempfile::tempdir().unwrap();
+        let memo = dir.path().join("memo");
+        let out = dir.path().join("out.txt");
+        let mut j = job(&["wheel:8"]);
+        j.memo = Some(memo.clone());
+        run(&j).0.result.unwrap();
+        let before = std::fs::read(&memo).unwrap();
+        j.out = Some(out.clone());
+        let checked = j.check(NAMES).unwrap();
+        let stop = Stop::new();
+        stop.request();
+        let ran = j.run(&checked, &stop, &pool(), &mut |_| {}, &mut io::sink());
+        let Err(e @ RunError::InterruptedReadingMemo { .. }) = ran.result else {
+            panic!("{:?}", ran.result);
+        };
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "interrupted, {} not written; the memo in {} was being read, and is as it was",
+                out.display(),
+                memo.display()
+            )
+        );
+        assert_eq!(std::fs::read(&memo).unwrap(), before);
+        assert!(!out.exists());
     }
 
     #[test]

@@ -8,8 +8,9 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
-use super::Solver;
+use super::{MemoError, Solver};
 use crate::base::lock::LockError;
+use crate::base::stop::Stop;
 use crate::outputs::{Kind, Output, OutputError};
 
 /// Why a memo was not saved.
@@ -24,6 +25,9 @@ pub enum SaveError {
     /// The memo there holds positions this one lacks.
     #[error("{} holds positions this memo lacks; save it elsewhere, or replace it", .0.display())]
     HoldsMore(PathBuf),
+    /// Stopped by the stop token (the file there is as it was).
+    #[error("stopped before the memo was saved; {} is as it was", .0.display())]
+    Stopped(PathBuf),
     /// Writing failed (the file there is as it was).
     #[error("{}: {error}", .path.display())]
     Io {
@@ -36,29 +40,38 @@ pub enum SaveError {
 
 /// Saves `solver`'s memo to `path` (written aside, then renamed into
 /// place); `option` names the path in messages. A memo there holding a
-/// position this one lacks is replaced only if `replace`.
+/// position this one lacks is replaced only if `replace`. Ends soon after
+/// `stop` is set, with [`SaveError::Stopped`] and the file as it was.
 pub fn save(
     solver: &Solver,
     path: &Path,
     option: &'static str,
     replace: bool,
+    stop: &Stop,
 ) -> Result<(), SaveError> {
     let output = [Output::new(path, Kind::GraphMemo, option)];
     crate::outputs::check(&output)?;
     // Held from the comparison with the memo there to the rename.
     let _held = crate::outputs::lock(&output)?;
-    if !replace
-        && let Ok(there) = Solver::open(path)
-        && solver.lacks_any_of(&there)
-    {
-        return Err(SaveError::HoldsMore(path.to_path_buf()));
-    }
-    crate::base::atomic_write::write_atomically(path, |w| solver.save(w)).map_err(|error| {
-        SaveError::Io {
-            path: path.to_path_buf(),
-            error,
+    if !replace {
+        match Solver::open_until(path, stop) {
+            Ok(there) if solver.lacks_any_of(&there) => {
+                return Err(SaveError::HoldsMore(path.to_path_buf()));
+            }
+            Err(MemoError::Stopped) => return Err(SaveError::Stopped(path.to_path_buf())),
+            // No memo there, or none that can be read: this one goes there.
+            _ => {}
         }
-    })
+    }
+    crate::base::atomic_write::write_atomically(path, |w| solver.save_until(w, stop)).map_err(
+        |error| match error.kind() == io::ErrorKind::Interrupted && stop.requested() {
+            true => SaveError::Stopped(path.to_path_buf()),
+            false => SaveError::Io {
+                path: path.to_path_buf(),
+                error,
+            },
+        },
+    )
 }
 
 #[cfg(test)]
@@ -77,25 +90,63 @@ mod tests {
         edges.extend((1..=9).map(|i| (i, i % 9 + 1)));
         large.value(&Graph::from_edges(10, &edges));
         assert!(large.memo_len() > small.memo_len());
-        save(&large, &path, "path", false).unwrap();
-        let err = save(&small, &path, "path", false).unwrap_err();
+        save(&large, &path, "path", false, &Stop::new()).unwrap();
+        let err = save(&small, &path, "path", false, &Stop::new()).unwrap_err();
         assert!(matches!(err, SaveError::HoldsMore(_)), "{err}");
         assert_eq!(Solver::open(&path).unwrap().memo_len(), large.memo_len());
         // A run holding the file's lock (as `job` does for its whole run).
         let held = crate::base::lock::lock(&path).unwrap();
-        let err = save(&large, &path, "path", true).unwrap_err();
+        let err = save(&large, &path, "path", true, &Stop::new()).unwrap_err();
         assert!(matches!(err, SaveError::Busy(_)), "{err}");
         drop(held);
-        save(&small, &path, "path", true).unwrap();
+        save(&small, &path, "path", true, &Stop::new()).unwrap();
         assert_eq!(Solver::open(&path).unwrap().memo_len(), small.memo_len());
         // A file of another kind is not replaced.
         let text = dir.path().join("t.txt");
         std::fs::write(&text, "mine\n").unwrap();
         assert!(matches!(
-            save(&large, &text, "path", true),
+            save(&large, &text, "path", true, &Stop::new()),
             Err(SaveError::Output(_))
         ));
         assert_eq!(std::fs::read(&text).unwrap(), b"mine\n");
+    }
+
+    /// A save or a load stopped (the token set before or while it runs)
+    /// ends with `Stopped` and leaves the file there as it was, nothing
+    /// beside it.
+    #[test]
+    fn a_stopped_save_or_load_leaves_the_file_as_it_was() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("m");
+        let (small, large) = (Solver::new(), Solver::new());
+        let mut edges: Vec<(usize, usize)> = (1..=8).map(|i| (0, i)).collect();
+        edges.extend((1..=8).map(|i| (i, i % 8 + 1)));
+        small.value(&Graph::from_edges(9, &edges));
+        edges.push((1, 5));
+        large.value(&Graph::from_edges(9, &edges));
+        assert!(large.lacks_any_of(&small) || large.memo_len() > small.memo_len());
+        save(&small, &path, "path", false, &Stop::new()).unwrap();
+        let before = std::fs::read(&path).unwrap();
+        let stop = Stop::new();
+        stop.request();
+        assert!(matches!(
+            Solver::open_until(&path, &stop),
+            Err(MemoError::Stopped)
+        ));
+        for replace in [false, true] {
+            let err = save(&large, &path, "path", replace, &stop).unwrap_err();
+            assert!(matches!(err, SaveError::Stopped(_)), "{err}");
+            assert_eq!(std::fs::read(&path).unwrap(), before);
+        }
+        let fresh = dir.path().join("n");
+        let err = save(&large, &fresh, "path", false, &stop).unwrap_err();
+        assert!(matches!(err, SaveError::Stopped(_)), "{err}");
+        let mut left: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        left.sort();
+        assert_eq!(left, ["m"]);
     }
 
     /// A memo saved while another thread solves with it is whole: it loads,

@@ -87,6 +87,9 @@ pub enum MemoError {
     /// The path is no regular file, or a link to nothing (the message names it).
     #[error(transparent)]
     Input(InputError),
+    /// Stopped by the stop token before the whole memo was read.
+    #[error("stopped before the whole memo was read; the file is as it was")]
+    Stopped,
 }
 
 impl NamesPath for MemoError {
@@ -172,6 +175,17 @@ impl Solver {
     /// memo of hundreds of millions of positions needs a fraction of its
     /// memory again, not all of it.
     pub fn save(&self, w: &mut dyn Write) -> io::Result<()> {
+        self.save_until(w, &Stop::new())
+    }
+
+    /// [`Solver::save`], failing with an error of kind
+    /// [`io::ErrorKind::Interrupted`] soon after `stop` is set (what was
+    /// written is then no memo: the caller drops it).
+    pub fn save_until(&self, w: &mut dyn Write, stop: &Stop) -> io::Result<()> {
+        let stopped = || match stop.requested() {
+            true => Err(io::Error::new(io::ErrorKind::Interrupted, "stopped")),
+            false => Ok(()),
+        };
         let mut out = CrcWriter::new(w);
         // Counted first, and exactly those many written: other threads may
         // solve with this memo meanwhile, and a memo only grows, so each
@@ -188,6 +202,7 @@ impl Solver {
         put32(&mut out, VERSION)?;
         put64(&mut out, counts.iter().sum::<usize>() as u64)?;
         for (n, &count) in counts.iter().enumerate().filter(|(_, c)| **c > 0) {
+            stopped()?;
             let mut group: Vec<(Key, u32)> = Vec::with_capacity(count);
             for e in self.memo.iter().filter(|e| e.key().n() == n) {
                 group.push((e.key().clone(), *e.value()));
@@ -202,7 +217,11 @@ impl Solver {
                 ));
             }
             group.truncate(count);
-            for (k, v) in group {
+            stopped()?;
+            for (i, (k, v)) in group.into_iter().enumerate() {
+                if i % 65_536 == 0 {
+                    stopped()?;
+                }
                 k.save(&mut out)?;
                 put32(&mut out, v)?;
             }
@@ -213,11 +232,18 @@ impl Solver {
 
     /// Reads the memo file at `path` (see [`Solver::load`]).
     pub fn open(path: &Path) -> Result<Solver, MemoError> {
+        Solver::open_until(path, &Stop::new())
+    }
+
+    /// [`Solver::open`], ending with [`MemoError::Stopped`] soon after
+    /// `stop` is set (a memo of hundreds of millions of positions takes
+    /// minutes to read).
+    pub fn open_until(path: &Path, stop: &Stop) -> Result<Solver, MemoError> {
         let file = crate::base::input::open(path, "a graph memo").map_err(|e| match e {
             InputError::Missing { path } => MemoError::NotFound(path),
             e => MemoError::Input(e),
         })?;
-        Solver::load(&mut io::BufReader::new(file))
+        Solver::load_until(&mut io::BufReader::new(file), stop)
     }
 
     /// Reads a memo written by [`Solver::save`], entry by entry (a memo file
@@ -225,6 +251,12 @@ impl Solver {
     /// entry; a memo that fails it is not returned. The values were computed by
     /// this solver's exact recursion.
     pub fn load(r: &mut dyn Read) -> Result<Solver, MemoError> {
+        Solver::load_until(r, &Stop::new())
+    }
+
+    /// [`Solver::load`], ending with [`MemoError::Stopped`] soon after `stop`
+    /// is set.
+    pub fn load_until(r: &mut dyn Read, stop: &Stop) -> Result<Solver, MemoError> {
         let damaged = |e: io::Error| match e.kind() {
             io::ErrorKind::UnexpectedEof => MemoError::Damaged("truncated".into()),
             io::ErrorKind::InvalidData => MemoError::Damaged(e.to_string()),
@@ -252,7 +284,11 @@ impl Solver {
         let count = get64(&mut rd).map_err(damaged)?;
         let memo = DashMap::with_capacity_and_hasher(count.min(1 << 24) as usize, FxBuildHasher);
         let small = Small::default();
-        for _ in 0..count {
+        for i in 0..count {
+            // Asked every 65,536 entries: some milliseconds apart.
+            if i % 65_536 == 0 && stop.requested() {
+                return Err(MemoError::Stopped);
+            }
             let k = Key::load(&mut rd).map_err(damaged)?;
             let v = get32(&mut rd).map_err(damaged)?;
             let g = (k.n() <= small::SLOTS).then(|| k.graph());

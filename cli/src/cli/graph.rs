@@ -152,7 +152,9 @@ pub fn run(args: &Args) -> Result<()> {
             let said = format!("{e}; give --memo FILE to keep the positions solved so far");
             return Err(Interrupted(said).into());
         }
-        Err(e @ RunError::Interrupted { .. }) => return Err(Interrupted(e.to_string()).into()),
+        Err(e @ (RunError::Interrupted { .. } | RunError::InterruptedReadingMemo { .. })) => {
+            return Err(Interrupted(e.to_string()).into());
+        }
         // Standard output's errors as they are (a closed pipe ends quietly).
         Err(RunError::Write(e)) => return Err(e.into()),
         Err(e) => return Err(e.into()),
