@@ -56,7 +56,9 @@ impl Memo {
         guard(
             || match interruptible(py, &stop, || save(solver, &path, "path", replace, &stop))? {
                 Ok(()) => Ok(()),
-                Err(e @ SaveError::HoldsMore(_)) => Err(error(format!("{e} (pass replace=True)"))),
+                Err(e @ (SaveError::HoldsMore(_) | SaveError::Unreadable { .. })) => {
+                    Err(error(format!("{e} (pass replace=True)")))
+                }
                 Err(e) => Err(error(e)),
             },
         )

@@ -195,9 +195,6 @@ pub(crate) fn grundy_census(
 
 /// `value` seconds as a duration, or ValueError naming `name`.
 pub(crate) fn seconds(name: &str, value: f64) -> PyResult<Duration> {
-    Duration::try_from_secs_f64(value).map_err(|_| {
-        PyValueError::new_err(format!(
-            "{name} must be a number of seconds >= 0, got {value}"
-        ))
-    })
+    chomp3::base::interval::interval(value)
+        .map_err(|e| PyValueError::new_err(format!("{name} must be {e}")))
 }

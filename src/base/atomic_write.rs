@@ -45,16 +45,27 @@ pub fn refuse_link(path: &Path) -> io::Result<()> {
 /// `path` is always either the old file or the whole new one. On an error the
 /// file beside it is removed and `path` is untouched. Files that earlier
 /// writers of `path` left beside it when killed before their rename are
-/// removed first. A symbolic link at `path` is refused ([`refuse_link`]).
+/// removed first. A symbolic link at `path` is refused ([`refuse_link`]),
+/// and so is a file another program wrote there since this process locked
+/// or last wrote `path` (`base::lock`'s `check_unchanged`).
 pub fn write_atomically(
     path: &Path,
     write: impl FnOnce(&mut BufWriter<File>) -> io::Result<()>,
 ) -> io::Result<()> {
     refuse_link(path)?;
     let aside = write_aside(path, write)?;
-    std::fs::rename(&aside, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&aside);
-    })
+    let renamed =
+        crate::base::lock::check_unchanged(path).and_then(|()| std::fs::rename(&aside, path));
+    match renamed {
+        Ok(()) => {
+            crate::base::lock::note_written(path);
+            Ok(())
+        }
+        Err(e) => {
+            let _ = std::fs::remove_file(&aside);
+            Err(e)
+        }
+    }
 }
 
 /// Writes `path`'s new content beside it, synced, after removing what
@@ -126,12 +137,15 @@ impl FileSet {
     }
 
     /// Renames every file written into place. Whatever stands where a file
-    /// goes and cannot be replaced by one (a directory, a link) is refused
-    /// before any is renamed, so that the set is not left half replaced; an
-    /// error names the file.
+    /// goes and cannot be replaced by one (a directory, a link, a file
+    /// another program wrote there since this process locked or last wrote
+    /// it) is refused before any is renamed, so that the set is not left
+    /// half replaced; an error names the file.
     pub fn commit(mut self) -> io::Result<()> {
         for (_, path) in &self.written {
             refuse_link(path)?;
+            crate::base::lock::check_unchanged(path)
+                .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
             if std::fs::symlink_metadata(path).is_ok_and(|m| m.is_dir()) {
                 return Err(io::Error::new(
                     io::ErrorKind::IsADirectory,
@@ -148,6 +162,7 @@ impl FileSet {
                 self.written.drain(..done);
                 return Err(io::Error::new(e.kind(), said));
             }
+            crate::base::lock::note_written(path);
         }
         self.written.clear();
         Ok(())
@@ -261,6 +276,34 @@ pub(crate) fn parent_dir(path: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A locked output that another program writes or replaces while the
+    /// run holds it is not replaced by the run's result, nor removed as the
+    /// run's own file; one the run itself wrote last is.
+    #[test]
+    fn an_output_written_by_another_program_meanwhile_is_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("c.tsv");
+        let held = crate::base::lock::lock(&out).unwrap();
+        write_atomically(&out, |w| w.write_all(b"first\n")).unwrap();
+        write_atomically(&out, |w| w.write_all(b"second\n")).unwrap();
+        std::fs::write(&out, b"another program's\n").unwrap();
+        let e = write_atomically(&out, |w| w.write_all(b"third\n")).unwrap_err();
+        assert!(e.to_string().contains("another program"), "{e}");
+        let mut set = FileSet::new();
+        set.write(&out, |w| w.write_all(b"third\n")).unwrap();
+        assert!(set.commit().is_err());
+        crate::base::lock::remove_own(&out).unwrap();
+        assert_eq!(std::fs::read(&out).unwrap(), b"another program's\n");
+        drop(held);
+        let held = crate::base::lock::lock(&out).unwrap();
+        write_atomically(&out, |w| w.write_all(b"mine\n")).unwrap();
+        crate::base::lock::remove_own(&out).unwrap();
+        assert!(!out.exists());
+        drop(held);
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert!(left.is_empty(), "{left:?}");
+    }
     use std::io::Write;
 
     #[test]

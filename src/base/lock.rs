@@ -21,9 +21,76 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::thread::ThreadId;
 
-/// The lock files this process holds, each with how it is held and the
-/// directories made for it.
-static HELD: Mutex<BTreeMap<PathBuf, (Holder, Vec<PathBuf>)>> = Mutex::new(BTreeMap::new());
+/// The lock files this process holds, each with how it is held, the
+/// directories made for it and its output's state as this process last saw
+/// it (when locked, or after its own last write).
+static HELD: Mutex<BTreeMap<PathBuf, Entry>> = Mutex::new(BTreeMap::new());
+
+/// A held lock's holder, the directories made for it, and its output's
+/// state as this process last saw it.
+type Entry = (Holder, Vec<PathBuf>, State);
+
+/// A file's device, inode, length and times to the nanosecond (`None`: no
+/// file there): two equal states mean nothing wrote or replaced the file in
+/// between.
+type State = Option<(u64, u64, u64, i64, i64, i64, i64)>;
+
+/// The state of the file at `path` (not through a link).
+fn state(path: &Path) -> State {
+    use std::os::unix::fs::MetadataExt;
+    let m = std::fs::symlink_metadata(path).ok()?;
+    Some((
+        m.dev(),
+        m.ino(),
+        m.len(),
+        m.mtime(),
+        m.mtime_nsec(),
+        m.ctime(),
+        m.ctime_nsec(),
+    ))
+}
+
+/// Whether `output`, if this process holds its lock, is as this process
+/// last left it: as it was when locked, or as its own last write made it
+/// ([`note_written`]). Another program that wrote or replaced it meanwhile
+/// (the lock keeps out only chomp3's writers) made a file this run's guards
+/// never saw, so this run's result must not replace it: an error.
+pub(crate) fn check_unchanged(output: &Path) -> io::Result<()> {
+    let held = HELD.lock().unwrap_or_else(|e| e.into_inner());
+    match held.get(&lock_path(output)) {
+        Some((_, _, was)) if *was != state(output) => Err(io::Error::other(
+            "another program wrote or replaced this file while this run was making it; it is \
+             kept, and this run's result is not put there; check it, then run again",
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Records `output`'s state after this process wrote it, if it holds its
+/// lock.
+pub(crate) fn note_written(output: &Path) {
+    let mut held = HELD.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, _, was)) = held.get_mut(&lock_path(output)) {
+        *was = state(output);
+    }
+}
+
+/// Removes `output`, this run's own file (a checkpoint at the run's end),
+/// unless another program wrote or replaced it since this process last did
+/// ([`check_unchanged`]): such a file is kept. One already gone is no
+/// error.
+pub(crate) fn remove_own(output: &Path) -> io::Result<()> {
+    if check_unchanged(output).is_err() {
+        return Ok(());
+    }
+    match std::fs::remove_file(output) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
+        _ => {
+            note_written(output);
+            Ok(())
+        }
+    }
+}
 
 /// Who holds a lock of this process, and whether it lends it.
 #[derive(Debug, Clone, Copy)]
@@ -213,7 +280,7 @@ fn remove_held_under(root: Option<&Path>) {
         for (lock, _) in &ours {
             let _ = std::fs::remove_file(lock);
         }
-        for (_, (_, made)) in &ours {
+        for (_, (_, made, _)) in &ours {
             for dir in made {
                 // Fails, and so keeps it, unless empty.
                 let _ = std::fs::remove_dir(dir);
@@ -285,7 +352,7 @@ fn take(output: &Path, lends: bool) -> Result<Held, LockError> {
     let mut held = HELD.lock().unwrap_or_else(|e| e.into_inner());
     let this = std::thread::current().id();
     match held.get(&lock) {
-        Some((by, _)) if by.lends && by.thread == this => return Ok(Held { _first: None }),
+        Some((by, _, _)) if by.lends && by.thread == this => return Ok(Held { _first: None }),
         Some(_) => {
             return Err(LockError::BusyHere {
                 output: output.to_path_buf(),
@@ -298,7 +365,10 @@ fn take(output: &Path, lends: bool) -> Result<Held, LockError> {
         thread: this,
         lends,
     };
-    held.insert(first.lock.clone(), (holder, first.made.clone()));
+    held.insert(
+        first.lock.clone(),
+        (holder, first.made.clone(), state(output)),
+    );
     Ok(Held {
         _first: Some(first),
     })

@@ -10,6 +10,7 @@ pub mod atomic_write;
 pub(crate) mod bytes;
 pub mod huge;
 pub mod input;
+pub mod interval;
 pub mod lines;
 pub mod lock;
 pub mod memory;

@@ -350,7 +350,9 @@ impl Job {
     /// The run: every graph solved and written to the result file, or to
     /// `out` if there is none; `stop` ends it early, `pool` solves,
     /// `progress` is told the graphs done so far. The memo is saved whatever
-    /// the outcome (but for a memo that could not be read).
+    /// the outcome, but for a memo that could not be read, a run stopped
+    /// while it was read, and a memo read from its file that gained no
+    /// position, the file as it was (it holds this memo already).
     pub fn run(
         &self,
         _checked: &Checked,
@@ -363,6 +365,9 @@ impl Job {
             .memo
             .as_ref()
             .is_some_and(|p| crate::base::input::is_there(p));
+        // The memo file as it was before it was read: if it is so at the
+        // end and the memo gained nothing, it holds this memo already.
+        let file_at_start = self.memo.as_deref().and_then(file_state);
         let solver = match &self.memo {
             Some(path) if read_memo => match Solver::open_until(path, stop) {
                 Ok(s) => s,
@@ -446,8 +451,12 @@ impl Job {
         let (tally, read) = (run.tally, run.read);
         // The memo is saved even when a later line is malformed or the run is
         // stopped: nothing is lost. A memo read from its file that gained no
-        // position is that file's (a memo only grows): not written again.
-        let gained = !read_memo || solver.memo_len() != loaded;
+        // position (a memo only grows), the file as it was before it was
+        // read, is that file's: not written again.
+        let gained = !read_memo
+            || solver.memo_len() != loaded
+            || file_at_start.is_none()
+            || self.memo.as_deref().and_then(file_state) != file_at_start;
         if let Some(path) = &self.memo
             && gained
             && let Err(error) = write_atomically(path, |w| solver.save(w))
@@ -640,6 +649,22 @@ impl Running<'_> {
             )
             .collect())
     }
+}
+
+/// A file's identity, length and times (`None` if it cannot be read): two
+/// equal states mean nothing wrote the file in between.
+fn file_state(path: &std::path::Path) -> Option<(u64, u64, u64, i64, i64, i64, i64)> {
+    use std::os::unix::fs::MetadataExt;
+    let m = std::fs::metadata(path).ok()?;
+    Some((
+        m.dev(),
+        m.ino(),
+        m.len(),
+        m.mtime(),
+        m.mtime_nsec(),
+        m.ctime(),
+        m.ctime_nsec(),
+    ))
 }
 
 #[cfg(test)]

@@ -25,6 +25,16 @@ pub enum SaveError {
     /// The memo there holds positions this one lacks.
     #[error("{} holds positions this memo lacks; save it elsewhere, or replace it", .0.display())]
     HoldsMore(PathBuf),
+    /// A file there that cannot be read as a memo (damaged, of another
+    /// version, unreadable): its positions cannot be compared, so it is
+    /// kept unless the caller asks to replace it.
+    #[error("{}: {error}; it is kept: save elsewhere, or replace it", .path.display())]
+    Unreadable {
+        /// The memo file.
+        path: PathBuf,
+        /// Why it cannot be read.
+        error: MemoError,
+    },
     /// Stopped by the stop token (the file there is as it was).
     #[error("stopped before the memo was saved; {} is as it was", .0.display())]
     Stopped(PathBuf),
@@ -40,7 +50,8 @@ pub enum SaveError {
 
 /// Saves `solver`'s memo to `path` (written aside, then renamed into
 /// place); `option` names the path in messages. A memo there holding a
-/// position this one lacks is replaced only if `replace`. Ends soon after
+/// position this one lacks, or one that cannot be read, is replaced only if
+/// `replace`. Ends soon after
 /// `stop` is set, with [`SaveError::Stopped`] and the file as it was.
 pub fn save(
     solver: &Solver,
@@ -58,9 +69,15 @@ pub fn save(
             Ok(there) if solver.lacks_any_of(&there) => {
                 return Err(SaveError::HoldsMore(path.to_path_buf()));
             }
+            Ok(_) | Err(MemoError::NotFound(_) | MemoError::Empty) => {}
+            Err(MemoError::Input(e)) if e.is_missing() => {}
             Err(MemoError::Stopped) => return Err(SaveError::Stopped(path.to_path_buf())),
-            // No memo there, or none that can be read: this one goes there.
-            _ => {}
+            Err(error) => {
+                return Err(SaveError::Unreadable {
+                    path: path.to_path_buf(),
+                    error,
+                });
+            }
         }
     }
     crate::base::atomic_write::write_atomically(path, |w| solver.save_until(w, stop)).map_err(
@@ -109,6 +126,16 @@ mod tests {
             Err(SaveError::Output(_))
         ));
         assert_eq!(std::fs::read(&text).unwrap(), b"mine\n");
+        // A memo there that cannot be read (damaged) is kept unless replaced.
+        let mut bytes = std::fs::read(&path).unwrap();
+        let last = bytes.len() - 1;
+        bytes[last] ^= 1;
+        std::fs::write(&path, &bytes).unwrap();
+        let err = save(&large, &path, "path", false, &Stop::new()).unwrap_err();
+        assert!(matches!(err, SaveError::Unreadable { .. }), "{err}");
+        assert_eq!(std::fs::read(&path).unwrap(), bytes);
+        save(&large, &path, "path", true, &Stop::new()).unwrap();
+        assert_eq!(Solver::open(&path).unwrap().memo_len(), large.memo_len());
     }
 
     /// A save or a load stopped (the token set before or while it runs)

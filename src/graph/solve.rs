@@ -179,8 +179,10 @@ impl Solver {
     }
 
     /// [`Solver::save`], failing with an error of kind
-    /// [`io::ErrorKind::Interrupted`] soon after `stop` is set (what was
-    /// written is then no memo: the caller drops it).
+    /// [`io::ErrorKind::Interrupted`] once `stop` is set: it is asked every
+    /// 65,536 positions gathered or written and between the steps (the
+    /// positions of one vertex count are sorted in one step). What was
+    /// written is then no memo: the caller drops it.
     pub fn save_until(&self, w: &mut dyn Write, stop: &Stop) -> io::Result<()> {
         let stopped = || match stop.requested() {
             true => Err(io::Error::new(io::ErrorKind::Interrupted, "stopped")),
@@ -205,6 +207,9 @@ impl Solver {
             stopped()?;
             let mut group: Vec<(Key, u32)> = Vec::with_capacity(count);
             for e in self.memo.iter().filter(|e| e.key().n() == n) {
+                if group.len().is_multiple_of(65_536) {
+                    stopped()?;
+                }
                 group.push((e.key().clone(), *e.value()));
             }
             for (_, code, v) in self.small.entries().filter(|e| e.0 == n) {
@@ -219,13 +224,14 @@ impl Solver {
             group.truncate(count);
             stopped()?;
             for (i, (k, v)) in group.into_iter().enumerate() {
-                if i % 65_536 == 0 {
+                if i.is_multiple_of(65_536) {
                     stopped()?;
                 }
                 k.save(&mut out)?;
                 put32(&mut out, v)?;
             }
         }
+        stopped()?;
         let crc = out.crc.finalize();
         put32(out.w, crc)
     }
@@ -286,7 +292,7 @@ impl Solver {
         let small = Small::default();
         for i in 0..count {
             // Asked every 65,536 entries: some milliseconds apart.
-            if i % 65_536 == 0 && stop.requested() {
+            if i.is_multiple_of(65_536) && stop.requested() {
                 return Err(MemoError::Stopped);
             }
             let k = Key::load(&mut rd).map_err(damaged)?;

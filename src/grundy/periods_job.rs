@@ -427,7 +427,8 @@ impl Job {
         if let Some(path) = &self.checkpoint {
             // With what killed writers of it left aside.
             crate::base::atomic_write::remove_left_aside(path);
-            let _ = std::fs::remove_file(path);
+            // Not a file another program put there meanwhile.
+            let _ = crate::base::lock::remove_own(path);
         }
         Ok(Outcome::Finished {
             lines: all,

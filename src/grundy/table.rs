@@ -309,8 +309,9 @@ fn check_stored(
     let compare = |sweep: &Sweep| {
         let p = sweep.p();
         let first = cell(p, 0, 0);
-        for (i, &v) in sweep.slab().iter().enumerate() {
-            let stored = t.0.cell(first + i as u64)?;
+        let mut slab = Vec::new();
+        t.0.read_cells(first..cell(p + 1, 0, 0), &mut slab)?;
+        for (i, (&v, &stored)) in sweep.slab().iter().zip(&slab).enumerate() {
             if stored != v {
                 return Err(TableError::ChecksumMismatch(format!(
                     "slab p = {p}, cell {i}: stored {stored}, the sweep gives {v}"
@@ -346,14 +347,15 @@ pub fn rectangles(t: &GrundyTable) -> Result<Vec<u32>, TableError> {
 /// Per slab `p = 1 ..= N`: the number of positions `[p,q,r]` (`r <= q <= p`)
 /// and how many of them have `G = 0` (the P-positions), 1, 2 and 3.
 pub fn slab_counts(t: &GrundyTable) -> Result<Vec<[u64; 5]>, TableError> {
-    let mut out = Vec::new();
+    let (mut out, mut slab) = (Vec::new(), Vec::new());
     for p in 1..=narrow::<u32, _>(t.n().unwrap_or(0)) {
         let mut c = [0u64; 5];
-        for i in cell(p, 0, 0)..cell(p + 1, 0, 0) {
+        slab.clear();
+        t.0.read_cells(cell(p, 0, 0)..cell(p + 1, 0, 0), &mut slab)?;
+        for &g in &slab {
             c[0] += 1;
-            let g = t.0.cell(i)? as usize;
             if g < 4 {
-                c[1 + g] += 1;
+                c[1 + g as usize] += 1;
             }
         }
         out.push(c);
@@ -365,7 +367,8 @@ pub fn slab_counts(t: &GrundyTable) -> Result<Vec<[u64; 5]>, TableError> {
 /// on the line `(q,r)` the value is 0 at `p >= q` exactly when `p = f(q,r)`
 /// (if `f(q,r) < q` the line has no P-position at all: doc/chomp.md
 /// section 2). Covers every position with `p <= N` whose `q` the `f` table holds;
-/// returns how many were compared, or the first that disagrees. Both tables
+/// returns how many were compared, or the first that disagrees (slab by
+/// slab, `p` outermost). Both tables
 /// are verified first (`Err(TableError)`: a damaged one, and which).
 pub fn zeros_match(g: &GrundyTable, f: &Table) -> Result<Result<u64, [u64; 3]>, Damaged> {
     g.verify().map_err(Damaged::Grundy)?;
@@ -376,22 +379,26 @@ pub fn zeros_match(g: &GrundyTable, f: &Table) -> Result<Result<u64, [u64; 3]>, 
     let Some(q_top) = f.columns().checked_sub(1).map(|top| n.min(top)) else {
         return Ok(Ok(compared));
     };
-    for q in 0..=q_top {
-        for r in 0..=q {
-            let zero_at = u64::from(
-                f.value(narrow::<u32, _>(q), narrow::<u32, _>(r))
-                    .map_err(Damaged::F)?,
-            );
-            for p in q.max(1)..=n {
-                let value =
-                    g.0.cell(cell(
-                        narrow::<u32, _>(p),
-                        narrow::<u32, _>(q),
-                        narrow::<u32, _>(r),
-                    ))
-                    .map_err(Damaged::Grundy)?;
-                if (value == 0) != (p == zero_at) {
-                    return Ok(Err([p, q, r]));
+    // `f(q, r)` of every line compared, by line number; then slab by slab,
+    // each read at once.
+    let mut zero_at = Vec::new();
+    let mut column = Vec::new();
+    for q in 0..=narrow::<u32, _>(q_top) {
+        column.clear();
+        f.read_column(q, 0..q + 1, &mut column)
+            .map_err(Damaged::F)?;
+        zero_at.extend(column.iter().map(|&v| u64::from(v)));
+    }
+    let mut slab = Vec::new();
+    for p in 1..=narrow::<u32, _>(n) {
+        slab.clear();
+        g.0.read_cells(cell(p, 0, 0)..cell(p + 1, 0, 0), &mut slab)
+            .map_err(Damaged::Grundy)?;
+        for q in 0..=p.min(narrow::<u32, _>(q_top)) {
+            for r in 0..=q {
+                let value = slab[line(q, r)];
+                if (value == 0) != (u64::from(p) == zero_at[line(q, r)]) {
+                    return Ok(Err([u64::from(p), u64::from(q), u64::from(r)]));
                 }
                 compared += 1;
             }

@@ -42,14 +42,11 @@ pub struct Analysis {
     pub growth: Growth,
 }
 
-/// Why a read of a verified table cannot fail: [`analyze`] verifies every
-/// block first, and a block that passed is not read again from disk checks.
-const VERIFIED: &str = "the table was verified whole before the passes";
-
 /// Runs both passes over `t` and the checks; rows the table cannot settle take
 /// their proved fate from `census` when it has one. `progress(stage, done, total)`.
-/// The table is verified whole first (every block), so the passes read only
-/// checked data; a damaged table is the error.
+/// The table is verified whole first (every block), and the passes check
+/// every block they read again; a damaged table is the error, found first
+/// or, if the file is changed in place meanwhile, where it is read.
 pub fn analyze(
     t: &Table,
     census: Option<&Descriptors>,
@@ -59,10 +56,10 @@ pub fn analyze(
     t.verify()?;
     let n = narrow::<u32, _>(t.n().unwrap_or(0));
     progress("columns", 0, n as u64 + 1);
-    let facts = columns::scan(t);
+    let facts = columns::scan(t)?;
     progress("columns", n as u64 + 1, n as u64 + 1);
     let (mut rows, mut settled_below) =
-        rows::classify(t, &facts, |r| progress("rows", r as u64, n as u64 + 1));
+        rows::classify(t, &facts, |r| progress("rows", r as u64, n as u64 + 1))?;
     if let Some(d) = census {
         adopt_census(&mut rows, d);
         settled_below = first_unproved(&rows);

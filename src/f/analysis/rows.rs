@@ -8,7 +8,7 @@ use rayon::prelude::*;
 use super::period::periodic_tail;
 use crate::f::facts::ColumnFacts;
 use crate::f::proof::{Below, Fate, Known, RowStatus, certify};
-use crate::f::table::Table;
+use crate::f::table::{Table, TableError};
 
 /// Memory for one block of rows' values (bytes).
 const BLOCK_BYTES: usize = 512 << 20;
@@ -20,7 +20,7 @@ pub(crate) fn classify(
     t: &Table,
     facts: &ColumnFacts,
     mut progress: impl FnMut(u32),
-) -> (Vec<Option<RowStatus>>, u32) {
+) -> Result<(Vec<Option<RowStatus>>, u32), TableError> {
     let n = facts.n;
     let mut rows = vec![None; n as usize + 1];
     for &(q, r) in &facts.starts {
@@ -32,7 +32,7 @@ pub(crate) fn classify(
     while r0 <= n {
         let r1 = block_end(&rows, r0, n);
         let block: Vec<u32> = (r0..r1).filter(|&r| rows[r as usize].is_none()).collect();
-        let values = read_rows(t, r0, r1, &block, n);
+        let values = read_rows(t, r0, r1, &block, n)?;
         let tails: Vec<_> = values
             .par_iter()
             .zip(&block)
@@ -94,7 +94,7 @@ pub(crate) fn classify(
         progress(r1);
         r0 = r1;
     }
-    (rows, settled_below.unwrap_or(n + 1))
+    Ok((rows, settled_below.unwrap_or(n + 1)))
 }
 
 /// The end `r1` of the block of rows from `r0`: the rows not yet classified in
@@ -111,7 +111,13 @@ fn block_end(rows: &[Option<RowStatus>], r0: u32, n: u32) -> u32 {
 }
 
 /// `f(q,r)` for `q = r ..= n`, for each row of `rows` (all in `r0 .. r1`).
-fn read_rows(t: &Table, r0: u32, r1: u32, rows: &[u32], n: u32) -> Vec<Vec<u32>> {
+fn read_rows(
+    t: &Table,
+    r0: u32,
+    r1: u32,
+    rows: &[u32],
+    n: u32,
+) -> Result<Vec<Vec<u32>>, TableError> {
     let mut values: Vec<Vec<u32>> = rows
         .iter()
         .map(|&r| Vec::with_capacity((n - r + 1) as usize))
@@ -120,7 +126,7 @@ fn read_rows(t: &Table, r0: u32, r1: u32, rows: &[u32], n: u32) -> Vec<Vec<u32>>
     for q in r0..=n {
         let hi = r1.min(q + 1);
         col.clear();
-        t.read_column(q, r0..hi, &mut col).expect(super::VERIFIED);
+        t.read_column(q, r0..hi, &mut col)?;
         for (i, &r) in rows.iter().enumerate() {
             if r >= hi {
                 break;
@@ -128,5 +134,5 @@ fn read_rows(t: &Table, r0: u32, r1: u32, rows: &[u32], n: u32) -> Vec<Vec<u32>>
             values[i].push(col[(r - r0) as usize]);
         }
     }
-    values
+    Ok(values)
 }

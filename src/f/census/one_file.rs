@@ -60,12 +60,10 @@ impl Checkpoints for OneFile {
         // What killed writers of it left aside (a run that finishes before
         // its first save never writes it, which removes them too).
         crate::base::atomic_write::remove_left_aside(&self.path);
-        match std::fs::remove_file(&self.path) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(DriverError::Io {
-                path: self.path.clone(),
-                error: e,
-            }),
-            _ => Ok(()),
-        }
+        // Not a file another program put there meanwhile.
+        crate::base::lock::remove_own(&self.path).map_err(|error| DriverError::Io {
+            path: self.path.clone(),
+            error,
+        })
     }
 }

@@ -109,13 +109,21 @@ pub fn transpose_in_bands(
         Err(Written::Source(e)) => return Err(src(e)),
         Err(Written::Out(e)) => return Err(dst(e)),
     }
+    // The file written, as it is now: removed below only if it is still
+    // this file and fails its check (damage of the run's own output; a
+    // rerun writes it again). Any other failure (no memory for the check,
+    // a read error, another file moved there) leaves it as it is.
+    let written = file_id(out);
     drop(w);
     let checked = Table::options()
         .either_f()
-        .mapped(true)
+        .mapped(false)
         .open(out)
         .and_then(|t| t.verify());
-    if checked.is_err() {
+    if let Err(TableError::Damaged { .. } | TableError::ChecksumMismatch(_)) = &checked
+        && written.is_some()
+        && file_id(out) == written
+    {
         let _ = std::fs::remove_file(out);
     }
     checked
@@ -124,6 +132,12 @@ pub fn transpose_in_bands(
             false => Transposed::Written { n, from },
         })
         .map_err(dst)
+}
+
+/// The device and inode of the file at `path`, if there is one.
+fn file_id(path: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
 }
 
 /// What [`transpose`] did.

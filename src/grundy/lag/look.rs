@@ -157,9 +157,10 @@ impl Look {
                 narrow::<u32, _>(self.checked),
             ],
         )?;
-        put64(w, narrow::<u64, _>(self.refuted))?;
+        // The masks' low and high halves (a lag has up to 128 divisors).
+        put64(w, narrow::<u64, _>(self.refuted & u128::from(u64::MAX)))?;
         put64(w, (self.refuted >> 64) as u64)?;
-        put64(w, narrow::<u64, _>(self.equal))?;
+        put64(w, narrow::<u64, _>(self.equal & u128::from(u64::MAX)))?;
         put64(w, (self.equal >> 64) as u64)?;
         match &self.snap {
             None => put32(w, 0)?,
@@ -277,5 +278,44 @@ impl Ring {
         if t >= self.span {
             self.verdict = Some(true);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A probe of a lag of more than 64 divisors (10,080 has 72) with
+    /// divisors past the 64th refuted and equal is saved and read back
+    /// whole (the masks are 128 bits).
+    #[test]
+    fn a_probe_with_divisors_past_the_64th_saves_and_loads() {
+        let look = Look {
+            c: 7,
+            snap_at: 9,
+            snap: None,
+            win: vec![3, -1, 4],
+            wlo: 70,
+            refuted: (1 << 71) | (1 << 64) | 5,
+            checked: 72,
+            equal: (1 << 65) | 2,
+            ring: None,
+            next: 0,
+        };
+        let mut bytes = Vec::new();
+        look.save(&mut bytes).unwrap();
+        let back = Look::load(&mut bytes.as_slice(), 10_080).unwrap();
+        assert_eq!(
+            (
+                back.c,
+                back.snap_at,
+                back.wlo,
+                back.checked,
+                back.refuted,
+                back.equal
+            ),
+            (7, 9, 70, 72, look.refuted, look.equal)
+        );
+        assert_eq!(back.win, look.win);
     }
 }
