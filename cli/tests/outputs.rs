@@ -396,7 +396,22 @@ fn ctrl_c_ends_the_checks_after_a_result() {
         "--check-f",
         "t.c3t",
     ]);
-    std::thread::sleep(Duration::from_millis(400));
+    // Ctrl-C once the check has both tables open (it reads them by slabs,
+    // a fraction of a second in all; the f table alone is opened and let
+    // go at the start too).
+    let fds = format!("/proc/{}/fd", check.id());
+    let has_open = |name: &str| {
+        std::fs::read_dir(&fds).is_ok_and(|dir| {
+            dir.flatten()
+                .any(|e| std::fs::read_link(e.path()).is_ok_and(|to| to.ends_with(name)))
+        })
+    };
+    let has_f_open = || has_open("t.c3t") && has_open("g.g3t");
+    let started = Instant::now();
+    while !has_f_open() {
+        assert!(started.elapsed() < Duration::from_secs(120), "no check");
+        std::thread::sleep(Duration::from_millis(1));
+    }
     let (code, err) = common::ctrl_c(check, false);
     assert_eq!(code, Some(130), "{err}");
     assert_eq!(err.trim_end(), "chomp3: error: interrupted");
