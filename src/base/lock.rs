@@ -33,10 +33,10 @@ type Entry = (Holder, Vec<PathBuf>, State);
 /// A file's device, inode, length and times to the nanosecond (`None`: no
 /// file there): two equal states mean nothing wrote or replaced the file in
 /// between.
-type State = Option<(u64, u64, u64, i64, i64, i64, i64)>;
+pub(crate) type State = Option<(u64, u64, u64, i64, i64, i64, i64)>;
 
 /// The state of the file at `path` (not through a link).
-fn state(path: &Path) -> State {
+pub(crate) fn state(path: &Path) -> State {
     use std::os::unix::fs::MetadataExt;
     let m = std::fs::symlink_metadata(path).ok()?;
     Some((

@@ -367,7 +367,7 @@ impl Job {
             .is_some_and(|p| crate::base::input::is_there(p));
         // The memo file as it was before it was read: if it is so at the
         // end and the memo gained nothing, it holds this memo already.
-        let file_at_start = self.memo.as_deref().and_then(file_state);
+        let file_at_start = self.memo.as_deref().and_then(crate::base::lock::state);
         let solver = match &self.memo {
             Some(path) if read_memo => match Solver::open_until(path, stop) {
                 Ok(s) => s,
@@ -456,7 +456,7 @@ impl Job {
         let gained = !read_memo
             || solver.memo_len() != loaded
             || file_at_start.is_none()
-            || self.memo.as_deref().and_then(file_state) != file_at_start;
+            || self.memo.as_deref().and_then(crate::base::lock::state) != file_at_start;
         if let Some(path) = &self.memo
             && gained
             && let Err(error) = write_atomically(path, |w| solver.save(w))
@@ -649,22 +649,6 @@ impl Running<'_> {
             )
             .collect())
     }
-}
-
-/// A file's identity, length and times (`None` if it cannot be read): two
-/// equal states mean nothing wrote the file in between.
-fn file_state(path: &std::path::Path) -> Option<(u64, u64, u64, i64, i64, i64, i64)> {
-    use std::os::unix::fs::MetadataExt;
-    let m = std::fs::metadata(path).ok()?;
-    Some((
-        m.dev(),
-        m.ino(),
-        m.len(),
-        m.mtime(),
-        m.mtime_nsec(),
-        m.ctime(),
-        m.ctime_nsec(),
-    ))
 }
 
 #[cfg(test)]
