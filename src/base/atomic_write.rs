@@ -298,6 +298,16 @@ mod tests {
         drop(held);
         let held = crate::base::lock::lock(&out).unwrap();
         write_atomically(&out, |w| w.write_all(b"mine\n")).unwrap();
+        // A link, a change of mode: no byte written, no false alarm.
+        let link = dir.path().join("backup");
+        std::fs::hard_link(&out, &link).unwrap();
+        std::fs::remove_file(&link).unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&out, std::fs::Permissions::from_mode(0o600)).unwrap();
+        write_atomically(&out, |w| w.write_all(b"mine again\n")).unwrap();
+        // A file removed meanwhile leaves nothing to keep: written.
+        std::fs::remove_file(&out).unwrap();
+        write_atomically(&out, |w| w.write_all(b"mine\n")).unwrap();
         crate::base::lock::remove_own(&out).unwrap();
         assert!(!out.exists());
         drop(held);

@@ -57,8 +57,14 @@ pub(crate) fn state(path: &Path) -> State {
 /// never saw, so this run's result must not replace it: an error.
 pub(crate) fn check_unchanged(output: &Path) -> io::Result<()> {
     let held = HELD.lock().unwrap_or_else(|e| e.into_inner());
+    // Compared: the file (device, inode), its length and modification time.
+    // Its change time is not: a link, a `chmod` or a read's access time
+    // move it without touching a byte. A file removed meanwhile leaves
+    // nothing to keep.
+    let bytes = |s: State| s.map(|(dev, ino, len, m, m_ns, _, _)| (dev, ino, len, m, m_ns));
+    let now = state(output);
     match held.get(&lock_path(output)) {
-        Some((_, _, was)) if *was != state(output) => Err(io::Error::other(
+        Some((_, _, was)) if now.is_some() && bytes(*was) != bytes(now) => Err(io::Error::other(
             "another program wrote or replaced this file while this run was making it; it is \
              kept, and this run's result is not put there; check it, then run again",
         )),

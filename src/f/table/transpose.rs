@@ -95,6 +95,8 @@ pub fn transpose_in_bands(
         false => TableWriter::create_shape(out, Shape::Rows, n),
     }
     .map_err(dst)?;
+    // The file this run writes: another put at `out` meanwhile is not it.
+    let written = file_id(out);
     let from = w.committed_columns();
     let whole = from == raw::rows_units(n);
     match write_rows(source, n, band, from, &mut w, stop, progress) {
@@ -109,12 +111,17 @@ pub fn transpose_in_bands(
         Err(Written::Source(e)) => return Err(src(e)),
         Err(Written::Out(e)) => return Err(dst(e)),
     }
-    // The file written, as it is now: removed below only if it is still
-    // this file and fails its check (damage of the run's own output; a
-    // rerun writes it again). Any other failure (no memory for the check,
-    // a read error, another file moved there) leaves it as it is.
-    let written = file_id(out);
+    // Another file moved to `out` while this run wrote is not this run's
+    // output: kept, and said. The run's own file is removed below only if
+    // it fails its check (damage; a rerun writes it again); any other
+    // failure (a read error, say) leaves it as it is.
     drop(w);
+    if written.is_none() || file_id(out) != written {
+        return Err(dst(TableError::io(out)(std::io::Error::other(
+            "another program put another file here while this run wrote it; it is kept, and \
+             this run's table is not there: check it, then run again",
+        ))));
+    }
     let checked = Table::options()
         .either_f()
         .mapped(false)
