@@ -249,9 +249,11 @@ pub(crate) fn os85(
                 let c = done.tally.os85;
                 Ok((found, (c.graphs, c.parity_two, c.exceptions)))
             }
-            Err(e @ (RunError::Interrupted { .. } | RunError::InterruptedReadingMemo { .. })) => {
-                Err(watch.raised().unwrap_or(error(e)))
-            }
+            Err(
+                e @ (RunError::Interrupted { .. }
+                | RunError::InterruptedReadingMemo { .. }
+                | RunError::InterruptedAtEnd { .. }),
+            ) => Err(watch.raised().unwrap_or(error(e))),
             Err(e) => Err(error(e)),
         }
     })

@@ -197,6 +197,22 @@ pub enum RunError {
         /// The memo file.
         memo: PathBuf,
     },
+    /// Stopped by the stop token after every graph was solved, while the
+    /// results were written: they were written in full first.
+    #[error(
+        "interrupted as the run ended; every graph was solved and its results are written in full{}{}",
+        .out.as_ref().map(|p| format!(" ({})", p.display())).unwrap_or_default(),
+        .memo.as_ref().map(|(p, n)| format!(
+            "; the memo ({n} positions) is saved in {}",
+            p.display()
+        )).unwrap_or_default()
+    )]
+    InterruptedAtEnd {
+        /// The result file, written.
+        out: Option<PathBuf>,
+        /// The memo file and the positions it holds.
+        memo: Option<(PathBuf, usize)>,
+    },
     /// Writing the output the caller gave failed (with `--out`, the
     /// result file's failure is [`RunError::Out`]).
     #[error(transparent)]
@@ -476,6 +492,16 @@ impl Job {
             }),
             Err(e) => Err(e),
             Ok(()) => self.write_bfile(&tally).map(|()| Done { read, tally }),
+        };
+        // A stop that came once every graph was solved is heard here, its
+        // files written in full (the memo's save is not cut short: it holds
+        // the run's work).
+        let result = match result {
+            Ok(_) if stop.requested() => Err(RunError::InterruptedAtEnd {
+                out: self.out.clone(),
+                memo: self.memo.clone().map(|p| (p, held)),
+            }),
+            result => result,
         };
         Ran {
             figures: Some(Figures { loaded, held }),
@@ -940,6 +966,48 @@ mod tests {
         );
         assert_eq!(std::fs::read(&memo).unwrap(), before);
         assert!(!out.exists());
+    }
+
+    #[test]
+    fn a_stop_after_the_last_graph_is_heard_with_every_file_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let memo = dir.path().join("memo");
+        let out = dir.path().join("out.txt");
+        let mut j = job(&["wheel:8"]);
+        j.memo = Some(memo.clone());
+        j.out = Some(out.clone());
+        let checked = j.check(NAMES).unwrap();
+        let stop = Stop::new();
+        // Stopped as the one graph is done: nothing is left to solve.
+        let ran = j.run(
+            &checked,
+            &stop,
+            &pool(),
+            &mut |done| {
+                assert_eq!(done, 1);
+                stop.request()
+            },
+            &mut io::sink(),
+        );
+        drop(checked);
+        let held = ran.figures.unwrap().held;
+        let Err(e @ RunError::InterruptedAtEnd { .. }) = ran.result else {
+            panic!("{:?}", ran.result);
+        };
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "interrupted as the run ended; every graph was solved and its results are written in full ({}); the memo ({held} positions) is saved in {}",
+                out.display(),
+                memo.display()
+            )
+        );
+        assert_eq!(Solver::open(&memo).unwrap().memo_len(), held);
+        // The file is the result an uninterrupted run writes.
+        let written = std::fs::read_to_string(&out).unwrap();
+        std::fs::remove_file(&out).unwrap();
+        run(&j).0.result.unwrap();
+        assert_eq!(std::fs::read_to_string(&out).unwrap(), written);
     }
 
     #[test]

@@ -152,7 +152,11 @@ pub fn run(args: &Args) -> Result<()> {
             let said = format!("{e}; give --memo FILE to keep the positions solved so far");
             return Err(Interrupted(said).into());
         }
-        Err(e @ (RunError::Interrupted { .. } | RunError::InterruptedReadingMemo { .. })) => {
+        Err(
+            e @ (RunError::Interrupted { .. }
+            | RunError::InterruptedReadingMemo { .. }
+            | RunError::InterruptedAtEnd { .. }),
+        ) => {
             return Err(Interrupted(e.to_string()).into());
         }
         // Standard output's errors as they are (a closed pipe ends quietly).
