@@ -3,10 +3,14 @@
 /// A line on standard error, as `eprintln!`, but a standard error that
 /// cannot be written (closed, or a full device) is passed over rather than
 /// a panic: the answer on standard output and the exit status stand.
+/// A line on standard error, written in one `write(2)` (standard error is
+/// unbuffered: a line formatted in pieces would reach a log that several
+/// processes share, the ranks of an MPI job, spliced with theirs).
 macro_rules! note {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), $($arg)*);
+        let line = format!("{}\n", format_args!($($arg)*));
+        let _ = std::io::stderr().write_all(line.as_bytes());
     }};
 }
 

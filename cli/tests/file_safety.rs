@@ -339,6 +339,56 @@ fn ctrl_c_commits_and_says_how_to_continue() {
     );
 }
 
+/// A table another program removes or writes over while `compute` extends
+/// it is said to be so, in one line, not reported safe or computed.
+#[test]
+#[cfg(feature = "test-hooks")]
+fn a_table_taken_while_compute_writes_it_is_said() {
+    for (what, said) in [
+        (
+            "removed",
+            "another program removed this file while this run wrote it",
+        ),
+        (
+            "written over",
+            "another program wrote over this file in place while this run wrote it",
+        ),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.c3t");
+        let child = Command::new(env!("CARGO_BIN_EXE_chomp3"))
+            .args(["compute", "--quiet", "--hold", "--n", "20000", "--table"])
+            .arg(&path)
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while !path.exists() {
+            assert!(Instant::now() < deadline, "child made no progress");
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        std::thread::sleep(Duration::from_millis(50));
+        match what {
+            "removed" => std::fs::remove_file(&path).unwrap(),
+            _ => std::fs::write(&path, "my notes\n").unwrap(),
+        }
+        let sent = Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{what}: {err}");
+        assert_eq!(err.lines().count(), 1, "{what}: {err}");
+        assert!(
+            err.starts_with("chomp3: error: ") && err.contains(said),
+            "{what}: {err}"
+        );
+        assert!(!err.contains("safe"), "{what}: {err}");
+    }
+}
+
 /// The data byte offset and bits per value of a table file, from its header
 /// (FORMAT.md: bits at byte 12, data offset at byte 24).
 fn layout(bytes: &[u8]) -> (usize, u64) {

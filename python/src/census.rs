@@ -213,7 +213,7 @@ pub(crate) fn census(
             .map_err(error)?;
         let watch = Watcher::new(progress);
         let expected = c::expected_columns(rows);
-        let ended = py.allow_threads(|| {
+        let ended = watch.during(py, || {
             let d = Drive {
                 pool: &pool,
                 stop: &watch.stop,

@@ -133,9 +133,9 @@ pub(crate) fn nim_answer(
 ) -> PyResult<(BigUint, &'static str, String, Vec<String>)> {
     use chomp3::grundy::nim::nim;
     guard(|| {
-        // Ctrl-C stops a long sweep (checked every 4,096 steps).
+        // Ctrl-C stops a long sweep (heard every 20 ms).
         let watch = Watcher::new(progress);
-        let answer = py.allow_threads(|| {
+        let answer = watch.during(py, || {
             nim(
                 p,
                 q,
@@ -329,7 +329,7 @@ pub(crate) fn grundy_line<'py>(
     chomp3::grundy::check_line_memory(q, stop).map_err(error)?;
     let values = guard(|| {
         let watch = Watcher::new(progress);
-        let values = py.allow_threads(|| {
+        let values = watch.during(py, || {
             chomp3::grundy::line_values(q, r, stop, &watch.stop, &mut |p| {
                 watch.tick(u64::from(p), u64::from(stop))
             })
@@ -383,7 +383,7 @@ pub(crate) fn grundy_table(
             }
             e => error(e),
         })?;
-        let outcome = py.allow_threads(|| {
+        let outcome = watch.during(py, || {
             extend(&path, n, capacity, Some(&checkpoint), &watch.stop, |p| {
                 watch.tick(u64::from(p), u64::from(n))
             })

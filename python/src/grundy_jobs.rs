@@ -64,7 +64,7 @@ pub(crate) fn grundy_periods(
         let checked = job.check(names).map_err(worded)?;
         let watch = Watcher::new(progress);
         let all = chomp3::grundy::line(lines, lines) as u64 + 1;
-        let outcome = py.allow_threads(|| {
+        let outcome = watch.during(py, || {
             job.run(checked, &watch.stop, &mut |e| {
                 if let Event::At(at) = e {
                     watch.tick(at.done as u64, all)
@@ -160,7 +160,7 @@ pub(crate) fn grundy_census(
         })?;
         let watch = Watcher::new(progress);
         let all = chomp3::grundy::line(lines, lines) as u64 + 1;
-        let outcome = py.allow_threads(|| {
+        let outcome = watch.during(py, || {
             job.run(checked, &watch.stop, &mut |at| {
                 let before = if at.pass == 1 { 0 } else { all };
                 watch.tick(before + at.done as u64, 2 * all)

@@ -164,7 +164,7 @@ pub(crate) fn compute(
             commit_every: DEFAULT_COMMIT_EVERY,
             stop: watch.stop.clone(),
         };
-        let result = py.allow_threads(|| {
+        let result = watch.during(py, || {
             let mut last = Instant::now() - Duration::from_secs(1);
             chomp3::f::compute::compute(&req, &mut |done, total| {
                 if last.elapsed() >= Duration::from_millis(200) || done >= total {
@@ -210,7 +210,7 @@ pub(crate) fn transpose(
     guard(|| {
         let source = chomp3::f::table::Table::open(&path).map_err(|e| table_error(&path, e))?;
         let watch = Watcher::new(progress);
-        let result = py.allow_threads(|| {
+        let result = watch.during(py, || {
             chomp3::f::table::transpose(&source, &out, &watch.stop, &mut |done, all| {
                 watch.tick(done, all)
             })

@@ -39,6 +39,26 @@ impl Watcher {
         })
     }
 
+    /// Runs `work` without the GIL, as `allow_threads` does, on a thread of
+    /// its own, while this thread runs Python's signal handlers every 20 ms:
+    /// Ctrl-C is heard however far apart the ticks are, and its error
+    /// requests the stop and is kept as at a tick.
+    pub(crate) fn during<T: Send>(&self, py: Python<'_>, work: impl FnOnce() -> T + Send) -> T {
+        std::thread::scope(|s| {
+            let worker = s.spawn(work);
+            while !worker.is_finished() {
+                py.allow_threads(|| std::thread::sleep(std::time::Duration::from_millis(20)));
+                if let Err(e) = py.check_signals() {
+                    self.stop.request();
+                    self.raised.lock().unwrap().get_or_insert(e);
+                }
+            }
+            worker
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        })
+    }
+
     /// The error that stopped the call, if one did.
     pub(crate) fn raised(&self) -> Option<PyErr> {
         self.raised.lock().unwrap().take()

@@ -741,6 +741,43 @@ def test_a_mapped_table_checks_again_what_another_program_wrote_since(table, tmp
     assert t[25, 10] == want and t.row(10)[25] == want
 
 
+def test_verify_reads_the_header_again(table, tmp_path):
+    copy = tmp_path / "h.c3t"
+    shutil.copy(table, copy)
+    data = copy.read_bytes()
+    for mapped in (False, True):
+        t = chomp3.Table(copy, mapped=mapped)
+        t.verify()
+        with open(copy, "r+b") as f:  # the bits per value, in place
+            f.seek(12)
+            f.write(bytes([data[12] ^ 0x01]))
+        with pytest.raises(chomp3.Error, match="changed while it was open"):
+            t.verify()
+        with open(copy, "r+b") as f:  # put back
+            f.seek(12)
+            f.write(data[12:13])
+        t.verify()
+
+
+def test_a_table_removed_while_compute_writes_it_is_said(table, tmp_path):
+    import threading
+
+    path = tmp_path / "gone.c3t"
+    shutil.copy(table, path)
+
+    def remove():  # once compute has written past the copy
+        while path.exists() and path.stat().st_size < 2 * table.stat().st_size:
+            pass
+        path.unlink()
+
+    remover = threading.Thread(target=remove)
+    remover.start()
+    with pytest.raises(chomp3.Error, match="another program removed this file"):
+        chomp3.compute(6000, path, progress=False)
+    remover.join()
+    assert not path.exists()
+
+
 def test_a_panic_becomes_an_error():
     with pytest.raises(chomp3.Error, match="internal error"):
         chomp3._chomp3._panic_for_test()
@@ -769,6 +806,15 @@ def test_keyboard_interrupt_stops_a_long_grundy_sweep():
     started = time.monotonic()
     interrupted(0.5, lambda: chomp3.nim(10**8, 150, 3, max_seconds=10**6))
     assert time.monotonic() - started < 30
+    # A sweep that never reaches a progress tick (4,096 steps) hears it too:
+    # line (300, 0) to p = 4000, some 25 s of sweeping.
+    for call in (
+        lambda: chomp3.nim(4000, 300, 0, max_seconds=10**6),
+        lambda: chomp3.grundy_line(300, 0, 4000),
+    ):
+        started = time.monotonic()
+        interrupted(0.5, call)
+        assert time.monotonic() - started < 5
 
 
 def test_keyboard_interrupt_stops_every_move_and_graph_solves():

@@ -169,12 +169,13 @@ pub fn compute(req: &Request, progress: Progress) -> Result<Option<Outcome>, Com
     };
     // Rebuild the engine from the committed columns (the writer's lock is held, so
     // they cannot change under us).
-    // The base is checked whole (every block) before it is extended, so no
-    // damaged value feeds the new columns.
+    // The base is checked whole (every block) before it is extended, and
+    // every read of it checks its blocks again (another program may write
+    // it meanwhile), so no damaged value feeds the new columns.
     let mut engine = match Table::open(path)? {
         t if t.columns() > 0 => {
             t.verify()?;
-            Engine::resume(&t)
+            Engine::resume(&t)?
         }
         _ => Engine::new(),
     };
@@ -196,6 +197,9 @@ pub fn compute(req: &Request, progress: Progress) -> Result<Option<Outcome>, Com
     })?;
     writer.commit()?;
     writer.trim()?;
+    // A file another program removed, replaced or wrote over meanwhile is
+    // said, not reported as the table computed.
+    writer.check_still_here()?;
     Ok(Some(Outcome {
         from_n: from_columns.checked_sub(1),
         n: req.n,
@@ -250,6 +254,8 @@ fn fill(
             last_commit = Instant::now();
         }
         if interrupted {
+            // Said safe only if it is still this run's file.
+            writer.check_still_here()?;
             return Err(ComputeError::Interrupted {
                 n: writer.committed_columns().checked_sub(1),
             });
@@ -312,9 +318,52 @@ impl StoredColumns for Table {
         narrow::<u32, _>(Table::columns(self))
     }
 
-    /// Only on a table that passed [`Table::verify`], whose reads then check
-    /// nothing again and cannot fail.
-    fn read_column(&self, q: u32, rows: Range<u32>, out: &mut Vec<u32>) {
-        Table::read_column(self, q, rows, out).expect("a verified table reads back");
+    type Error = TableError;
+
+    /// Every block read is checked (a table damaged since it was verified
+    /// is refused, not read).
+    fn read_column(&self, q: u32, rows: Range<u32>, out: &mut Vec<u32>) -> Result<(), TableError> {
+        Table::read_column(self, q, rows, out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::FileExt;
+
+    /// A table damaged after it was verified (another program writing it
+    /// while `compute` rebuilds its state) is refused by the rebuild, not
+    /// read: the error of the read, no panic.
+    #[test]
+    fn a_table_damaged_after_its_check_is_refused_by_the_rebuild() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.c3t");
+        let req = Request {
+            path: path.clone(),
+            n: 300,
+            capacity: None,
+            threads: 1,
+            commit_every: DEFAULT_COMMIT_EVERY,
+            stop: Stop::new(),
+        };
+        compute(&req, &mut |_, _| {}).unwrap();
+        let t = Table::open(&path).unwrap();
+        t.verify().unwrap();
+        assert!(Engine::resume(&t).is_ok());
+        // A byte of the last block's data, changed as another program would.
+        let at = t.file_len() - 64;
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&path)
+            .unwrap();
+        let mut byte = [0u8];
+        file.read_exact_at(&mut byte, at).unwrap();
+        file.write_all_at(&[byte[0] ^ 0x10], at).unwrap();
+        assert!(matches!(
+            Engine::resume(&t),
+            Err(TableError::Damaged { .. })
+        ));
     }
 }

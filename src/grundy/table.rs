@@ -263,6 +263,7 @@ pub fn extend(
     while sweep.p() < n {
         if stop.requested() {
             w.commit()?;
+            w.check_still_here()?;
             if let Some(c) = checkpoint {
                 save(&sweep, &c.path).map_err(|e| io_error(c, e))?;
             }
@@ -283,6 +284,9 @@ pub fn extend(
         progress(p);
     }
     w.commit()?;
+    // A file another program removed, replaced or wrote over meanwhile is
+    // said, not reported as the table swept.
+    w.check_still_here()?;
     if let Some(c) = checkpoint {
         save(&sweep, &c.path).map_err(|e| io_error(c, e))?;
     }

@@ -11,7 +11,6 @@
 use crate::base::bytes::narrow;
 use crate::f::census_file::Descriptors;
 use crate::f::proof::RowStatus;
-use crate::f::table::raw::cells;
 use crate::f::table::{Table, TableError};
 
 /// Pixels on a tile's side.
@@ -95,12 +94,8 @@ pub fn values(t: &Table, at: TileAt) -> Result<Vec<u32>, TableError> {
     let pixels: Vec<Option<(u32, u32)>> = (0..TILE)
         .flat_map(|j| (0..TILE).map(move |i| at.cell(i, j, columns)))
         .collect();
-    let cells: Vec<u64> = pixels
-        .iter()
-        .flatten()
-        .map(|&(q, r)| cells(u64::from(q)) + u64::from(r))
-        .collect();
-    let mut found = t.cells(&cells)?.into_iter();
+    let cells: Vec<(u32, u32)> = pixels.iter().flatten().copied().collect();
+    let mut found = t.values_at(&cells)?.into_iter();
     Ok(pixels
         .iter()
         .map(|p| match p {
@@ -233,6 +228,44 @@ mod tests {
         assert_eq!(at.cell(1, 1, 1030), None, "beyond the table");
         assert!(at.check(1024).is_err());
         assert!(at.check(1025).is_ok());
+    }
+
+    /// A tile of a table by rows holds the values of the table it was made
+    /// from, each the table's `f(q, r)` (the plain recurrence checks the
+    /// table itself in `f::engine`).
+    #[test]
+    fn a_tile_of_a_table_by_rows_is_the_same_tile() {
+        use crate::base::stop::Stop;
+        use crate::f::compute::{DEFAULT_COMMIT_EVERY, Request, compute};
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.c3t");
+        let req = Request {
+            path: path.clone(),
+            n: 300,
+            capacity: None,
+            threads: 1,
+            commit_every: DEFAULT_COMMIT_EVERY,
+            stop: Stop::new(),
+        };
+        compute(&req, &mut |_, _| {}).unwrap();
+        let by_columns = Table::open(&path).unwrap();
+        let rows = dir.path().join("r.c3r");
+        crate::f::table::transpose(&by_columns, &rows, &Stop::new(), &mut |_, _| {}).unwrap();
+        let by_rows = Table::options().either_f().open(&rows).unwrap();
+        for scale in [0, 1] {
+            let at = TileAt { scale, x: 0, y: 0 };
+            let a = values(&by_columns, at).unwrap();
+            assert_eq!(values(&by_rows, at).unwrap(), a, "scale {scale}");
+            for j in 0..TILE {
+                for i in 0..TILE {
+                    let v = a[narrow::<usize, _>(j * TILE + i)];
+                    match at.cell(i, j, by_columns.columns()) {
+                        Some((q, r)) => assert_eq!(v, by_columns.value(q, r).unwrap()),
+                        None => assert_eq!(v, NO_CELL),
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -275,7 +275,8 @@ fn resume(
                 note!("chomp3: census on {} MPI ranks", r.size());
             }
             let (run, left_over) = rank_files.resume_or_start(params, r.clone())?;
-            if !quiet && left_over {
+            // Files removed are said even when quiet.
+            if r.rank() == 0 && left_over {
                 note!(
                     "chomp3: removed the checkpoint files {}.*-of-{}.at-* that only some ranks had (a census stopped at its first checkpoint, or while removing them after writing its results): nothing continues from them; starting the census again",
                     rank_files.base.shown(),

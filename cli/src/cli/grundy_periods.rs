@@ -21,7 +21,8 @@ pub struct Args {
     #[arg(long, value_name = "Q", value_parser = super::args::grundy_lines)]
     lines: u32,
     /// The lag L between the two sweeps, which every least period must divide
-    /// (a line whose period does not is never proved); at least 2Q + 2
+    /// (a line whose period does not is never proved); at least 2Q + 2, with
+    /// at most 128 divisors
     #[arg(long, value_name = "L")]
     lag: u32,
     /// Give up once the trailing sweep reaches this p

@@ -226,8 +226,12 @@ class Table:
             )
         else:
             out = np.empty((n + 1, n + 1), dtype=np.uint32)
-            for q in range(n + 1):
-                out[q] = self.column_all(q)
+            if self.by_rows:  # a row is one run of bytes there, a column is not
+                for r in range(n + 1):
+                    out[:, r] = self.row(r)
+            else:
+                for q in range(n + 1):
+                    out[q] = self.column_all(q)
         return out if dtype is None else out.astype(dtype)
 
     def verify(self) -> None:

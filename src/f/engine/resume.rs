@@ -15,29 +15,32 @@ use super::{CHUNK_ROWS, Engine, copy_words, set_bit};
 
 /// Where stored columns come from (the table file, or a test's vectors).
 pub(crate) trait StoredColumns {
+    /// Why a read failed (a file damaged while it was read).
+    type Error;
     /// Number of complete columns available.
     fn columns(&self) -> u32;
     /// Appends `f(q, r)` for `r` in `rows` (all `<= q`) to `out`.
-    fn read_column(&self, q: u32, rows: Range<u32>, out: &mut Vec<u32>);
+    fn read_column(&self, q: u32, rows: Range<u32>, out: &mut Vec<u32>) -> Result<(), Self::Error>;
 }
 
 impl Engine {
-    /// The state after all of `source`'s columns, ready to compute the next one.
-    pub fn resume(source: &impl StoredColumns) -> Engine {
+    /// The state after all of `source`'s columns, ready to compute the next
+    /// one; the first read that fails ends it with its error.
+    pub fn resume<S: StoredColumns>(source: &S) -> Result<Engine, S::Error> {
         let n = source.columns();
         if n == 0 {
-            return Engine::new();
+            return Ok(Engine::new());
         }
         let mut buf = Vec::new();
         let diagonal: Vec<u32> = (0..n)
             .map(|a| {
                 buf.clear();
-                source.read_column(a, a..a + 1, &mut buf);
-                buf[0]
+                source.read_column(a, a..a + 1, &mut buf)?;
+                Ok(buf[0])
             })
-            .collect();
+            .collect::<Result<_, S::Error>>()?;
         let mut last = Vec::new();
-        source.read_column(n - 1, 0..n, &mut last);
+        source.read_column(n - 1, 0..n, &mut last)?;
 
         // A row died before column n iff f(n-1, r) < n.
         let mut rows = Vec::with_capacity(n as usize);
@@ -62,7 +65,7 @@ impl Engine {
                 continue;
             }
             buf.clear();
-            source.read_column(a, lo..a + 1, &mut buf);
+            source.read_column(a, lo..a + 1, &mut buf)?;
             for (r, &v) in (lo..).zip(&buf) {
                 if let (Err(win), true) = (&mut rows[r as usize], v >= n) {
                     win.mark(v);
@@ -87,7 +90,7 @@ impl Engine {
             }
             chunks.push(Mutex::new(chunk.finish()));
         }
-        Engine {
+        Ok(Engine {
             columns: n,
             row_limit: u32::MAX,
             chunks,
@@ -95,7 +98,7 @@ impl Engine {
             report_from: 0,
             narrow_words: super::COPY_WORDS,
             trace: None,
-        }
+        })
     }
 }
 
@@ -111,11 +114,18 @@ mod tests {
     use crate::f::engine::tests::columns;
 
     impl StoredColumns for Vec<Vec<u32>> {
+        type Error = std::convert::Infallible;
         fn columns(&self) -> u32 {
             self.len() as u32
         }
-        fn read_column(&self, q: u32, rows: Range<u32>, out: &mut Vec<u32>) {
+        fn read_column(
+            &self,
+            q: u32,
+            rows: Range<u32>,
+            out: &mut Vec<u32>,
+        ) -> Result<(), Self::Error> {
             out.extend_from_slice(&self[q as usize][rows.start as usize..rows.end as usize]);
+            Ok(())
         }
     }
 
@@ -125,7 +135,7 @@ mod tests {
         direct.extend(columns(&mut Engine::new(), 700));
         for cut in [1, 2, 3, 64, 299, 300, 513] {
             let mut cols = direct[..cut].to_vec();
-            let mut engine = Engine::resume(&cols);
+            let Ok(mut engine) = Engine::resume(&cols);
             cols.extend(columns(&mut engine, 700 - cut as u32));
             let diff = crate::f::engine::tests::first_difference(&cols, &direct);
             assert_eq!(diff, None, "resumed after {cut} columns");

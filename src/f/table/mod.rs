@@ -143,6 +143,15 @@ pub enum TableError {
         .0.display()
     )]
     Replaced(PathBuf),
+    /// Another program removed, replaced or wrote over the file a writer
+    /// was writing: this run's table is not (or no longer whole) there.
+    #[error("{}: {}", .path.display(), .how.said())]
+    TakenWhileWritten {
+        /// The table file.
+        path: PathBuf,
+        /// What became of it.
+        how: Taken,
+    },
     /// A question past the table as it was opened, which has grown since.
     #[error(
         "{}: the table grew while it was open (it holds N = {now} now, {} when opened); open it again to read past that",
@@ -199,6 +208,34 @@ pub enum TableError {
     },
 }
 
+/// What another program did to a table file while a writer wrote it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Taken {
+    /// Removed: nothing is at the path, and this run's table went with it.
+    Removed,
+    /// Another file was put at the path: it is kept.
+    Replaced,
+    /// Bytes of the file were written over in place (its header, its
+    /// commit or its length are not this run's).
+    WrittenOver,
+}
+
+impl Taken {
+    fn said(self) -> &'static str {
+        match self {
+            Taken::Removed => {
+                "another program removed this file while this run wrote it, and this run's table went with it: run again"
+            }
+            Taken::Replaced => {
+                "another program put another file here while this run wrote it; it is kept, and this run's table is not there: check it, then run again"
+            }
+            Taken::WrittenOver => {
+                "another program wrote over this file in place while this run wrote it; it is kept as it is, but is not this run's table: check it, then run again"
+            }
+        }
+    }
+}
+
 impl TableError {
     pub(crate) fn io(path: &Path) -> impl FnOnce(std::io::Error) -> TableError + '_ {
         move |error| TableError::Io {
@@ -218,6 +255,7 @@ impl NamesPath for TableError {
                 | TableError::Io { .. }
                 | TableError::Shrunk(..)
                 | TableError::Replaced(..)
+                | TableError::TakenWhileWritten { .. }
                 | TableError::Grew { .. }
         )
     }
@@ -519,6 +557,23 @@ impl Table {
         })
     }
 
+    /// `f(q, r)` of each `(q, r)` of `at` (`r <= q < columns()`), in that
+    /// order, whatever the file's layout (by columns or by rows), their
+    /// blocks checked (each block once a call).
+    pub fn values_at(&self, at: &[(u32, u32)]) -> Result<Vec<u32>, TableError> {
+        let cells: Vec<u64> = at
+            .iter()
+            .map(|&(q, r)| {
+                assert!(
+                    r <= q && u64::from(q) < self.columns(),
+                    "cell ({q},{r}) outside the table"
+                );
+                self.index(q, r)
+            })
+            .collect();
+        self.cells(&cells)
+    }
+
     /// The values of `cells` (numbers in the file's order, as [`Table::cell`]
     /// takes them), in that order, their blocks checked (each block once a
     /// call). Panics past the committed cells.
@@ -810,8 +865,9 @@ impl Table {
     }
 
     /// Checks every block of data (in parallel on a map), then the checksum
-    /// of the whole against the commit record. It decodes nothing, so a map
-    /// is checked in place; reads after it check their blocks again.
+    /// of the whole against the commit record, then that the file is still
+    /// the table opened (its fixed header read again). It decodes nothing,
+    /// so a map is checked in place; reads after it check their blocks again.
     pub fn verify(&self) -> Result<(), TableError> {
         use rayon::prelude::*;
         let full = self.header.data_bits(self.commit.columns) / 8;
@@ -858,7 +914,9 @@ impl Table {
                 self.commit.tail
             )));
         }
-        Ok(())
+        // The header is not among the blocks: another program's bytes
+        // there are seen here, as by a fresh open.
+        self.still_the_table()
     }
 
     /// Appends `f(q, r)` for `q` in `qs` (`qs.end <= columns()`; above the
@@ -1192,6 +1250,46 @@ mod tests {
         assert_eq!(t.value(q, 0).unwrap(), value(q, 0));
         assert_eq!(row(&t).unwrap(), expected);
         t.verify().unwrap();
+    }
+
+    /// A byte of the header changed by another program after the table was
+    /// opened is seen by `verify` (the header is not among the blocks), as
+    /// a fresh open sees it; put back, the table verifies again.
+    #[test]
+    fn verify_reads_the_header_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.c3t");
+        let mut w = TableWriter::create(&path, 100).unwrap();
+        for q in 0..50u32 {
+            let first = Shape::Triangle.cells(u64::from(q));
+            let values: Vec<u32> = (0..=q).map(|r| q + r).collect();
+            w.append(1, raw::pack(w.bits(), first, [&values[..]]))
+                .unwrap();
+        }
+        w.commit().unwrap();
+        drop(w);
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&path)
+            .unwrap();
+        for mapped in [false, true] {
+            let t = Table::options().mapped(mapped).open(&path).unwrap();
+            t.verify().unwrap();
+            for at in [0u64, 9, (FIXED - 1) as u64] {
+                let mut byte = [0u8];
+                file.read_exact_at(&mut byte, at).unwrap();
+                file.write_all_at(&[byte[0] ^ 0x04], at).unwrap();
+                assert!(
+                    matches!(t.verify(), Err(TableError::Replaced(_))),
+                    "byte {at}, mapped {mapped}: {:?}",
+                    t.verify()
+                );
+                assert!(Table::open(&path).is_err());
+                file.write_all_at(&byte, at).unwrap();
+                t.verify().unwrap();
+            }
+        }
     }
 
     /// A mapped table cut short in place by another program (the rest of

@@ -102,6 +102,8 @@ pub fn transpose_in_bands(
     match write_rows(source, n, band, from, &mut w, stop, progress) {
         Ok(()) => {}
         Err(Written::Stopped) => {
+            // Said kept only if it is still this run's file.
+            w.check_still_here().map_err(dst)?;
             return Err(TransposeError::Stopped {
                 path: out.to_path_buf(),
                 done: w.committed_columns().min(n + 1),
@@ -111,23 +113,21 @@ pub fn transpose_in_bands(
         Err(Written::Source(e)) => return Err(src(e)),
         Err(Written::Out(e)) => return Err(dst(e)),
     }
-    // Another file moved to `out` while this run wrote is not this run's
-    // output: kept, and said. The run's own file is removed below only if
-    // it fails its check (damage; a rerun writes it again); any other
-    // failure (a read error, say) leaves it as it is.
+    // Another file moved to `out` while this run wrote, or the file
+    // removed or written over, is not this run's output: kept, and said.
+    // The file this run wrote rows of is removed below only if it fails
+    // its check (damage; a rerun writes it again); a whole table by rows
+    // that was there already (a result this run did not write) is kept,
+    // as is the file at any other failure (a read error, say).
+    w.check_still_here().map_err(dst)?;
     drop(w);
-    if written.is_none() || file_id(out) != written {
-        return Err(dst(TableError::io(out)(std::io::Error::other(
-            "another program put another file here while this run wrote it; it is kept, and \
-             this run's table is not there: check it, then run again",
-        ))));
-    }
     let checked = Table::options()
         .either_f()
         .mapped(false)
         .open(out)
         .and_then(|t| t.verify());
     if let Err(TableError::Damaged { .. } | TableError::ChecksumMismatch(_)) = &checked
+        && !whole
         && written.is_some()
         && file_id(out) == written
     {
@@ -339,6 +339,14 @@ mod tests {
         let again = transpose_in_bands(&t, &out, 7, &Stop::new(), none).unwrap();
         assert_eq!(again, Transposed::Held { n: 150 });
         assert!(std::fs::read(&out).unwrap() == want);
+        // Damaged since, it is refused and kept as it is: not this run's.
+        let mut damaged = want.clone();
+        let last = damaged.len() - 3;
+        damaged[last] ^= 0x21;
+        std::fs::write(&out, &damaged).unwrap();
+        let e = transpose_in_bands(&t, &out, 7, &Stop::new(), none).unwrap_err();
+        assert!(e.to_string().contains("restore the file"), "{e}");
+        assert!(std::fs::read(&out).unwrap() == damaged);
         let small = source(&dir.path().join("s.c3t"), 40);
         let part = dir.path().join("p.c3t");
         let stop = Stop::new();

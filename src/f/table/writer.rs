@@ -309,6 +309,46 @@ impl TableWriter {
         Ok(())
     }
 
+    /// Whether the file at this writer's path is still the file it writes,
+    /// as it wrote it: the same file (device and inode), its header and
+    /// newest commit this writer's, and long enough for the commit. Called
+    /// at the end of a run, so that a file another program removed, put in
+    /// its place or wrote over meanwhile is said, not taken for the result.
+    pub fn check_still_here(&self) -> Result<(), TableError> {
+        use super::Taken;
+        use std::os::unix::fs::MetadataExt;
+        let taken = |how| TableError::TakenWhileWritten {
+            path: self.path.clone(),
+            how,
+        };
+        let mine = self.file.metadata().map_err(TableError::io(&self.path))?;
+        let there = match std::fs::symlink_metadata(&self.path) {
+            Ok(m) => m,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(taken(Taken::Removed));
+            }
+            Err(e) => return Err(TableError::io(&self.path)(e)),
+        };
+        if (there.dev(), there.ino()) != (mine.dev(), mine.ino()) {
+            return Err(taken(Taken::Replaced));
+        }
+        let fixed = &self.header.encode()[..super::FIXED];
+        let mut head = vec![0u8; SLOT_OFFSETS[1] + SLOT_LEN];
+        let read = self.file.read_exact_at(&mut head, 0);
+        let newest = SLOT_OFFSETS
+            .iter()
+            .filter_map(|&o| Commit::decode(&head[o..o + SLOT_LEN]))
+            .max_by_key(|c| c.sequence);
+        let whole = read.is_ok()
+            && head[..fixed.len()] == *fixed
+            && newest == Some(self.committed)
+            && mine.len() >= self.header.file_len(self.committed.columns);
+        match whole {
+            true => Ok(()),
+            false => Err(taken(Taken::WrittenOver)),
+        }
+    }
+
     /// Cuts off anything past the committed columns (left by an interrupted
     /// run): the bytes after them, and the bits of their partly filled last
     /// byte that an append not committed set (the byte is written back as
@@ -329,5 +369,64 @@ impl TableWriter {
                 .map_err(TableError::io(&self.path))?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Taken;
+    use super::*;
+
+    /// A writer of 20 committed columns at `path`.
+    fn written(path: &Path) -> TableWriter {
+        let mut w = TableWriter::create(path, 100).unwrap();
+        for q in 0..20u32 {
+            let first = Shape::Triangle.cells(u64::from(q));
+            let values: Vec<u32> = (0..=q).map(|r| q + r).collect();
+            w.append(1, super::super::raw::pack(w.bits(), first, [&values[..]]))
+                .unwrap();
+        }
+        w.commit().unwrap();
+        w
+    }
+
+    fn taken(w: &TableWriter) -> Option<Taken> {
+        match w.check_still_here() {
+            Ok(()) => None,
+            Err(TableError::TakenWhileWritten { how, .. }) => Some(how),
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// The file a writer writes, removed, replaced, written over in place
+    /// or cut by another program, is told apart from the writer's own;
+    /// a link or a change of mode is no change.
+    #[test]
+    fn a_writer_tells_whether_its_file_is_still_its_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.c3t");
+        let other = dir.path().join("other");
+        let w = written(&path);
+        assert_eq!(taken(&w), None);
+        std::fs::hard_link(&path, dir.path().join("link")).unwrap();
+        let mode = std::os::unix::fs::PermissionsExt::from_mode(0o600);
+        std::fs::set_permissions(&path, mode).unwrap();
+        assert_eq!(taken(&w), None);
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(taken(&w), Some(Taken::Removed));
+        let w = written(&path);
+        std::fs::copy(&path, &other).unwrap();
+        std::fs::rename(&other, &path).unwrap();
+        assert_eq!(taken(&w), Some(Taken::Replaced));
+        std::fs::remove_file(&path).unwrap();
+        let w = written(&path);
+        let file = OpenOptions::new().write(true).open(&path).unwrap();
+        file.write_all_at(b"my notes", 0).unwrap();
+        assert_eq!(taken(&w), Some(Taken::WrittenOver));
+        std::fs::remove_file(&path).unwrap();
+        let w = written(&path);
+        let file = OpenOptions::new().write(true).open(&path).unwrap();
+        file.set_len(HEADER_LEN + 8).unwrap();
+        assert_eq!(taken(&w), Some(Taken::WrittenOver));
     }
 }
