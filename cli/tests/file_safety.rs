@@ -347,7 +347,7 @@ fn a_table_taken_while_compute_writes_it_is_said() {
     for (what, said) in [
         (
             "removed",
-            "another program removed this file while this run wrote it",
+            "this file is no longer there: another program removed or moved it",
         ),
         (
             "written over",

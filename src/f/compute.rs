@@ -199,7 +199,7 @@ pub fn compute(req: &Request, progress: Progress) -> Result<Option<Outcome>, Com
     writer.trim()?;
     // A file another program removed, replaced or wrote over meanwhile is
     // said, not reported as the table computed.
-    writer.check_still_here()?;
+    writer.check_written()?;
     Ok(Some(Outcome {
         from_n: from_columns.checked_sub(1),
         n: req.n,
@@ -255,7 +255,7 @@ fn fill(
         }
         if interrupted {
             // Said safe only if it is still this run's file.
-            writer.check_still_here()?;
+            writer.check_written()?;
             return Err(ComputeError::Interrupted {
                 n: writer.committed_columns().checked_sub(1),
             });

@@ -263,7 +263,7 @@ pub fn extend(
     while sweep.p() < n {
         if stop.requested() {
             w.commit()?;
-            w.check_still_here()?;
+            w.check_written()?;
             if let Some(c) = checkpoint {
                 save(&sweep, &c.path).map_err(|e| io_error(c, e))?;
             }
@@ -286,7 +286,7 @@ pub fn extend(
     w.commit()?;
     // A file another program removed, replaced or wrote over meanwhile is
     // said, not reported as the table swept.
-    w.check_still_here()?;
+    w.check_written()?;
     if let Some(c) = checkpoint {
         save(&sweep, &c.path).map_err(|e| io_error(c, e))?;
     }

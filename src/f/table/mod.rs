@@ -211,7 +211,7 @@ pub enum TableError {
 /// What another program did to a table file while a writer wrote it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Taken {
-    /// Removed: nothing is at the path, and this run's table went with it.
+    /// Removed or moved: nothing is at the path.
     Removed,
     /// Another file was put at the path: it is kept.
     Replaced,
@@ -224,7 +224,7 @@ impl Taken {
     fn said(self) -> &'static str {
         match self {
             Taken::Removed => {
-                "another program removed this file while this run wrote it, and this run's table went with it: run again"
+                "this file is no longer there: another program removed or moved it (or its directory) while this run wrote it; run again, or look for it where it was moved"
             }
             Taken::Replaced => {
                 "another program put another file here while this run wrote it; it is kept, and this run's table is not there: check it, then run again"

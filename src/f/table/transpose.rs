@@ -259,6 +259,11 @@ fn write_rows(
             cells[at..at + piece.len()].copy_from_slice(&piece);
         }
         for r in r0..r1 {
+            // Stopped, the band's rows appended so far are not committed
+            // (the next writer cuts them off).
+            if stop.requested() {
+                return Err(Written::Stopped);
+            }
             let i = narrow::<usize, _>(r - r0);
             row.clear();
             row.extend(
