@@ -327,6 +327,21 @@ impl StoredColumns for Table {
     }
 }
 
+/// The table of `f(q, r)` for `q <= n` computed at `path`, for tests.
+#[cfg(test)]
+pub(crate) fn computed(path: &Path, n: u64) -> Table {
+    let req = Request {
+        path: path.to_path_buf(),
+        n,
+        capacity: None,
+        threads: 1,
+        commit_every: DEFAULT_COMMIT_EVERY,
+        stop: Stop::new(),
+    };
+    compute(&req, &mut |_, _| {}).unwrap();
+    Table::open(path).unwrap()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -339,16 +354,7 @@ mod tests {
     fn a_table_damaged_after_its_check_is_refused_by_the_rebuild() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.c3t");
-        let req = Request {
-            path: path.clone(),
-            n: 300,
-            capacity: None,
-            threads: 1,
-            commit_every: DEFAULT_COMMIT_EVERY,
-            stop: Stop::new(),
-        };
-        compute(&req, &mut |_, _| {}).unwrap();
-        let t = Table::open(&path).unwrap();
+        let t = computed(&path, 300);
         t.verify().unwrap();
         assert!(Engine::resume(&t).is_ok());
         // A byte of the last block's data, changed as another program would.

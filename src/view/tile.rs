@@ -236,19 +236,8 @@ mod tests {
     #[test]
     fn a_tile_of_a_table_by_rows_is_the_same_tile() {
         use crate::base::stop::Stop;
-        use crate::f::compute::{DEFAULT_COMMIT_EVERY, Request, compute};
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("t.c3t");
-        let req = Request {
-            path: path.clone(),
-            n: 300,
-            capacity: None,
-            threads: 1,
-            commit_every: DEFAULT_COMMIT_EVERY,
-            stop: Stop::new(),
-        };
-        compute(&req, &mut |_, _| {}).unwrap();
-        let by_columns = Table::open(&path).unwrap();
+        let by_columns = crate::f::compute::computed(&dir.path().join("t.c3t"), 300);
         let rows = dir.path().join("r.c3r");
         crate::f::table::transpose(&by_columns, &rows, &Stop::new(), &mut |_, _| {}).unwrap();
         let by_rows = Table::options().either_f().open(&rows).unwrap();
