@@ -292,23 +292,15 @@ fn row_and_dump_print_what_the_table_holds() {
     assert_eq!(lines.last().unwrap(), &format!("40 40 {}", f[40][40]));
 }
 
-#[test]
+/// `compute --n 20000` (with `extra`) at `path`, once it has written
+/// columns and waits for Ctrl-C (`--hold`); its standard error piped.
 #[cfg(feature = "test-hooks")]
-fn ctrl_c_commits_and_says_how_to_continue() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("t.c3t");
+fn held_compute(path: &std::path::Path, extra: &[&str]) -> std::process::Child {
     let child = Command::new(env!("CARGO_BIN_EXE_chomp3"))
-        .args([
-            "compute",
-            "--quiet",
-            "--hold",
-            "--capacity",
-            "20000",
-            "--n",
-            "20000",
-            "--table",
-        ])
-        .arg(&path)
+        .args(["compute", "--quiet", "--hold", "--n", "20000"])
+        .args(extra)
+        .arg("--table")
+        .arg(path)
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
@@ -318,6 +310,15 @@ fn ctrl_c_commits_and_says_how_to_continue() {
         std::thread::sleep(Duration::from_millis(1));
     }
     std::thread::sleep(Duration::from_millis(50));
+    child
+}
+
+#[test]
+#[cfg(feature = "test-hooks")]
+fn ctrl_c_commits_and_says_how_to_continue() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.c3t");
+    let child = held_compute(&path, &["--capacity", "20000"]);
     let sent = Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
@@ -356,18 +357,7 @@ fn a_table_taken_while_compute_writes_it_is_said() {
     ] {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.c3t");
-        let child = Command::new(env!("CARGO_BIN_EXE_chomp3"))
-            .args(["compute", "--quiet", "--hold", "--n", "20000", "--table"])
-            .arg(&path)
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        let deadline = Instant::now() + Duration::from_secs(60);
-        while !path.exists() {
-            assert!(Instant::now() < deadline, "child made no progress");
-            std::thread::sleep(Duration::from_millis(1));
-        }
-        std::thread::sleep(Duration::from_millis(50));
+        let child = held_compute(&path, &[]);
         match what {
             "removed" => std::fs::remove_file(&path).unwrap(),
             _ => std::fs::write(&path, "my notes\n").unwrap(),

@@ -173,10 +173,7 @@ pub enum RunError {
     #[error(
         "interrupted{}{}",
         .out.as_ref().map(|p| format!(", {} not written", p.display())).unwrap_or_default(),
-        .memo.as_ref().map(|(p, n)| format!(
-            "; the memo ({n} positions) is saved in {}: the same command continues from it",
-            p.display()
-        )).unwrap_or_default()
+        memo_saved(.memo, ": the same command continues from it")
     )]
     Interrupted {
         /// The result file, not written.
@@ -202,10 +199,7 @@ pub enum RunError {
     #[error(
         "interrupted as the run ended; every graph was solved and its results are written in full{}{}",
         .out.as_ref().map(|p| format!(" ({})", p.display())).unwrap_or_default(),
-        .memo.as_ref().map(|(p, n)| format!(
-            "; the memo ({n} positions) is saved in {}",
-            p.display()
-        )).unwrap_or_default()
+        memo_saved(.memo, "")
     )]
     InterruptedAtEnd {
         /// The result file, written.
@@ -241,6 +235,18 @@ pub enum RunError {
         /// Why.
         error: io::Error,
     },
+}
+
+/// "; the memo (N positions) is saved in PATH" and `then`, if there is a memo.
+fn memo_saved(memo: &Option<(PathBuf, usize)>, then: &str) -> String {
+    memo.as_ref()
+        .map(|(p, n)| {
+            format!(
+                "; the memo ({n} positions) is saved in {}{then}",
+                p.display()
+            )
+        })
+        .unwrap_or_default()
 }
 
 /// The memo's figures after a run.
