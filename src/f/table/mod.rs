@@ -218,19 +218,30 @@ pub enum Taken {
     /// Bytes of the file were written over in place (its header, its
     /// commit or its length are not this run's).
     WrittenOver,
+    /// Header, commit and length are this run's, but data bytes it wrote
+    /// no longer pass their checks (the file's first failing block): bytes
+    /// written over in place, or the file cut and grown again, by another
+    /// program, or the storage failed.
+    Changed {
+        /// The first block that fails its check (none: every block passes,
+        /// the whole data's check does not).
+        block: Option<u64>,
+    },
 }
 
 impl Taken {
-    fn said(self) -> &'static str {
+    fn said(self) -> String {
+        let kept = "check it, then run again";
         match self {
-            Taken::Removed => {
-                "this file is no longer there: another program removed or moved it (or its directory) while this run wrote it; run again, or look for it where it was moved"
-            }
-            Taken::Replaced => {
-                "another program put another file here while this run wrote it; it is kept, and this run's table is not there: check it, then run again"
-            }
-            Taken::WrittenOver => {
-                "another program wrote over this file in place while this run wrote it; it is kept as it is, but is not this run's table: check it, then run again"
+            Taken::Removed => "this file is no longer there: another program removed or moved it (or its directory) while this run wrote it; run again, or look for it where it was moved".to_string(),
+            Taken::Replaced => format!("another program put another file here while this run wrote it; it is kept, and this run's table is not there: {kept}"),
+            Taken::WrittenOver => format!("another program wrote over this file in place while this run wrote it; it is kept as it is, but is not this run's table: {kept}"),
+            Taken::Changed { block } => {
+                let failed = match block {
+                    Some(b) => format!("block {b} fails its CRC-32"),
+                    None => "the data's CRC-32 is not the one this run committed".to_string(),
+                };
+                format!("data this run wrote changed after it was written ({failed}): another program wrote over this file in place, or the storage failed; it is kept as it is, but is not this run's table: {kept}")
             }
         }
     }

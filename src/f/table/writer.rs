@@ -359,11 +359,25 @@ impl TableWriter {
     /// rows would see this writer's own lock).
     pub fn check_written(&self) -> Result<(), TableError> {
         self.check_still_here()?;
+        // The header and newest commit are this run's (checked just now), so
+        // a block that fails its check holds bytes this run did not write.
+        let changed = |e| match e {
+            TableError::Damaged { block, .. } => TableError::TakenWhileWritten {
+                path: self.path.clone(),
+                how: super::Taken::Changed { block: Some(block) },
+            },
+            TableError::ChecksumMismatch(_) => TableError::TakenWhileWritten {
+                path: self.path.clone(),
+                how: super::Taken::Changed { block: None },
+            },
+            e => e,
+        };
         super::Table::options()
             .shape(self.header.shape)
             .mapped(false)
-            .open(&self.path)?
-            .verify()
+            .open(&self.path)
+            .and_then(|t| t.verify())
+            .map_err(changed)
     }
 
     /// Cuts off anything past the committed columns (left by an interrupted
@@ -488,9 +502,20 @@ mod tests {
         }
         w.commit().unwrap();
         w.check_still_here().unwrap();
-        assert!(matches!(
-            w.check_written(),
-            Err(TableError::Damaged { .. } | TableError::ChecksumMismatch(_))
-        ));
+        let e = w.check_written().unwrap_err();
+        assert!(
+            matches!(
+                e,
+                TableError::TakenWhileWritten {
+                    how: Taken::Changed { .. },
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        assert!(
+            e.to_string()
+                .contains("another program wrote over this file in place")
+        );
     }
 }
