@@ -281,6 +281,57 @@ fn a_compressed_census_answers_as_committed() {
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
 }
 
+/// A census that leaves most rows open compresses by thousands, and its
+/// `.xz` answers as the plain file does; the length its header gives is what
+/// is read, so a header that asks for more than the machine holds is refused
+/// in one line before anything is allocated.
+#[test]
+fn a_census_of_open_rows_compressed_answers_as_the_plain_one() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("o.tsv");
+    chomp3_ok(&[
+        "census",
+        "--quiet",
+        "--rows",
+        "300000",
+        "--max-columns",
+        "5000",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let plain = dir.path().join("o.c3d");
+    let bytes = std::fs::read(&plain).unwrap();
+    let pack = |name: &str, bytes: &[u8]| {
+        let packed = dir.path().join(name);
+        let mut xz = xz2::write::XzEncoder::new(std::fs::File::create(&packed).unwrap(), 6);
+        xz.write_all(bytes).unwrap();
+        xz.finish().unwrap();
+        packed
+    };
+    let packed = pack("o.c3d.xz", &bytes);
+    let ratio = bytes.len() as u64 / std::fs::metadata(&packed).unwrap().len();
+    assert!(ratio > 256, "compresses by {ratio} only");
+    for (q, r) in [("10", "3"), ("1500", "1500"), ("100000", "3")] {
+        let want = chomp3_ok(&["get", q, r, "--census", plain.to_str().unwrap()]).stdout;
+        let got = chomp3_ok(&["get", q, r, "--census", packed.to_str().unwrap()]).stdout;
+        assert_eq!(got, want, "f({q},{r})");
+    }
+    // The pool's length (bytes 24..32) made 2^40 entries: 4 TiB.
+    let mut head = bytes[..1 << 20].to_vec();
+    head[24..32].copy_from_slice(&(1u64 << 40).to_le_bytes());
+    let bomb = pack("bomb.c3d.xz", &head);
+    let out = chomp3(&["get", "10", "3", "--census", bomb.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("bomb.c3d.xz: reading this census descriptor file")
+            && err.contains("of memory"),
+        "{err}"
+    );
+}
+
 /// A Grundy census compressed with xz answers as the plain file does, and a
 /// cut one is refused in one line naming it.
 #[test]

@@ -277,29 +277,37 @@ pub(crate) fn census_in_file(path: &Path) -> Result<Option<(u32, u64)>, Descript
     Descriptors::open(path).map(|d| Some((d.rows(), d.columns())))
 }
 
-/// No descriptor file compresses by more than this (the census of rows to
-/// `5*10^5` does by 1.6): a larger output is refused, not allocated.
-const XZ_MOST: u64 = 64;
-
-/// What a descriptor file is, for the message when the path is no file.
 const DESCRIPTORS: &str = "a census descriptor file (.c3d)";
 
-/// The decompressed bytes of the `.xz` file `file`.
+/// The decompressed bytes of the `.xz` file `file`: no more than its header
+/// says the file holds (and one byte more, which the header's check then
+/// calls damage), that much only where this machine's memory holds it. A
+/// census that leaves most rows open compresses by thousands, so the length
+/// comes from the header, not from a ratio.
 fn read_xz(file: File) -> io::Result<Vec<u8>> {
-    let len = file.metadata()?.len();
-    if len == 0 {
+    if file.metadata()?.len() == 0 {
         return Ok(Vec::new());
     }
-    let limit = XZ_MOST * len + (1 << 20);
+    let mut xz = xz2::read::XzDecoder::new_multi_decoder(BufReader::new(file));
     let mut bytes = Vec::new();
-    xz2::read::XzDecoder::new_multi_decoder(BufReader::new(file))
-        .take(limit + 1)
-        .read_to_end(&mut bytes)
-        .map_err(crate::base::text::xz_error)?;
-    if bytes.len() as u64 > limit {
-        return Err(io::Error::other(format!(
-            "decompresses to more than {XZ_MOST} times its size, more than a census file can"
-        )));
+    // Reads on to `len` bytes in all, fewer where the content ends.
+    let mut read_to = |bytes: &mut Vec<u8>, len: u64| -> io::Result<()> {
+        let what = format!("reading this census descriptor file ({len} bytes, its header says)");
+        crate::base::memory::check(what, len).map_err(io::Error::other)?;
+        (&mut xz)
+            .take(len.saturating_sub(bytes.len() as u64))
+            .read_to_end(bytes)
+            .map_err(crate::base::text::xz_error)
+            .map(drop)
+    };
+    read_to(&mut bytes, raw::HEADER as u64 + 4)?;
+    if let raw::Claim::Needs(len) = raw::claimed_len(&bytes) {
+        read_to(&mut bytes, len)?;
+    }
+    // Content that ends before the header's length is read whole (the
+    // header's check then says it is cut short).
+    if let raw::Claim::Len(len) = raw::claimed_len(&bytes) {
+        read_to(&mut bytes, len.saturating_add(1))?;
     }
     Ok(bytes)
 }

@@ -179,6 +179,45 @@ pub fn start_is_bound(b: &[u8], r: u32) -> bool {
     b[HEADER + RECORD * r as usize + 1] == 1
 }
 
+/// How long a descriptor file says it is, from its first bytes.
+pub(crate) enum Claim {
+    /// The whole file's length.
+    Len(u64),
+    /// The first this many bytes tell it (version 2: the facts' last column).
+    Needs(u64),
+    /// These bytes are no descriptor file's start, or claim a length past
+    /// any number ([`decode_header`] says which).
+    Unknown,
+}
+
+/// The length the header at the start of `b` gives the file (that of
+/// [`Header::file_len`]), so that a reader of a compressed file takes no
+/// more than that.
+pub(crate) fn claimed_len(b: &[u8]) -> Claim {
+    if b.len() < HEADER + 4 || !b.starts_with(&MAGIC) {
+        return Claim::Unknown;
+    }
+    let version = u32_at(b, 8);
+    let facts_at = u64::from(u32_at(b, 12))
+        .checked_mul(RECORD as u64)
+        .zip(u64_at(b, 24).checked_mul(4))
+        .and_then(|(records, pool)| records.checked_add(pool)?.checked_add(HEADER as u64));
+    let Some(facts_at) = facts_at else {
+        return Claim::Unknown;
+    };
+    let len = match version {
+        1 => facts_at.checked_add(4),
+        VERSION => match usize::try_from(facts_at) {
+            Ok(at) if at + 4 <= b.len() => (u64::from(u32_at(b, at)) + 1)
+                .checked_mul(12)
+                .and_then(|f| facts_at.checked_add(8 + f + 4)),
+            _ => return Claim::Needs(facts_at.saturating_add(4)),
+        },
+        _ => None,
+    };
+    len.map_or(Claim::Unknown, Claim::Len)
+}
+
 /// Checks magic, version, length and checksum; returns the header.
 pub(crate) fn decode_header(b: &[u8]) -> Result<Header, DescriptorError> {
     // Fewer bytes than the header asks for, from `at_least`.
