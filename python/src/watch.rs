@@ -2,7 +2,7 @@
 //! of a long call; `interruptible`: the same for a call that has no steps to
 //! hear from.
 
-use std::sync::Mutex;
+use std::sync::{Condvar, Mutex};
 
 use chomp3::base::stop::Stop;
 use pyo3::prelude::*;
@@ -44,18 +44,9 @@ impl Watcher {
     /// Ctrl-C is heard however far apart the ticks are, and its error
     /// requests the stop and is kept as at a tick.
     pub(crate) fn during<T: Send>(&self, py: Python<'_>, work: impl FnOnce() -> T + Send) -> T {
-        std::thread::scope(|s| {
-            let worker = s.spawn(work);
-            while !worker.is_finished() {
-                py.allow_threads(|| std::thread::sleep(std::time::Duration::from_millis(20)));
-                if let Err(e) = py.check_signals() {
-                    self.stop.request();
-                    self.raised.lock().unwrap().get_or_insert(e);
-                }
-            }
-            worker
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        watched(py, work, |e| {
+            self.stop.request();
+            self.raised.lock().unwrap().get_or_insert(e);
         })
     }
 
@@ -74,24 +65,62 @@ pub(crate) fn interruptible<T: Send>(
     stop: &Stop,
     work: impl FnOnce() -> T + Send,
 ) -> PyResult<T> {
+    let mut raised = None;
+    let done = watched(py, work, |e| {
+        if raised.is_none() {
+            stop.request();
+            raised = Some(e);
+        }
+    });
+    match raised {
+        Some(e) => Err(e),
+        None => Ok(done),
+    }
+}
+
+/// Runs `work` on a thread of its own and waits for it without the GIL,
+/// running Python's signal handlers every 20 ms and giving `heard` each
+/// error they raise; returns as soon as `work` ends (a call of a fraction of
+/// a millisecond takes no more).
+fn watched<T: Send>(
+    py: Python<'_>,
+    work: impl FnOnce() -> T + Send,
+    mut heard: impl FnMut(PyErr),
+) -> T {
+    /// Says the work ended, however it ends (a panic too).
+    struct Ended<'a>(&'a (Mutex<bool>, Condvar));
+    impl Drop for Ended<'_> {
+        fn drop(&mut self) {
+            let (ended, woken) = self.0;
+            *ended.lock().unwrap_or_else(|p| p.into_inner()) = true;
+            woken.notify_all();
+        }
+    }
+    let ended = (Mutex::new(false), Condvar::new());
     std::thread::scope(|s| {
-        let worker = s.spawn(work);
-        let mut raised = None;
-        while !worker.is_finished() {
-            py.allow_threads(|| std::thread::sleep(std::time::Duration::from_millis(20)));
-            if raised.is_none()
-                && let Err(e) = py.check_signals()
-            {
-                stop.request();
-                raised = Some(e);
+        let worker = s.spawn(|| {
+            let _ended = Ended(&ended);
+            work()
+        });
+        loop {
+            let finished = py.allow_threads(|| {
+                let (flag, woken) = &ended;
+                let flag = flag.lock().unwrap_or_else(|p| p.into_inner());
+                let tick = std::time::Duration::from_millis(20);
+                let (flag, _) = woken
+                    .wait_timeout_while(flag, tick, |ended| !*ended)
+                    .unwrap_or_else(|p| p.into_inner());
+                *flag
+            });
+            if finished {
+                break;
+            }
+            if let Err(e) = py.check_signals() {
+                heard(e);
             }
         }
-        let done = worker
+        worker
             .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        match raised {
-            Some(e) => Err(e),
-            None => Ok(done),
-        }
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
     })
 }

@@ -817,6 +817,19 @@ def test_keyboard_interrupt_stops_a_long_grundy_sweep():
         assert time.monotonic() - started < 5
 
 
+def test_a_call_that_does_little_returns_at_once():
+    # Every long call waits for its work on another thread, hearing Ctrl-C
+    # every 20 ms; a call of a fraction of a millisecond must not wait that
+    # long. 200 calls that each waited one tick would take 4 s.
+    census = chomp3.GrundyCensus(ROOT / "data/grundy-census-40/grundy-census.tsv")
+    want = {p: grundy(p, 3, 2) for p in range(30, 130)}
+    started = time.monotonic()
+    for p, v in want.items():
+        assert census.value(p, 3, 2) == v
+        assert chomp3.nim(p, 3, 2) == v
+    assert time.monotonic() - started < 2
+
+
 def test_keyboard_interrupt_stops_every_move_and_graph_solves():
     # Minutes to hours of work each, without a step to report between.
     started = time.monotonic()

@@ -43,11 +43,13 @@ fn wrap(path: &Path, file: File) -> Box<dyn BufRead + Send> {
     }
 }
 
-/// Whether `e` is a `.xz` decoder's want of memory (not damage to the file).
+/// Whether `e` is a want of memory, the `.xz` decoder's or that of the room
+/// for what it gives (`read_to_end`'s), not damage to the file.
 fn xz_lacks_memory(e: &io::Error) -> bool {
-    e.get_ref()
-        .and_then(|x| x.downcast_ref::<xz2::stream::Error>())
-        .is_some_and(|x| matches!(x, xz2::stream::Error::Mem | xz2::stream::Error::MemLimit))
+    e.kind() == io::ErrorKind::OutOfMemory
+        || e.get_ref()
+            .and_then(|x| x.downcast_ref::<xz2::stream::Error>())
+            .is_some_and(|x| matches!(x, xz2::stream::Error::Mem | xz2::stream::Error::MemLimit))
 }
 
 /// The error that says the decoder had not memory enough.
@@ -259,6 +261,23 @@ fn whole(reader: impl Read, path: &Path) -> Result<String, TextError> {
 mod tests {
     use super::*;
     use std::io::Write;
+
+    /// Room that `read_to_end` could not reserve for the decompressed bytes
+    /// (an error of kind `OutOfMemory`, as std documents) is a want of
+    /// memory, as the decoder's own is; a cut stream is not.
+    #[test]
+    fn memory_wanted_for_the_decompressed_bytes_is_not_called_damage() {
+        let full = xz_error(io::Error::from(io::ErrorKind::OutOfMemory));
+        assert!(full.to_string().starts_with("not enough memory"), "{full}");
+        let packed = {
+            let mut xz = xz2::write::XzEncoder::new(Vec::new(), 6);
+            xz.write_all(&[7u8; 100_000]).unwrap();
+            xz.finish().unwrap()
+        };
+        let mut cut = xz2::read::XzDecoder::new(&packed[..packed.len() / 2]);
+        let e = cut.read_to_end(&mut Vec::new()).unwrap_err();
+        assert!(xz_error(e).to_string().starts_with("not a whole .xz file"));
+    }
 
     #[test]
     fn an_xz_file_reads_as_its_text_and_a_plain_one_as_itself() {
