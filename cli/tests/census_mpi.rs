@@ -218,7 +218,8 @@ fn a_killed_mpi_census_resumes_to_the_same_bytes() {
             );
             std::thread::sleep(Duration::from_millis(5));
         }
-        // mpirun passes SIGTERM on to the ranks, which die where they are.
+        // mpirun passes SIGTERM on to the ranks, which save where they are
+        // (as at Ctrl-C) unless mpirun's own kill comes first.
         unsafe_kill(job.id(), "TERM");
         job.wait().unwrap();
         assert!(!out.exists(), "round {round}: finished before the kill");
@@ -794,47 +795,68 @@ fn an_mpi_census_that_loses_a_rank_continues_to_the_same_bytes() {
 /// Ctrl-C to one rank alone stops every rank at one column, each saved; the
 /// message names the ranks' files, which are there, and the same command
 /// continues to the bytes of the census in one process.
+/// Ctrl-C sent to one rank alone, or at the terminal (to `mpirun`, which
+/// passes SIGTERM on to the ranks): every rank saves at one column, and the
+/// job continues from there to the same bytes; no lock is left.
 #[test]
-fn ctrl_c_to_one_rank_saves_every_rank_and_the_job_continues() {
-    let Saving {
-        dir,
-        want,
-        work,
-        out,
-        args,
-    } = saving("interrupted");
-    let log = dir.path().join("stderr.log");
-    let mut job = Job::start_to(2, &args, std::fs::File::create(&log).unwrap().into());
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while newest_per_rank(&work, 2).into_iter().min().unwrap() == 0 {
-        assert!(Instant::now() < deadline, "no checkpoint");
-        assert!(job.child.try_wait().unwrap().is_none(), "the job ended");
-        std::thread::sleep(Duration::from_millis(5));
+fn ctrl_c_to_one_rank_or_to_mpirun_saves_every_rank_and_the_job_continues() {
+    for to in ["rank 1", "mpirun"] {
+        let Saving {
+            dir,
+            want,
+            work,
+            out,
+            args,
+        } = saving("interrupted");
+        let log = dir.path().join("stderr.log");
+        let mut job = Job::start_to(2, &args, std::fs::File::create(&log).unwrap().into());
+        let deadline = Instant::now() + Duration::from_secs(120);
+        while newest_per_rank(&work, 2).into_iter().min().unwrap() == 0 {
+            assert!(Instant::now() < deadline, "{to}: no checkpoint");
+            assert!(
+                job.child.try_wait().unwrap().is_none(),
+                "{to}: the job ended"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let ranks = rank_processes(job.child.id());
+        assert_eq!(ranks.len(), 2, "{to}: the rank processes");
+        match to {
+            "mpirun" => unsafe_kill(job.child.id(), "INT"),
+            _ => unsafe_kill(ranks[1].1, "INT"),
+        }
+        let status = job.wait(60, "the job after Ctrl-C");
+        let err = std::fs::read_to_string(&log).unwrap();
+        assert!(!status.success(), "{to}: {err}");
+        let said = format!(
+            "interrupted; the census is saved in {}.*-of-2.at-",
+            work.join("census.c3k").display()
+        );
+        let at = err.find(&said).unwrap_or_else(|| panic!("{to}: {err}"));
+        let column: String = err[at + said.len()..]
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        for rank in 0..2 {
+            let file = work.join(format!("census.c3k.{rank}-of-2.at-{column}"));
+            assert!(
+                file.exists(),
+                "{to}: {} is not there: {err}",
+                file.display()
+            );
+        }
+        let locks: Vec<_> = std::fs::read_dir(&work)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".lock"))
+            .collect();
+        assert!(locks.is_empty(), "{to}: locks left: {locks:?}");
+        let mut job = Job::start(2, &args);
+        let status = job.wait(300, "the continued job");
+        assert!(status.success(), "{to}: the continued job failed: {status}");
+        assert!(read(&out) == want, "{to}: continued job: other bytes");
+        assert_eq!(checkpoints(&work), 0, "{to}: checkpoints left");
     }
-    let ranks = rank_processes(job.child.id());
-    assert_eq!(ranks.len(), 2, "the rank processes");
-    unsafe_kill(ranks[1].1, "INT");
-    let status = job.wait(60, "the job after Ctrl-C to rank 1");
-    let err = std::fs::read_to_string(&log).unwrap();
-    assert!(!status.success(), "{err}");
-    let said = format!(
-        "interrupted; the census is saved in {}.*-of-2.at-",
-        work.join("census.c3k").display()
-    );
-    let at = err.find(&said).unwrap_or_else(|| panic!("{err}"));
-    let column: String = err[at + said.len()..]
-        .chars()
-        .take_while(char::is_ascii_digit)
-        .collect();
-    for rank in 0..2 {
-        let file = work.join(format!("census.c3k.{rank}-of-2.at-{column}"));
-        assert!(file.exists(), "{} is not there: {err}", file.display());
-    }
-    let mut job = Job::start(2, &args);
-    let status = job.wait(300, "the continued job");
-    assert!(status.success(), "the continued job failed: {status}");
-    assert!(read(&out) == want, "continued job: other bytes");
-    assert_eq!(checkpoints(&work), 0, "checkpoints left");
 }
 
 /// Sends a signal with kill(1), so that the test needs no libc binding.
