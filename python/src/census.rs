@@ -226,7 +226,7 @@ pub(crate) fn census(
             driver::drive_and_write(run, d, outputs, &mut |b| {
                 watch.tick(b.columns as u64, expected)
             })
-        });
+        })?;
         let (result, _) = match ended.map_err(error)? {
             Ended::Stopped { columns, saved } => {
                 return Err(match watch.raised() {

@@ -145,7 +145,7 @@ pub(crate) fn nim_answer(
                 &watch.stop,
                 &mut |done, total| watch.tick(done, total),
             )
-        });
+        })?;
         if let Some(e) = watch.raised() {
             return Err(e);
         }
@@ -333,7 +333,7 @@ pub(crate) fn grundy_line<'py>(
             chomp3::grundy::line_values(q, r, stop, &watch.stop, &mut |p| {
                 watch.tick(u64::from(p), u64::from(stop))
             })
-        });
+        })?;
         if let Some(e) = watch.raised() {
             return Err(e);
         }
@@ -387,7 +387,7 @@ pub(crate) fn grundy_table(
             extend(&path, n, capacity, Some(&checkpoint), &watch.stop, |p| {
                 watch.tick(u64::from(p), u64::from(n))
             })
-        });
+        })?;
         let interrupted = watch.raised();
         let outcome = outcome.map_err(|e| match e {
             ExtendError::Table(e) => table_error(&path, e),

@@ -70,7 +70,7 @@ pub(crate) fn grundy_periods(
                     watch.tick(at.done as u64, all)
                 }
             })
-        });
+        })?;
         let raised = watch.raised();
         match outcome.map_err(worded)? {
             Outcome::Finished { lines, swept } => Ok((lines, swept)),
@@ -165,7 +165,7 @@ pub(crate) fn grundy_census(
                 let before = if at.pass == 1 { 0 } else { all };
                 watch.tick(before + at.done as u64, 2 * all)
             })
-        });
+        })?;
         let raised = watch.raised();
         let interrupted = |said: String| match raised {
             Some(e) if !e.is_instance_of::<PyKeyboardInterrupt>(py) => e,

@@ -14,6 +14,7 @@ mod graph;
 mod grundy;
 mod grundy_jobs;
 mod lookup;
+mod oom;
 mod table;
 mod watch;
 
@@ -59,8 +60,16 @@ fn _panic_for_test() -> PyResult<()> {
     })
 }
 
+#[global_allocator]
+static ALLOCATOR: oom::Reserved = oom::Reserved;
+
 #[pymodule]
 fn _chomp3(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // rayon's pool (the graph solves) started now, while there is room, and
+    // not by the first call that needs it, which may run under a process
+    // limit that leaves none (its panic there would end the call). A pool
+    // that cannot start now is tried again by that call, as before.
+    let _ = chomp3::base::threads::global();
     m.add("Error", m.py().get_type::<Error>())?;
     m.add_class::<table::Table>()?;
     m.add_class::<census::Census>()?;

@@ -172,7 +172,7 @@ pub(crate) fn compute(
                     watch.tick(done, total);
                 }
             })
-        });
+        })?;
         if let Some(e) = watch.raised() {
             return Err(match result {
                 Err(ComputeError::Interrupted { n })
@@ -214,7 +214,7 @@ pub(crate) fn transpose(
             chomp3::f::table::transpose(&source, &out, &watch.stop, &mut |done, all| {
                 watch.tick(done, all)
             })
-        });
+        })?;
         if let Some(e) = watch.raised() {
             return Err(match result {
                 Err(stopped @ chomp3::f::table::TransposeError::Stopped { .. })

@@ -5,6 +5,7 @@
 use std::sync::{Condvar, Mutex};
 
 use chomp3::base::stop::Stop;
+use pyo3::exceptions::PyMemoryError;
 use pyo3::prelude::*;
 
 /// What a long call does between its steps: runs Python's signal handlers
@@ -43,7 +44,11 @@ impl Watcher {
     /// its own, while this thread runs Python's signal handlers every 20 ms:
     /// Ctrl-C is heard however far apart the ticks are, and its error
     /// requests the stop and is kept as at a tick.
-    pub(crate) fn during<T: Send>(&self, py: Python<'_>, work: impl FnOnce() -> T + Send) -> T {
+    pub(crate) fn during<T: Send>(
+        &self,
+        py: Python<'_>,
+        work: impl FnOnce() -> T + Send,
+    ) -> PyResult<T> {
         watched(py, work, |e| {
             self.stop.request();
             self.raised.lock().unwrap().get_or_insert(e);
@@ -71,7 +76,7 @@ pub(crate) fn interruptible<T: Send>(
             stop.request();
             raised = Some(e);
         }
-    });
+    })?;
     match raised {
         Some(e) => Err(e),
         None => Ok(done),
@@ -80,13 +85,14 @@ pub(crate) fn interruptible<T: Send>(
 
 /// Runs `work` on a thread of its own and waits for it without the GIL,
 /// running Python's signal handlers every 20 ms and giving `heard` each
-/// error they raise; returns as soon as `work` ends (a call of a fraction of
-/// a millisecond takes no more).
+/// error they raise, and a `MemoryError` once if an allocation failed
+/// meanwhile; returns as soon as `work` ends (a call of a fraction of a
+/// millisecond takes no more).
 fn watched<T: Send>(
     py: Python<'_>,
     work: impl FnOnce() -> T + Send,
     mut heard: impl FnMut(PyErr),
-) -> T {
+) -> PyResult<T> {
     /// Says the work ended, however it ends (a panic too).
     struct Ended<'a>(&'a (Mutex<bool>, Condvar));
     impl Drop for Ended<'_> {
@@ -97,11 +103,29 @@ fn watched<T: Send>(
         }
     }
     let ended = (Mutex::new(false), Condvar::new());
-    std::thread::scope(|s| {
-        let worker = s.spawn(|| {
-            let _ended = Ended(&ended);
-            work()
-        });
+    // An allocation that failed during the call (see `oom`) stops it.
+    let before = crate::oom::ran_out();
+    let mut short = false;
+    let mut heard_short = |heard: &mut dyn FnMut(PyErr)| {
+        if !short && crate::oom::ran_out() != before {
+            short = true;
+            heard(PyMemoryError::new_err(
+                "out of memory: an allocation failed (this process's limit, or the machine's memory), so the call was stopped; what it wrote is whole, and a call that continues goes on from its last checkpoint",
+            ));
+        }
+    };
+    crate::oom::hold();
+    let done = std::thread::scope(|s| {
+        let worker = std::thread::Builder::new()
+            .spawn_scoped(s, || {
+                let _ended = Ended(&ended);
+                work()
+            })
+            .map_err(|e| {
+                PyMemoryError::new_err(format!(
+                    "could not start the thread this call runs on ({e}): the process is short of memory or of threads"
+                ))
+            })?;
         loop {
             let finished = py.allow_threads(|| {
                 let (flag, woken) = &ended;
@@ -112,6 +136,7 @@ fn watched<T: Send>(
                     .unwrap_or_else(|p| p.into_inner());
                 *flag
             });
+            heard_short(&mut heard);
             if finished {
                 break;
             }
@@ -119,8 +144,13 @@ fn watched<T: Send>(
                 heard(e);
             }
         }
-        worker
+        Ok(worker
             .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-    })
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+    });
+    crate::oom::give_back();
+    if short {
+        chomp3::base::stop::stop_every_run_no_more();
+    }
+    done
 }

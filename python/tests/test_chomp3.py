@@ -830,6 +830,35 @@ def test_a_call_that_does_little_returns_at_once():
     assert time.monotonic() - started < 2
 
 
+OUT_OF_MEMORY = """
+import random, re, resource, sys
+import chomp3
+vm = int(re.search(r"VmSize:\\s+(\\d+)", open("/proc/self/status").read()).group(1)) * 1024
+resource.setrlimit(resource.RLIMIT_AS, (vm + 150 * 2**20,) * 2)
+random.seed(1)
+edges = set()
+while len(edges) < 24:
+    u, v = random.sample(range(14), 2)
+    edges.add((min(u, v), max(u, v)))
+memo = chomp3.Memo()
+try:
+    chomp3.nim_value(sorted(edges), memo=memo)
+    print("solved")
+except MemoryError:
+    print("MemoryError", len(memo) > 0, chomp3.nim_value("Bw", memo=memo))
+"""
+
+
+def test_a_solve_that_runs_out_of_memory_raises_memory_error():
+    # A graph whose memo outgrows the 150 MiB left under an address-space
+    # limit: MemoryError, the interpreter and the memo usable after it.
+    done = subprocess.run(
+        [sys.executable, "-c", OUT_OF_MEMORY], capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "MemoryError True 0", done.stdout + done.stderr[-2000:]
+
+
 def test_keyboard_interrupt_stops_every_move_and_graph_solves():
     # Minutes to hours of work each, without a step to report between.
     started = time.monotonic()

@@ -43,7 +43,7 @@ pub fn process_limit() -> Option<u64> {
 }
 
 /// The address space this process maps now (`VmSize`), where it can be read.
-pub(crate) fn mapped() -> Option<u64> {
+pub fn mapped() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmSize:"))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;

@@ -26,10 +26,27 @@ impl Stop {
         self.0.store(true, Ordering::Relaxed);
     }
 
-    /// Whether a stop has been asked for.
+    /// Whether a stop has been asked for, of this token or of every one
+    /// ([`stop_every_run`]).
     pub fn requested(&self) -> bool {
-        self.0.load(Ordering::Relaxed)
+        self.0.load(Ordering::Relaxed) || EVERY.load(Ordering::Relaxed)
     }
+}
+
+/// Set by [`stop_every_run`].
+static EVERY: AtomicBool = AtomicBool::new(false);
+
+/// Asks every run of this process to stop, whatever its token, until
+/// [`stop_every_run_no_more`]: for an allocator that has run out of memory
+/// and has only a little in reserve (it may be called there: it allocates
+/// nothing).
+pub fn stop_every_run() {
+    EVERY.store(true, Ordering::SeqCst);
+}
+
+/// Takes back [`stop_every_run`], once the runs it stopped have ended.
+pub fn stop_every_run_no_more() {
+    EVERY.store(false, Ordering::SeqCst);
 }
 
 #[cfg(test)]
