@@ -107,6 +107,14 @@ fn commands_read_a_table_by_rows_or_refuse_it_in_one_line() {
     }
     let o = run(&["info", "--table", "r.c3t", "--verify"]);
     assert!(text(&o).contains("table by rows"), "{}", text(&o));
+    // Past the table: the advice is what can be done to such a file.
+    let o = run(&["get", "401", "3", "--table", "r.c3t"]);
+    assert_eq!(o.status.code(), Some(1), "{}", err(&o));
+    assert!(
+        err(&o).contains("extend the table it was made from to N = 401, then transpose that again"),
+        "{}",
+        err(&o)
+    );
     // Never over an existing file: the whole table by rows of the same table
     // is checked and kept (the same command, run again, succeeds), any other
     // file refused.

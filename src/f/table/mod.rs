@@ -357,10 +357,15 @@ fn not_version_1(found: u32) -> String {
 /// the largest table of this shape, that none can.
 fn extend_to(value: u64, shape: Shape) -> String {
     let max = shape.max_capacity();
-    if value <= max {
-        format!("extend it to N = {value}")
-    } else {
+    if value > max {
         format!("no table goes beyond N = {max}")
+    } else if shape == Shape::Rows {
+        // Written once by a transpose, never extended itself.
+        format!(
+            "a table by rows is not extended: extend the table it was made from to N = {value}, then transpose that again to a new file"
+        )
+    } else {
+        format!("extend it to N = {value}")
     }
 }
 
