@@ -693,10 +693,18 @@ impl Table {
     /// columns it opened with (a table only grows). Another file copied
     /// over it in place, or a table made again there, is refused: its bytes
     /// would be read with this one's layout.
+    ///
+    /// A file cut short in place since is refused too, every read of it (a
+    /// reader answers from no file that is not whole, not only where its
+    /// reads reach past the cut).
     fn still_the_table(&self) -> Result<(), TableError> {
         match self.commit_now()? {
-            Some(c) if c.columns >= self.commit.columns => Ok(()),
-            _ => Err(TableError::Replaced(self.path.clone())),
+            Some(c) if c.columns >= self.commit.columns => {}
+            _ => return Err(TableError::Replaced(self.path.clone())),
+        }
+        match self.bytes.file().metadata() {
+            Ok(m) if m.len() < self.used_len() => Err(TableError::Shrunk(self.path.clone())),
+            _ => Ok(()),
         }
     }
 
@@ -1342,6 +1350,8 @@ mod tests {
                 t.header.data_offset() + bit / 8 >= at - 100
             })
             .unwrap();
+        let u = Table::options().mapped(false).open(&path).unwrap();
+        assert_eq!(u.value(1, 0).unwrap(), t.value(1, 0).unwrap());
         std::fs::OpenOptions::new()
             .write(true)
             .open(&path)
@@ -1349,6 +1359,10 @@ mod tests {
             .set_len(at)
             .unwrap();
         assert!(matches!(t.value(q, 0), Err(TableError::Shrunk(_))));
+        // And every read of the file so cut, those of blocks before the cut
+        // too, mapped or not.
+        assert!(matches!(t.value(1, 0), Err(TableError::Shrunk(_))));
+        assert!(matches!(u.value(1, 0), Err(TableError::Shrunk(_))));
         // The same block with a byte flipped in a whole file is damage.
         let flipped = dir.path().join("f.c3t");
         let mut bytes = whole.clone();
