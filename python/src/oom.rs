@@ -57,10 +57,13 @@ fn again(allocate: impl Fn() -> *mut u8) -> *mut u8 {
         return p;
     }
     RAN_OUT.fetch_add(1, Ordering::SeqCst);
-    // Every run stops at its next look at its stop token, not at the
-    // watcher's next tick, while the reserve lasts.
-    chomp3::base::stop::stop_every_run();
-    give_back();
+    // While a long call runs (it holds the reserve), every run stops at its
+    // next look at its stop token, not at the watcher's next tick, while
+    // the reserve lasts. (A reservation that fails outside one, which its
+    // caller handles, stops nothing.)
+    if give_back() {
+        chomp3::base::stop::stop_every_run();
+    }
     allocate()
 }
 
@@ -139,8 +142,8 @@ fn held() -> std::sync::MutexGuard<'static, Option<(usize, usize)>> {
 }
 
 /// Gives the reserve up, if one is held (at a failed allocation, and at the
-/// end of the call that took it).
-pub(crate) fn give_back() {
+/// end of the call that took it); whether one was.
+pub(crate) fn give_back() -> bool {
     let taken = held().take();
     if let Some((at, len)) = taken {
         // SAFETY: the mapping `hold` made, taken out of `HELD` once.
@@ -148,4 +151,5 @@ pub(crate) fn give_back() {
             libc::munmap(at as *mut libc::c_void, len);
         }
     }
+    taken.is_some()
 }

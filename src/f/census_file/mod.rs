@@ -281,9 +281,10 @@ const DESCRIPTORS: &str = "a census descriptor file (.c3d)";
 
 /// The decompressed bytes of the `.xz` file `file`: no more than its header
 /// says the file holds (and one byte more, which the header's check then
-/// calls damage), that much only where this machine's memory holds it. A
-/// census that leaves most rows open compresses by thousands, so the length
-/// comes from the header, not from a ratio.
+/// calls damage), room for that reserved at once (so memory is that length,
+/// not the double a growing buffer may take), and refused where the machine
+/// has not that much memory. A census that leaves most rows open compresses
+/// by thousands, so the length comes from the header, not from a ratio.
 fn read_xz(file: File) -> io::Result<Vec<u8>> {
     if file.metadata()?.len() == 0 {
         return Ok(Vec::new());
@@ -292,24 +293,42 @@ fn read_xz(file: File) -> io::Result<Vec<u8>> {
     let mut bytes = Vec::new();
     // Reads on to `len` bytes in all, fewer where the content ends.
     let mut read_to = |bytes: &mut Vec<u8>, len: u64| -> io::Result<()> {
-        let what = format!("reading this census descriptor file ({len} bytes, its header says)");
-        crate::base::memory::check(what, len).map_err(io::Error::other)?;
+        let more = len.saturating_sub(bytes.len() as u64);
+        usize::try_from(more)
+            .ok()
+            .and_then(|more| bytes.try_reserve_exact(more).ok())
+            .ok_or_else(|| crate::base::text::xz_error(io::ErrorKind::OutOfMemory.into()))?;
         (&mut xz)
-            .take(len.saturating_sub(bytes.len() as u64))
+            .take(more)
             .read_to_end(bytes)
             .map_err(crate::base::text::xz_error)
             .map(drop)
     };
     read_to(&mut bytes, raw::HEADER as u64 + 4)?;
     if let raw::Claim::Needs(len) = raw::claimed_len(&bytes) {
+        machine_holds(len)?;
         read_to(&mut bytes, len)?;
     }
     // Content that ends before the header's length is read whole (the
     // header's check then says it is cut short).
     if let raw::Claim::Len(len) = raw::claimed_len(&bytes) {
+        machine_holds(len)?;
         read_to(&mut bytes, len.saturating_add(1))?;
     }
     Ok(bytes)
+}
+
+/// Refuses a length the header gives past the machine's memory: a damaged
+/// header, or a census too large to read here (a process limit is met as
+/// the room is reserved).
+fn machine_holds(len: u64) -> io::Result<()> {
+    match crate::base::memory::physical() {
+        Some(has) if len > has => Err(io::Error::other(format!(
+            "its header gives it {len} bytes, more than this machine's memory ({} MiB): the header is damaged, or the census is too large to read here",
+            has >> 20
+        ))),
+        _ => Ok(()),
+    }
 }
 
 /// A descriptor file read into memory (a few MB for 10^5 rows).
