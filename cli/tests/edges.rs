@@ -476,6 +476,15 @@ fn worker_threads_that_cannot_start_end_in_one_line() {
             "{err}"
         );
     }
+    // `compute` says so before it makes its table: no file is left.
+    let (code, err) = chomp3_limited(
+        dir.path(),
+        40_000,
+        "compute --n 1000 --threads 8 --table t.c3t",
+    );
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("cannot start 8 worker threads"), "{err}");
+    assert!(!dir.path().join("t.c3t").exists(), "{err}");
 }
 
 /// `RAYON_NUM_THREADS`, which rayon reads for a pool of one thread per core,

@@ -356,7 +356,7 @@ fn a_table_taken_while_compute_writes_it_is_said() {
         ),
         (
             "changed in place",
-            "data this run wrote changed after it was written (block ",
+            "data of this table changed while this run wrote it (block ",
         ),
     ] {
         let dir = tempfile::tempdir().unwrap();

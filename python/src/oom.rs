@@ -8,7 +8,7 @@
 //! (`chomp3::base::memory`); this is for what cannot be (a graph solver's
 //! memo, a process limit so small that a reader's buffers reach it). A
 //! failure past the reserve still aborts: nothing else can be done where an
-//! allocation must succeed. Nothing here allocates.
+//! allocation must succeed. Nothing the allocator calls here allocates.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::Mutex;
@@ -20,9 +20,18 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// stopped.
 const MOST: usize = 256 << 20;
 
-/// The reserve's address and length, if one is held. Nothing allocates
-/// while this is locked (the allocator locks it to give the reserve up).
-static HELD: Mutex<Option<(usize, usize)>> = Mutex::new(None);
+/// The reserve's address and length, if one is held, and the long calls
+/// that run: the reserve is held while any does. Nothing allocates while
+/// this is locked (the allocator locks it to give the reserve up).
+static HELD: Mutex<Held> = Mutex::new(Held {
+    map: None,
+    calls: 0,
+});
+
+struct Held {
+    map: Option<(usize, usize)>,
+    calls: usize,
+}
 
 /// How many times an allocation has failed.
 static RAN_OUT: AtomicU64 = AtomicU64::new(0);
@@ -73,14 +82,10 @@ pub(crate) fn ran_out() -> u64 {
     RAN_OUT.load(Ordering::SeqCst)
 }
 
-/// Takes a reserve for a call, if none is held: 64 MiB, or under a process
-/// limit (`RLIMIT_AS`) an eighth of the address space left, so that the
-/// reserve itself takes little of it; none where that is under 1 MiB or
-/// the mapping fails.
-pub(crate) fn hold() {
-    if held().is_some() {
-        return;
-    }
+/// A long call begins: takes a reserve if none is held: 256 MiB, or
+/// under a process limit (`RLIMIT_AS`) half the address space left; none
+/// where that is under 1 MiB or the mapping fails.
+pub(crate) fn enter() {
     let len = match chomp3::base::memory::process_limit() {
         None => MOST,
         Some(limit) => {
@@ -95,11 +100,13 @@ pub(crate) fn hold() {
                 libc::mallopt(libc::M_ARENA_MAX, 1);
             }
             let mapped = chomp3::base::memory::mapped().unwrap_or(limit);
-            let eighth = limit.saturating_sub(mapped) / 2;
-            usize::try_from(eighth).map_or(MOST, |e| e.min(MOST)) & !4095
+            let half = limit.saturating_sub(mapped) / 2;
+            usize::try_from(half).map_or(MOST, |h| h.min(MOST)) & !4095
         }
     };
-    if len < 1 << 20 {
+    let mut held = held();
+    held.calls += 1;
+    if held.map.is_some() || len < 1 << 20 {
         return;
     }
     // SAFETY: a new private mapping that nothing reads or writes; PROT_NONE
@@ -114,42 +121,42 @@ pub(crate) fn hold() {
             0,
         )
     };
-    if p == libc::MAP_FAILED {
-        return;
+    if p != libc::MAP_FAILED {
+        held.map = Some((p as usize, len));
     }
+}
+
+/// A long call ends: the last one gives the reserve up.
+pub(crate) fn leave() {
     let taken = {
         let mut held = held();
-        match *held {
-            Some(_) => false,
-            None => {
-                *held = Some((p as usize, len));
-                true
-            }
+        held.calls -= 1;
+        match held.calls {
+            0 => held.map.take(),
+            _ => None,
         }
     };
-    if !taken {
-        // Another thread took one meanwhile.
-        // SAFETY: the mapping made just above, which nothing else has.
-        unsafe {
-            libc::munmap(p, len);
-        }
-    }
+    unmap(taken);
 }
 
 /// The reserve's lock, as it is if a thread panicked holding it.
-fn held() -> std::sync::MutexGuard<'static, Option<(usize, usize)>> {
+fn held() -> std::sync::MutexGuard<'static, Held> {
     HELD.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-/// Gives the reserve up, if one is held (at a failed allocation, and at the
-/// end of the call that took it); whether one was.
-pub(crate) fn give_back() -> bool {
-    let taken = held().take();
-    if let Some((at, len)) = taken {
-        // SAFETY: the mapping `hold` made, taken out of `HELD` once.
+/// Gives the reserve up at a failed allocation; whether one was held.
+fn give_back() -> bool {
+    let taken = held().map.take();
+    let was = taken.is_some();
+    unmap(taken);
+    was
+}
+
+fn unmap(map: Option<(usize, usize)>) {
+    if let Some((at, len)) = map {
+        // SAFETY: the mapping `enter` made, taken out of `HELD` once.
         unsafe {
             libc::munmap(at as *mut libc::c_void, len);
         }
     }
-    taken.is_some()
 }

@@ -114,7 +114,7 @@ fn watched<T: Send>(
             ));
         }
     };
-    crate::oom::hold();
+    crate::oom::enter();
     let done = std::thread::scope(|s| {
         let worker = std::thread::Builder::new()
             .spawn_scoped(s, || {
@@ -148,7 +148,7 @@ fn watched<T: Send>(
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
     });
-    crate::oom::give_back();
+    crate::oom::leave();
     if short {
         chomp3::base::stop::stop_every_run_no_more();
     }

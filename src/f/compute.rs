@@ -163,6 +163,18 @@ pub fn compute(req: &Request, progress: Progress) -> Result<Option<Outcome>, Com
         existing.as_ref(),
     )?;
 
+    // Threads that cannot start are said before any file is made.
+    crate::base::threads::room_for(req.threads).map_err(|e| ComputeError::Threads {
+        threads: crate::base::threads::count(req.threads),
+        error: e.0,
+    })?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(req.threads)
+        .build()
+        .map_err(|e| ComputeError::Threads {
+            threads: crate::base::threads::count(req.threads),
+            error: e.to_string(),
+        })?;
     let mut writer = match existing {
         Some(_) => TableWriter::open(path)?,
         None => TableWriter::create(path, capacity)?,
@@ -179,17 +191,6 @@ pub fn compute(req: &Request, progress: Progress) -> Result<Option<Outcome>, Com
         }
         _ => Engine::new(),
     };
-    crate::base::threads::room_for(req.threads).map_err(|e| ComputeError::Threads {
-        threads: crate::base::threads::count(req.threads),
-        error: e.0,
-    })?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(req.threads)
-        .build()
-        .map_err(|e| ComputeError::Threads {
-            threads: crate::base::threads::count(req.threads),
-            error: e.to_string(),
-        })?;
     let todo = raw::cells(target) - raw::cells(from_columns);
     progress(0, todo);
     fill(&mut engine, &mut writer, &pool, req, target, &mut |done| {

@@ -239,9 +239,9 @@ impl Taken {
             Taken::Changed { block } => {
                 let failed = match block {
                     Some(b) => format!("block {b} fails its CRC-32"),
-                    None => "the data's CRC-32 is not the one this run committed".to_string(),
+                    None => "the data's CRC-32 is not the one committed".to_string(),
                 };
-                format!("data this run wrote changed after it was written ({failed}): another program wrote over this file in place, or the storage failed; it is kept as it is, but is not this run's table: {kept}")
+                format!("data of this table changed while this run wrote it ({failed}): another program wrote over this file in place, or the storage failed; it is kept as it is, but is not this run's table: {kept}")
             }
         }
     }
