@@ -114,7 +114,16 @@ fn watched<T: Send>(
             ));
         }
     };
+    /// The call's end for the reserve (see `oom`), however it ends (a panic
+    /// of the work too).
+    struct Call;
+    impl Drop for Call {
+        fn drop(&mut self) {
+            crate::oom::leave();
+        }
+    }
     crate::oom::enter();
+    let call = Call;
     let done = std::thread::scope(|s| {
         let worker = std::thread::Builder::new()
             .spawn_scoped(s, || {
@@ -148,7 +157,7 @@ fn watched<T: Send>(
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
     });
-    crate::oom::leave();
+    drop(call);
     if short {
         chomp3::base::stop::stop_every_run_no_more();
     }
