@@ -305,9 +305,14 @@ fn read_xz(file: File) -> io::Result<Vec<u8>> {
             .map(drop)
     };
     read_to(&mut bytes, raw::HEADER as u64 + 4)?;
-    if let raw::Claim::Needs(len) = raw::claimed_len(&bytes) {
-        machine_holds(len)?;
-        read_to(&mut bytes, len)?;
+    if let raw::Claim::Needs { prefix, most } = raw::claimed_len(&bytes) {
+        machine_holds(prefix)?;
+        // Room for the whole file as a census writes it, taken once: a
+        // buffer moved to grow holds both copies for a moment.
+        if most >= prefix && machine_holds(most).is_ok() {
+            let _ = usize::try_from(most + 1).map(|m| bytes.try_reserve_exact(m - bytes.len()));
+        }
+        read_to(&mut bytes, prefix)?;
     }
     // Content that ends before the header's length is read whole (the
     // header's check then says it is cut short).

@@ -183,8 +183,15 @@ pub fn start_is_bound(b: &[u8], r: u32) -> bool {
 pub(crate) enum Claim {
     /// The whole file's length.
     Len(u64),
-    /// The first this many bytes tell it (version 2: the facts' last column).
-    Needs(u64),
+    /// The first `prefix` bytes tell it (version 2: the facts' last
+    /// column); it is at most `most` where the facts end at the columns the
+    /// header gives, as a census writes them.
+    Needs {
+        /// The bytes that tell the length.
+        prefix: u64,
+        /// The length where the facts' last column is the header's last.
+        most: u64,
+    },
     /// These bytes are no descriptor file's start, or claim a length past
     /// any number ([`decode_header`] says which).
     Unknown,
@@ -211,7 +218,13 @@ pub(crate) fn claimed_len(b: &[u8]) -> Claim {
             Ok(at) if at + 4 <= b.len() => (u64::from(u32_at(b, at)) + 1)
                 .checked_mul(12)
                 .and_then(|f| facts_at.checked_add(8 + f + 4)),
-            _ => return Claim::Needs(facts_at.saturating_add(4)),
+            _ => {
+                let facts = u64_at(b, 16).max(1).saturating_mul(12);
+                return Claim::Needs {
+                    prefix: facts_at.saturating_add(4),
+                    most: facts_at.saturating_add(12).saturating_add(facts),
+                };
+            }
         },
         _ => None,
     };
