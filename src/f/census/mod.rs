@@ -128,12 +128,12 @@ pub struct Census {
     pub facts: ColumnFacts,
 }
 
-/// What the census counts in columns `0 ..= R` as it computes them, from the
-/// rows it computes (on one of several ranks, its own rows; the ranks' scans
+/// What the census counts in columns `0 ..= R` as it computes them (on one of
+/// several ranks, the columns whose diagonal row is its own; the ranks' scans
 /// are merged at the end).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Scan {
-    /// `f(q,q)` (0 where another rank holds row `q`).
+    /// `f(q,q)` (0 where another rank holds row `q`, and so column `q`).
     pub(crate) diagonal: Vec<u32>,
     /// Cells with `q <= f(q,r) = v <= R`, by `v`.
     pub(crate) p_count: Vec<u32>,
@@ -150,29 +150,9 @@ impl Scan {
         }
     }
 
-    /// Adds column `q <= R`, `col[r] = f(q, r)`, for the rows `r <= q` in `owned`.
-    fn add(&mut self, q: u32, col: &[u32], owned: &[Range<u32>]) {
-        let top = narrow::<u32, _>(self.p_count.len()) - 1;
-        let mut largest_below = 0;
-        for r in clipped(owned, 0, q + 1) {
-            let v = col[r as usize];
-            if r == q {
-                self.diagonal[q as usize] = v;
-            } else {
-                largest_below = largest_below.max(v);
-            }
-            if v >= q && v <= top {
-                self.p_count[v as usize] += 1;
-            }
-        }
-        let l = &mut self.largest_below[q as usize];
-        *l = (*l).max(largest_below);
-    }
-
     /// Adds column `q <= R` from its diagonal value `f(q,q)` and the values
-    /// `>= q` its rows took, `taken` (one per row alive there, on a single
-    /// rank: every row). The same counts as [`Scan::add`] over every row:
-    /// a dead row's value is below `q`, so it is never a P-position count's
+    /// `>= q` its rows took, `taken` (one per row alive there). The same
+    /// counts as a look at every row's value: a dead row's value is below `q`, so it is never a P-position count's
     /// `v >= q`, and never the column's largest below the diagonal, since
     /// row 0 never dies (`f(q,0) = q + 1 >= q`: two-row Chomp's P-positions
     /// are `[q+1, q]`), so for `q >= 1` a value `>= q` lies below the diagonal.
@@ -704,11 +684,8 @@ fn advance(
 ) {
     let rows = narrow::<u32, _>(trackers.len()) - 1;
     // The rows below the first unsettled one (dead or periodic) are of no use
-    // here but for the scan of columns up to R, which on a single rank reads
-    // the values each column took instead.
-    let solo = ranks.size() == 1;
-    let all_rows = !solo && engine.columns() <= rows;
-    engine.report_from(if all_rows { 0 } else { settled_below });
+    // here: the scan of columns up to R reads the values each column took.
+    engine.report_from(settled_below);
     // A dead row's tracker takes nothing more (`Tracker::take`): its values
     // are not gathered.
     let gathered: Vec<bool> = trackers[settled_below as usize..]
@@ -725,12 +702,12 @@ fn advance(
                 let i = rayon::current_thread_index().unwrap_or(0) % scans.len();
                 let mut scan = scans[i].lock().unwrap();
                 for j in 0..b.cols.min(rows + 1 - b.first) {
-                    let (q, col) = (b.first + j, b.column(j));
-                    if solo {
-                        scan.add_taken(q, col[(q - b.first_row()) as usize], b.taken(j));
-                    } else {
-                        assert_eq!(b.first_row(), 0, "the scan sees every row");
-                        scan.add(q, col, &owned);
+                    // Column q's rows are rows 0 ..= q, so the rank that
+                    // computed row q holds every value of the column
+                    // (`Block::taken`): that rank, and only it, adds it.
+                    let q = b.first + j;
+                    if b.owns(q) {
+                        scan.add_taken(q, b.value(q, q), b.taken(j));
                     }
                 }
             }

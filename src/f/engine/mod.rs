@@ -125,8 +125,10 @@ impl Block<'_> {
     /// The values `>= first + j` taken in column `first + j`, in increasing
     /// order: one per row alive there (a row's value is never another's in its
     /// column), dead rows' values (all below the column) left out. On one of
-    /// several ranks, the rows below this rank's that handed their values on
-    /// are in it too.
+    /// several ranks, the values of the rows below this rank's that handed
+    /// their column sets on are in it too (a hand-off carries every value
+    /// of the rows below it), so the set is whole for a column whose top
+    /// row [`Block::owns`].
     pub fn taken(&self, j: u32) -> impl Iterator<Item = u32> + '_ {
         let q = self.first + j;
         let base = self.first / 64;
@@ -146,6 +148,11 @@ impl Block<'_> {
                     })
                 })
             })
+    }
+
+    /// Whether this rank computed row `r` (every row on a single rank).
+    pub(crate) fn owns(&self, r: u32) -> bool {
+        self.owners.mine(r / CHUNK_ROWS)
     }
 
     /// The first row of [`Block::column`]: 0 unless the caller asked for
