@@ -595,3 +595,83 @@ fn a_fan_too_small_is_called_a_fan() {
         assert!(err.contains(says), "{spec}: {err}");
     }
 }
+
+/// A census descriptor file is read no further than its header says it
+/// holds, and the header's lengths are checked against each other and
+/// against the file before any room is taken: a table given as a census, a
+/// census with 64 GiB after it (sparse, so the test writes nothing), and a
+/// compressed census whose facts or columns contradict its header are each
+/// refused at once in one true line, also under a limit far below what
+/// reading them whole would take (`ulimit -v`).
+#[test]
+fn a_census_file_is_read_no_further_than_its_header_says() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let out = d.join("c.tsv");
+    chomp3_ok(&[
+        "census",
+        "--quiet",
+        "--rows",
+        "1000",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let census = std::fs::read(d.join("c.c3d")).unwrap();
+    let table = computed(d, "t.c3t", 100, &[]);
+    let sparse = |name: &str, bytes: &[u8]| {
+        let f = std::fs::File::create(d.join(name)).unwrap();
+        (&f).write_all(bytes).unwrap();
+        f.set_len(64 << 30).unwrap();
+    };
+    sparse("long.c3d", &census);
+    sparse("table.c3d", &std::fs::read(&table).unwrap());
+    let pack = |name: &str, bytes: &[u8]| {
+        let mut xz = xz2::write::XzEncoder::new(std::fs::File::create(d.join(name)).unwrap(), 6);
+        xz.write_all(bytes).unwrap();
+        xz.finish().unwrap();
+    };
+    // The facts' last column (at the facts section, 32 + 32 * 1001 rows +
+    // 4 * pool) made 250 million, where 1001 rows allow 1000: 3 GB claimed.
+    let pool = u64::from_le_bytes(census[24..32].try_into().unwrap()) as usize;
+    let facts_at = 32 + 32 * 1001 + 4 * pool;
+    let mut facts = census.clone();
+    facts[facts_at..facts_at + 4].copy_from_slice(&250_000_000u32.to_le_bytes());
+    pack("facts.c3d.xz", &facts);
+    // The columns (bytes 16..24) made 200 million: the facts' length the
+    // header allows grows, the file's does not.
+    let mut columns = census.clone();
+    columns[16..24].copy_from_slice(&200_000_000u64.to_le_bytes());
+    pack("columns.c3d.xz", &columns);
+    let table_arg = table.to_str().unwrap();
+    for (file, says) in [
+        ("long.c3d", "long.c3d: damaged census descriptor file"),
+        (
+            "table.c3d",
+            "table.c3d: this file is an f(q,r) table (.c3t), not a census",
+        ),
+        (
+            "facts.c3d.xz",
+            "facts.c3d.xz: damaged census descriptor file",
+        ),
+        (
+            "columns.c3d.xz",
+            "columns.c3d.xz: damaged census descriptor file",
+        ),
+    ] {
+        let args = format!("get 3000 500 --table '{table_arg}' --census {file}");
+        for kib in [0, 200_000] {
+            let (code, err) = match kib {
+                0 => chomp3_within(
+                    d,
+                    &["get", "3000", "500", "--table", table_arg, "--census", file],
+                    std::time::Duration::from_secs(120),
+                ),
+                _ => chomp3_limited(d, kib, &args),
+            };
+            assert_eq!(code, Some(1), "{file}, limit {kib} KiB: {err}");
+            assert!(err.contains(says), "{file}, limit {kib} KiB: {err}");
+            assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        }
+    }
+}

@@ -485,3 +485,44 @@ fn with_neither_file_it_says_so() {
         .unwrap();
     assert!(!out.status.success());
 }
+
+/// A table that grows while it is served (`compute` extending it in place)
+/// is read as before: the cells it held when opened from the table, those
+/// past them from the census, the same values as before it grew; a row over
+/// the old end, likewise.
+#[test]
+fn a_table_that_grows_while_served_is_read_as_before() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = computed(dir.path(), "t.c3t", 100, &[]);
+    let tsv = dir.path().join("census.tsv");
+    chomp3_ok(&[
+        "census",
+        "--quiet",
+        "--rows",
+        "400",
+        "--out",
+        tsv.to_str().unwrap(),
+    ]);
+    let c3d = dir.path().join("census.c3d");
+    let v = Viewer::start(&[
+        "--table",
+        table.to_str().unwrap(),
+        "--census",
+        c3d.to_str().unwrap(),
+    ]);
+    let asked = [
+        "/api/cell?q=150&r=5",
+        "/api/cell?q=100000&r=5",
+        "/api/row?r=7&from=95&to=205",
+    ];
+    let before: Vec<serde_json::Value> = asked.iter().map(|a| v.json(a)).collect();
+    assert_eq!(before[0]["source"], "census", "{}", before[0]);
+    computed(dir.path(), "t.c3t", 300, &[]);
+    for (a, was) in asked.iter().zip(&before) {
+        assert_eq!(&v.json(a), was, "{a} after the table grew");
+    }
+    // The value `get` gives from the census alone.
+    let got = chomp3_ok(&["get", "150", "5", "--census", c3d.to_str().unwrap()]).stdout;
+    let want: u64 = String::from_utf8_lossy(&got).trim().parse().unwrap();
+    assert_eq!(before[0]["f"], want);
+}

@@ -10,8 +10,9 @@ use pyo3::exceptions::{PyFileNotFoundError, PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::watch::Watcher;
+use crate::watch::{Watcher, interruptible};
 use crate::{error, guard};
+use chomp3::base::stop::Stop;
 
 pub(crate) fn census_error(path: &Path, e: DescriptorError) -> PyErr {
     let message = e.with_path(path);
@@ -35,10 +36,15 @@ pub(crate) struct Census {
 #[pymethods]
 impl Census {
     #[new]
-    fn new(path: PathBuf) -> PyResult<Census> {
-        guard(|| match Descriptors::open(&path) {
-            Ok(inner) => Ok(Census { inner, path }),
-            Err(e) => Err(census_error(&path, e)),
+    fn new(py: Python<'_>, path: PathBuf) -> PyResult<Census> {
+        guard(|| {
+            // A large compressed census takes seconds: Ctrl-C is heard, and
+            // other threads run meanwhile.
+            let stop = Stop::new();
+            match interruptible(py, &stop, || Descriptors::open_until(&path, &stop))? {
+                Ok(inner) => Ok(Census { inner, path }),
+                Err(e) => Err(census_error(&path, e)),
+            }
         })
     }
 

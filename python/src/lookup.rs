@@ -29,6 +29,7 @@ pub(crate) fn named(path: Option<PathBuf>, default: &str) -> Named {
 #[pyfunction]
 #[pyo3(signature = (q, r, table=None, census=None))]
 pub(crate) fn lookup(
+    py: Python<'_>,
     q: u64,
     r: u64,
     table: Option<PathBuf>,
@@ -37,7 +38,12 @@ pub(crate) fn lookup(
     guard(|| {
         let table = named(table, DEFAULT_TABLE);
         let census = named(census, DEFAULT_CENSUS);
-        match chomp3::f::lookup::lookup(q, r, &table, &census) {
+        // Reading a large compressed census takes seconds: Ctrl-C is heard.
+        let stop = Stop::new();
+        let answer = interruptible(py, &stop, || {
+            chomp3::f::lookup::lookup_until(q, r, &table, &census, &stop)
+        })?;
+        match answer {
             Ok(a) => Ok((a.value, a.source.kind(), a.source.to_string())),
             Err(e) => Err(lookup_error(e)),
         }
@@ -90,13 +96,16 @@ pub(crate) fn position(
     use chomp3::f::position::{PositionError, Row, is_p, winning_moves};
     guard(|| {
         let (table, census) = (named(table, DEFAULT_TABLE), named(census, DEFAULT_CENSUS));
-        let sources = Sources::open_for(q, r, &table, &census).map_err(lookup_error)?;
+        let stop = Stop::new();
+        let sources = interruptible(py, &stop, || {
+            Sources::open_for_until(q, r, &table, &census, &stop)
+        })?
+        .map_err(lookup_error)?;
         let bad = |e: PositionError| match e {
             PositionError::Lookup(e) => lookup_error(e),
             e => error(e),
         };
         let lost = is_p(&sources, p, q, r).map_err(bad)?;
-        let stop = Stop::new();
         // Won or lost for every position; the moves where the library lists
         // them (Q <= MAX_MIDDLE), as the command does.
         let moves = match lost {

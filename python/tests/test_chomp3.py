@@ -817,6 +817,29 @@ def test_keyboard_interrupt_stops_a_long_grundy_sweep():
         assert time.monotonic() - started < 5
 
 
+def test_keyboard_interrupt_stops_reading_a_large_compressed_census(tmp_path):
+    # A census header claiming 10^8 rows, then 3.3 GB of zeros in 33 xz
+    # streams (its index gives that length, which such a header allows):
+    # seconds of decompressing, until the checksum would refuse it. Every
+    # call that reads a census hears Ctrl-C meanwhile.
+    head = b"CHOMP3DS" + (2).to_bytes(4, "little") + (10**8).to_bytes(4, "little")
+    head += (10**8 + 1).to_bytes(8, "little") + (0).to_bytes(8, "little")
+    zeros = lzma.compress(bytes(100 << 20), preset=0)
+    path = tmp_path / "big.c3d.xz"
+    with open(path, "wb") as f:
+        f.write(lzma.compress(head))
+        for _ in range(33):
+            f.write(zeros)
+    for call in (
+        lambda: chomp3.Census(path),
+        lambda: chomp3.f(10**9, 5, census=path),
+        lambda: chomp3.position(10**9, 10**9, 5, census=path),
+    ):
+        started = time.monotonic()
+        interrupted(0.2, call)
+        assert time.monotonic() - started < 2
+
+
 def test_a_call_that_does_little_returns_at_once():
     # Every long call waits for its work on another thread, hearing Ctrl-C
     # every 20 ms; a call of a fraction of a millisecond must not wait that

@@ -22,3 +22,4 @@ pub mod stop;
 pub(crate) mod test_rng;
 pub mod text;
 pub mod threads;
+pub mod xz_len;

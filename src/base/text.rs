@@ -53,7 +53,7 @@ fn xz_lacks_memory(e: &io::Error) -> bool {
 }
 
 /// The error that says the decoder had not memory enough.
-fn xz_memory_error() -> io::Error {
+pub(crate) fn xz_memory_error() -> io::Error {
     io::Error::new(
         io::ErrorKind::OutOfMemory,
         "not enough memory to decompress it; run it again with more memory",

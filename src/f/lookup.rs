@@ -13,6 +13,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use crate::base::path_message::NamesPath;
+use crate::base::stop::Stop;
 use crate::f::census_file::{DescriptorError, Descriptors};
 use crate::f::proof::{Fate, RowStatus};
 use crate::f::table::{Table, TableError};
@@ -138,7 +139,19 @@ pub enum LookupError {
 /// `f(q, r)` (for `r > q`, `f(q,q)`) from `table`, or from `census` where the rules
 /// of this module allow. The census is opened only when the table does not answer.
 pub fn lookup(q: u64, r: u64, table: &Named, census: &Named) -> Result<Answer, LookupError> {
-    Sources::open_for(q, r, table, census)?.answer(q, r)
+    lookup_until(q, r, table, census, &Stop::new())
+}
+
+/// [`lookup`], stopping soon after `stop` is requested (reading a large
+/// compressed census takes seconds).
+pub fn lookup_until(
+    q: u64,
+    r: u64,
+    table: &Named,
+    census: &Named,
+    stop: &Stop,
+) -> Result<Answer, LookupError> {
+    Sources::open_for_until(q, r, table, census, stop)?.answer(q, r)
 }
 
 /// A table and a census opened once under this module's rules, for many look-ups
@@ -159,7 +172,7 @@ impl Sources {
     pub fn open(table: &Named, census: &Named) -> Result<Sources, LookupError> {
         Ok(Sources {
             table: open_table(table, false)?,
-            census: open_census(census)?,
+            census: open_census(census, &Stop::new())?,
             table_path: table.clone(),
             census_path: census.clone(),
         })
@@ -170,7 +183,18 @@ impl Sources {
     /// a position's questions need, without reading a census the table makes
     /// unnecessary.
     pub fn open_for(q: u64, r: u64, table: &Named, census: &Named) -> Result<Sources, LookupError> {
-        Sources::open_for_with(q, r, table, census, false)
+        Sources::open_for_with(q, r, table, census, false, &Stop::new())
+    }
+
+    /// [`Sources::open_for`], stopping soon after `stop` is requested.
+    pub fn open_for_until(
+        q: u64,
+        r: u64,
+        table: &Named,
+        census: &Named,
+        stop: &Stop,
+    ) -> Result<Sources, LookupError> {
+        Sources::open_for_with(q, r, table, census, false, stop)
     }
 
     /// [`Sources::open_for`] with the table mapped: rows read about 20
@@ -182,7 +206,7 @@ impl Sources {
         table: &Named,
         census: &Named,
     ) -> Result<Sources, LookupError> {
-        Sources::open_for_with(q, r, table, census, true)
+        Sources::open_for_with(q, r, table, census, true, &Stop::new())
     }
 
     fn open_for_with(
@@ -191,12 +215,17 @@ impl Sources {
         table: &Named,
         census: &Named,
         map: bool,
+        stop: &Stop,
     ) -> Result<Sources, LookupError> {
         let opened = open_table(table, map)?;
         let beyond = opened
             .as_ref()
-            .is_none_or(|t| matches!(t.get(q, r), Err(TableError::OutOfRange { .. })));
-        let census_file = if beyond { open_census(census)? } else { None };
+            .is_none_or(|t| matches!(t.get(q, r), Err(e) if past_the_table(&e)));
+        let census_file = if beyond {
+            open_census(census, stop)?
+        } else {
+            None
+        };
         Ok(Sources {
             table: opened,
             census: census_file,
@@ -219,7 +248,7 @@ impl Sources {
                         },
                     });
                 }
-                Err(e @ TableError::OutOfRange { .. }) => Some((e, t.n())),
+                Err(e) if past_the_table(&e) => Some((e, t.n())),
                 Err(error) => {
                     return Err(LookupError::Table {
                         path: table.path.clone(),
@@ -362,6 +391,14 @@ pub fn census_silent(path: &Path, d: &Descriptors, q: u64, r: u64) -> String {
     census_gap(path, d, row, status.as_ref())
 }
 
+/// Whether a table's error is a question past the table as it was opened
+/// (the census answers there): past its `N`, or past the `N` it had when
+/// opened, where it has grown since (`compute` extending it while a viewer
+/// holds it open).
+fn past_the_table(e: &TableError) -> bool {
+    matches!(e, TableError::OutOfRange { .. } | TableError::Grew { .. })
+}
+
 /// The table if it was named or exists at the default path.
 fn open_table(table: &Named, map: bool) -> Result<Option<Table>, LookupError> {
     open_if_there(
@@ -372,10 +409,12 @@ fn open_table(table: &Named, map: bool) -> Result<Option<Table>, LookupError> {
 }
 
 /// The census if it was named or exists at the default path.
-fn open_census(census: &Named) -> Result<Option<Descriptors>, LookupError> {
-    open_if_there(census, Descriptors::open, |path, error| {
-        LookupError::Census { path, error }
-    })
+fn open_census(census: &Named, stop: &Stop) -> Result<Option<Descriptors>, LookupError> {
+    open_if_there(
+        census,
+        |p| Descriptors::open_until(p, stop),
+        |path, error| LookupError::Census { path, error },
+    )
 }
 
 /// Opens a named file (which must open) or a default one that exists.

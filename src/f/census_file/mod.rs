@@ -7,12 +7,13 @@ pub mod raw;
 
 use crate::base::bytes::narrow;
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Read, Write};
+use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use crate::base::atomic_write::FileSet;
 use crate::base::input::{self, InputError};
 use crate::base::path_message::NamesPath;
+use crate::base::stop::Stop;
 use crate::f::facts::ColumnFacts;
 use crate::f::proof::{Fate, RowStatus};
 
@@ -56,6 +57,9 @@ pub enum DescriptorError {
         /// Bytes its header asks for, at least.
         at_least: u64,
     },
+    /// The read was stopped (Ctrl-C) before its end.
+    #[error("interrupted before the census descriptor file was read")]
+    Stopped,
     /// The path is no regular file, or a link to nothing (the message names it).
     #[error(transparent)]
     Input(InputError),
@@ -279,60 +283,241 @@ pub(crate) fn census_in_file(path: &Path) -> Result<Option<(u32, u64)>, Descript
 
 const DESCRIPTORS: &str = "a census descriptor file (.c3d)";
 
-/// The decompressed bytes of the `.xz` file `file`: no more than its header
-/// says the file holds (and one byte more, which the header's check then
-/// calls damage), room for that reserved at once (so memory is that length,
-/// not the double a growing buffer may take), and refused where the machine
-/// has not that much memory. A census that leaves most rows open compresses
-/// by thousands, so the length comes from the header, not from a ratio.
-fn read_xz(file: File) -> io::Result<Vec<u8>> {
-    if file.metadata()?.len() == 0 {
-        return Ok(Vec::new());
-    }
-    let mut xz = xz2::read::XzDecoder::new_multi_decoder(BufReader::new(file));
-    let mut bytes = Vec::new();
-    // Reads on to `len` bytes in all, fewer where the content ends.
-    let mut read_to = |bytes: &mut Vec<u8>, len: u64| -> io::Result<()> {
-        let more = len.saturating_sub(bytes.len() as u64);
-        usize::try_from(more)
-            .ok()
-            .and_then(|more| bytes.try_reserve_exact(more).ok())
-            .ok_or_else(|| crate::base::text::xz_error(io::ErrorKind::OutOfMemory.into()))?;
-        (&mut xz)
-            .take(more)
-            .read_to_end(bytes)
-            .map_err(crate::base::text::xz_error)
-            .map(drop)
+/// Bytes read at a time, between two looks at the stop token.
+const PIECE: u64 = 1 << 20;
+
+/// A descriptor file's bytes: the header's lengths checked against each other
+/// and against what the file holds before any room is taken for them (a
+/// file of another kind is refused from its first bytes, a damaged header
+/// costs no memory), then the file read in one buffer of its length, room
+/// for it taken at once (a buffer moved to grow holds two copies for a
+/// moment). A census that leaves most rows open compresses by thousands, so
+/// the length of a `.xz` file comes from its index where the header allows
+/// it, else from decompressing it twice (counted and dropped, then read).
+/// Stops, with [`DescriptorError::Stopped`], soon after `stop` is requested.
+fn read_file(path: &Path, file: &File, xz: bool, stop: &Stop) -> Result<Vec<u8>, DescriptorError> {
+    let io = |error: io::Error| DescriptorError::Io {
+        path: path.to_path_buf(),
+        error,
     };
-    read_to(&mut bytes, raw::HEADER as u64 + 4)?;
-    if let raw::Claim::Needs { prefix, most } = raw::claimed_len(&bytes) {
-        machine_holds(prefix)?;
-        // Room for the whole file as a census writes it, taken once: a
-        // buffer moved to grow holds both copies for a moment.
-        if most >= prefix && machine_holds(most).is_ok() {
-            let _ = usize::try_from(most + 1).map(|m| bytes.try_reserve_exact(m - bytes.len()));
+    if xz && file.metadata().map_err(io)?.len() == 0 {
+        return Err(DescriptorError::Empty);
+    }
+    let indexed = match xz {
+        true => crate::base::xz_len::decompressed_len(file),
+        false => None,
+    };
+    let mut content = Content::of(file, xz).map_err(io)?;
+    let mut bytes = Vec::new();
+    let len = match indexed {
+        Some(len) if header_allows(&mut content, &mut bytes, len).map_err(io)? => {
+            machine_holds(len)?;
+            len
         }
-        read_to(&mut bytes, prefix)?;
+        _ => {
+            let len = measure(&mut Content::of(file, xz).map_err(io)?, stop)?;
+            (content, bytes) = (Content::of(file, xz).map_err(io)?, Vec::new());
+            len
+        }
+    };
+    usize::try_from(len)
+        .ok()
+        .and_then(|len| bytes.try_reserve_exact(len - bytes.len()).ok())
+        .ok_or_else(|| {
+            io(match xz {
+                true => crate::base::text::xz_memory_error(),
+                false => io::Error::new(
+                    io::ErrorKind::OutOfMemory,
+                    format!(
+                        "not enough memory to read it ({len} bytes); run it again with more memory"
+                    ),
+                ),
+            })
+        })?;
+    while (bytes.len() as u64) < len {
+        if stop.requested() {
+            return Err(DescriptorError::Stopped);
+        }
+        let piece = PIECE.min(len - bytes.len() as u64);
+        if content.read(piece, &mut bytes).map_err(io)? == 0 {
+            // The file changed since it was measured: its check says so.
+            return Ok(bytes);
+        }
     }
-    // Content that ends before the header's length is read whole (the
-    // header's check then says it is cut short).
-    if let raw::Claim::Len(len) = raw::claimed_len(&bytes) {
-        machine_holds(len)?;
-        read_to(&mut bytes, len.saturating_add(1))?;
+    // A byte past the length the file was found to have: it changed.
+    match content.read(1, &mut Vec::new()).map_err(io)? {
+        0 => Ok(bytes),
+        _ => Err(DescriptorError::Damaged),
     }
-    Ok(bytes)
+}
+
+/// Reads the header of `content` into `head` and says whether it allows the
+/// file `len` bytes: the length itself (version 1), or one of those the
+/// facts' last column may give (version 2).
+fn header_allows(content: &mut Content, head: &mut Vec<u8>, len: u64) -> io::Result<bool> {
+    content.read(raw::HEADER as u64 + 4, head)?;
+    Ok(match raw::claimed_len(head) {
+        raw::Claim::Len(claimed) => len == claimed,
+        raw::Claim::Facts { facts_at, most } => {
+            let (least, longest) = (
+                raw::facts_claim(facts_at, most, 0),
+                raw::facts_claim(facts_at, most, most),
+            );
+            least
+                .zip(longest)
+                .is_some_and(|(a, b)| (a..=b).contains(&len))
+        }
+        raw::Claim::Unknown => false,
+    })
+}
+
+/// The length the header of `content` gives its file, once `content` is
+/// found to hold exactly that many bytes: counted no further than that and
+/// one byte more (a file on disk skipped by seeking, a `.xz` stream read
+/// and dropped). Refused before any counting where the header's lengths
+/// contradict each other or pass the machine's memory.
+fn measure(content: &mut Content, stop: &Stop) -> Result<u64, DescriptorError> {
+    let io = |error| DescriptorError::Io {
+        path: PathBuf::new(),
+        error,
+    };
+    let mut head = Vec::with_capacity(raw::HEADER + 4);
+    content
+        .read(raw::HEADER as u64 + 4, &mut head)
+        .map_err(io)?;
+    let mut seen = head.len() as u64;
+    // Goes on to `to` bytes in all, fewer where the content ends.
+    let skip_to = |content: &mut Content, seen: &mut u64, to: u64| {
+        while *seen < to {
+            if stop.requested() {
+                return Err(DescriptorError::Stopped);
+            }
+            let got = content.skip(PIECE.min(to - *seen)).map_err(io)?;
+            if got == 0 {
+                break;
+            }
+            *seen += got;
+        }
+        Ok(())
+    };
+    let len = match raw::claimed_len(&head) {
+        // Bytes that are no descriptor file's start, or a header past any
+        // length: the header's own check says which.
+        raw::Claim::Unknown => {
+            return Err(match raw::decode_header(&head) {
+                Err(DescriptorError::NotThisFile) => match kind_of(content, &mut head) {
+                    Some(kind) => DescriptorError::OtherFile(kind.what()),
+                    None => DescriptorError::NotThisFile,
+                },
+                Err(e) => e,
+                Ok(_) => DescriptorError::Damaged,
+            });
+        }
+        raw::Claim::Len(len) => len,
+        raw::Claim::Facts { facts_at, most } => {
+            machine_holds(facts_at)?;
+            skip_to(content, &mut seen, facts_at)?;
+            let mut n = Vec::with_capacity(4);
+            if seen == facts_at {
+                content.read(4, &mut n).map_err(io)?;
+            }
+            seen += n.len() as u64;
+            let n = <[u8; 4]>::try_from(n.as_slice()).map_err(|_| DescriptorError::Truncated {
+                found: seen,
+                at_least: facts_at + 12,
+            })?;
+            raw::facts_claim(facts_at, most, u32::from_le_bytes(n))
+                .ok_or(DescriptorError::Damaged)?
+        }
+    };
+    machine_holds(len)?;
+    skip_to(content, &mut seen, len.saturating_add(1))?;
+    match seen.cmp(&len) {
+        std::cmp::Ordering::Less => Err(DescriptorError::Truncated {
+            found: seen,
+            at_least: len,
+        }),
+        std::cmp::Ordering::Greater => Err(DescriptorError::Damaged),
+        std::cmp::Ordering::Equal => Ok(len),
+    }
+}
+
+/// The kind of file chomp3 writes that `content` holds, from its first
+/// bytes (`head` and enough more for the longest signature).
+fn kind_of(content: &mut Content, head: &mut Vec<u8>) -> Option<crate::outputs::Kind> {
+    let _ = content.read(256, head);
+    crate::outputs::kind_of(head)
 }
 
 /// Refuses a length the header gives past the machine's memory: a damaged
 /// header, or a census too large to read here (a process limit is met as
-/// the room is reserved).
-fn machine_holds(len: u64) -> io::Result<()> {
+/// the room is taken).
+fn machine_holds(len: u64) -> Result<(), DescriptorError> {
     match crate::base::memory::physical() {
-        Some(has) if len > has => Err(io::Error::other(format!(
-            "its header gives it {len} bytes, more than this machine's memory ({} MiB): the header is damaged, or the census is too large to read here",
-            has >> 20
-        ))),
+        Some(has) if len > has => Err(DescriptorError::Io {
+            path: PathBuf::new(),
+            error: io::Error::other(format!(
+                "its header gives it {len} bytes, more than this machine's memory ({} MiB): the header is damaged, or the census is too large to read here",
+                has >> 20
+            )),
+        }),
         _ => Ok(()),
+    }
+}
+
+/// What a descriptor file holds, read from its start: the file itself, or
+/// its `.xz` stream decompressed.
+enum Content<'a> {
+    /// The file, and how many of its bytes are left.
+    Plain(BufReader<&'a File>, u64),
+    Xz(Box<xz2::read::XzDecoder<BufReader<&'a File>>>),
+}
+
+impl<'a> Content<'a> {
+    /// `file` from its start; `xz`: decompressed (every stream of a
+    /// multi-stream file, as `xz` reads them).
+    fn of(file: &'a File, xz: bool) -> io::Result<Content<'a>> {
+        let mut f = file;
+        f.seek(SeekFrom::Start(0))?;
+        Ok(match xz {
+            false => Content::Plain(BufReader::new(f), file.metadata()?.len()),
+            true => Content::Xz(Box::new(xz2::read::XzDecoder::new_multi_decoder(
+                BufReader::new(f),
+            ))),
+        })
+    }
+
+    /// Appends up to `n` more bytes to `to`, fewer where the content ends;
+    /// returns how many.
+    fn read(&mut self, n: u64, to: &mut Vec<u8>) -> io::Result<usize> {
+        let before = to.len();
+        match self {
+            Content::Plain(r, left) => {
+                r.take(n).read_to_end(to)?;
+                *left = left.saturating_sub((to.len() - before) as u64);
+            }
+            Content::Xz(r) => {
+                r.take(n)
+                    .read_to_end(to)
+                    .map_err(crate::base::text::xz_error)?;
+            }
+        }
+        Ok(to.len() - before)
+    }
+
+    /// Goes `n` bytes on, fewer where the content ends; returns how many.
+    fn skip(&mut self, n: u64) -> io::Result<u64> {
+        match self {
+            Content::Plain(r, left) => {
+                let k = n.min(*left);
+                r.seek_relative(i64::try_from(k).map_err(io::Error::other)?)?;
+                *left -= k;
+                Ok(k)
+            }
+            Content::Xz(r) => {
+                io::copy(&mut r.take(n), &mut io::sink()).map_err(crate::base::text::xz_error)
+            }
+        }
     }
 }
 
@@ -347,28 +532,27 @@ impl Descriptors {
     /// a path ending in `.xz` is decompressed as it is read (the committed
     /// censuses are kept so).
     pub fn open(path: &Path) -> Result<Descriptors, DescriptorError> {
+        Descriptors::open_until(path, &Stop::new())
+    }
+
+    /// [`Descriptors::open`], stopping soon after `stop` is requested (a
+    /// large compressed file takes seconds).
+    pub fn open_until(path: &Path, stop: &Stop) -> Result<Descriptors, DescriptorError> {
         let io = |error: io::Error| DescriptorError::Io {
             path: path.to_path_buf(),
             error,
         };
-        let mut file = input::open(path, DESCRIPTORS).map_err(|e| match e {
+        let file = input::open(path, DESCRIPTORS).map_err(|e| match e {
             InputError::Missing { path } => DescriptorError::NotFound(path),
             e => DescriptorError::Input(e),
         })?;
-        let bytes = if path.extension().is_some_and(|e| e == "xz") {
-            read_xz(file).map_err(io)?
-        } else {
-            let mut bytes = Vec::new();
-            file.read_to_end(&mut bytes).map_err(io)?;
-            bytes
-        };
-        let header =
-            raw::decode_header(&bytes).map_err(|e| match (e, crate::outputs::kind_of(&bytes)) {
-                (DescriptorError::NotThisFile, Some(kind)) => {
-                    DescriptorError::OtherFile(kind.what())
-                }
-                (e, _) => e,
-            })?;
+        let xz = path.extension().is_some_and(|e| e == "xz");
+        let bytes = read_file(path, &file, xz, stop).map_err(|e| match e {
+            // `measure` knows no path.
+            DescriptorError::Io { error, .. } => io(error),
+            e => e,
+        })?;
+        let header = raw::decode_header(&bytes)?;
         Ok(Descriptors { bytes, header })
     }
 

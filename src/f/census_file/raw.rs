@@ -62,9 +62,34 @@ impl Header {
 
     /// The file's length.
     pub fn file_len(&self) -> usize {
-        let facts = self.facts_n.map_or(0, |n| 8 + 12 * (n as usize + 1));
-        self.facts_offset() + facts + 4
+        let at = facts_at(self.rows, self.pool).expect("a header's sections fit in memory");
+        narrow::<usize, _>(length(at, self.facts_n).expect("as `facts_at`"))
     }
+}
+
+/// Offset of the facts section (version 1: of the checksum) for a header of
+/// `rows` rows and a pool of `pool` entries; `None` past any length.
+fn facts_at(rows: u32, pool: u64) -> Option<u64> {
+    u64::from(rows)
+        .checked_mul(RECORD as u64)?
+        .checked_add(pool.checked_mul(4)?)?
+        .checked_add(HEADER as u64)
+}
+
+/// The length of a file whose facts (or checksum) start at `facts_at`, the
+/// facts covering columns `0 ..= n` (`None`: version 1, no facts).
+fn length(facts_at: u64, n: Option<u32>) -> Option<u64> {
+    let facts = n.map_or(0, |n| 8 + 12 * (u64::from(n) + 1));
+    facts_at.checked_add(facts)?.checked_add(4)
+}
+
+/// The largest last column of the facts a census of `rows` rows after
+/// `columns` columns writes: `N = min(rows - 1, columns - 1)` (FORMAT.md;
+/// 0 where no column was computed). `None` for a census of no rows, which
+/// no census is.
+fn most_facts(rows: u32, columns: u64) -> Option<u32> {
+    let last = u64::from(rows.checked_sub(1)?).min(columns.saturating_sub(1));
+    Some(narrow::<u32, _>(last))
 }
 
 /// A periodic row's pattern (empty for other rows).
@@ -179,18 +204,19 @@ pub fn start_is_bound(b: &[u8], r: u32) -> bool {
     b[HEADER + RECORD * r as usize + 1] == 1
 }
 
-/// How long a descriptor file says it is, from its first bytes.
+/// How long a descriptor file says it is, from its first [`HEADER`] + 4
+/// bytes.
 pub(crate) enum Claim {
-    /// The whole file's length.
+    /// The whole file's length (version 1).
     Len(u64),
-    /// The first `prefix` bytes tell it (version 2: the facts' last
-    /// column); it is at most `most` where the facts end at the columns the
-    /// header gives, as a census writes them.
-    Needs {
-        /// The bytes that tell the length.
-        prefix: u64,
-        /// The length where the facts' last column is the header's last.
-        most: u64,
+    /// Version 2: the length the facts' last column gives, the u32 at
+    /// `facts_at`, which may be no more than `most` (the header's rows and
+    /// columns bound it: [`facts_claim`]).
+    Facts {
+        /// Where the facts section starts.
+        facts_at: u64,
+        /// The largest last column of facts this header allows.
+        most: u32,
     },
     /// These bytes are no descriptor file's start, or claim a length past
     /// any number ([`decode_header`] says which).
@@ -198,37 +224,30 @@ pub(crate) enum Claim {
 }
 
 /// The length the header at the start of `b` gives the file (that of
-/// [`Header::file_len`]), so that a reader of a compressed file takes no
-/// more than that.
+/// [`Header::file_len`]), so that a reader takes no more than that, and
+/// takes no room before it knows the file holds that much.
 pub(crate) fn claimed_len(b: &[u8]) -> Claim {
     if b.len() < HEADER + 4 || !b.starts_with(&MAGIC) {
         return Claim::Unknown;
     }
-    let version = u32_at(b, 8);
-    let facts_at = u64::from(u32_at(b, 12))
-        .checked_mul(RECORD as u64)
-        .zip(u64_at(b, 24).checked_mul(4))
-        .and_then(|(records, pool)| records.checked_add(pool)?.checked_add(HEADER as u64));
-    let Some(facts_at) = facts_at else {
+    let (version, rows, columns) = (u32_at(b, 8), u32_at(b, 12), u64_at(b, 16));
+    let Some(at) = facts_at(rows, u64_at(b, 24)) else {
         return Claim::Unknown;
     };
-    let len = match version {
-        1 => facts_at.checked_add(4),
-        VERSION => match usize::try_from(facts_at) {
-            Ok(at) if at + 4 <= b.len() => (u64::from(u32_at(b, at)) + 1)
-                .checked_mul(12)
-                .and_then(|f| facts_at.checked_add(8 + f + 4)),
-            _ => {
-                let facts = u64_at(b, 16).max(1).saturating_mul(12);
-                return Claim::Needs {
-                    prefix: facts_at.saturating_add(4),
-                    most: facts_at.saturating_add(12).saturating_add(facts),
-                };
-            }
-        },
-        _ => None,
-    };
-    len.map_or(Claim::Unknown, Claim::Len)
+    match (version, most_facts(rows, columns)) {
+        (1, _) => length(at, None).map_or(Claim::Unknown, Claim::Len),
+        (VERSION, Some(most)) if length(at, Some(most)).is_some() => {
+            Claim::Facts { facts_at: at, most }
+        }
+        _ => Claim::Unknown,
+    }
+}
+
+/// A version 2 file's length from its facts' last column `n`, read at
+/// `facts_at` ([`Claim::Facts`]); `None` where `n` passes what the header
+/// allows (the file is damaged).
+pub(crate) fn facts_claim(facts_at: u64, most: u32, n: u32) -> Option<u64> {
+    (n <= most).then(|| length(facts_at, Some(n))).flatten()
 }
 
 /// Checks magic, version, length and checksum; returns the header.
@@ -263,9 +282,8 @@ pub(crate) fn decode_header(b: &[u8]) -> Result<Header, DescriptorError> {
     };
     let body = b.len() - 4;
     let damaged = || DescriptorError::Damaged;
-    let facts_at = crate::base::bytes::usize_of(header.pool)
-        .checked_mul(4)
-        .and_then(|p| p.checked_add(header.pool_offset()))
+    let facts_at = facts_at(header.rows, header.pool)
+        .and_then(|at| usize::try_from(at).ok())
         .ok_or_else(damaged)?;
     if facts_at > body {
         return Err(cut(facts_at + 4));
@@ -274,7 +292,12 @@ pub(crate) fn decode_header(b: &[u8]) -> Result<Header, DescriptorError> {
         if facts_at + 8 > body {
             return Err(cut(facts_at + 12));
         }
-        header.facts_n = Some(u32_at(b, facts_at));
+        let n = u32_at(b, facts_at);
+        // Facts of columns the header's rows and columns do not allow.
+        if most_facts(header.rows, header.columns).is_none_or(|most| n > most) {
+            return Err(DescriptorError::Damaged);
+        }
+        header.facts_n = Some(n);
     }
     if header.file_len() > b.len() {
         return Err(cut(header.file_len()));
