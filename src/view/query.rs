@@ -16,10 +16,13 @@ impl<'a> Query<'a> {
         for pair in query.split('&').filter(|p| !p.is_empty()) {
             let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
             if !allowed.contains(&name) {
+                let takes = match allowed {
+                    [] => "no parameters".to_string(),
+                    _ => allowed.join(", "),
+                };
                 return Err(format!(
-                    "unknown parameter {:?} (this page takes {})",
+                    "unknown parameter {:?} (this page takes {takes})",
                     clip(name, 40),
-                    allowed.join(", ")
                 ));
             }
             if pairs.insert(name, value).is_some() {

@@ -191,6 +191,13 @@ def run_checks(b, url, q, r, want):
     check("row 112742: periodic" in info and "period 27" in info, f"the row opens: {info[:80]!r}")
     no_console_errors(b, "census and rows")
 
+    # Past 2^32 - 1 the Rows tab refuses (its numbers are exact to 2^53 only)
+    # rather than draw rounded columns.
+    b.run("location.hash = '#tab=rows&rr=120&from=100000000000000001&to=100000000000000004'")
+    said = b.wait("const s = document.getElementById('status').textContent;"
+                  "return s.includes('0..4294967295') && s")
+    check("from must be a whole number" in said, f"the Rows tab refuses q past 2^32 - 1: {said!r}")
+
 
 if __name__ == "__main__":
     main()

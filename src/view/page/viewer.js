@@ -252,6 +252,17 @@ function fateText(f, withPattern = true) {
 
 // ---- one row (or two) over a range --------------------------------------------
 
+// The Rows tab draws in JavaScript numbers, exact to 2^53: it takes `q` and
+// `r` up to 2^32 - 1 (doc/viewer.md), where every value it draws is exact,
+// and refuses more rather than draw rounded columns.
+const ROWS_MOST = 4294967295;
+function rowsNumber(text, what) {
+  if (!/^[0-9]+$/.test(text) || Number(text) > ROWS_MOST)
+    throw new Error(`${what} must be a whole number 0..${ROWS_MOST} in the Rows tab ` +
+                    "(chomp3 row answers past it)");
+  return Number(text);
+}
+
 const Rows = {
   ready: false,
 
@@ -274,7 +285,8 @@ const Rows = {
   // answers for every row shown (r inside the table, else the census's start),
   // over three periods or 200 columns, whichever is longer.
   async range(rows) {
-    if (state.from !== "" && state.to !== "") return [Number(state.from), Number(state.to)];
+    if (state.from !== "" && state.to !== "")
+      return [rowsNumber(state.from, "from"), rowsNumber(state.to, "to")];
     let from = 0, span = 200;
     for (const r of rows) {
       const f = (await getJSON(`/api/row?r=${r}&from=${r}&to=${r}`)).fate;
@@ -282,14 +294,16 @@ const Rows = {
       from = Math.max(from, f.known && !inTable ? f.start : r);
       if (f.known && f.period) span = Math.max(span, 3 * f.period);
     }
-    if (state.from !== "") from = Number(state.from);
-    return [from, state.to !== "" ? Number(state.to) : from + Math.min(span, 65535)];
+    if (state.from !== "") from = rowsNumber(state.from, "from");
+    const to = state.to !== "" ? rowsNumber(state.to, "to") : from + Math.min(span, 65535);
+    return [from, Math.min(to, ROWS_MOST)];
   },
 
   async show() {
     try {
       status("");
-      const wanted = [Number(state.rr)].concat(state.r2 === "" ? [] : [Number(state.r2)]);
+      const wanted = [rowsNumber(state.rr, "r")]
+        .concat(state.r2 === "" ? [] : [rowsNumber(state.r2, "the second r")]);
       const [from, to] = await this.range(wanted);
       const rows = [];
       for (const r of wanted) rows.push(await getJSON(`/api/row?r=${r}&from=${from}&to=${to}`));
