@@ -188,6 +188,9 @@ impl Output {
 /// Why a plan of outputs was refused.
 #[derive(Debug)]
 pub enum OutputError {
+    /// A name the output may not have (its lock's, a file written aside's,
+    /// or one too long for them).
+    Name(crate::base::lock::LockError),
     /// Two outputs are one file.
     Same {
         /// The file.
@@ -252,6 +255,7 @@ pub enum OutputError {
 impl fmt::Display for OutputError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            OutputError::Name(e) => write!(f, "{e}"),
             OutputError::Same { path, options } => write!(
                 f,
                 "{} and {} name the same file, {}; give each its own",
@@ -379,6 +383,11 @@ pub fn check(outputs: &[Output]) -> Result<(), OutputError> {
                 });
             }
         }
+    }
+    // A name chomp3 keeps for its own files, before what is there is looked
+    // at (another run's lock is no file to replace).
+    for output in outputs {
+        crate::base::lock::check_name(&output.path).map_err(OutputError::Name)?;
     }
     for output in outputs {
         if let Ok(to) = std::fs::read_link(&output.path) {

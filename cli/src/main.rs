@@ -9,7 +9,8 @@
 macro_rules! note {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        let line = format!("{}\n", format_args!($($arg)*));
+        // One line, whatever a path in it holds (a newline, an escape).
+        let line = format!("{}\n", $crate::cli::one_line_of(&format!($($arg)*)));
         let _ = std::io::stderr().write_all(line.as_bytes());
     }};
 }

@@ -1985,3 +1985,48 @@ fn a_grundy_figure_is_kept_from_a_census_of_other_lines() {
         "would replace it",
     );
 }
+
+/// An output named as another run's lock (an empty file, as a lock is) is
+/// refused for its name, before anything there is looked at: never offered
+/// `--replace`, which would replace a live lock; and the lock stays.
+#[test]
+fn an_output_named_as_a_lock_is_refused_for_its_name_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join(".c.tsv.lock"), b"").unwrap();
+    std::fs::write(d.join(".t.c3t.lock"), b"").unwrap();
+    let name = "chomp3 names the files it keeps beside an output so";
+    for args in [
+        vec!["census", "--quiet", "--rows", "10", "--out", ".c.tsv.lock"],
+        vec![
+            "census",
+            "--quiet",
+            "--rows",
+            "10",
+            "--out",
+            ".c.tsv.lock",
+            "--replace",
+        ],
+        vec!["compute", "--quiet", "--n", "10", "--table", ".t.c3t.lock"],
+    ] {
+        refused(d, &args, 1, name);
+    }
+    assert_eq!(std::fs::read(d.join(".c.tsv.lock")).unwrap(), b"");
+}
+
+/// A note on standard error that names a path holding a newline stays one
+/// line, the newline escaped as in an error.
+#[test]
+fn a_note_naming_a_path_with_a_newline_is_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    succeeds(
+        d,
+        &["census", "--quiet", "--rows", "300", "--out", "n\nl.tsv"],
+    );
+    let out = chomp3_in(d, &["get", "1000", "100", "--census", "n\nl.c3d"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.starts_with("chomp3: from n\\nl.c3d: row 100"), "{err}");
+}

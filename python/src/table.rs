@@ -175,12 +175,16 @@ pub(crate) fn compute(
         })?;
         if let Some(e) = watch.raised() {
             return Err(match result {
-                Err(ComputeError::Interrupted { n })
+                Err(ComputeError::Interrupted { n, reached })
                     if e.is_instance_of::<PyKeyboardInterrupt>(py) =>
                 {
                     PyKeyboardInterrupt::new_err(format!(
-                        "interrupted; the table is safe and holds {}; compute again to continue",
-                        chomp3::f::table::holds(n)
+                        "interrupted; the table is safe and holds {}{}",
+                        chomp3::f::table::holds(n),
+                        match reached {
+                            true => ", all that was asked: nothing is left to compute",
+                            false => "; compute again to continue",
+                        }
                     ))
                 }
                 _ => e,

@@ -337,23 +337,7 @@ pub fn lock_for_calls(output: &Path) -> Result<Held, LockError> {
 }
 
 fn take(output: &Path, lends: bool) -> Result<Held, LockError> {
-    let bytes = output.file_name().map_or(0, |n| n.len());
-    if bytes > MAX_NAME {
-        return Err(LockError::NameTooLong {
-            output: output.to_path_buf(),
-            bytes,
-        });
-    }
-    let name = output.file_name().map(|n| n.to_string_lossy());
-    let aside = name
-        .as_deref()
-        .and_then(crate::base::atomic_write::left_aside);
-    let a_lock = (name.as_deref()).is_some_and(|n| n.starts_with('.') && n.ends_with(".lock"));
-    if aside.is_some() || a_lock {
-        return Err(LockError::AsideName {
-            output: output.to_path_buf(),
-        });
-    }
+    check_name(output)?;
     let lock = lock_path(output);
     let mut held = HELD.lock().unwrap_or_else(|e| e.into_inner());
     let this = std::thread::current().id();
@@ -378,6 +362,30 @@ fn take(output: &Path, lends: bool) -> Result<Held, LockError> {
     Ok(Held {
         _first: Some(first),
     })
+}
+
+/// Refuses an output's name that leaves no room for the files beside it, or
+/// that chomp3 gives a file it keeps beside another output (its lock, or a
+/// file written aside): checked before anything at that path is looked at.
+pub fn check_name(output: &Path) -> Result<(), LockError> {
+    let bytes = output.file_name().map_or(0, |n| n.len());
+    if bytes > MAX_NAME {
+        return Err(LockError::NameTooLong {
+            output: output.to_path_buf(),
+            bytes,
+        });
+    }
+    let name = output.file_name().map(|n| n.to_string_lossy());
+    let aside = name
+        .as_deref()
+        .and_then(crate::base::atomic_write::left_aside);
+    let a_lock = (name.as_deref()).is_some_and(|n| n.starts_with('.') && n.ends_with(".lock"));
+    if aside.is_some() || a_lock {
+        return Err(LockError::AsideName {
+            output: output.to_path_buf(),
+        });
+    }
+    Ok(())
 }
 
 /// Takes the kernel's lock on `lock`, the lock file of `output`.

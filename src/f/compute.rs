@@ -85,12 +85,19 @@ pub enum ComputeError {
     ReadOnly(PathBuf),
     /// Stopped by Ctrl-C; every column up to `n` is committed.
     #[error(
-        "interrupted; the table is safe and holds {}; run compute again to continue",
-        crate::f::table::holds(*n)
+        "interrupted; the table is safe and holds {}{}",
+        crate::f::table::holds(*n),
+        match reached {
+            true => ", all that was asked: nothing is left to compute",
+            false => "; run compute again to continue",
+        }
     )]
     Interrupted {
         /// The N now committed (`None`: no column yet).
         n: Option<u64>,
+        /// Whether that is the N asked for (the stop came as the last
+        /// columns were written).
+        reached: bool,
     },
 }
 
@@ -257,8 +264,10 @@ fn fill(
         if interrupted {
             // Said safe only if it is still this run's file.
             writer.check_written()?;
+            let n = writer.committed_columns().checked_sub(1);
             return Err(ComputeError::Interrupted {
-                n: writer.committed_columns().checked_sub(1),
+                n,
+                reached: n.is_some_and(|n| n >= req.n),
             });
         }
     }

@@ -358,7 +358,7 @@ impl Shown for std::path::Path {
 /// `text` on one line: a control character (a newline or an escape in a
 /// path the user gave) written as its escape, so that the error stays one
 /// line and sends nothing to the terminal.
-fn one_line_of(text: &str) -> String {
+pub(crate) fn one_line_of(text: &str) -> String {
     text.chars()
         .map(|c| match c {
             '\n' => "\\n".to_string(),
