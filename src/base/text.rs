@@ -35,12 +35,38 @@ pub fn open(path: &Path, what: &'static str) -> Result<Box<dyn BufRead + Send>, 
 /// `file`, opened from `path`, as text: decompressed if the name ends in `.xz`.
 fn wrap(path: &Path, file: File) -> Box<dyn BufRead + Send> {
     if path.extension().is_some_and(|e| e == "xz") {
-        Box::new(BufReader::new(xz2::read::XzDecoder::new_multi_decoder(
-            BufReader::new(file),
-        )))
+        Box::new(BufReader::new(Worded(xz_decoder(file))))
     } else {
         Box::new(BufReader::new(file))
     }
+}
+
+/// A `.xz` decoder whose errors say what they are ([`xz_error`]): a cut or
+/// damaged file, or memory the decoder could not have.
+struct Worded<R: io::Read>(xz2::read::XzDecoder<R>);
+
+impl<R: io::Read> io::Read for Worded<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.0.read(buf).map_err(|e| match e.kind() {
+            io::ErrorKind::Interrupted => e,
+            _ => xz_error(e),
+        })
+    }
+}
+
+/// The most memory the `.xz` decoder may take: four times what `xz -9`'s
+/// dictionary needs (65 MiB). A file's header names its dictionary, up to
+/// 4 GiB (the `.lzma` format, which the decoder reads too), and the decoder
+/// takes that room before it reads a byte of content: without a bound a
+/// hundred bytes would take gigabytes.
+const XZ_MEMORY: u64 = 256 << 20;
+
+/// A decoder of every stream of `r` (as `xz -d` reads a file of several),
+/// `.xz` or `.lzma`, its memory bounded by [`XZ_MEMORY`].
+pub(crate) fn xz_decoder<R: io::Read>(r: R) -> xz2::read::XzDecoder<R> {
+    let stream = xz2::stream::Stream::new_auto_decoder(XZ_MEMORY, xz2::stream::CONCATENATED)
+        .expect("liblzma makes a decoder with a memory limit");
+    xz2::read::XzDecoder::new_stream(r, stream)
 }
 
 /// Whether `e` is a want of memory, the `.xz` decoder's or that of the room
@@ -49,7 +75,15 @@ fn xz_lacks_memory(e: &io::Error) -> bool {
     e.kind() == io::ErrorKind::OutOfMemory
         || e.get_ref()
             .and_then(|x| x.downcast_ref::<xz2::stream::Error>())
-            .is_some_and(|x| matches!(x, xz2::stream::Error::Mem | xz2::stream::Error::MemLimit))
+            .is_some_and(|x| matches!(x, xz2::stream::Error::Mem))
+}
+
+/// Whether `e` is the decoder's refusal of a file that needs more than
+/// [`XZ_MEMORY`].
+fn xz_past_its_bound(e: &io::Error) -> bool {
+    e.get_ref()
+        .and_then(|x| x.downcast_ref::<xz2::stream::Error>())
+        .is_some_and(|x| matches!(x, xz2::stream::Error::MemLimit))
 }
 
 /// The error that says the decoder had not memory enough.
@@ -63,6 +97,15 @@ pub(crate) fn xz_memory_error() -> io::Error {
 /// An error of a `.xz` decoder of a whole file, worded for what it is:
 /// memory the decoder could not have is not damage to the file.
 pub(crate) fn xz_error(e: io::Error) -> io::Error {
+    if xz_past_its_bound(&e) {
+        return io::Error::new(
+            e.kind(),
+            format!(
+                "its compression needs more than {} MiB to undo (a dictionary larger than any xz preset's), or its header is damaged; compress it again with xz -9",
+                XZ_MEMORY >> 20
+            ),
+        );
+    }
     match xz_lacks_memory(&e) {
         true => xz_memory_error(),
         false => io::Error::new(e.kind(), format!("not a whole .xz file ({e})")),
@@ -127,7 +170,9 @@ impl<R: BufRead> Lines<R> {
             let chunk = match self.reader.fill_buf() {
                 Ok(c) => c,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) if xz_lacks_memory(&e) => return Err(LineError::Io(xz_memory_error())),
+                Err(e) if xz_lacks_memory(&e) || xz_past_its_bound(&e) => {
+                    return Err(LineError::Io(xz_error(e)));
+                }
                 Err(e) => return Err(LineError::Io(e)),
             };
             if chunk.is_empty() {
@@ -265,6 +310,22 @@ mod tests {
     /// Room that `read_to_end` could not reserve for the decompressed bytes
     /// (an error of kind `OutOfMemory`, as std documents) is a want of
     /// memory, as the decoder's own is; a cut stream is not.
+    /// A `.lzma` header naming a 4 GiB dictionary (a hundred bytes, found by
+    /// fuzzing): the decoder refuses it within its bound, said as such, and
+    /// takes nothing near that room.
+    #[test]
+    fn a_dictionary_past_the_bound_is_refused_not_allocated() {
+        let mut bytes = [0xffu8; 102];
+        bytes[0] = 0x89;
+        let mut out = Vec::new();
+        let e = xz_decoder(&bytes[..]).read_to_end(&mut out).unwrap_err();
+        let said = xz_error(e).to_string();
+        assert!(
+            said.starts_with("its compression needs more than 256 MiB"),
+            "{said}"
+        );
+    }
+
     #[test]
     fn memory_wanted_for_the_decompressed_bytes_is_not_called_damage() {
         let full = xz_error(io::Error::from(io::ErrorKind::OutOfMemory));

@@ -286,7 +286,11 @@ fn stream(
     for (i, l) in lines.enumerate() {
         let l = match l {
             Ok(l) => l,
-            Err(e @ (SealError::Empty | SealError::TooLong(_))) => return Err(e.into()),
+            // Reading failed (memory for the decoder, a cut `.xz`): said as
+            // such, whatever line it was.
+            Err(e @ (SealError::Empty | SealError::TooLong(_) | SealError::Io(_))) => {
+                return Err(e.into());
+            }
             Err(_) if kind.is_none() => return Err(not_census.into()),
             Err(e) => return Err(e.into()),
         };

@@ -481,9 +481,7 @@ impl<'a> Content<'a> {
         f.seek(SeekFrom::Start(0))?;
         Ok(match xz {
             false => Content::Plain(BufReader::new(f), file.metadata()?.len()),
-            true => Content::Xz(Box::new(xz2::read::XzDecoder::new_multi_decoder(
-                BufReader::new(f),
-            ))),
+            true => Content::Xz(Box::new(crate::base::text::xz_decoder(BufReader::new(f)))),
         })
     }
 
