@@ -7,7 +7,7 @@ use crate::common;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 
 use common::{chomp3_ok, computed, read_all, reference_table};
@@ -75,6 +75,30 @@ impl Drop for Viewer {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// A table to `N = 100` (`t.c3t`) and a census of rows `0..=400`
+/// (`census.tsv`, `census.c3d`) in `dir`, served: the census's descriptor
+/// file, its table and the viewer.
+fn table_and_census_served(dir: &Path) -> (PathBuf, PathBuf, Viewer) {
+    let table = computed(dir, "t.c3t", 100, &[]);
+    let tsv = dir.join("census.tsv");
+    chomp3_ok(&[
+        "census",
+        "--quiet",
+        "--rows",
+        "400",
+        "--out",
+        tsv.to_str().unwrap(),
+    ]);
+    let c3d = dir.join("census.c3d");
+    let v = Viewer::start(&[
+        "--table",
+        table.to_str().unwrap(),
+        "--census",
+        c3d.to_str().unwrap(),
+    ]);
+    (c3d, tsv, v)
 }
 
 /// The sampled cell of pixel (i, j) of tile (x, y) at `scale` (FORMAT of the
@@ -253,16 +277,7 @@ fn the_dead_measure_splits_cells_by_f_at_most_q() {
 #[test]
 fn cells_rows_and_the_census_list_follow_their_sources() {
     let dir = tempfile::tempdir().unwrap();
-    let table = computed(dir.path(), "t.c3t", 100, &[]);
-    let tsv = dir.path().join("census.tsv");
-    chomp3_ok(&["census", "--rows", "400", "--out", tsv.to_str().unwrap()]);
-    let c3d = dir.path().join("census.c3d");
-    let v = Viewer::start(&[
-        "--table",
-        table.to_str().unwrap(),
-        "--census",
-        c3d.to_str().unwrap(),
-    ]);
+    let (_, tsv, v) = table_and_census_served(dir.path());
     let reference = reference_table();
     // Inside the table: its value, from the table, with the P-position.
     let cell = v.json("/api/cell?q=30&r=7");
@@ -493,23 +508,7 @@ fn with_neither_file_it_says_so() {
 #[test]
 fn a_table_that_grows_while_served_is_read_as_before() {
     let dir = tempfile::tempdir().unwrap();
-    let table = computed(dir.path(), "t.c3t", 100, &[]);
-    let tsv = dir.path().join("census.tsv");
-    chomp3_ok(&[
-        "census",
-        "--quiet",
-        "--rows",
-        "400",
-        "--out",
-        tsv.to_str().unwrap(),
-    ]);
-    let c3d = dir.path().join("census.c3d");
-    let v = Viewer::start(&[
-        "--table",
-        table.to_str().unwrap(),
-        "--census",
-        c3d.to_str().unwrap(),
-    ]);
+    let (c3d, _, v) = table_and_census_served(dir.path());
     let asked = [
         "/api/cell?q=150&r=5",
         "/api/cell?q=100000&r=5",
