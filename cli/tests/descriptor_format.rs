@@ -161,6 +161,13 @@ fn a_damaged_descriptor_file_is_refused() {
     std::fs::write(&path, &b).unwrap();
     let err = Descriptors::open(&path).err().unwrap().to_string();
     assert!(err.contains("damaged"), "{err}");
+    // A header of no rows (every census has one) is damage, not a cut file,
+    // whatever the file's length.
+    b[40] ^= 1;
+    b[12..16].copy_from_slice(&0u32.to_le_bytes());
+    std::fs::write(&path, &b).unwrap();
+    let err = Descriptors::open(&path).err().unwrap().to_string();
+    assert!(err.starts_with("damaged census descriptor file"), "{err}");
 }
 
 fn named(path: PathBuf, named: bool) -> Named {

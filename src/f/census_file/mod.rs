@@ -309,9 +309,11 @@ fn read_file(path: &Path, file: &File, xz: bool, stop: &Stop) -> Result<Vec<u8>,
     };
     let mut content = Content::of(file, xz).map_err(io)?;
     let mut bytes = Vec::new();
+    let mut by_index = false;
     let len = match indexed {
         Some(len) if header_allows(&mut content, &mut bytes, len).map_err(io)? => {
             machine_holds(len)?;
+            by_index = true;
             len
         }
         _ => {
@@ -344,9 +346,14 @@ fn read_file(path: &Path, file: &File, xz: bool, stop: &Stop) -> Result<Vec<u8>,
             return Ok(bytes);
         }
     }
-    // A byte past the length the file was found to have: it changed.
+    // A byte past the length the file was found to have: its index gave
+    // less than its content holds (a damaged `.xz` file, which the decoder
+    // would find at the index), or it changed since it was measured.
     match content.read(1, &mut Vec::new()).map_err(io)? {
         0 => Ok(bytes),
+        _ if by_index => Err(io(io::Error::other(
+            "not a whole .xz file (its index gives a shorter length than its content)",
+        ))),
         _ => Err(DescriptorError::Damaged),
     }
 }

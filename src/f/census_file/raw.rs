@@ -273,6 +273,11 @@ pub(crate) fn decode_header(b: &[u8]) -> Result<Header, DescriptorError> {
             found: version,
         });
     }
+    // Every census has a row (rows `0 ..= R`): a header of none is damage,
+    // however long the file.
+    if version == VERSION && u32_at(b, 12) == 0 {
+        return Err(DescriptorError::Damaged);
+    }
     let mut header = Header {
         version,
         rows: u32_at(b, 12),
