@@ -170,9 +170,7 @@ impl<R: BufRead> Lines<R> {
             let chunk = match self.reader.fill_buf() {
                 Ok(c) => c,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) if xz_lacks_memory(&e) || xz_past_its_bound(&e) => {
-                    return Err(LineError::Io(xz_error(e)));
-                }
+                // A `.xz` decoder's errors come worded ([`Worded`]).
                 Err(e) => return Err(LineError::Io(e)),
             };
             if chunk.is_empty() {
