@@ -104,6 +104,7 @@ impl Engine {
             report_from: 0,
             narrow_words: super::COPY_WORDS,
             trace: None,
+            edges: super::handoff::Edges::default(),
         })
     }
 }

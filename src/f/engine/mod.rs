@@ -54,6 +54,7 @@
 
 mod chain;
 mod checkpoint;
+mod handoff;
 pub mod ranks;
 mod resume;
 mod row;
@@ -245,6 +246,8 @@ pub(crate) struct Engine {
     narrow_words: usize,
     /// The records of a traced engine ([`Engine::trace`]); `None`: untraced.
     trace: Option<Recorder>,
+    /// The column sets last handed on and taken in at each edge between ranks.
+    edges: handoff::Edges,
 }
 
 impl Default for Engine {
@@ -264,6 +267,7 @@ impl Engine {
             report_from: 0,
             narrow_words: COPY_WORDS,
             trace: None,
+            edges: handoff::Edges::default(),
         }
     }
 
@@ -538,19 +542,21 @@ impl Engine {
             };
             rows.advance_block((lo, hi), q_end, &mut b, scratch, &self.diagonal);
             drop(rows);
+            // The message is made (and kept as the edge's reference) before
+            // the next block may take these rows, so that the next block's
+            // message at this edge finds it (`handoff.rs`). A traced run makes
+            // one at every edge, to record what it would send.
+            let to_above = chunk + 1 < chunks && !owners.mine(chunk + 1);
+            let outgoing = (chunk + 1 < chunks && (log.is_some() || to_above))
+                .then(|| self.handoff(at, hi, rows_end, used_words, used));
             done(hi);
             let mut sent = None;
-            if chunk + 1 < chunks && !owners.mine(chunk + 1) {
-                let message = self.handoff(at, hi, rows_end, used_words, used);
-                ranks.send(owners.of(chunk + 1), at.block, &message);
-                sent = Some((owners.of(chunk + 1), message.len() as u64));
+            if let Some(outgoing) = outgoing.as_ref().filter(|_| to_above) {
+                ranks.send(owners.of(chunk + 1), at.block, outgoing);
+                sent = Some((owners.of(chunk + 1), outgoing.len() as u64));
             }
             if let (Some(log), Some(started)) = (log.as_deref_mut(), started) {
-                let edge_bytes = match sent {
-                    Some((_, bytes)) => bytes,
-                    None if chunk + 1 < chunks => self.handoff_len(at, hi, rows_end, used_words),
-                    None => 0,
-                };
+                let edge_bytes = outgoing.map_or(0, |m| m.len() as u64);
                 log.push(ChunkWork {
                     q0,
                     cols: q_end - q0,
@@ -565,82 +571,6 @@ impl Engine {
         }
         done(rows_end);
     }
-
-    /// What the chunk starting at row `lo` needs from the rows below it in this
-    /// block: each column's set of values, as far as rows `< lo` reach (`f(q,r) <=
-    /// q + r + 1`), and, when rows are born in that chunk, the diagonal bitset
-    /// from word `q0 / 64` on.
-    fn handoff(
-        &self,
-        at: Place,
-        lo: u32,
-        rows_end: u32,
-        used_words: usize,
-        used: &[u64],
-    ) -> Vec<u8> {
-        let w = handoff_words(at, lo, used_words);
-        let mut bytes = Vec::with_capacity(used.len() / used_words * w * 8);
-        for column in used.chunks_exact(used_words) {
-            bytes.extend(column[..w].iter().flat_map(|x| x.to_le_bytes()));
-        }
-        if births(at, lo, rows_end) {
-            let diagonal = self.diagonal.lock().unwrap();
-            let words = diagonal.get(at.q0 as usize / 64..).unwrap_or(&[]);
-            bytes.extend(words.iter().flat_map(|x| x.to_le_bytes()));
-        }
-        bytes
-    }
-
-    /// The length of the [`Engine::handoff`] to the chunk starting at row
-    /// `lo`, without making it.
-    fn handoff_len(&self, at: Place, lo: u32, rows_end: u32, used_words: usize) -> u64 {
-        let w = handoff_words(at, lo, used_words);
-        let mut words = (at.q_end - at.q0) as usize * w;
-        if births(at, lo, rows_end) {
-            let diagonal = self.diagonal.lock().unwrap();
-            words += diagonal.len().saturating_sub(at.q0 as usize / 64);
-        }
-        words as u64 * 8
-    }
-
-    /// Takes in a [`Engine::handoff`] for the chunk starting at row `lo`.
-    fn take_handoff(
-        &self,
-        at: Place,
-        lo: u32,
-        rows_end: u32,
-        used_words: usize,
-        used: &mut [u64],
-        message: &[u8],
-    ) {
-        let word = |b: &[u8]| u64::from_le_bytes(b.try_into().unwrap());
-        let w = handoff_words(at, lo, used_words);
-        let cols = (at.q_end - at.q0) as usize;
-        assert!(
-            message.len() >= cols * w * 8,
-            "a hand-off too short for its block"
-        );
-        let (sets, extra) = message.split_at(cols * w * 8);
-        for (column, sent) in used
-            .chunks_exact_mut(used_words)
-            .zip(sets.chunks_exact(w * 8))
-        {
-            for (x, b) in column[..w].iter_mut().zip(sent.chunks_exact(8)) {
-                *x = word(b);
-            }
-        }
-        if births(at, lo, rows_end) {
-            let mut diagonal = self.diagonal.lock().unwrap();
-            let base = at.q0 as usize / 64;
-            let n = extra.len() / 8;
-            if diagonal.len() < base + n {
-                diagonal.resize(base + n, 0);
-            }
-            for (d, b) in diagonal[base..].iter_mut().zip(extra.chunks_exact(8)) {
-                *d |= word(b);
-            }
-        }
-    }
 }
 
 /// Where a block is: its index in the `advance` call (its messages' tag) and its
@@ -650,17 +580,6 @@ struct Place {
     block: u32,
     q0: u32,
     q_end: u32,
-}
-
-/// Words of each column set that rows `< lo` can have set in the block: their
-/// values are at most `q + r + 1 < q_end + lo`.
-fn handoff_words(at: Place, lo: u32, used_words: usize) -> usize {
-    (((at.q_end + lo) / 64 - at.q0 / 64) as usize + 1).min(used_words)
-}
-
-/// Whether rows are born in the block in the chunk starting at row `lo`.
-fn births(at: Place, lo: u32, rows_end: u32) -> bool {
-    lo.max(at.q0) < (lo + CHUNK_ROWS).min(rows_end)
 }
 
 /// Blocks until `counter >= target`.
@@ -824,6 +743,17 @@ mod tests {
 
     /// [`shared_table`] with the chunks dealt `turn` at a time.
     fn dealt_table(n: u32, size: u32, turn: u32, limit: u32, steps: &[u32]) -> Vec<Vec<u32>> {
+        dealt_table_on(n, (size, 2), turn, limit, steps)
+    }
+
+    /// [`dealt_table`] with `threads` threads a rank.
+    fn dealt_table_on(
+        n: u32,
+        (size, threads): (u32, usize),
+        turn: u32,
+        limit: u32,
+        steps: &[u32],
+    ) -> Vec<Vec<u32>> {
         let groups: Vec<ranks::Turns> = ranks::Local::group(size)
             .into_iter()
             .map(|rank| ranks::Turns::new(std::sync::Arc::new(rank), turn))
@@ -834,7 +764,7 @@ mod tests {
                 .map(|rank| {
                     s.spawn(move || {
                         let pool = rayon::ThreadPoolBuilder::new()
-                            .num_threads(2)
+                            .num_threads(threads)
                             .build()
                             .unwrap();
                         let mut engine = Engine::with_row_limit(limit);
@@ -924,6 +854,23 @@ mod tests {
         let limit = 5000;
         let shared = dealt_table(n, 2, 2, limit, &[n + 1]);
         assert_rows_up_to(&shared, &reference, limit);
+    }
+
+    #[test]
+    fn ranks_of_one_thread_hand_on_changes_and_compute_the_same_columns() {
+        // One thread a rank takes its blocks in order, and a block's sets at
+        // an edge go as changes from the block before's (`handoff.rs`),
+        // across calls of uneven length too.
+        let n = 6000;
+        let reference = engine_table(n, 2, &[n + 1]);
+        for (size, turn) in [(2, 1), (2, 2), (3, 1), (4, 1)] {
+            let shared = dealt_table_on(n, (size, 1), turn, u32::MAX, &[2520, 64, 3417]);
+            assert_eq!(
+                first_difference(&shared, &reference),
+                None,
+                "P = {size}, turn {turn}"
+            );
+        }
     }
 
     #[test]

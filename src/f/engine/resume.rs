@@ -98,6 +98,7 @@ impl Engine {
             report_from: 0,
             narrow_words: super::COPY_WORDS,
             trace: None,
+            edges: super::handoff::Edges::default(),
         })
     }
 }
