@@ -170,6 +170,58 @@ fn a_damaged_descriptor_file_is_refused() {
     assert!(err.starts_with("damaged census descriptor file"), "{err}");
 }
 
+#[test]
+fn records_the_writer_cannot_have_written_are_refused_though_the_checksum_holds() {
+    // Each edit is made to the sample's bytes (FORMAT.md's record layout)
+    // and the CRC-32 recomputed, as a file made or mended by other means
+    // would have it: a period of 0, a period or a pool index that passes the
+    // pool, a class of none of the three, padding not zero, a start past a
+    // u32, an open row with fields, a pool the patterns do not fill.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.c3d");
+    write(&path, 10);
+    let good = std::fs::read(&path).unwrap();
+    let record = |r: usize| 32 + 32 * r;
+    let put32 = |b: &mut Vec<u8>, at: usize, v: u32| b[at..at + 4].copy_from_slice(&v.to_le_bytes());
+    let put64 = |b: &mut Vec<u8>, at: usize, v: u64| b[at..at + 8].copy_from_slice(&v.to_le_bytes());
+    type Edit = Box<dyn Fn(&mut Vec<u8>)>;
+    let edits: Vec<(&str, Edit)> = vec![
+        ("period 0", Box::new(move |b| put32(b, record(0) + 4, 0))),
+        ("period past the pool", Box::new(move |b| put32(b, record(3) + 4, 3))),
+        ("period u32::MAX", Box::new(move |b| put32(b, record(0) + 4, u32::MAX))),
+        ("pool index past the pool", Box::new(move |b| put64(b, record(3) + 16, 3))),
+        ("pool index overlapping", Box::new(move |b| put64(b, record(3) + 16, 0))),
+        ("class 3", Box::new(move |b| b[record(1)] = 3)),
+        ("flag 2", Box::new(move |b| b[record(1) + 1] = 2)),
+        ("padding", Box::new(move |b| b[record(1) + 2] = 1)),
+        ("start past u32", Box::new(move |b| put64(b, record(1) + 8, 1 << 32))),
+        ("open row with a period", Box::new(move |b| put32(b, record(2) + 4, 1))),
+        ("constant row with a period", Box::new(move |b| put32(b, record(1) + 4, 1))),
+        ("pool larger than the patterns", Box::new(move |b| put64(b, 24, 4))),
+    ];
+    for (what, edit) in &edits {
+        let mut b = good.clone();
+        edit(&mut b);
+        if u64_at(&b, 24) != u64_at(&good, 24) {
+            // A longer pool: the sections after it move, so the file grows.
+            b.splice(32 + 32 * 4 + 12..32 + 32 * 4 + 12, [0u8; 4]);
+        }
+        let body = b.len() - 4;
+        let crc = crc32fast::hash(&b[..body]);
+        b[body..].copy_from_slice(&crc.to_le_bytes());
+        std::fs::write(&path, &b).unwrap();
+        let err = Descriptors::open(&path).err().map(|e| e.to_string());
+        assert_eq!(
+            err.as_deref(),
+            Some("damaged census descriptor file (its length, checksum or records); make the census again"),
+            "{what}"
+        );
+    }
+    // The sample itself reads.
+    std::fs::write(&path, &good).unwrap();
+    assert!(Descriptors::open(&path).is_ok());
+}
+
 fn named(path: PathBuf, named: bool) -> Named {
     Named { path, named }
 }

@@ -396,8 +396,12 @@ pub(crate) fn grundy_table(
         match (outcome, interrupted) {
             (Extended::Stopped(p), Some(e)) if e.is_instance_of::<PyKeyboardInterrupt>(py) => {
                 Err(PyKeyboardInterrupt::new_err(format!(
-                    "interrupted; {} holds every p <= {p}; call again to continue",
-                    path.display()
+                    "interrupted; {} holds every p <= {p}{}",
+                    path.display(),
+                    match p >= u64::from(n) {
+                        true => ", all that was asked: nothing is left to compute",
+                        false => "; call again to continue",
+                    }
                 )))
             }
             (_, Some(e)) => Err(e),

@@ -32,10 +32,13 @@ pub fn open(path: &Path, what: &'static str) -> Result<Box<dyn BufRead + Send>, 
     Ok(wrap(path, file))
 }
 
-/// `file`, opened from `path`, as text: decompressed if the name ends in `.xz`.
+/// `file`, opened from `path`, as text: decompressed if the name ends in
+/// `.xz`, no further than its last stream where its indexes say where that
+/// ends (the null bytes after it, gigabytes in a sparse file, are padding).
 fn wrap(path: &Path, file: File) -> Box<dyn BufRead + Send> {
     if path.extension().is_some_and(|e| e == "xz") {
-        Box::new(BufReader::new(Worded(xz_decoder(file))))
+        let end = super::xz_len::decompressed_len(&file).map_or(u64::MAX, |l| l.streams_end);
+        Box::new(BufReader::new(Worded(xz_decoder(file.take(end)))))
     } else {
         Box::new(BufReader::new(file))
     }

@@ -18,23 +18,33 @@ const FOOTER_MAGIC: [u8; 2] = *b"YZ";
 /// `xz` writes one block per 3 times the dictionary size, or one in all).
 const MOST_INDEX: u64 = 16 << 20;
 
+/// An `.xz` file's length as its indexes give it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct XzLen {
+    /// The bytes it decompresses to.
+    pub content: u64,
+    /// Where its last stream ends: past it is only stream padding (null
+    /// bytes), which a reader need not read.
+    pub streams_end: u64,
+}
+
 /// The bytes `file` decompresses to, every stream of a multi-stream file
 /// (and the padding between them) included, by the streams' indexes; `None`
 /// where the file does not end as an `.xz` file does, or an index cannot be
 /// read (the caller then learns the length by decompressing).
-pub fn decompressed_len(file: &File) -> Option<u64> {
+pub fn decompressed_len(file: &File) -> Option<XzLen> {
     let mut end = file.metadata().ok()?.len();
     let mut total: u64 = 0;
+    let mut streams_end = None;
     let read = |at: u64, len: u64| -> Option<Vec<u8>> {
         let mut b = vec![0u8; usize::try_from(len).ok()?];
         file.read_exact_at(&mut b, at).ok()?;
         Some(b)
     };
     while end > 0 {
-        // Stream padding: null bytes, four at a time.
-        while end >= 4 && read(end - 4, 4)? == [0; 4] {
-            end -= 4;
-        }
+        // Stream padding: null bytes, in fours.
+        end -= (end - before_nulls(file, end)?) / 4 * 4;
+        streams_end.get_or_insert(end);
         if end < 2 * EDGE {
             return None;
         }
@@ -52,7 +62,59 @@ pub fn decompressed_len(file: &File) -> Option<u64> {
         total = total.checked_add(out)?;
         end = index_at.checked_sub(blocks)?.checked_sub(EDGE)?;
     }
-    Some(total)
+    Some(XzLen {
+        content: total,
+        streams_end: streams_end?,
+    })
+}
+
+/// Bytes read at a time while looking for the last byte that is not null.
+const PIECE: usize = 1 << 20;
+
+/// The end of the last byte before `end` that is not null (0 if none): a
+/// sparse file's holes are passed over by asking the system where its data
+/// is (`SEEK_DATA`), in steps that double, and the rest is read a MiB at a
+/// time, so that a tail of gigabytes of nulls costs milliseconds, not a
+/// read of four bytes each.
+fn before_nulls(file: &File, mut end: u64) -> Option<u64> {
+    let mut step = PIECE as u64;
+    let mut piece = vec![0u8; PIECE];
+    while end > 0 {
+        let from = end.saturating_sub(step);
+        if next_data(file, from).is_none_or(|at| at >= end) {
+            // A hole: nulls, not stored.
+            end = from;
+            step = step.saturating_mul(2);
+            continue;
+        }
+        step = PIECE as u64;
+        let at = end.saturating_sub(PIECE as u64);
+        let bytes = &mut piece[..usize::try_from(end - at).ok()?];
+        file.read_exact_at(bytes, at).ok()?;
+        if let Some(i) = bytes.iter().rposition(|&b| b != 0) {
+            return Some(at + i as u64 + 1);
+        }
+        end = at;
+    }
+    Some(0)
+}
+
+/// Where the first data of `file` at or after `at` is; `None` if it has
+/// none there. A system that cannot say answers `at` (every byte read).
+fn next_data(file: &File, at: u64) -> Option<u64> {
+    use std::os::fd::AsRawFd;
+    let Ok(offset) = libc::off_t::try_from(at) else {
+        return Some(at);
+    };
+    // SAFETY: `lseek` on a descriptor this `File` holds open; the position
+    // it moves is not used by this module's reads (`pread`), and every
+    // reader of the file seeks to its start before reading.
+    let found = unsafe { libc::lseek(file.as_raw_fd(), offset, libc::SEEK_DATA) };
+    match u64::try_from(found) {
+        Ok(found) => Some(found),
+        Err(_) if std::io::Error::last_os_error().raw_os_error() == Some(libc::ENXIO) => None,
+        Err(_) => Some(at),
+    }
 }
 
 /// The bytes of a stream's blocks and what they decompress to, from its
@@ -107,7 +169,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("f.xz");
         std::fs::write(&path, compressed).unwrap();
-        decompressed_len(&File::open(&path).unwrap())
+        decompressed_len(&File::open(&path).unwrap()).map(|l| l.content)
     }
 
     #[test]
@@ -130,6 +192,28 @@ mod tests {
         two.extend(xz(&b));
         two.extend([0u8; 4]);
         assert_eq!(len_of(&two), Some(5123));
+    }
+
+    #[test]
+    fn a_tail_of_nulls_is_passed_over_without_reading_it_byte_by_byte() {
+        // Four GiB of padding: a hole in a sparse file, then nulls written
+        // out. The streams end where the compressed bytes do.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f.xz");
+        let packed = xz(&[7u8; 3000]);
+        std::fs::write(&path, &packed).unwrap();
+        let f = std::fs::OpenOptions::new().append(true).open(&path).unwrap();
+        f.set_len(packed.len() as u64 + (4 << 30)).unwrap();
+        let expected = Some(XzLen {
+            content: 3000,
+            streams_end: packed.len() as u64,
+        });
+        // (Read four bytes a time, the hole alone would take a billion reads.)
+        assert_eq!(decompressed_len(&File::open(&path).unwrap()), expected);
+        let mut written = packed.clone();
+        written.extend(vec![0u8; 3 << 20]);
+        std::fs::write(&path, &written).unwrap();
+        assert_eq!(decompressed_len(&File::open(&path).unwrap()), expected);
     }
 
     #[test]

@@ -208,6 +208,11 @@ pub fn compute(req: &Request, progress: Progress) -> Result<Option<Outcome>, Com
     // A file another program removed, replaced or wrote over meanwhile is
     // said, not reported as the table computed.
     writer.check_written()?;
+    if req.stop.requested() {
+        // Heard as the last columns were committed: said, not dropped.
+        let n = writer.committed_columns().checked_sub(1);
+        return Err(ComputeError::Interrupted { n, reached: true });
+    }
     Ok(Some(Outcome {
         from_n: from_columns.checked_sub(1),
         n: req.n,

@@ -290,6 +290,10 @@ pub fn extend(
     if let Some(c) = checkpoint {
         save(&sweep, &c.path).map_err(|e| io_error(c, e))?;
     }
+    if stop.requested() {
+        // Heard as the last slabs were committed: said, not dropped.
+        return Ok(Extended::Stopped(sweep.p() as u64));
+    }
     Ok(Extended::Done {
         checked: (done - 1).saturating_sub(resumed.unwrap_or(0)),
         resumed,

@@ -111,8 +111,12 @@ pub fn run(args: &Args) -> Result<()> {
     let bytes = std::fs::metadata(&path)?.len();
     match outcome {
         Extended::Stopped(p) => Err(Interrupted(format!(
-            "interrupted; {} holds every p <= {p}; run the same command to continue",
-            path.shown()
+            "interrupted; {} holds every p <= {p}{}",
+            path.shown(),
+            match u64::from(p) >= u64::from(args.n) {
+                true => ", all that was asked: nothing is left to compute",
+                false => "; run the same command to continue",
+            }
         ))
         .into()),
         Extended::Held => {

@@ -38,8 +38,10 @@ pub enum DescriptorError {
         /// The version in the file.
         found: u32,
     },
-    /// Wrong length or checksum.
-    #[error("damaged census descriptor file (length or checksum); make the census again")]
+    /// A length, checksum or record that is not the writer's.
+    #[error(
+        "damaged census descriptor file (its length, checksum or records); make the census again"
+    )]
     Damaged,
     /// Nothing in the file.
     #[error("the file is empty, not a census descriptor file")]
@@ -60,6 +62,12 @@ pub enum DescriptorError {
     /// The read was stopped (Ctrl-C) before its end.
     #[error("interrupted before the census descriptor file was read")]
     Stopped,
+    /// The file's length or time of change moved while it was read, and
+    /// what was read did not hold together.
+    #[error(
+        "the census file changed while it was read (another program wrote to it); read it again once it is written"
+    )]
+    Changed,
     /// The path is no regular file, or a link to nothing (the message names it).
     #[error(transparent)]
     Input(InputError),
@@ -307,18 +315,22 @@ fn read_file(path: &Path, file: &File, xz: bool, stop: &Stop) -> Result<Vec<u8>,
         true => crate::base::xz_len::decompressed_len(file),
         false => None,
     };
-    let mut content = Content::of(file, xz).map_err(io)?;
+    // The decoder reads no further than the last stream: the padding after
+    // it, which a sparse file may hold gigabytes of, is nulls and nothing
+    // more (`xz_len`).
+    let streams_end = indexed.map(|l| l.streams_end);
+    let mut content = Content::of(file, xz, streams_end).map_err(io)?;
     let mut bytes = Vec::new();
     let mut by_index = false;
-    let len = match indexed {
+    let len = match indexed.map(|l| l.content) {
         Some(len) if header_allows(&mut content, &mut bytes, len).map_err(io)? => {
             machine_holds(len)?;
             by_index = true;
             len
         }
         _ => {
-            let len = measure(&mut Content::of(file, xz).map_err(io)?, stop)?;
-            (content, bytes) = (Content::of(file, xz).map_err(io)?, Vec::new());
+            let len = measure(&mut Content::of(file, xz, None).map_err(io)?, stop)?;
+            (content, bytes) = (Content::of(file, xz, None).map_err(io)?, Vec::new());
             len
         }
     };
@@ -477,18 +489,22 @@ fn machine_holds(len: u64) -> Result<(), DescriptorError> {
 enum Content<'a> {
     /// The file, and how many of its bytes are left.
     Plain(BufReader<&'a File>, u64),
-    Xz(Box<xz2::read::XzDecoder<BufReader<&'a File>>>),
+    Xz(Box<xz2::read::XzDecoder<BufReader<io::Take<&'a File>>>>),
 }
 
 impl<'a> Content<'a> {
     /// `file` from its start; `xz`: decompressed (every stream of a
-    /// multi-stream file, as `xz` reads them).
-    fn of(file: &'a File, xz: bool) -> io::Result<Content<'a>> {
+    /// multi-stream file, as `xz` reads them), its bytes read no further
+    /// than `streams_end` where that is given.
+    fn of(file: &'a File, xz: bool, streams_end: Option<u64>) -> io::Result<Content<'a>> {
         let mut f = file;
         f.seek(SeekFrom::Start(0))?;
         Ok(match xz {
             false => Content::Plain(BufReader::new(f), file.metadata()?.len()),
-            true => Content::Xz(Box::new(crate::base::text::xz_decoder(BufReader::new(f)))),
+            true => {
+                let bytes = BufReader::new(f.take(streams_end.unwrap_or(u64::MAX)));
+                Content::Xz(Box::new(crate::base::text::xz_decoder(bytes)))
+            }
         })
     }
 
@@ -552,12 +568,22 @@ impl Descriptors {
             e => DescriptorError::Input(e),
         })?;
         let xz = path.extension().is_some_and(|e| e == "xz");
-        let bytes = read_file(path, &file, xz, stop).map_err(|e| match e {
+        // What another program's writing changes: a file that fails to hold
+        // together and has changed since it was opened was read while it
+        // was written, which is not damage.
+        let stamp = |f: &File| f.metadata().ok().map(|m| (m.len(), m.modified().ok()));
+        let opened = stamp(&file);
+        let changed = |e: DescriptorError| match e {
+            DescriptorError::Stopped => e,
+            _ if stamp(&file) != opened => DescriptorError::Changed,
+            e => e,
+        };
+        let bytes = read_file(path, &file, xz, stop).map_err(|e| match changed(e) {
             // `measure` knows no path.
             DescriptorError::Io { error, .. } => io(error),
             e => e,
         })?;
-        let header = raw::decode_header(&bytes)?;
+        let header = raw::decode_header(&bytes).map_err(changed)?;
         Ok(Descriptors { bytes, header })
     }
 

@@ -310,14 +310,53 @@ pub(crate) fn decode_header(b: &[u8]) -> Result<Header, DescriptorError> {
     if header.file_len() != b.len() || crc32fast::hash(&b[..body]) != u32_at(b, body) {
         return Err(DescriptorError::Damaged);
     }
+    check_records(b, &header)?;
     Ok(header)
+}
+
+/// Checks every record against the layout the writer gives them (FORMAT.md):
+/// a class of the three, a flag of 0 or 1, zero padding, a start that fits a
+/// `u32`; a periodic row's period at least 1 and its patterns laid end to end
+/// in the pool from index 0, filling it; the other rows' fields zero but the
+/// running index. A checksum that holds says the bytes are as written, not
+/// that a program wrote them so: a file made or mended by other means is
+/// refused here, where otherwise a period of 0 or a pattern past the pool
+/// would be read from it.
+fn check_records(b: &[u8], header: &Header) -> Result<(), DescriptorError> {
+    let mut index = 0u64;
+    for r in 0..header.rows as usize {
+        let at = HEADER + RECORD * r;
+        let (class, flag) = (b[at], b[at + 1]);
+        let period = u64::from(u32_at(b, at + 4));
+        let (start, closed_at) = (u64_at(b, at + 8), u64_at(b, at + 24));
+        let laid = b[at + 2] == 0
+            && b[at + 3] == 0
+            && flag <= 1
+            && start <= u64::from(u32::MAX)
+            && u64_at(b, at + 16) == index
+            && match class {
+                OPEN => period == 0 && start == 0 && closed_at == 0,
+                CONSTANT => period == 0 && closed_at == 0,
+                PERIODIC => period >= 1,
+                _ => false,
+            };
+        if !laid {
+            return Err(DescriptorError::Damaged);
+        }
+        index += period;
+    }
+    if index != header.pool {
+        return Err(DescriptorError::Damaged);
+    }
+    Ok(())
 }
 
 /// Row `r`'s status from a checked file (`r < header.rows`).
 pub(crate) fn decode_row(b: &[u8], header: &Header, r: u32) -> Option<RowStatus> {
     let at = HEADER + RECORD * r as usize;
     let period = u32_at(b, at + 4) as usize;
-    // The checksum held, so the record is the writer's, which widened a u32.
+    // Checked when the file was opened (`check_records`): a start that fits
+    // a `u32`, a pattern inside the pool.
     let start = u32::try_from(u64_at(b, at + 8)).ok()?;
     let index = narrow::<usize, _>(u64_at(b, at + 16));
     let closed_at = u64_at(b, at + 24);

@@ -34,8 +34,12 @@ pub enum TransposeError {
     /// Stopped on request: the rows committed are kept in the file at this
     /// path, and the same call continues from them.
     #[error(
-        "{}: stopped with {done} of {all} rows written; they are kept, and the same command continues from them",
-        .path.display()
+        "{}: stopped with {done} of {all} rows written; {}",
+        .path.display(),
+        match done >= all {
+            true => "the table by rows is whole: nothing is left to write",
+            false => "they are kept, and the same command continues from them",
+        }
     )]
     Stopped {
         /// The table by rows.
@@ -133,12 +137,19 @@ pub fn transpose_in_bands(
     {
         let _ = std::fs::remove_file(out);
     }
-    checked
-        .map(|()| match whole {
-            true => Transposed::Held { n },
-            false => Transposed::Written { n, from },
-        })
-        .map_err(dst)
+    checked.map_err(dst)?;
+    if stop.requested() && !whole {
+        // Heard as the last rows were committed: said, not dropped.
+        return Err(TransposeError::Stopped {
+            path: out.to_path_buf(),
+            done: n + 1,
+            all: n + 1,
+        });
+    }
+    Ok(match whole {
+        true => Transposed::Held { n },
+        false => Transposed::Written { n, from },
+    })
 }
 
 /// The device and inode of the file at `path`, if there is one.
