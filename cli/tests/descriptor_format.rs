@@ -182,22 +182,48 @@ fn records_the_writer_cannot_have_written_are_refused_though_the_checksum_holds(
     write(&path, 10);
     let good = std::fs::read(&path).unwrap();
     let record = |r: usize| 32 + 32 * r;
-    let put32 = |b: &mut Vec<u8>, at: usize, v: u32| b[at..at + 4].copy_from_slice(&v.to_le_bytes());
-    let put64 = |b: &mut Vec<u8>, at: usize, v: u64| b[at..at + 8].copy_from_slice(&v.to_le_bytes());
+    let put32 =
+        |b: &mut Vec<u8>, at: usize, v: u32| b[at..at + 4].copy_from_slice(&v.to_le_bytes());
+    let put64 =
+        |b: &mut Vec<u8>, at: usize, v: u64| b[at..at + 8].copy_from_slice(&v.to_le_bytes());
     type Edit = Box<dyn Fn(&mut Vec<u8>)>;
     let edits: Vec<(&str, Edit)> = vec![
         ("period 0", Box::new(move |b| put32(b, record(0) + 4, 0))),
-        ("period past the pool", Box::new(move |b| put32(b, record(3) + 4, 3))),
-        ("period u32::MAX", Box::new(move |b| put32(b, record(0) + 4, u32::MAX))),
-        ("pool index past the pool", Box::new(move |b| put64(b, record(3) + 16, 3))),
-        ("pool index overlapping", Box::new(move |b| put64(b, record(3) + 16, 0))),
+        (
+            "period past the pool",
+            Box::new(move |b| put32(b, record(3) + 4, 3)),
+        ),
+        (
+            "period u32::MAX",
+            Box::new(move |b| put32(b, record(0) + 4, u32::MAX)),
+        ),
+        (
+            "pool index past the pool",
+            Box::new(move |b| put64(b, record(3) + 16, 3)),
+        ),
+        (
+            "pool index overlapping",
+            Box::new(move |b| put64(b, record(3) + 16, 0)),
+        ),
         ("class 3", Box::new(move |b| b[record(1)] = 3)),
         ("flag 2", Box::new(move |b| b[record(1) + 1] = 2)),
         ("padding", Box::new(move |b| b[record(1) + 2] = 1)),
-        ("start past u32", Box::new(move |b| put64(b, record(1) + 8, 1 << 32))),
-        ("open row with a period", Box::new(move |b| put32(b, record(2) + 4, 1))),
-        ("constant row with a period", Box::new(move |b| put32(b, record(1) + 4, 1))),
-        ("pool larger than the patterns", Box::new(move |b| put64(b, 24, 4))),
+        (
+            "start past u32",
+            Box::new(move |b| put64(b, record(1) + 8, 1 << 32)),
+        ),
+        (
+            "open row with a period",
+            Box::new(move |b| put32(b, record(2) + 4, 1)),
+        ),
+        (
+            "constant row with a period",
+            Box::new(move |b| put32(b, record(1) + 4, 1)),
+        ),
+        (
+            "pool larger than the patterns",
+            Box::new(move |b| put64(b, 24, 4)),
+        ),
     ];
     for (what, edit) in &edits {
         let mut b = good.clone();
@@ -213,7 +239,9 @@ fn records_the_writer_cannot_have_written_are_refused_though_the_checksum_holds(
         let err = Descriptors::open(&path).err().map(|e| e.to_string());
         assert_eq!(
             err.as_deref(),
-            Some("damaged census descriptor file (its length, checksum or records); make the census again"),
+            Some(
+                "damaged census descriptor file (its length, checksum or records); make the census again"
+            ),
             "{what}"
         );
     }

@@ -121,6 +121,25 @@ fn a_full_disk_leaves_every_old_result_whole() {
     }
     let after = [snapshot(&plots), snapshot(&analysis), snapshot(&at("c"))];
     assert!(before == after, "every old file whole, nothing beside it");
+    // A table by rows is refused before any of it is written, with what it
+    // needs and what there is.
+    let rows = at("rows.c3t");
+    let out = chomp3(&[
+        "transpose",
+        "--quiet",
+        "--table",
+        l,
+        "--out",
+        rows.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.starts_with("chomp3: error: not enough free disk in "),
+        "{err}"
+    );
+    assert!(err.contains("the table by rows needs"), "{err}");
+    assert!(!rows.exists(), "nothing written");
 }
 
 /// `/dev/full` open for writing (`None` where there is none) and a table to

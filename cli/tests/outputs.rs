@@ -2012,6 +2012,19 @@ fn an_output_named_as_a_lock_is_refused_for_its_name_first() {
         refused(d, &args, 1, name);
     }
     assert_eq!(std::fs::read(d.join(".c.tsv.lock")).unwrap(), b"");
+    // The outputs that are directories: a directory of that name would
+    // stand where the writer of `c.tsv` takes its lock.
+    succeeds(d, &["compute", "--quiet", "--n", "60", "--table", "t.c3t"]);
+    for out in [".c.tsv.lock", ".c.tsv.new-12"] {
+        refused(
+            d,
+            &["analyze", "--quiet", "--table", "t.c3t", "--out", out],
+            1,
+            name,
+        );
+        refused(d, &["plot", "--table", "t.c3t", "--out", out], 1, name);
+        assert!(!d.join(out).is_dir(), "{out}");
+    }
 }
 
 /// A note on standard error that names a path holding a newline stays one

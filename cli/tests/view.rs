@@ -380,6 +380,14 @@ fn bad_requests_get_a_4xx_and_one_line() {
         assert_eq!(text.trim_end().lines().count(), 1, "{path}: {text:?}");
         assert!(!text.contains("do not serve") && !text.contains("root:"));
     }
+    // The default end of a row stays within the bound a given one is held to.
+    let row = v.json("/api/row?r=5&from=9223372036854775800");
+    assert_eq!(
+        row["to"],
+        serde_json::json!(9223372036854775807u64),
+        "{row}"
+    );
+    assert_eq!(row["values"].as_array().map(Vec::len), Some(8), "{row}");
     let (status, _) = v.raw("POST /api/cell?q=1&r=1 HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
     assert_eq!(status, 405);
     // Malformed requests of every sort get a 4xx and one line, and the

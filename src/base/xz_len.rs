@@ -202,7 +202,10 @@ mod tests {
         let path = dir.path().join("f.xz");
         let packed = xz(&[7u8; 3000]);
         std::fs::write(&path, &packed).unwrap();
-        let f = std::fs::OpenOptions::new().append(true).open(&path).unwrap();
+        let f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap();
         f.set_len(packed.len() as u64 + (4 << 30)).unwrap();
         let expected = Some(XzLen {
             content: 3000,

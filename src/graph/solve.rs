@@ -65,6 +65,11 @@ pub enum MemoError {
     /// Not a graph memo.
     #[error("not a chomp3 graph memo (no CHOMP3GM header); {START_OVER}")]
     NotThisFile,
+    /// Another kind of file chomp3 writes.
+    #[error(
+        "this file is {0}, not a graph memo; give the path of a memo, or a new path to start one"
+    )]
+    OtherFile(&'static str),
     /// Written by another layout version.
     #[error(
         "graph memo of version {found}; this chomp3 reads version {expected} only; {START_OVER}"
@@ -276,7 +281,14 @@ impl Solver {
             .map_err(MemoError::Io)?;
         match magic.len() {
             0 => return Err(MemoError::Empty),
-            _ if !MAGIC.starts_with(&magic) => return Err(MemoError::NotThisFile),
+            _ if !MAGIC.starts_with(&magic) => {
+                // Another kind of file chomp3 writes is named, and kept.
+                let _ = (&mut rd).take(64).read_to_end(&mut magic);
+                return Err(match crate::outputs::kind_of(&magic) {
+                    Some(kind) => MemoError::OtherFile(kind.what()),
+                    None => MemoError::NotThisFile,
+                });
+            }
             1..8 => return Err(MemoError::Damaged("truncated".into())),
             _ => {}
         }

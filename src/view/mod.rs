@@ -113,7 +113,10 @@ fn row(s: &Sources, query: &str) -> Result<Reply, String> {
     let q = Query::parse(query, &["r", "from", "to"])?;
     let r = q.number("r", MAX_CELL)?;
     let from = q.optional_number("from", MAX_CELL)?.unwrap_or(r);
-    let to = q.optional_number("to", MAX_CELL)?.unwrap_or(from + 199);
+    // The default stays within the bound a given `to` is held to.
+    let to = q
+        .optional_number("to", MAX_CELL)?
+        .unwrap_or(from.saturating_add(199).min(MAX_CELL));
     Ok(Reply::json(api::row(s, r, from, to)?))
 }
 

@@ -40,6 +40,9 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> Result<()> {
+    // A directory named as another output's lock or file written aside
+    // would stand in that writer's way: refused by its name first.
+    chomp3::base::lock::check_name(&args.out)?;
     // One analysis into `--out` at a time, from the check of what is there
     // to the last file written.
     let _held = chomp3::base::lock::lock(&args.out.join("summary.json"))?;

@@ -66,6 +66,9 @@ fn made(kind: &str, n: u64, args: &[String]) -> Made {
 }
 
 pub fn run(args: &Args) -> Result<()> {
+    // A directory named as another output's lock or file written aside
+    // would stand in that writer's way: refused by its name first.
+    chomp3::base::lock::check_name(&args.out)?;
     // One drawer into `--out` at a time, from the check of its record to the
     // last figure (the drawing locks it too; this process holds it already).
     let _held = chomp3::base::lock::lock_for_calls(&args.out.join(chomp3::plot::record::RECORD))?;

@@ -402,6 +402,8 @@ class GrundyTable:
         return f"GrundyTable({self.path!r}, N = {self.n})"
 
     def __getitem__(self, key) -> int:
+        if not isinstance(key, tuple) or len(key) != 3:
+            raise TypeError("a Grundy table is indexed g[p, q, r] (three whole numbers)")
         p, q, r = _ordered(*key)
         return self._inner.get(p, q, r)
 
@@ -630,7 +632,7 @@ def _progress_bar(total_label: str, enabled: bool):
         tqdm = None
     state: dict = {}
 
-    def update(done: int, total: int) -> None:
+    def draw(done: int, total: int) -> None:
         if tqdm is not None:
             bar = state.get("bar")
             if bar is None:
@@ -643,6 +645,17 @@ def _progress_bar(total_label: str, enabled: bool):
             if done >= total:
                 sys.stderr.write("\n")
             sys.stderr.flush()
+
+    def update(done: int, total: int) -> None:
+        if state.get("off"):
+            return
+        try:
+            draw(done, total)
+        except Exception:
+            # Standard error full, closed or gone: the bar is left off and
+            # the work goes on, as the command line's does. (An exception of
+            # a callback of the caller's own still stops the call.)
+            state["off"] = True
 
     return update
 

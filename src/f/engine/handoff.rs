@@ -252,7 +252,14 @@ mod tests {
     /// word `q0 / 64`: value `v` of column `q` is in when `v - q` is in
     /// `offsets`, except for the values `noise` flips at random, and every
     /// word of the columns in `random` is at random.
-    fn sets(at: Place, words: usize, offsets: &[u32], noise: u32, random: &[u32], rng: &mut u64) -> Vec<u64> {
+    fn sets(
+        at: Place,
+        words: usize,
+        offsets: &[u32],
+        noise: u32,
+        random: &[u32],
+        rng: &mut u64,
+    ) -> Vec<u64> {
         let base = 64 * (at.q0 / 64);
         let mut used = vec![0u64; (at.q_end - at.q0) as usize * words];
         for (j, column) in used.chunks_exact_mut(words).enumerate() {
@@ -305,14 +312,24 @@ mod tests {
             let mut taken = vec![u64::MAX; used.len()];
             above.take_handoff(at, lo, rows_end, used_words, &mut taken, &message);
             let w = handoff_words(at, lo, used_words);
-            for (got, sent) in taken.chunks_exact(used_words).zip(used.chunks_exact(used_words)) {
+            for (got, sent) in taken
+                .chunks_exact(used_words)
+                .zip(used.chunks_exact(used_words))
+            {
                 assert_eq!(got[..w], sent[..w], "block {block}");
-                assert!(got[w..].iter().all(|&x| x == u64::MAX), "only the edge's words");
+                assert!(
+                    got[w..].iter().all(|&x| x == u64::MAX),
+                    "only the edge's words"
+                );
             }
             let whole = 1 + 8 * w * cols as usize;
             kinds.push(message[0]);
             if message[0] == CHANGES && noise == 2 {
-                assert!(message.len() * 10 < whole, "block {block}: {} of {whole}", message.len());
+                assert!(
+                    message.len() * 10 < whole,
+                    "block {block}: {} of {whole}",
+                    message.len()
+                );
             }
             q0 += cols;
         }

@@ -31,6 +31,19 @@ pub enum TransposeError {
     /// The table by rows (at this path) cannot be made or continued.
     #[error("{}", .1.with_path(.0))]
     Out(PathBuf, TableError),
+    /// The directory has less room than the table by rows needs.
+    #[error(
+        "not enough free disk in {}: the table by rows needs {needed} more bytes, {available} available",
+        .dir.display()
+    )]
+    DiskFull {
+        /// The directory of the table by rows.
+        dir: PathBuf,
+        /// Bytes it still needs.
+        needed: u64,
+        /// Bytes free there.
+        available: u64,
+    },
     /// Stopped on request: the rows committed are kept in the file at this
     /// path, and the same call continues from them.
     #[error(
@@ -94,6 +107,25 @@ pub fn transpose_in_bands(
         shape: Shape::Triangle,
     });
     let n = n.map_err(src)?;
+    // What the whole table by rows takes, against the room its directory
+    // has, before any of it is written (the rows written are kept).
+    let header = raw::Header {
+        shape: Shape::Rows,
+        bits: Shape::Rows.bits_for_capacity(n),
+        capacity: n,
+    };
+    let have = std::fs::metadata(out).map_or(0, |m| m.len());
+    let needed = header.file_len(raw::rows_units(n)).saturating_sub(have);
+    let dir = crate::base::atomic_write::parent_dir(out);
+    if let Ok(available) = fs4::available_space(&dir)
+        && needed > available
+    {
+        return Err(TransposeError::DiskFull {
+            dir,
+            needed,
+            available,
+        });
+    }
     let mut w = match out.exists() {
         true => unfinished(out, n),
         false => TableWriter::create_shape(out, Shape::Rows, n),
