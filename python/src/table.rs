@@ -31,6 +31,10 @@ pub(crate) fn table_error(path: &Path, e: TableError) -> PyErr {
         TableError::BeyondCapacity { .. } => {
             error(format!("{message}; chomp3.compute makes a new one"))
         }
+        // A table that could not be mapped for want of address space.
+        TableError::Io { error: e, .. } if e.kind() == std::io::ErrorKind::OutOfMemory => {
+            pyo3::exceptions::PyMemoryError::new_err(message)
+        }
         _ => error(message),
     }
 }

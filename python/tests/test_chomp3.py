@@ -1320,3 +1320,74 @@ def test_sizes_are_checked_before_the_work_and_the_room(tmp_path):
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and "refused:" in done.stdout, done.stderr
 
+
+
+def test_a_memo_path_holding_a_table_names_the_table_and_keeps_it(tmp_path):
+    table = tmp_path / "t.c3t"
+    chomp3.compute(40, table, progress=False)
+    before = table.read_bytes()
+    with pytest.raises(chomp3.Error, match=r"this file is an f\(q,r\) table") as e:
+        chomp3.Memo.load(table)
+    assert "delete" not in str(e.value)
+    assert table.read_bytes() == before
+
+
+def test_a_grundy_table_indexed_wrongly_says_how_to_index_it(tmp_path):
+    g = chomp3.grundy_table(12, tmp_path / "g.g3t", progress=False)
+    for key in [5, (5, 1), (5, 1, 0, 0), "a"]:
+        with pytest.raises(TypeError, match=r"indexed g\[p, q, r\]"):
+            g[key]
+    assert g[5, 1, 0] == chomp3.nim(5, 1, 0)
+
+
+PROGRESS_WITHOUT_STDERR = """
+import os, sys
+import chomp3
+n = chomp3.compute(3000, sys.argv[1], threads=1)
+os.write(1, f"{n is not None} {chomp3.Table(sys.argv[1]).n}".encode())
+"""
+
+
+def test_the_progress_bar_failing_leaves_the_work_going(tmp_path):
+    # Standard error full, or closed: the bar is cosmetic, the table is made.
+    for i, stderr in enumerate([open("/dev/full", "w"), subprocess.DEVNULL]):
+        path = tmp_path / f"t{i}.c3t"
+        args = [sys.executable, "-c", PROGRESS_WITHOUT_STDERR, str(path)]
+        if stderr is subprocess.DEVNULL:
+            # Closed, not redirected: sys.stderr is None in the child.
+            done = subprocess.run(
+                ["sh", "-c", '"$0" "$@" 2>&-', *args], capture_output=False,
+                stdout=subprocess.PIPE, timeout=300,
+            )
+        else:
+            done = subprocess.run(args, stdout=subprocess.PIPE, stderr=stderr, timeout=300)
+        assert done.returncode == 0, done
+        assert done.stdout == b"True 3000", done.stdout
+
+
+MAP_UNDER_A_LIMIT = """
+import re, resource, sys
+import chomp3
+vm = int(re.search(r"VmSize:\\s+(\\d+)", open("/proc/self/status").read()).group(1)) * 1024
+resource.setrlimit(resource.RLIMIT_AS, (vm + 40 * 2**20,) * 2)
+try:
+    chomp3.Table(sys.argv[1], mapped=True)
+    print("mapped")
+except MemoryError as e:
+    print("MemoryError", e)
+print(chomp3.Table(sys.argv[1])[100, 7])
+"""
+
+
+def test_a_table_that_cannot_be_mapped_under_a_limit_is_a_memory_error(tmp_path):
+    path = tmp_path / "t.c3t"
+    chomp3.compute(6000, path, progress=False)
+    done = subprocess.run(
+        [sys.executable, "-c", MAP_UNDER_A_LIMIT, str(path)],
+        capture_output=True, text=True, timeout=300,
+    )
+    lines = done.stdout.splitlines()
+    assert done.returncode == 0, done.stderr
+    assert lines[0].startswith("MemoryError") and "could not be mapped" in lines[0], lines
+    assert "ulimit -v" in lines[0], lines
+    assert int(lines[1]) == chomp3.Table(path)[100, 7]

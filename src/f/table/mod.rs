@@ -499,7 +499,22 @@ impl Table {
             // program truncates the file while it is mapped, reading the lost
             // pages raises SIGBUS and the process dies; no wrong value can be
             // returned (`OpenOptions::mapped(false)` is for processes that must live on).
-            let map = unsafe { Mmap::map(&file) }.map_err(TableError::io(path))?;
+            let map = unsafe { Mmap::map(&file) }.map_err(|e| {
+                TableError::io(path)(match e.raw_os_error() == Some(libc::ENOMEM) {
+                    // A want of address space, not a fault of the file.
+                    true => std::io::Error::new(
+                        std::io::ErrorKind::OutOfMemory,
+                        format!(
+                            "its {len} bytes could not be mapped into memory{}; run it again with more room",
+                            crate::base::memory::process_limit().map_or(String::new(), |l| format!(
+                                " (this process may map {} MiB: ulimit -v)",
+                                l >> 20
+                            ))
+                        ),
+                    ),
+                    false => e,
+                })
+            })?;
             Bytes::Map { map, file }
         } else {
             Bytes::Read {
