@@ -113,7 +113,7 @@ pub fn run(args: &Args) -> Result<()> {
         Extended::Stopped(p) => Err(Interrupted(format!(
             "interrupted; {} holds every p <= {p}{}",
             path.shown(),
-            match u64::from(p) >= u64::from(args.n) {
+            match p >= u64::from(args.n) {
                 true => ", all that was asked: nothing is left to compute",
                 false => "; run the same command to continue",
             }
