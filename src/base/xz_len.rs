@@ -8,6 +8,7 @@
 //! against the blocks it decoded, so a file whose index lies fails there).
 
 use std::fs::File;
+use std::io::{Seek, SeekFrom};
 use std::os::unix::fs::FileExt;
 
 /// Size of a stream's header and of its footer.
@@ -33,6 +34,17 @@ pub struct XzLen {
 /// where the file does not end as an `.xz` file does, or an index cannot be
 /// read (the caller then learns the length by decompressing).
 pub fn decompressed_len(file: &File) -> Option<XzLen> {
+    // `SEEK_DATA` moves the file's position: it is put back, so that a
+    // reader of the same `File` starts where it was.
+    let mut f = file;
+    let at = f.stream_position().ok()?;
+    let len = streams(file);
+    f.seek(SeekFrom::Start(at)).ok()?;
+    len
+}
+
+/// [`decompressed_len`], the file's position left where `SEEK_DATA` puts it.
+fn streams(file: &File) -> Option<XzLen> {
     let mut end = file.metadata().ok()?.len();
     let mut total: u64 = 0;
     let mut streams_end = None;
@@ -107,8 +119,8 @@ fn next_data(file: &File, at: u64) -> Option<u64> {
         return Some(at);
     };
     // SAFETY: `lseek` on a descriptor this `File` holds open; the position
-    // it moves is not used by this module's reads (`pread`), and every
-    // reader of the file seeks to its start before reading.
+    // it moves is not used by this module's reads (`pread`), and
+    // `decompressed_len` puts it back.
     let found = unsafe { libc::lseek(file.as_raw_fd(), offset, libc::SEEK_DATA) };
     match u64::try_from(found) {
         Ok(found) => Some(found),
@@ -217,6 +229,31 @@ mod tests {
         written.extend(vec![0u8; 3 << 20]);
         std::fs::write(&path, &written).unwrap();
         assert_eq!(decompressed_len(&File::open(&path).unwrap()), expected);
+    }
+
+    #[test]
+    fn the_file_is_read_from_where_it_was_after_its_length_is_taken() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f.xz");
+        // More than a MiB that does not compress, then padding: the system
+        // is asked where the data is a MiB from the end of each.
+        let mut rng = crate::base::test_rng::Rng(11);
+        let data: Vec<u8> = (0..3 << 19).map(|_| rng.next().to_le_bytes()[0]).collect();
+        let mut packed = xz(&data);
+        packed.extend(vec![0u8; 3 << 20]);
+        std::fs::write(&path, &packed).unwrap();
+        let mut f = File::open(&path).unwrap();
+        assert_eq!(
+            decompressed_len(&f).map(|l| l.content),
+            Some(data.len() as u64)
+        );
+        let mut out = Vec::new();
+        std::io::Read::read_to_end(
+            &mut xz2::read::XzDecoder::new_multi_decoder(&mut f),
+            &mut out,
+        )
+        .unwrap();
+        assert!(out == data);
     }
 
     #[test]
