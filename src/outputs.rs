@@ -153,6 +153,13 @@ pub fn found(path: &Path) -> std::io::Result<Found> {
     Ok(kind_of(&head).map_or(Found::Other, Found::Kind))
 }
 
+/// Refuses a directory an output is written into (a command's b-files) whose
+/// name chomp3 gives a lock or a file written aside: such a directory would
+/// stand in another writer's way.
+pub fn check_dir_name(dir: &Path) -> Result<(), OutputError> {
+    crate::base::lock::check_name(dir).map_err(OutputError::Name)
+}
+
 /// The kind of file that starts with `head`, if chomp3 writes such files: for
 /// a reader to say what a file of the wrong kind is.
 pub(crate) fn kind_of(head: &[u8]) -> Option<Kind> {

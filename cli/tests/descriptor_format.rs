@@ -51,7 +51,7 @@ fn sample() -> Vec<Option<RowStatus>> {
         Some(RowStatus {
             fate: Fate::Periodic {
                 start: 170,
-                pattern: vec![72, 70],
+                pattern: vec![4, 2],
             },
             known: Known::Certificate { closed_at: 2690 },
         }),
@@ -121,7 +121,7 @@ fn descriptor_bytes_follow_format_md() {
         assert_eq!(u64_at(rec, 24), closed, "row {r}");
     }
     let at = u64_at(record(3), 16) as usize;
-    assert_eq!((pool(at), pool(at + 1)), (72, 70));
+    assert_eq!((pool(at), pool(at + 1)), (4, 2));
     assert_eq!(pool(u64_at(record(0), 16) as usize), 1);
     // The facts section.
     let f = 32 + 32 * n + 4 * m;
@@ -224,6 +224,39 @@ fn records_the_writer_cannot_have_written_are_refused_though_the_checksum_holds(
             "pool larger than the patterns",
             Box::new(move |b| put64(b, 24, 4)),
         ),
+        // Values the game's bounds rule out (row 1 constant, row 3 periodic,
+        // the pool's entries at 160 .. 172, the facts after them).
+        (
+            "a row dead at its birth",
+            Box::new(move |b| put64(b, record(1) + 8, 1)),
+        ),
+        (
+            "a periodic start below its row",
+            Box::new(move |b| put64(b, record(3) + 8, 2)),
+        ),
+        ("a pattern value of 0", Box::new(move |b| put32(b, 164, 0))),
+        (
+            "a pattern value past r + 1",
+            Box::new(move |b| put32(b, 164, 5)),
+        ),
+        (
+            "a negative pattern value",
+            Box::new(move |b| put32(b, 168, u32::MAX)),
+        ),
+        ("f(1,1) = 1", Box::new(move |b| put32(b, 172 + 12, 1))),
+        ("f(2,2) = 6", Box::new(move |b| put32(b, 172 + 16, 6))),
+        (
+            "three P-positions of first row 1",
+            Box::new(move |b| put32(b, 172 + 24, 3)),
+        ),
+        (
+            "a row's least value 0",
+            Box::new(move |b| put32(b, 172 + 32, 0)),
+        ),
+        (
+            "a first column past the facts",
+            Box::new(move |b| put32(b, 172 + 4, 3)),
+        ),
     ];
     for (what, edit) in &edits {
         let mut b = good.clone();
@@ -268,7 +301,7 @@ fn lookup_uses_the_census_only_where_the_rules_allow() {
         &named(census.clone(), false),
     )
     .unwrap();
-    assert_eq!(a.value, 1072); // row 3 repeats [72, 70] from 170; 1000 - 170 is even
+    assert_eq!(a.value, 1004); // row 3 repeats [4, 2] from 170; 1000 - 170 is even
     assert!(matches!(a.source, Source::Census { table_n: None, .. }));
     // A named table that does not exist is an error, census or not.
     assert!(

@@ -2023,6 +2023,51 @@ fn an_output_named_as_a_lock_is_refused_for_its_name_first() {
             name,
         );
         refused(d, &["plot", "--table", "t.c3t", "--out", out], 1, name);
+        refused(
+            d,
+            &[
+                "grundy-table",
+                "--quiet",
+                "--n",
+                "8",
+                "--table",
+                "g.g3t",
+                "--bfiles",
+                out,
+            ],
+            1,
+            name,
+        );
+        refused(
+            d,
+            &[
+                "grundy-census",
+                "--quiet",
+                "--lines",
+                "4",
+                "--out",
+                "gc.tsv",
+                "--bfiles",
+                out,
+            ],
+            1,
+            name,
+        );
+        refused(
+            d,
+            &[
+                "grundy-periods",
+                "--quiet",
+                "--lines",
+                "4",
+                "--lag",
+                "576",
+                "--bfiles",
+                out,
+            ],
+            1,
+            name,
+        );
         assert!(!d.join(out).is_dir(), "{out}");
     }
 }

@@ -1363,6 +1363,25 @@ def test_the_progress_bar_failing_leaves_the_work_going(tmp_path):
             done = subprocess.run(args, stdout=subprocess.PIPE, stderr=stderr, timeout=300)
         assert done.returncode == 0, done
         assert done.stdout == b"True 3000", done.stdout
+    # A pipe nobody reads, full already: no bar is drawn into it, so nothing
+    # holds the call (a write there would wait for ever, and Ctrl-C with it).
+    read_end, write_end = os.pipe()
+    os.set_blocking(write_end, False)
+    try:
+        while True:
+            os.write(write_end, b"x" * 4096)
+    except BlockingIOError:
+        pass
+    os.set_blocking(write_end, True)
+    path = tmp_path / "t-pipe.c3t"
+    done = subprocess.run(
+        [sys.executable, "-c", PROGRESS_WITHOUT_STDERR, str(path)],
+        stdout=subprocess.PIPE, stderr=write_end, timeout=300,
+    )
+    os.close(read_end)
+    os.close(write_end)
+    assert done.returncode == 0, done
+    assert done.stdout == b"True 3000", done.stdout
 
 
 MAP_UNDER_A_LIMIT = """

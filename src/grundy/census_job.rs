@@ -147,6 +147,9 @@ impl Job {
             return Err(JobError::NoRectangles);
         }
         let plan = self.plan(names);
+        if let Some(dir) = &self.bfiles {
+            outputs::check_dir_name(dir)?;
+        }
         outputs::check(&plan)?;
         file::may_write(&self.out, self.lines, self.replace)?;
         if let Some(dir) = &self.bfiles {

@@ -125,6 +125,9 @@ impl Job {
                 plan.push(Output::new(dir.join(name), Kind::GrundyBFile, names.bfiles));
             }
         }
+        if let Some(dir) = &self.bfiles {
+            outputs::check_dir_name(dir)?;
+        }
         outputs::check(&plan)?;
         if let Some(dir) = &self.bfiles {
             // The b-file holds G(n,n,n) for every n <= the table's N, which

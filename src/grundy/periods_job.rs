@@ -253,6 +253,7 @@ impl Job {
         // The sweeps run on rayon's global pool.
         crate::base::threads::global()?;
         let plan = self.plan(names);
+        outputs::check_dir_name(&self.bfiles)?;
         outputs::check(&plan)?;
         if let Some(out) = &self.out {
             file::may_write(out, self.lines, self.replace)?;

@@ -621,10 +621,28 @@ def nim(
     return (value, source) if explain else value
 
 
+def _draws_on_stderr() -> bool:
+    """Whether a bar may be drawn on standard error: a terminal, or a stream
+    with no descriptor of its own (a notebook's). A pipe or a file gets no
+    bar, as from the command line: a pipe nobody reads would hold the call
+    once full, and Ctrl-C with it."""
+    stream = sys.stderr
+    if stream is None:
+        return False
+    try:
+        stream.fileno()
+    except Exception:
+        return True
+    try:
+        return bool(stream.isatty())
+    except Exception:
+        return False
+
+
 def _progress_bar(total_label: str, enabled: bool):
     """A callback ``(done, total)`` drawing a bar: tqdm when installed, else a
     line on stderr; a no-op when disabled."""
-    if not enabled:
+    if not enabled or not _draws_on_stderr():
         return None
     try:
         from tqdm.auto import tqdm

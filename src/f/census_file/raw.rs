@@ -322,6 +322,15 @@ pub(crate) fn decode_header(b: &[u8]) -> Result<Header, DescriptorError> {
 /// that a program wrote them so: a file made or mended by other means is
 /// refused here, where otherwise a period of 0 or a pattern past the pool
 /// would be read from it.
+///
+/// The values are held to the game's bounds too (doc/chomp.md section 2,
+/// the rule of `f::engine`): a row `r` dies at a column `s > r` (never at its
+/// birth), so a constant row's start is past `r`; a periodic row is live, so
+/// `q < f(q,r) <= q + r + 1` and each value of its pattern lies in
+/// `1 ..= r + 1`, from a start `>= r`; the facts' diagonal has
+/// `i < f(i,i) <= 2 i + 1`, at most `i + 1` P-positions of first row `i`, and
+/// a row's least value at least 1. A value outside them cannot be the
+/// census's, and is not answered from.
 fn check_records(b: &[u8], header: &Header) -> Result<(), DescriptorError> {
     let mut index = 0u64;
     for r in 0..header.rows as usize {
@@ -329,6 +338,7 @@ fn check_records(b: &[u8], header: &Header) -> Result<(), DescriptorError> {
         let (class, flag) = (b[at], b[at + 1]);
         let period = u64::from(u32_at(b, at + 4));
         let (start, closed_at) = (u64_at(b, at + 8), u64_at(b, at + 24));
+        let r64 = r as u64;
         let laid = b[at + 2] == 0
             && b[at + 3] == 0
             && flag <= 1
@@ -336,17 +346,48 @@ fn check_records(b: &[u8], header: &Header) -> Result<(), DescriptorError> {
             && u64_at(b, at + 16) == index
             && match class {
                 OPEN => period == 0 && start == 0 && closed_at == 0,
-                CONSTANT => period == 0 && closed_at == 0,
-                PERIODIC => period >= 1,
+                CONSTANT => period == 0 && closed_at == 0 && start > r64,
+                PERIODIC => period >= 1 && start >= r64,
                 _ => false,
             };
         if !laid {
             return Err(DescriptorError::Damaged);
         }
+        if class == PERIODIC {
+            // Inside the pool: the running index and the sum checked below.
+            let pool = header.pool_offset() + 4 * narrow::<usize, _>(index);
+            let end = pool + 4 * narrow::<usize, _>(period);
+            if end > header.facts_offset() {
+                return Err(DescriptorError::Damaged);
+            }
+            let most = i64::try_from(r64 + 1).unwrap_or(i64::MAX);
+            let within = (pool..end)
+                .step_by(4)
+                .all(|p| (1..=most).contains(&i64::from(i32_at(b, p))));
+            if !within {
+                return Err(DescriptorError::Damaged);
+            }
+        }
         index += period;
     }
     if index != header.pool {
         return Err(DescriptorError::Damaged);
+    }
+    // Facts of no computed column (a census stopped before its first) say
+    // nothing, and are not read.
+    if let Some(n) = header.facts_whole() {
+        let at = header.facts_offset();
+        let field =
+            |k: usize, i: usize| u64::from(u32_at(b, at + 8 + 4 * (k * (n as usize + 1) + i)));
+        let within = (0..=n as usize).all(|i| {
+            let q = i as u64;
+            let (diagonal, p_count, row_min) = (field(0, i), field(1, i), field(2, i));
+            (q + 1..=2 * q + 1).contains(&diagonal) && p_count <= q + 1 && row_min >= 1
+        });
+        let not_max = u32_at(b, at + 4);
+        if !within || (not_max != NONE && not_max > n) {
+            return Err(DescriptorError::Damaged);
+        }
     }
     Ok(())
 }
