@@ -33,6 +33,7 @@ use std::sync::Mutex;
 
 use super::{CHUNK_ROWS, Engine, Place};
 use crate::base::bytes::narrow;
+use crate::base::bytes::stream::{get32, get64};
 
 /// A message of the sets whole.
 const WHOLE: u8 = 0;
@@ -141,14 +142,15 @@ impl Engine {
     ) {
         let w = handoff_words(at, lo, used_words);
         let cols = at.q_end - at.q0;
-        let mut read = Reader(message);
-        let kind = read.byte();
+        let (&kind, mut read) = message
+            .split_first()
+            .expect("a hand-off too short for its block");
         let mut taken = self.edges.taken.lock().unwrap();
         let mut sets = vec![0u64; cols as usize * w];
         match kind {
             WHOLE => {
                 for x in &mut sets {
-                    *x = read.word();
+                    *x = u64_of(&mut read);
                 }
             }
             CHANGES => {
@@ -162,12 +164,12 @@ impl Engine {
                 {
                     let n = now.len().min(then.len());
                     now[..n].copy_from_slice(&then[..n]);
-                    match read.u32() {
-                        DENSE => now.iter_mut().for_each(|x| *x ^= read.word()),
+                    match u32_of(&mut read) {
+                        DENSE => now.iter_mut().for_each(|x| *x ^= u64_of(&mut read)),
                         listed => {
                             for _ in 0..listed {
-                                let i = read.u32() as usize;
-                                now[i] ^= read.word();
+                                let i = u32_of(&mut read) as usize;
+                                now[i] ^= u64_of(&mut read);
                             }
                         }
                     }
@@ -189,7 +191,7 @@ impl Engine {
         );
         drop(taken);
         if births(at, lo, rows_end) {
-            let extra = read.0;
+            let extra = read;
             let mut diagonal = self.diagonal.lock().unwrap();
             let base = at.q0 as usize / 64;
             let n = extra.len() / 8;
@@ -203,26 +205,14 @@ impl Engine {
     }
 }
 
-/// A message read from its start; a message shorter than its layout is a
-/// fault of the sender (the ranks run one program), so it panics.
-struct Reader<'a>(&'a [u8]);
+/// The next `u32` and `u64` of a message; a message shorter than its layout
+/// is a fault of the sender (the ranks run one program), so it panics.
+fn u32_of(read: &mut &[u8]) -> u32 {
+    get32(read).expect("a hand-off too short for its block")
+}
 
-impl Reader<'_> {
-    fn take<const N: usize>(&mut self) -> [u8; N] {
-        assert!(self.0.len() >= N, "a hand-off too short for its block");
-        let (head, rest) = self.0.split_at(N);
-        self.0 = rest;
-        head.try_into().unwrap()
-    }
-    fn byte(&mut self) -> u8 {
-        self.take::<1>()[0]
-    }
-    fn u32(&mut self) -> u32 {
-        u32::from_le_bytes(self.take())
-    }
-    fn word(&mut self) -> u64 {
-        u64::from_le_bytes(self.take())
-    }
+fn u64_of(read: &mut &[u8]) -> u64 {
+    get64(read).expect("a hand-off too short for its block")
 }
 
 /// Words of each column set that rows `< lo` can have set in the block: their
