@@ -155,7 +155,7 @@ fn descriptor_bytes_follow_format_md() {
 fn a_damaged_descriptor_file_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("c.c3d");
-    write(&path, 10);
+    write(&path, 2700);
     let mut b = std::fs::read(&path).unwrap();
     b[40] ^= 1;
     std::fs::write(&path, &b).unwrap();
@@ -179,7 +179,7 @@ fn records_the_writer_cannot_have_written_are_refused_though_the_checksum_holds(
     // u32, an open row with fields, a pool the patterns do not fill.
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("c.c3d");
-    write(&path, 10);
+    write(&path, 2700);
     let good = std::fs::read(&path).unwrap();
     let record = |r: usize| 32 + 32 * r;
     let put32 =
@@ -256,6 +256,43 @@ fn records_the_writer_cannot_have_written_are_refused_though_the_checksum_holds(
         (
             "a first column past the facts",
             Box::new(move |b| put32(b, 172 + 4, 3)),
+        ),
+        // Values the census's own header rules out (2,700 columns computed;
+        // row 3 periodic from 170 with period 2, its certificate closed at
+        // 2,690): a death or a certificate at a column not computed, a
+        // certificate closed before its start or within a period of it, a
+        // start called a bound on a row that is not periodic.
+        (
+            "a row dead at a column not computed",
+            Box::new(move |b| put64(b, record(1) + 8, 2700)),
+        ),
+        (
+            "a row dead at the last column a u32 holds",
+            Box::new(move |b| put64(b, record(1) + 8, u64::from(u32::MAX))),
+        ),
+        (
+            "a certificate closed at column 0",
+            Box::new(move |b| put64(b, record(3) + 24, 0)),
+        ),
+        (
+            "a certificate closed within a period of its start",
+            Box::new(move |b| put64(b, record(3) + 24, 171)),
+        ),
+        (
+            "a certificate closed past the columns computed",
+            Box::new(move |b| put64(b, record(3) + 24, 2701)),
+        ),
+        (
+            "a certificate closed at the last column a u64 holds",
+            Box::new(move |b| put64(b, record(3) + 24, u64::MAX)),
+        ),
+        (
+            "a bound on a constant row",
+            Box::new(move |b| b[record(1) + 1] = 1),
+        ),
+        (
+            "a bound on an open row",
+            Box::new(move |b| b[record(2) + 1] = 1),
         ),
     ];
     for (what, edit) in &edits {

@@ -315,10 +315,18 @@ pub(crate) fn decode_header(b: &[u8]) -> Result<Header, DescriptorError> {
 }
 
 /// Checks every record against the layout the writer gives them (FORMAT.md):
-/// a class of the three, a flag of 0 or 1, zero padding, a start that fits a
-/// `u32`; a periodic row's period at least 1 and its patterns laid end to end
-/// in the pool from index 0, filling it; the other rows' fields zero but the
-/// running index. A checksum that holds says the bytes are as written, not
+/// a class of the three, zero padding, a start that fits a `u32`; a periodic
+/// row's period at least 1, a flag of 0 or 1 (only a periodic row's start
+/// can be a bound), and its patterns laid end to end in the pool from index
+/// 0, filling it; the other rows' fields zero but the running index.
+///
+/// And against the census's own header: a constant row died at a column the
+/// census computed (`start < columns`); a periodic row's certificate closed
+/// at a column it computed, at least a period past the start
+/// (`start + period <= closed_at <= columns`: the census proves a row
+/// `k`-periodic from a column `qs` on comparing its states at `qs` and
+/// `qs + k`, and closes the certificate at `qs + k`; the least period
+/// divides `k` and the start is at most `qs`, `census::tracker`). A checksum that holds says the bytes are as written, not
 /// that a program wrote them so: a file made or mended by other means is
 /// refused here, where otherwise a period of 0 or a pattern past the pool
 /// would be read from it.
@@ -339,15 +347,23 @@ fn check_records(b: &[u8], header: &Header) -> Result<(), DescriptorError> {
         let period = u64::from(u32_at(b, at + 4));
         let (start, closed_at) = (u64_at(b, at + 8), u64_at(b, at + 24));
         let r64 = r as u64;
+        let columns = header.columns;
         let laid = b[at + 2] == 0
             && b[at + 3] == 0
-            && flag <= 1
             && start <= u64::from(u32::MAX)
             && u64_at(b, at + 16) == index
             && match class {
-                OPEN => period == 0 && start == 0 && closed_at == 0,
-                CONSTANT => period == 0 && closed_at == 0 && start > r64,
-                PERIODIC => period >= 1 && start >= r64,
+                OPEN => flag == 0 && period == 0 && start == 0 && closed_at == 0,
+                CONSTANT => {
+                    flag == 0 && period == 0 && closed_at == 0 && r64 < start && start < columns
+                }
+                PERIODIC => {
+                    flag <= 1
+                        && period >= 1
+                        && start >= r64
+                        && start + period <= closed_at
+                        && closed_at <= columns
+                }
                 _ => false,
             };
         if !laid {
