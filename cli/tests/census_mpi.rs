@@ -407,6 +407,39 @@ fn a_refusal_on_one_rank_alone_stops_every_rank() {
     assert!(!out.exists(), "{err}");
 }
 
+/// A process of the job that runs another command than the census (mpirun's
+/// `A : B`) refuses at once, not zero, so that mpirun ends the job: the
+/// census rank does not wait for it without end.
+#[test]
+fn another_command_in_a_census_job_ends_the_job() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("census.tsv");
+    let table = dir.path().join("t.c3t");
+    ok(
+        Command::new(env!("CARGO_BIN_EXE_chomp3"))
+            .args(["compute", "--quiet", "--n", "30", "--table"])
+            .arg(&table)
+            .output()
+            .unwrap(),
+        "compute",
+    );
+    for other in [&["get", "5", "5", "--table"][..], &["info", "--table"]] {
+        let mut job = mpirun(1);
+        job.args(census_args(&out, ROWS))
+            .args([":", "-n", "1", env!("CARGO_BIN_EXE_chomp3")])
+            .args(other)
+            .arg(&table);
+        let refused = within(&mut job, Duration::from_secs(60));
+        let err = String::from_utf8_lossy(&refused.stderr);
+        assert!(!refused.status.success(), "{err}");
+        assert!(
+            err.contains("started by an MPI launcher as one of several processes; only `chomp3 census` runs so"),
+            "{err}"
+        );
+        assert!(!out.exists(), "{err}");
+    }
+}
+
 /// Each rank's trace file (`FILE.k-of-P`) is checked before any work like
 /// every output: a file of another kind or a directory there, or another
 /// output of the same name, stops every rank with nothing computed or

@@ -56,7 +56,8 @@ unsafe impl Sync for Mpi {}
 
 impl Mpi {
     /// Initializes MPI with full thread support (the engine's threads send and
-    /// receive on their own); an error if MPI cannot give it.
+    /// receive on their own); an error if MPI cannot give it. Returns once
+    /// every process of the job has called it.
     pub fn init() -> Result<Mpi, MpiError> {
         let (universe, threading) = mpi::initialize_with_threading(mpi::Threading::Multiple)
             .ok_or(MpiError::AlreadyInitialized)?;
@@ -72,8 +73,11 @@ impl Mpi {
             SimpleCommunicator::world().abort(101);
         }));
         let world = universe.world();
-        // Every rank calls this here (a collective call), at its start.
+        // Every rank calls this here (a collective call), at its start; the
+        // barrier after it returns once every process of the job has started
+        // MPI, which the caller may bound.
         let local = narrow::<u32, _>(world.split_shared(world.rank()).size());
+        world.barrier();
         Ok(Mpi {
             world,
             local,

@@ -144,6 +144,19 @@ pub fn ctrl_c() -> Stop {
     CTRL_C.get_or_init(Stop::new).clone()
 }
 
+/// An interruption if Ctrl-C came after the work's last look at it, as its
+/// results were written: they are whole (`what` says where), and the
+/// command still ends as interrupted.
+pub(crate) fn heard_at_the_end(what: &str) -> anyhow::Result<()> {
+    match ctrl_c().requested() {
+        true => Err(Interrupted(format!(
+            "interrupted as the results were written; {what}: all that was asked, nothing is left to compute"
+        ))
+        .into()),
+        false => Ok(()),
+    }
+}
+
 /// Set while a command that ends at once on Ctrl-C writes its results
 /// (see [`main`]): Ctrl-C then waits for the end of the writing.
 static WRITING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
@@ -218,6 +231,15 @@ pub fn main() -> ExitCode {
     #[cfg(target_os = "linux")]
     unsafe {
         libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
+    // Under an MPI launcher, every process of the job must run the census:
+    // another command ends at once, not zero, so that the launcher ends the
+    // job rather than leave its census ranks waiting for this one.
+    if !matches!(cli.command, Cmd::Census(_)) && census::ranks::one_of_several() {
+        note!(
+            "chomp3: error: started by an MPI launcher as one of several processes; only `chomp3 census` runs so: run this command alone"
+        );
+        return ExitCode::from(2);
     }
     let stop = ctrl_c();
     // The commands that pass no stop token to the library (they read, or

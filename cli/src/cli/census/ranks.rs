@@ -4,6 +4,8 @@
 //! (`chomp3::f::census::rank_files`).
 
 use std::sync::Arc;
+#[cfg(feature = "mpi")]
+use std::time::Duration;
 
 use anyhow::Result;
 use chomp3::f::engine::ranks::{self as share, Ranks, Traffic};
@@ -13,6 +15,23 @@ use crate::cli::progress::peak_rss_kib;
 /// Environment variables that MPI launchers set in every process they start
 /// (Open MPI's mpirun; the PMI and PMIx interfaces of Slurm's srun and others).
 const LAUNCHED: [&str; 3] = ["OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"];
+
+/// Whether an MPI launcher started this process as one of several (the job's
+/// size is not 1, or this is not its first rank).
+pub fn one_of_several() -> bool {
+    let var = |v: &str| std::env::var(v).ok();
+    ["OMPI_COMM_WORLD_SIZE", "PMI_SIZE"]
+        .iter()
+        .any(|v| var(v).is_some_and(|n| n != "1"))
+        || var("PMIX_RANK").is_some_and(|r| r != "0")
+}
+
+/// How long the processes of a job have to join the census: every one must
+/// have started MPI by then. A process of the job that runs another command
+/// (or the same with `--help`) never does, and the ranks that did would
+/// wait for it without end.
+#[cfg(feature = "mpi")]
+const JOIN: Duration = Duration::from_secs(120);
 
 /// This process's ranks when an MPI launcher started it; `None` for a plain
 /// process. A build without MPI refuses to run as one of several processes
@@ -24,17 +43,30 @@ pub fn launch() -> Result<Option<Arc<dyn Ranks>>> {
     }
     #[cfg(feature = "mpi")]
     {
+        // `Mpi::init` returns once every process of the job has called it
+        // (its first call is collective); until then a watch ends this one,
+        // saying why, after `JOIN`. Nothing is written before.
+        let joined = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let watch = Arc::clone(&joined);
+        std::thread::spawn(move || {
+            std::thread::sleep(JOIN);
+            if !watch.load(std::sync::atomic::Ordering::SeqCst) {
+                note!(
+                    "chomp3: error: not every process of this MPI job started the census within {} s; every process must run `chomp3 census` with the same arguments",
+                    JOIN.as_secs()
+                );
+                // SAFETY: `_exit` ends the process at once; it has written
+                // nothing yet.
+                unsafe { libc::_exit(1) }
+            }
+        });
         let mpi = chomp3::f::cluster::Mpi::init().map_err(|e| anyhow::anyhow!("MPI: {e}"))?;
+        joined.store(true, std::sync::atomic::Ordering::SeqCst);
         Ok(Some(Arc::new(mpi)))
     }
     #[cfg(not(feature = "mpi"))]
     {
-        let var = |v: &str| std::env::var(v).ok();
-        let several = ["OMPI_COMM_WORLD_SIZE", "PMI_SIZE"]
-            .iter()
-            .any(|v| var(v).is_some_and(|n| n != "1"))
-            || var("PMIX_RANK").is_some_and(|r| r != "0");
-        if several {
+        if one_of_several() {
             anyhow::bail!(
                 "started by an MPI launcher, but this chomp3 was built without MPI; build it with `cargo build --release --features mpi`"
             );
