@@ -245,6 +245,17 @@ pub(crate) fn census(
             }
             Ended::Finished { census, traffic } => (census.expect("one process"), traffic),
         };
+        // Heard as the files were written, after the job's last look at its
+        // stop: the census is whole, and the call still ends as asked.
+        if let Some(e) = watch.raised() {
+            return Err(match e.is_instance_of::<PyKeyboardInterrupt>(py) {
+                true => PyKeyboardInterrupt::new_err(format!(
+                    "interrupted; the census is whole in {}: all that was asked, nothing is left to compute",
+                    out.display()
+                )),
+                false => e,
+            });
+        }
         let counts = chomp3::f::proof::Counts::of(&result.rows);
         Ok((
             counts.constant,

@@ -73,6 +73,15 @@ pub(crate) fn grundy_periods(
         })?;
         let raised = watch.raised();
         match outcome.map_err(worded)? {
+            // Heard as the files were written, after the job's last look at
+            // its stop: they are whole, and the call still ends as asked.
+            Outcome::Finished { .. } if raised.is_some() => Err(match raised {
+                Some(e) if !e.is_instance_of::<PyKeyboardInterrupt>(py) => e,
+                _ => PyKeyboardInterrupt::new_err(format!(
+                    "interrupted; the b-files in {} are whole: all that was asked, nothing is left to compute",
+                    bfiles.display()
+                )),
+            }),
             Outcome::Finished { lines, swept } => Ok((lines, swept)),
             Outcome::Interrupted { p, kept } => Err(match raised {
                 Some(e) if !e.is_instance_of::<PyKeyboardInterrupt>(py) => e,
@@ -103,11 +112,16 @@ pub(crate) fn grundy_periods(
                     }
                     None => "nothing written".to_string(),
                 };
-                Err(error(format!(
+                let said = format!(
                     "{} of {lines} lines not done by p = {swept} (a period that does not divide \
                      lag={lag}, or max_p too small); {written}",
                     lines - done
-                )))
+                );
+                Err(match raised {
+                    Some(e) if !e.is_instance_of::<PyKeyboardInterrupt>(py) => e,
+                    Some(_) => PyKeyboardInterrupt::new_err(format!("interrupted; {said}")),
+                    None => error(said),
+                })
             }
         }
     })
@@ -167,11 +181,18 @@ pub(crate) fn grundy_census(
             })
         })?;
         let raised = watch.raised();
+        let heard = raised.is_some();
         let interrupted = |said: String| match raised {
             Some(e) if !e.is_instance_of::<PyKeyboardInterrupt>(py) => e,
             _ => PyKeyboardInterrupt::new_err(said),
         };
         match outcome.map_err(error)? {
+            // Heard as the census was written, after the job's last look at
+            // its stop: it is whole, and the call still ends as asked.
+            Outcome::Written { .. } if heard => Err(interrupted(format!(
+                "interrupted; {} is written: all that was asked, nothing is left to compute",
+                out.display()
+            ))),
             Outcome::Written {
                 lines,
                 proved,

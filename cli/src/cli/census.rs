@@ -3,7 +3,7 @@
 //! Under `mpirun` (a build with the feature `mpi`), every process is one rank of
 //! the census; rank 0 writes the files (see `ranks.rs` beside this one).
 
-mod ranks;
+pub(crate) mod ranks;
 
 use super::Shown;
 use std::path::PathBuf;
@@ -209,6 +209,7 @@ fn run_on(
         args.out.shown(),
         descriptors.shown()
     );
+    super::heard_at_the_end(&format!("the census in {} is whole", args.out.shown()))?;
     match check {
         Some(t) => {
             // The census is written; the check takes no stop token, and

@@ -136,5 +136,5 @@ pub fn run(args: &Args) -> Result<()> {
             args.max_p
         );
     }
-    Ok(())
+    super::heard_at_the_end(&format!("{} is whole", args.out.shown()))
 }

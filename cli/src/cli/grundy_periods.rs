@@ -133,7 +133,7 @@ pub fn run(args: &Args) -> Result<()> {
                 started.elapsed().as_secs_f64(),
                 peak_rss_kib().unwrap_or(0) / 1024
             );
-            Ok(())
+            super::heard_at_the_end(&format!("the b-files in {} are whole", args.bfiles.shown()))
         }
         Outcome::Unfinished {
             lines,
