@@ -233,12 +233,39 @@ fn may_have_written(pid: u32, file: &Path) -> bool {
     let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
         return false;
     };
+    if ended(pid) {
+        return false;
+    }
     let modified = std::fs::metadata(file).and_then(|m| m.modified());
     match (process_start(&stat), modified) {
         // A second for the clock ticks of the start and the file's time.
         (Some(started), Ok(modified)) => started <= modified + std::time::Duration::from_secs(1),
         _ => true,
     }
+}
+
+/// Whether process `pid` has ended and only waits to be reaped (a zombie):
+/// every thread of it is in the state `Z` or `X`. A writer killed a moment
+/// ago stays so until its parent waits for it, which a container's first
+/// process may never do; it writes nothing more.
+fn ended(pid: u32) -> bool {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return false;
+    };
+    let mut any = false;
+    for task in tasks.flatten() {
+        let Ok(stat) = std::fs::read_to_string(task.path().join("stat")) else {
+            continue;
+        };
+        let state = stat
+            .rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().next());
+        if !matches!(state, Some("Z" | "X")) {
+            return false;
+        }
+        any = true;
+    }
+    any
 }
 
 /// When the process of `/proc/PID/stat` (its text `stat`) began: the boot
@@ -338,6 +365,30 @@ mod tests {
         let mut child = std::process::Command::new("true").spawn().unwrap();
         child.wait().unwrap();
         child.id()
+    }
+
+    #[test]
+    fn a_file_left_by_a_writer_killed_and_not_yet_reaped_is_removed() {
+        // A zombie: killed, its parent (this test) not waiting for it yet.
+        let dir = tempfile::tempdir().unwrap();
+        let mut child = std::process::Command::new("sleep")
+            .arg("60")
+            .spawn()
+            .unwrap();
+        let left = dir.path().join(format!(".out.tsv.new-{}", child.id()));
+        std::fs::write(&left, b"half").unwrap();
+        remove_left_aside(&dir.path().join("out.tsv"));
+        assert!(left.exists(), "its writer still runs");
+        child.kill().unwrap();
+        let stat = format!("/proc/{}/stat", child.id());
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while !std::fs::read_to_string(&stat).unwrap().contains(") Z") {
+            assert!(std::time::Instant::now() < deadline, "no zombie");
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        remove_left_aside(&dir.path().join("out.tsv"));
+        assert!(!left.exists(), "a zombie writes nothing more");
+        child.wait().unwrap();
     }
 
     #[test]
