@@ -179,6 +179,21 @@ pub enum LockError {
         /// Its name's length in bytes.
         bytes: usize,
     },
+    /// The output's path goes up (`..`) from a directory that does not
+    /// exist: the system resolves it only once that directory is made, and
+    /// where it then leads is not where it reads (a lock or a result
+    /// through a directory made for nothing).
+    #[error(
+        "{}: the path goes up (..) from {}, which does not exist; name the output without .. or create that directory first",
+        .output.display(),
+        .missing.display()
+    )]
+    UpFromMissing {
+        /// The output.
+        output: PathBuf,
+        /// The directory that does not exist.
+        missing: PathBuf,
+    },
 }
 
 /// The longest name an output may have: `.NAME.new-PID` (a pid of up to 7
@@ -366,7 +381,8 @@ fn take(output: &Path, lends: bool) -> Result<Held, LockError> {
 
 /// Refuses an output's name that leaves no room for the files beside it, or
 /// that chomp3 gives a file it keeps beside another output (its lock, or a
-/// file written aside): checked before anything at that path is looked at.
+/// file written aside): checked before anything at that path is looked at
+/// but the directories it goes up from (`..`), which must exist.
 pub fn check_name(output: &Path) -> Result<(), LockError> {
     let bytes = output.file_name().map_or(0, |n| n.len());
     if bytes > MAX_NAME {
@@ -385,7 +401,30 @@ pub fn check_name(output: &Path) -> Result<(), LockError> {
             output: output.to_path_buf(),
         });
     }
+    if let Some(missing) = up_from_missing(output) {
+        return Err(LockError::UpFromMissing {
+            output: output.to_path_buf(),
+            missing,
+        });
+    }
     Ok(())
+}
+
+/// The first directory of `path` that does not exist, if a `..` comes after
+/// it (`new/../out.tsv`, where `new` is missing).
+fn up_from_missing(path: &Path) -> Option<PathBuf> {
+    let mut prefix = PathBuf::new();
+    let mut missing = None;
+    for c in path.components() {
+        if c == std::path::Component::ParentDir && missing.is_some() {
+            return missing;
+        }
+        prefix.push(c);
+        if missing.is_none() && !prefix.exists() {
+            missing = Some(prefix.clone());
+        }
+    }
+    None
 }
 
 /// Takes the kernel's lock on `lock`, the lock file of `output`.
@@ -469,6 +508,30 @@ fn same_file(file: &File, path: &Path) -> bool {
 mod tests {
     use super::*;
     use std::os::unix::fs::FileTypeExt;
+
+    #[test]
+    fn a_path_up_from_a_missing_directory_is_refused_and_makes_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let up = dir.path().join("new").join("..").join("out.tsv");
+        let err = lock(&up).unwrap_err();
+        assert!(matches!(err, LockError::UpFromMissing { .. }), "{err}");
+        assert!(err.to_string().contains("goes up (..) from"), "{err}");
+        // A lock's name reached through a missing directory, as a directory.
+        let lock_dir = dir.path().join(".t.c3t.lock").join("s").join("..");
+        assert!(matches!(
+            check_name(&lock_dir),
+            Err(LockError::UpFromMissing { .. })
+        ));
+        assert_eq!(
+            std::fs::read_dir(dir.path()).unwrap().count(),
+            0,
+            "nothing made"
+        );
+        // Up from a directory that is there is a path like any other.
+        std::fs::create_dir(dir.path().join("new")).unwrap();
+        drop(lock(&up).unwrap());
+        assert!(check_name(&dir.path().join("..").join("x")).is_ok());
+    }
 
     #[test]
     fn a_second_lock_on_one_output_is_refused_until_the_first_is_dropped() {
