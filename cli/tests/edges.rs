@@ -359,6 +359,44 @@ fn too_many_worker_threads_are_refused_before_any_work() {
     assert!(!t.exists());
 }
 
+#[test]
+fn an_interval_refused_is_quoted_as_given() {
+    // Twenty digits are past an f64's precision: the refusal quotes them,
+    // not the float nearest to them.
+    let dir = tempfile::tempdir().unwrap();
+    let (out, table) = (dir.path().join("c.tsv"), dir.path().join("t.c3t"));
+    let (out, table) = (out.to_str().unwrap(), table.to_str().unwrap());
+    let given = "12345678901234567891";
+    for args in [
+        [
+            "census",
+            "--rows",
+            "10",
+            "--out",
+            out,
+            "--checkpoint-secs",
+            given,
+        ],
+        [
+            "compute",
+            "--n",
+            "10",
+            "--table",
+            table,
+            "--commit-secs",
+            given,
+        ],
+    ] {
+        let o = chomp3(&args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        let want =
+            format!("give a number of seconds from 0 to 10000000 (about 116 days), not {given}");
+        assert!(err.trim_end().ends_with(&want), "{err}");
+    }
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
 /// Runs `chomp3 args` under an address-space limit of `kib` KiB
 /// (`ulimit -v`), for at most two minutes: its exit code and standard error.
 fn chomp3_limited(dir: &std::path::Path, kib: u64, args: &str) -> (Option<i32>, String) {

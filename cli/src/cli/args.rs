@@ -158,8 +158,7 @@ impl ThreadsArg {
 /// A number of seconds (`--checkpoint-secs`, `--commit-secs`), as the
 /// library takes one.
 pub fn seconds(s: &str) -> Result<std::time::Duration, String> {
-    let x: f64 = s.parse().map_err(|e| format!("{e}"))?;
-    chomp3::base::interval::interval(x).map_err(|e| format!("give {e}"))
+    chomp3::base::interval::parse(s).map_err(|e| format!("give {e}"))
 }
 
 /// `--lines Q` of the Grundy censuses: a `u32` of at most 1000 (the relative
