@@ -353,3 +353,34 @@ fn a_success_line_naming_a_path_with_a_newline_or_an_escape_stays_one_line() {
         assert!(err.contains("wrote ") && !err.contains('\u{1b}'), "{err:?}");
     }
 }
+
+#[test]
+fn a_source_named_on_standard_output_stays_one_line() {
+    // `get --explain` and `nim` say where their value came from on standard
+    // output, naming the file: a newline in its name is escaped there too.
+    let dir = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_chomp3"))
+            .current_dir(dir.path())
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    run(&["census", "--quiet", "--rows", "20", "--out", "c\nx.tsv"]);
+    let out = run(&["get", "1000", "5", "--census", "c\nx.c3d", "--explain"]);
+    assert_eq!(out.lines().count(), 2, "{out:?}");
+    assert!(out.contains("c\\nx.c3d"), "{out:?}");
+    run(&[
+        "grundy-table",
+        "--quiet",
+        "--n",
+        "10",
+        "--table",
+        "g\nt.g3t",
+    ]);
+    let out = run(&["nim", "5", "3", "1", "--grundy-table", "g\nt.g3t"]);
+    assert_eq!(out.lines().count(), 2, "{out:?}");
+    assert!(out.contains("g\\nt.g3t"), "{out:?}");
+}

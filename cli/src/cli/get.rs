@@ -24,7 +24,7 @@ pub fn run(args: &Args) -> Result<()> {
     let answer = lookup(args.q, args.r, &args.table.named(), &args.census.named())?;
     say!("{}", answer.value);
     if args.explain {
-        say!("{}", answer.source);
+        say!("{}", super::one_line_of(&answer.source.to_string()));
     } else if !matches!(answer.source, Source::Table { .. }) {
         // Never an answer from a source the user did not see named.
         note!("chomp3: {}", answer.source);

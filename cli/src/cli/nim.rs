@@ -89,6 +89,6 @@ pub fn run(args: &Args) -> Result<()> {
         note!("chomp3: {note}; looking further");
     }
     say!("{}", answer.value);
-    say!("source: {}", answer.source);
+    say!("source: {}", super::one_line_of(&answer.source.to_string()));
     Ok(())
 }
