@@ -507,8 +507,9 @@ impl Table {
                         format!(
                             "its {len} bytes could not be mapped into memory{}; run it again with more room",
                             crate::base::memory::process_limit().map_or(String::new(), |l| format!(
-                                " (this process may map {} MiB: ulimit -v)",
-                                l >> 20
+                                " (this process may map {} MiB: ulimit -v; it had {} MiB mapped already)",
+                                l >> 20,
+                                crate::base::memory::mapped().unwrap_or(0) >> 20
                             ))
                         ),
                     ),
