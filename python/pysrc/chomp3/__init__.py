@@ -189,9 +189,18 @@ class Table:
             return self.column_all(_count("q", q))[r]
         if isinstance(q, slice) and isinstance(r, slice):
             qs = range(*q.indices(size))
-            cols = [self.column_all(x)[r] for x in qs]
             width = len(range(*r.indices(size)))
-            return np.array(cols, dtype=np.uint32).reshape(len(qs), width)
+            if len(qs) * width > (self.ARRAY_LIMIT + 1) ** 2:
+                raise Error(
+                    f"t[q0:q1, r0:r1] of {len(qs)} x {width} values would take "
+                    f"{4 * len(qs) * width / 2**30:.1f} GiB as one array, past the "
+                    f"{4 * (self.ARRAY_LIMIT + 1) ** 2 >> 20} MiB np.asarray makes; read a smaller part, "
+                    f"or a row or a column at a time (t.row(r), t[q, :])"
+                )
+            out = np.empty((len(qs), width), dtype=np.uint32)
+            for i, x in enumerate(qs):
+                out[i] = self.column_all(x)[r]
+            return out
         return self._inner[_count("q", q), _count("r", r)]
 
     def row(self, r: int, start: Optional[int] = None, stop: Optional[int] = None):
