@@ -260,7 +260,12 @@ fn grundy_readers_name_what_they_were_given() {
         (
             "c.tsv".into(),
             Bad::OtherKind,
-            "c.tsv: line 1: not a line of a Grundy census".into(),
+            "c.tsv: this file is a census table (census.tsv), not a Grundy census".into(),
+        ),
+        (
+            "c.c3d".into(),
+            Bad::OtherKind,
+            "c.c3d: this file is a census descriptor file (.c3d), not a Grundy census".into(),
         ),
     ]);
     for args in [

@@ -237,6 +237,31 @@ pub enum CensusError {
     /// Its text is not a Grundy census.
     #[error("{0}")]
     Read(#[from] ReadError),
+    /// It is a file of another kind chomp3 writes.
+    #[error("this file is {}, not a Grundy census; give the path of the right file", .0.what())]
+    OtherKind(crate::outputs::Kind),
+}
+
+/// The `Q` and each line's summary of the Grundy census at `path`, of
+/// either kind (sealed, checked to its end line).
+pub fn census_summaries(path: &Path) -> Result<(u32, Vec<super::ProvedLine>), CensusError> {
+    let reader = crate::base::text::open(path, GRUNDY_CENSUS)?;
+    file::summaries(reader).map_err(|e| CensusError::reading(path, e))
+}
+
+impl CensusError {
+    /// `error`, met reading the census at `path`: a file of another kind
+    /// chomp3 writes is named by its kind rather than by the line that is
+    /// not a census's.
+    fn reading(path: &Path, error: ReadError) -> CensusError {
+        use crate::outputs::{Found, Kind};
+        match crate::outputs::found(path) {
+            Ok(Found::Kind(k)) if !matches!(k, Kind::GrundyCensus | Kind::PeriodsCensus) => {
+                CensusError::OtherKind(k)
+            }
+            _ => CensusError::Read(error),
+        }
+    }
 }
 
 impl CensusError {
@@ -483,7 +508,7 @@ pub fn nim(
                     (Ok(q), Ok(r)) => file::find(reader, q, r).map(|(_, fate)| fate),
                     _ => file::summaries(reader).map(|_| None),
                 }
-                .map_err(|e| bad(e.into()))?;
+                .map_err(|e| bad(CensusError::reading(path, e)))?;
                 (path, fate)
             }
             Census::Loaded(c) => (c.path(), c.line(q, r).cloned()),
@@ -607,7 +632,8 @@ impl LoadedCensus {
             error,
         };
         let reader = crate::base::text::open(path, GRUNDY_CENSUS).map_err(|e| bad(e.into()))?;
-        let (q_max, found) = file::read_lines(reader).map_err(|e| bad(e.into()))?;
+        let (q_max, found) =
+            file::read_lines(reader).map_err(|e| bad(CensusError::reading(path, e)))?;
         let lines = found
             .into_iter()
             .map(|f| {

@@ -4,6 +4,7 @@ use super::Shown;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Result, bail};
+use chomp3::base::path_message::NamesPath as _;
 use chomp3::f::analysis::Analysis;
 use chomp3::f::lookup::{Named, Sources};
 use chomp3::plot::row::RowData;
@@ -92,8 +93,8 @@ pub fn run(args: &Args) -> Result<()> {
         |file: &Path, what| chomp3::base::text::open(file, what).map_err(|e| anyhow::anyhow!(e));
     let grundy = match (&args.grundy, &args.grundy_bfiles) {
         (Some(file), _) => Some(
-            chomp3::grundy::file::summaries(open(file, "a Grundy census")?)
-                .map_err(|e| anyhow::anyhow!("{}: {e}", file.shown()))?
+            chomp3::grundy::nim::census_summaries(file)
+                .map_err(|e| anyhow::anyhow!(e.with_path(file)))?
                 .1,
         ),
         (_, Some(dir)) => Some(
