@@ -427,6 +427,21 @@ def test_every_slice_of_a_table_is_numpys(table):
                     assert list(t[9, key]) == list(whole[9, key]), (key, mapped)
 
 
+def test_a_two_dimensional_slice_is_numpys_and_bounded(table):
+    t = chomp3.Table(table)
+    whole = np.asarray(t)
+    for q in (slice(None), slice(3, 40, 2), slice(50, 4, -3), slice(70, 80)):
+        for r in (slice(None), slice(0, 5), slice(-7, None, 2), slice(30, 2, -1)):
+            got = t[q, r]
+            assert got.dtype == np.uint32 and got.shape == whole[q, r].shape, (q, r)
+            assert (got == whole[q, r]).all(), (q, r)
+    # Past the values np.asarray makes, refused before any is read.
+    t.ARRAY_LIMIT = 9
+    assert t[0:10, 0:10].shape == (10, 10)
+    with pytest.raises(chomp3.Error, match=r"of 11 x 10 values .* a smaller part"):
+        t[0:11, 0:10]
+
+
 def test_tables_and_censuses_behave_like_data(table, tmp_path):
     import pickle
 
@@ -799,6 +814,48 @@ def interrupted(seconds, call):
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
         signal.signal(signal.SIGINT, old_int)
+
+
+def test_ctrl_c_heard_at_the_last_step_is_raised_not_dropped(tmp_path):
+    # A KeyboardInterrupt raised at a job's last progress step (as a Ctrl-C
+    # heard while it writes its results) ends the call with
+    # KeyboardInterrupt, whatever the job had still to do: never a normal
+    # return. The results are whole either way. The last step is the one an
+    # uninterrupted run of the same job reported last.
+    def last_step(call):
+        seen = []
+        call(lambda done, total: seen.append(done))
+        return max(seen)
+
+    def raising_at(last):
+        def tick(done, total):
+            if done >= last:
+                raise KeyboardInterrupt
+
+        return tick
+
+    jobs = {
+        "census": lambda out, progress: chomp3._chomp3.census(
+            300, out / "c.tsv", None, None, 300.0, None, False, progress
+        ),
+        "grundy_census": lambda out, progress: chomp3._chomp3.grundy_census(
+            12, out / "g.tsv", None, None, 10**7, False, progress
+        ),
+        "grundy_periods": lambda out, progress: chomp3._chomp3.grundy_periods(
+            12, 576, out / "b", None, None, 600.0, 10**9, False, False, progress
+        ),
+    }
+    for name, job in jobs.items():
+        whole, cut = tmp_path / name / "whole", tmp_path / name / "cut"
+        whole.mkdir(parents=True)
+        cut.mkdir()
+        last = last_step(lambda progress: job(whole, progress))
+        with pytest.raises(KeyboardInterrupt):
+            job(cut, raising_at(last))
+        # What it wrote is what the uninterrupted run wrote.
+        for f in cut.rglob("*"):
+            if f.is_file() and not f.name.endswith(".c3k"):
+                assert f.read_bytes() == (whole / f.relative_to(cut)).read_bytes(), (name, f)
 
 
 def test_keyboard_interrupt_stops_a_long_grundy_sweep():
