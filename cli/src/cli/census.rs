@@ -225,12 +225,22 @@ fn run_on(
 /// without running exit handlers (MPI's could wait for the other ranks):
 /// for a rank that has said its error and waits for the others in vain.
 fn leave_after(wait: Duration) {
-    std::thread::spawn(move || {
+    // A small stack: a rank refused for want of address space may have room
+    // for no more; where it has none, it leaves at once (mpirun then ends
+    // the others, as at any rank's error).
+    let leave = move || {
         std::thread::sleep(wait);
         // SAFETY: `_exit` ends the process at once; nothing is left half
         // written (every file chomp3 writes is written aside and renamed).
         unsafe { libc::_exit(1) }
-    });
+    };
+    let spawned = std::thread::Builder::new()
+        .stack_size(64 << 10)
+        .spawn(leave);
+    if spawned.is_err() {
+        // SAFETY: as above.
+        unsafe { libc::_exit(1) }
+    }
 }
 
 /// Says what the census found.

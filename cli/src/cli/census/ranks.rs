@@ -48,18 +48,22 @@ pub fn launch() -> Result<Option<Arc<dyn Ranks>>> {
         // saying why, after `JOIN`. Nothing is written before.
         let joined = Arc::new(std::sync::atomic::AtomicBool::new(false));
         let watch = Arc::clone(&joined);
-        std::thread::spawn(move || {
-            std::thread::sleep(JOIN);
-            if !watch.load(std::sync::atomic::Ordering::SeqCst) {
-                note!(
-                    "chomp3: error: not every process of this MPI job started the census within {} s; every process must run `chomp3 census` with the same arguments",
-                    JOIN.as_secs()
-                );
-                // SAFETY: `_exit` ends the process at once; it has written
-                // nothing yet.
-                unsafe { libc::_exit(1) }
-            }
-        });
+        // A small stack; a process without room even for that has none for
+        // MPI either, whose start then fails on its own.
+        let _ = std::thread::Builder::new()
+            .stack_size(64 << 10)
+            .spawn(move || {
+                std::thread::sleep(JOIN);
+                if !watch.load(std::sync::atomic::Ordering::SeqCst) {
+                    note!(
+                        "chomp3: error: MPI did not start on every process of this job within {} s; every process must run `chomp3 census` with the same arguments, with room for MPI to start (memory, ulimit -v)",
+                        JOIN.as_secs()
+                    );
+                    // SAFETY: `_exit` ends the process at once; it has
+                    // written nothing yet.
+                    unsafe { libc::_exit(1) }
+                }
+            });
         let mpi = chomp3::f::cluster::Mpi::init().map_err(|e| anyhow::anyhow!("MPI: {e}"))?;
         joined.store(true, std::sync::atomic::Ordering::SeqCst);
         Ok(Some(Arc::new(mpi)))
