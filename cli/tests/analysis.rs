@@ -334,3 +334,28 @@ fn a_large_census_writes_its_rows_compressed_and_links_them() {
     // A147983 has fewer than 10,000 terms here: one plain file.
     assert!(!out.join("b147983.txt.xz").exists());
 }
+
+#[test]
+fn a_table_path_with_a_newline_keeps_every_b_file_line_a_comment_or_a_term() {
+    // The header names the table quoted as the shell reads it back, so that
+    // a newline in the path breaks no line of a b-file or of rows.tsv.
+    let dir = tempfile::tempdir().unwrap();
+    let table = computed(dir.path(), "t\nx.c3t", 40, &[]);
+    let out = dir.path().join("out");
+    chomp3_ok(&[
+        "analyze",
+        "--quiet",
+        "--table",
+        table.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(b_file(&out, "b029900.txt").len() == 41);
+    let rows = std::fs::read_to_string(out.join("rows.tsv")).unwrap();
+    assert!(
+        rows.lines()
+            .any(|l| l.starts_with("# from chomp3 on ") && l.contains("t\\nx.c3t'")),
+        "{rows}"
+    );
+    assert_eq!(rows_tsv(&out).len(), 41, "one line a row, no stray one");
+}

@@ -379,16 +379,10 @@ impl Shown for std::path::Path {
 
 /// `text` on one line: a control character (a newline or an escape in a
 /// path the user gave) written as its escape, so that the error stays one
-/// line and sends nothing to the terminal.
+/// line and sends nothing to the terminal (the library's rule, which Python
+/// follows for the same lines).
 pub(crate) fn one_line_of(text: &str) -> String {
-    text.chars()
-        .map(|c| match c {
-            '\n' => "\\n".to_string(),
-            '\t' => "\\t".to_string(),
-            c if c.is_control() => c.escape_unicode().to_string(),
-            c => c.to_string(),
-        })
-        .collect()
+    chomp3::base::shell::one_line(text)
 }
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {

@@ -29,7 +29,7 @@ pub(super) fn report(
             s,
             "Produced by `{}` from `{}`, with no table. Every number below is exact for",
             provenance.command,
-            provenance.table.display()
+            crate::base::shell::quote(provenance.table.as_os_str())
         );
         let _ = writeln!(
             s,
@@ -41,7 +41,7 @@ pub(super) fn report(
             s,
             "Produced by `{}` from `{}`. Every number below is exact for the",
             provenance.command,
-            provenance.table.display()
+            crate::base::shell::quote(provenance.table.as_os_str())
         );
         let _ = writeln!(
             s,

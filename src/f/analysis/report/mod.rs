@@ -28,7 +28,7 @@ impl Provenance<'_> {
     fn header_line(&self, n: u32) -> String {
         format!(
             "# from chomp3 on {} (N = {n}); command: {}",
-            self.table.display(),
+            crate::base::shell::quote(self.table.as_os_str()),
             self.command
         )
     }
