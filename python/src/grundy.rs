@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use chomp3::base::shell::one_line;
 use chomp3::base::stop::Stop;
 use chomp3::f::table::TableError;
 use chomp3::grundy::nim::BigUint;
@@ -150,7 +151,14 @@ pub(crate) fn nim_answer(
             return Err(e);
         }
         answer
-            .map(|a| (a.value, a.source.kind(), a.source.to_string(), a.passed))
+            .map(|a| {
+                (
+                    a.value,
+                    a.source.kind(),
+                    one_line(&a.source.to_string()),
+                    a.passed,
+                )
+            })
             .map_err(nim_error)
     })
 }

@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use chomp3::base::shell::one_line;
 use chomp3::f::census_file::DescriptorError;
 use chomp3::f::lookup::{LookupError, Named};
 use chomp3::f::table::TableError;
@@ -44,7 +45,7 @@ pub(crate) fn lookup(
             chomp3::f::lookup::lookup_until(q, r, &table, &census, &stop)
         })?;
         match answer {
-            Ok(a) => Ok((a.value, a.source.kind(), a.source.to_string())),
+            Ok(a) => Ok((a.value, a.source.kind(), one_line(&a.source.to_string()))),
             Err(e) => Err(lookup_error(e)),
         }
     })

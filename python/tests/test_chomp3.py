@@ -427,14 +427,16 @@ def test_every_slice_of_a_table_is_numpys(table):
                     assert list(t[9, key]) == list(whole[9, key]), (key, mapped)
 
 
-def test_a_two_dimensional_slice_is_numpys_and_bounded(table):
+def test_a_two_dimensional_slice_is_numpys_and_bounded(table, tmp_path):
     t = chomp3.Table(table)
     whole = np.asarray(t)
-    for q in (slice(None), slice(3, 40, 2), slice(50, 4, -3), slice(70, 80)):
-        for r in (slice(None), slice(0, 5), slice(-7, None, 2), slice(30, 2, -1)):
-            got = t[q, r]
-            assert got.dtype == np.uint32 and got.shape == whole[q, r].shape, (q, r)
-            assert (got == whole[q, r]).all(), (q, r)
+    by_rows = chomp3.transpose(table, tmp_path / "rows.c3t", progress=False)
+    for u in (t, by_rows):
+        for q in (slice(None), slice(3, 40, 2), slice(50, 4, -3), slice(70, 80)):
+            for r in (slice(None), slice(0, 5), slice(-7, None, 2), slice(30, 2, -1)):
+                got = u[q, r]
+                assert got.dtype == np.uint32 and got.shape == whole[q, r].shape, (q, r)
+                assert (got == whole[q, r]).all(), (q, r, u.by_rows)
     # Past the values np.asarray makes, refused before any is read.
     t.ARRAY_LIMIT = 9
     assert t[0:10, 0:10].shape == (10, 10)
@@ -540,6 +542,14 @@ def test_the_shell_and_python_give_the_same_f_and_source(tmp_path, monkeypatch):
             assert shell.stderr.strip() == f"chomp3: error: {e.value}"
     # The diagonal of the census's columns: A029900's term 700000.
     assert chomp3.Census(CENSUS).f(700000, 700000) == 1194974
+    # A file name with a newline: the same one source line on both sides.
+    odd = tmp_path / "t\nx.c3t"
+    chomp3.compute(20, odd, progress=False)
+    shell = subprocess.run([chomp3_binary(), "get", "5", "3", "--table", str(odd), "--explain"],
+                           capture_output=True, text=True, check=True)
+    value, source = shell.stdout.splitlines()
+    assert chomp3.f(5, 3, table=odd, explain=True) == (int(value), source)
+    assert "t\\nx.c3t" in source
 
 
 def test_the_shell_and_python_give_the_same_nim_and_source(tmp_path, monkeypatch):

@@ -198,8 +198,12 @@ class Table:
                     f"or a row or a column at a time (t.row(r), t[q, :])"
                 )
             out = np.empty((len(qs), width), dtype=np.uint32)
-            for i, x in enumerate(qs):
-                out[i] = self.column_all(x)[r]
+            if self.by_rows:  # a row is one run of bytes there, a column is not
+                for j, y in enumerate(range(*r.indices(size))):
+                    out[:, j] = self.row(y)[q]
+            else:
+                for i, x in enumerate(qs):
+                    out[i] = self.column_all(x)[r]
             return out
         return self._inner[_count("q", q), _count("r", r)]
 
