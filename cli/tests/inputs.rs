@@ -249,6 +249,10 @@ fn grundy_readers_name_what_they_were_given() {
     ]);
     let census = std::fs::read(place.path().join("g.tsv")).unwrap();
     place.file("cut.tsv", &census[..census.len() / 2]);
+    let descriptors = std::fs::read(place.path().join("c.c3d")).unwrap();
+    let mut xz = xz2::write::XzEncoder::new(Vec::new(), 1);
+    std::io::Write::write_all(&mut xz, &descriptors).unwrap();
+    place.file("c.c3d.xz", &xz.finish().unwrap());
     let rectangles = std::fs::read(place.path().join("b/grundy-rectangles.txt")).unwrap();
     place.file("cut.txt", &rectangles[..rectangles.len() / 2]);
     let empty = "empty: the file is empty, where a chomp3 result has at least its end line";
@@ -266,6 +270,11 @@ fn grundy_readers_name_what_they_were_given() {
             "c.c3d".into(),
             Bad::OtherKind,
             "c.c3d: this file is a census descriptor file (.c3d), not a Grundy census".into(),
+        ),
+        (
+            "c.c3d.xz".into(),
+            Bad::OtherKind,
+            "c.c3d.xz: this file is a census descriptor file (.c3d), not a Grundy census".into(),
         ),
     ]);
     for args in [

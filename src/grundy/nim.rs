@@ -254,9 +254,17 @@ impl CensusError {
     /// chomp3 writes is named by its kind rather than by the line that is
     /// not a census's.
     fn reading(path: &Path, error: ReadError) -> CensusError {
-        use crate::outputs::{Found, Kind};
-        match crate::outputs::found(path) {
-            Ok(Found::Kind(k)) if !matches!(k, Kind::GrundyCensus | Kind::PeriodsCensus) => {
+        use crate::outputs::Kind;
+        // Its first bytes, decompressed where the name ends in `.xz`.
+        let head = crate::base::text::open(path, GRUNDY_CENSUS)
+            .ok()
+            .and_then(|r| {
+                let mut head = Vec::new();
+                std::io::Read::read_to_end(&mut std::io::Read::take(r, 64), &mut head).ok()?;
+                Some(head)
+            });
+        match head.as_deref().and_then(crate::outputs::kind_of) {
+            Some(k) if !matches!(k, Kind::GrundyCensus | Kind::PeriodsCensus) => {
                 CensusError::OtherKind(k)
             }
             _ => CensusError::Read(error),
