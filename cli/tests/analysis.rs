@@ -34,8 +34,13 @@ fn rows_tsv(dir: &Path) -> Vec<Vec<String>> {
 }
 
 fn analysed(n: u64) -> (tempfile::TempDir, std::path::PathBuf) {
+    analysed_as("t.c3t", n)
+}
+
+/// [`analysed`], the table named `name`.
+fn analysed_as(name: &str, n: u64) -> (tempfile::TempDir, std::path::PathBuf) {
     let dir = tempfile::tempdir().unwrap();
-    let table = computed(dir.path(), "t.c3t", n, &[]);
+    let table = computed(dir.path(), name, n, &[]);
     let out = dir.path().join("out");
     chomp3_ok(&[
         "analyze",
@@ -339,17 +344,7 @@ fn a_large_census_writes_its_rows_compressed_and_links_them() {
 fn a_table_path_with_a_newline_keeps_every_b_file_line_a_comment_or_a_term() {
     // The header names the table quoted as the shell reads it back, so that
     // a newline in the path breaks no line of a b-file or of rows.tsv.
-    let dir = tempfile::tempdir().unwrap();
-    let table = computed(dir.path(), "t\nx.c3t", 40, &[]);
-    let out = dir.path().join("out");
-    chomp3_ok(&[
-        "analyze",
-        "--quiet",
-        "--table",
-        table.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let (_dir, out) = analysed_as("t\nx.c3t", 40);
     assert!(b_file(&out, "b029900.txt").len() == 41);
     let rows = std::fs::read_to_string(out.join("rows.tsv")).unwrap();
     assert!(
