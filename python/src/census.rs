@@ -6,11 +6,11 @@ use chomp3::base::path_message::NamesPath;
 use chomp3::f::census_file::{DescriptorError, Descriptors};
 use chomp3::f::proof::{Fate, Known};
 use numpy::{IntoPyArray, PyArray1};
-use pyo3::exceptions::{PyFileNotFoundError, PyKeyboardInterrupt, PyValueError};
+use pyo3::exceptions::{PyFileNotFoundError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::watch::{Watcher, interruptible};
+use crate::watch::{Watcher, interruptible, interruption};
 use crate::{error, guard};
 use chomp3::base::stop::Stop;
 
@@ -235,26 +235,28 @@ pub(crate) fn census(
         })?;
         let (result, _) = match ended.map_err(error)? {
             Ended::Stopped { columns, saved } => {
-                return Err(match watch.raised() {
-                    Some(e) if !e.is_instance_of::<PyKeyboardInterrupt>(py) => e,
-                    _ => PyKeyboardInterrupt::new_err(format!(
+                return Err(interruption(
+                    py,
+                    watch.raised(),
+                    format!(
                         "interrupted; the census is saved in {} at column {columns}; call census again to continue",
                         saved.path.display()
-                    )),
-                });
+                    ),
+                ));
             }
             Ended::Finished { census, traffic } => (census.expect("one process"), traffic),
         };
         // Heard as the files were written, after the job's last look at its
         // stop: the census is whole, and the call still ends as asked.
         if let Some(e) = watch.raised() {
-            return Err(match e.is_instance_of::<PyKeyboardInterrupt>(py) {
-                true => PyKeyboardInterrupt::new_err(format!(
+            return Err(interruption(
+                py,
+                Some(e),
+                format!(
                     "interrupted; the census is whole in {}: all that was asked, nothing is left to compute",
                     out.display()
-                )),
-                false => e,
-            });
+                ),
+            ));
         }
         let counts = chomp3::f::proof::Counts::of(&result.rows);
         Ok((

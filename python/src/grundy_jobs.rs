@@ -7,7 +7,8 @@ use std::time::Duration;
 use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
 
-use crate::{error, guard, watch::Watcher};
+use crate::watch::{Watcher, interruption};
+use crate::{error, guard};
 
 /// The census of periods and starts of the lines `q <= lines` by two sweeps
 /// `lag` apart (`chomp3 grundy-periods`): writes the b-files into `bfiles`
@@ -75,24 +76,26 @@ pub(crate) fn grundy_periods(
         match outcome.map_err(worded)? {
             // Heard as the files were written, after the job's last look at
             // its stop: they are whole, and the call still ends as asked.
-            Outcome::Finished { .. } if raised.is_some() => Err(match raised {
-                Some(e) if !e.is_instance_of::<PyKeyboardInterrupt>(py) => e,
-                _ => PyKeyboardInterrupt::new_err(format!(
+            Outcome::Finished { .. } if raised.is_some() => Err(interruption(
+                py,
+                raised,
+                format!(
                     "interrupted; the b-files in {} are whole: all that was asked, nothing is left to compute",
                     bfiles.display()
-                )),
-            }),
+                ),
+            )),
             Outcome::Finished { lines, swept } => Ok((lines, swept)),
-            Outcome::Interrupted { p, kept } => Err(match raised {
-                Some(e) if !e.is_instance_of::<PyKeyboardInterrupt>(py) => e,
-                _ => PyKeyboardInterrupt::new_err(match kept {
+            Outcome::Interrupted { p, kept } => Err(interruption(
+                py,
+                raised,
+                match kept {
                     Some(path) => format!(
                         "interrupted at p = {p}; the run is kept in {}: call grundy_periods again to continue",
                         path.display()
                     ),
                     None => format!("interrupted at p = {p}; no checkpoint given: nothing kept"),
-                }),
-            }),
+                },
+            )),
             Outcome::Unfinished {
                 lines,
                 done,
@@ -182,10 +185,7 @@ pub(crate) fn grundy_census(
         })?;
         let raised = watch.raised();
         let heard = raised.is_some();
-        let interrupted = |said: String| match raised {
-            Some(e) if !e.is_instance_of::<PyKeyboardInterrupt>(py) => e,
-            _ => PyKeyboardInterrupt::new_err(said),
-        };
+        let interrupted = |said: String| interruption(py, raised, said);
         match outcome.map_err(error)? {
             // Heard as the census was written, after the job's last look at
             // its stop: it is whole, and the call still ends as asked.

@@ -5,7 +5,7 @@
 use std::sync::{Condvar, Mutex};
 
 use chomp3::base::stop::Stop;
-use pyo3::exceptions::PyMemoryError;
+use pyo3::exceptions::{PyKeyboardInterrupt, PyMemoryError};
 use pyo3::prelude::*;
 
 /// What a long call does between its steps: runs Python's signal handlers
@@ -58,6 +58,16 @@ impl Watcher {
     /// The error that stopped the call, if one did.
     pub(crate) fn raised(&self) -> Option<PyErr> {
         self.raised.lock().unwrap().take()
+    }
+}
+
+/// What a call stopped by `raised` raises: the user's own exception (a
+/// handler's) as it is, else KeyboardInterrupt saying `said` (where the
+/// call stopped, what it kept).
+pub(crate) fn interruption(py: Python<'_>, raised: Option<PyErr>, said: String) -> PyErr {
+    match raised {
+        Some(e) if !e.is_instance_of::<PyKeyboardInterrupt>(py) => e,
+        _ => PyKeyboardInterrupt::new_err(said),
     }
 }
 
