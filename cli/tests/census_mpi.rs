@@ -321,8 +321,9 @@ fn an_mpi_census_whose_output_is_busy_stops_on_every_rank() {
 /// census in one process's, beside the others'); and threads that do
 /// not fit the rank's address space (`ulimit -v`, under which Open MPI's
 /// shared memory fails too, so that the rank cannot hear the others: the
-/// refusal is still said, and the job ends; on rank 0 too). Ranks given different
-/// censuses are refused before they compute.
+/// refusal is still said, and the job ends; on rank 0 too); and an address
+/// space too small for Open MPI's start, refused before it. Ranks given
+/// different censuses are refused before they compute.
 #[test]
 fn a_refusal_on_one_rank_alone_stops_every_rank() {
     let dir = tempfile::tempdir().unwrap();
@@ -340,7 +341,7 @@ fn a_refusal_on_one_rank_alone_stops_every_rank() {
     }
     unsafe_kill(first.id(), "KILL");
     first.wait().unwrap();
-    let cases: [(&[&str], &str, &str); 4] = [
+    let cases: [(&[&str], &str, &str); 5] = [
         (
             &["--max-columns", "20000"],
             "",
@@ -355,8 +356,15 @@ fn a_refusal_on_one_rank_alone_stops_every_rank() {
         // Its memory, checked before the threads start.
         (
             &["--threads", "16"],
-            "ulimit -v 90000",
+            "ulimit -v 200000",
             "on 2 MPI ranks needs about",
+        ),
+        // Room too small for Open MPI's own start (which fails inside
+        // MPI_Init there, or never ends), refused before it.
+        (
+            &["--threads", "1"],
+            "ulimit -v 51500",
+            "needs at least 128 MiB of address space",
         ),
     ];
     for (odd, limit, said) in cases {
@@ -391,7 +399,7 @@ fn a_refusal_on_one_rank_alone_stops_every_rank() {
         "sh",
         "-c",
     ]);
-    job.arg("ulimit -v 60000\nexec \"$0\" \"$@\"");
+    job.arg("ulimit -v 200000\nexec \"$0\" \"$@\"");
     job.arg(env!("CARGO_BIN_EXE_chomp3"))
         .args(census_args(&out, ROWS))
         .args([":", "-n", "1", env!("CARGO_BIN_EXE_chomp3")])

@@ -43,7 +43,23 @@ pub enum MpiError {
         "the MPI library gives threading level {0}; chomp3 needs MPI_THREAD_MULTIPLE (build Open MPI or MPICH with thread support)"
     )]
     Threading(String),
+    /// The process may map less than [`MIN_ROOM`] bytes (`ulimit -v`); its
+    /// limit, in bytes.
+    #[error(
+        "an MPI rank of a census needs at least {} MiB of address space (Open MPI's start alone maps about 55 MiB, and a census keeps 64 MiB to spare beside what it maps), and this process may map (ulimit -v) {} MiB; nothing was computed",
+        MIN_ROOM >> 20,
+        .0 >> 20
+    )]
+    Room(u64),
 }
+
+/// The least address space (`ulimit -v`) a rank is let start MPI in, in
+/// bytes. Below it, Open MPI's own start (which maps about 55 MiB) fails
+/// inside `MPI_Init`: near its need, with a segmentation fault and no word
+/// of why, or by leaving the other ranks waiting. A census asks for 64 MiB
+/// to spare beside what the process maps ([`crate::base::memory::check`]),
+/// so no census that this refuses would have run.
+pub const MIN_ROOM: u64 = 128 << 20;
 
 // SAFETY: `Mpi::init` refuses to run unless the MPI library grants
 // MPI_THREAD_MULTIPLE, under which any thread may call MPI at any time on one
@@ -57,8 +73,12 @@ unsafe impl Sync for Mpi {}
 impl Mpi {
     /// Initializes MPI with full thread support (the engine's threads send and
     /// receive on their own); an error if MPI cannot give it. Returns once
-    /// every process of the job has called it.
+    /// every process of the job has called it. A process that may map less
+    /// than [`MIN_ROOM`] is refused before MPI starts.
     pub fn init() -> Result<Mpi, MpiError> {
+        if let Some(limit) = crate::base::memory::process_limit().filter(|&l| l < MIN_ROOM) {
+            return Err(MpiError::Room(limit));
+        }
         let (universe, threading) = mpi::initialize_with_threading(mpi::Threading::Multiple)
             .ok_or(MpiError::AlreadyInitialized)?;
         if threading != mpi::Threading::Multiple {

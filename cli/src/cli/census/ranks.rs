@@ -26,6 +26,17 @@ pub fn one_of_several() -> bool {
         || var("PMIX_RANK").is_some_and(|r| r != "0")
 }
 
+/// This process's rank and the job's size as the launcher set them in the
+/// environment, for words said before MPI has started.
+#[cfg(feature = "mpi")]
+fn announced() -> Option<(String, String)> {
+    let first = |names: &[&str]| names.iter().find_map(|v| std::env::var(v).ok());
+    Some((
+        first(&["OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"])?,
+        first(&["OMPI_COMM_WORLD_SIZE", "PMI_SIZE"])?,
+    ))
+}
+
 /// How long the processes of a job have to join the census: every one must
 /// have started MPI by then. A process of the job that runs another command
 /// (or the same with `--help`) never does, and the ranks that did would
@@ -64,7 +75,10 @@ pub fn launch() -> Result<Option<Arc<dyn Ranks>>> {
                     unsafe { libc::_exit(1) }
                 }
             });
-        let mpi = chomp3::f::cluster::Mpi::init().map_err(|e| anyhow::anyhow!("MPI: {e}"))?;
+        let mpi = chomp3::f::cluster::Mpi::init().map_err(|e| match announced() {
+            Some((rank, size)) => anyhow::anyhow!("rank {rank} of {size}: {e}"),
+            None => anyhow::anyhow!("MPI: {e}"),
+        })?;
         joined.store(true, std::sync::atomic::Ordering::SeqCst);
         Ok(Some(Arc::new(mpi)))
     }
