@@ -833,15 +833,17 @@ fn an_mpi_census_that_loses_a_rank_continues_to_the_same_bytes() {
     assert_eq!(checkpoints(&work), 0, "checkpoints left");
 }
 
-/// Ctrl-C to one rank alone stops every rank at one column, each saved; the
-/// message names the ranks' files, which are there, and the same command
-/// continues to the bytes of the census in one process.
-/// Ctrl-C sent to one rank alone, or at the terminal (to `mpirun`, which
-/// passes SIGTERM on to the ranks): every rank saves at one column, and the
-/// job continues from there to the same bytes; no lock is left.
+/// Ctrl-C sent to one rank alone, or SIGTERM to every rank (what `mpirun`
+/// passes on at Ctrl-C): every rank saves at one column, and the job
+/// continues from there to the same bytes; no lock is left. Ctrl-C at the
+/// terminal, to `mpirun` itself: the job ends, and continues to the same
+/// bytes. (mpirun sends SIGKILL a second after its SIGTERM, which on a
+/// loaded machine can land before a rank has saved or removed its locks:
+/// what is promised then is only that the job continues from the last
+/// column every rank saved, and that a killed rank's lock is taken over.)
 #[test]
 fn ctrl_c_to_one_rank_or_to_mpirun_saves_every_rank_and_the_job_continues() {
-    for to in ["rank 1", "mpirun"] {
+    for to in ["rank 1", "every rank", "mpirun"] {
         let Saving {
             dir,
             want,
@@ -864,11 +866,20 @@ fn ctrl_c_to_one_rank_or_to_mpirun_saves_every_rank_and_the_job_continues() {
         assert_eq!(ranks.len(), 2, "{to}: the rank processes");
         match to {
             "mpirun" => unsafe_kill(job.child.id(), "INT"),
+            "every rank" => ranks.iter().for_each(|r| unsafe_kill(r.1, "TERM")),
             _ => unsafe_kill(ranks[1].1, "INT"),
         }
         let status = job.wait(60, "the job after Ctrl-C");
         let err = std::fs::read_to_string(&log).unwrap();
         assert!(!status.success(), "{to}: {err}");
+        if to == "mpirun" {
+            let mut job = Job::start(2, &args);
+            let status = job.wait(300, "the continued job");
+            assert!(status.success(), "{to}: the continued job failed: {status}");
+            assert!(read(&out) == want, "{to}: continued job: other bytes");
+            assert_eq!(checkpoints(&work), 0, "{to}: checkpoints left");
+            continue;
+        }
         let said = format!(
             "interrupted; the census is saved in {}.*-of-2.at-",
             work.join("census.c3k").display()
