@@ -17,6 +17,8 @@ use std::path::{Path, PathBuf};
 pub enum Kind {
     /// An `f(q,r)` table (`.c3t`).
     Table,
+    /// An `f(q,r)` table stored by rows (`chomp3 transpose`).
+    TableByRows,
     /// A Grundy table (`.g3t`).
     GrundyTable,
     /// A census descriptor file (`.c3d`).
@@ -48,8 +50,9 @@ pub enum Kind {
 }
 
 /// The first bytes of each kind (a binary magic, or a text result's title).
-const SIGNATURES: [(Kind, &[u8]); 18] = [
+const SIGNATURES: [(Kind, &[u8]); 19] = [
     (Kind::Table, b"CHOMP3TB"),
+    (Kind::TableByRows, b"CHOMP3TR"),
     (Kind::GrundyTable, b"CHOMP3GT"),
     (Kind::Descriptors, b"CHOMP3DS"),
     (Kind::CensusCheckpoint, b"CHOMP3CK"),
@@ -86,6 +89,7 @@ impl Kind {
     pub fn what(self) -> &'static str {
         match self {
             Kind::Table => "an f(q,r) table (.c3t)",
+            Kind::TableByRows => "an f(q,r) table stored by rows (chomp3 transpose)",
             Kind::GrundyTable => "a Grundy table (.g3t)",
             Kind::Descriptors => "a census descriptor file (.c3d)",
             Kind::CensusCheckpoint => "a census checkpoint",
