@@ -998,6 +998,17 @@ def test_an_edge_list_naming_a_far_vertex_is_refused_at_once():
     assert time.monotonic() - started < 5
 
 
+def test_a_memo_load_of_a_file_that_is_no_memo_never_advises_deleting_it(table, tmp_path):
+    packed = tmp_path / "t.c3t.xz"
+    packed.write_bytes(lzma.compress(pathlib.Path(table).read_bytes()))
+    junk = tmp_path / "notes.txt"
+    junk.write_text("my notes\n")
+    for path, said in ((packed, "compressed with xz"), (junk, "not a chomp3 graph memo")):
+        with pytest.raises(chomp3.Error) as refused:
+            chomp3.Memo.load(path)
+        assert said in str(refused.value) and "delete" not in str(refused.value)
+
+
 def test_a_memo_is_saved_over_no_file_of_another_kind_or_fuller_memo(table, tmp_path):
     import shutil
 

@@ -63,7 +63,9 @@ pub enum MemoError {
     #[error("{0}: no such graph memo")]
     NotFound(PathBuf),
     /// Not a graph memo.
-    #[error("not a chomp3 graph memo (no CHOMP3GM header); {START_OVER}")]
+    #[error(
+        "not a chomp3 graph memo (no CHOMP3GM header); give the path of a memo, or a new path to start one"
+    )]
     NotThisFile,
     /// Another kind of file chomp3 writes.
     #[error(
@@ -286,6 +288,10 @@ impl Solver {
                 let _ = (&mut rd).take(64).read_to_end(&mut magic);
                 return Err(match crate::outputs::kind_of(&magic) {
                     Some(kind) => MemoError::OtherFile(kind.what()),
+                    // A memo is read plain; a compressed one is named so.
+                    None if magic.starts_with(b"\xFD7zXZ\0") => {
+                        MemoError::OtherFile("compressed with xz (decompress it first)")
+                    }
                     None => MemoError::NotThisFile,
                 });
             }
