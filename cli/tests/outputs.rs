@@ -437,6 +437,19 @@ fn an_output_that_cannot_be_written_is_refused_before_the_work() {
         1,
         "file is a file, not a directory",
     );
+    // compute names the same causes as the others: a file where a directory
+    // of the path must be, a path that goes up from a missing directory.
+    for (table, says) in [
+        ("file/t.c3t", "file is a file, not a directory"),
+        ("file/sub/t.c3t", "file is a file, not a directory"),
+        (
+            "nx/../t.c3t",
+            "the path goes up (..) from nx, which does not exist",
+        ),
+    ] {
+        refused(d, &["compute", "--n", "10", "--table", table], 1, says);
+    }
+    assert!(!d.join("nx").exists() && !d.join("t.c3t").exists());
     // A file given where a directory of outputs goes is named as the cause.
     let table = computed(d, "t.c3t", 60, &[]);
     let t = table.to_str().unwrap();

@@ -72,6 +72,11 @@ pub enum ComputeError {
     /// The directory for a new table is missing.
     #[error("directory {0} does not exist; create it first")]
     NoDirectory(PathBuf),
+    /// A file stands where a directory of the table's path must be.
+    #[error(
+        "{0} is a file, not a directory, so the table cannot be written there; give a directory"
+    )]
+    FileAbove(PathBuf),
     /// The worker threads could not be started.
     #[error("cannot start {threads} worker threads: {error}; ask for fewer")]
     Threads {
@@ -106,6 +111,7 @@ impl NamesPath for ComputeError {
         match self {
             ComputeError::Table(e) => e.names_path(),
             ComputeError::NoDirectory(_)
+            | ComputeError::FileAbove(_)
             | ComputeError::ReadOnly(_)
             | ComputeError::DiskFull { .. }
             | ComputeError::Locked(_) => true,
@@ -141,9 +147,13 @@ pub fn compute(req: &Request, progress: Progress) -> Result<Option<Outcome>, Com
     // this path: the table's own lock keeps out only other tables. (A missing
     // directory is refused below, not made for the lock.)
     let dir = crate::base::atomic_write::parent_dir(path);
+    // A path that goes up (`..`) from a missing directory is refused as such.
     let _held = match dir.is_dir() {
         true => Some(crate::base::lock::lock(path)?),
-        false => None,
+        false => {
+            crate::base::lock::check_name(path)?;
+            None
+        }
     };
     let existing = if path.exists() {
         Some(Table::open(path)?)
@@ -304,7 +314,13 @@ fn check_disk(
 ) -> Result<(), ComputeError> {
     let dir = parent_dir(path);
     if !dir.is_dir() {
-        return Err(ComputeError::NoDirectory(dir));
+        let file = dir
+            .ancestors()
+            .find(|d| !d.as_os_str().is_empty() && d.exists() && !d.is_dir());
+        return Err(match file {
+            Some(file) => ComputeError::FileAbove(file.to_path_buf()),
+            None => ComputeError::NoDirectory(dir),
+        });
     }
     let read_only = std::fs::metadata(&dir)
         .map_err(TableError::io(&dir))?
