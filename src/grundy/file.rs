@@ -283,6 +283,52 @@ fn stream(
     let mut last = None;
     // Whether `each` wants more lines (the rest are checked all the same).
     let mut wanted = true;
+    // A data line that cannot be read: the lines after it are still read,
+    // so that a file changed or damaged since it was written (its end line's
+    // count and checksum) is said to be so, not named by the line.
+    let mut failed: Option<ReadError> = None;
+    let mut step = |l: &str, at: usize, q_max: u32, patterns: bool| -> Result<(), ReadError> {
+        let header = if patterns { HEADER } else { PERIODS_HEADER };
+        if l.starts_with('#') || l == header || l.is_empty() {
+            return Ok(());
+        }
+        let bad = || BadLine { line: at, what };
+        let mut cols = l.splitn(5, '\t');
+        let mut num = || {
+            cols.next()
+                .and_then(|c| c.parse::<u32>().ok())
+                .ok_or_else(bad)
+        };
+        let (q, r, start, period) = (num()?, num()?, num()?, num()?);
+        let pattern = match patterns {
+            true => Some(cols.next().ok_or_else(bad)?),
+            false if cols.next().is_some() => return Err(bad().into()),
+            false => None,
+        };
+        let fits = r <= q && q <= q_max && start >= q.max(1) && period >= 1;
+        if !fits {
+            return Err(bad().into());
+        }
+        if let Some(after) = last.filter(|&after| (q, r) <= after) {
+            return Err(ReadError::OutOfOrder {
+                line: at,
+                q,
+                r,
+                after,
+            });
+        }
+        last = Some((q, r));
+        let line = ProvedLine {
+            q,
+            r,
+            start,
+            period,
+        };
+        if wanted && !each(line, pattern, at)? {
+            wanted = false;
+        }
+        Ok(())
+    };
     for (i, l) in lines.enumerate() {
         let l = match l {
             Ok(l) => l,
@@ -303,45 +349,12 @@ fn stream(
         let Some((q_max, patterns)) = kind else {
             return Err(BadLine { line: 1, what }.into());
         };
-        let header = if patterns { HEADER } else { PERIODS_HEADER };
-        if l.starts_with('#') || l == header || l.is_empty() {
-            continue;
+        if failed.is_none() {
+            failed = step(&l, i + 1, q_max, patterns).err();
         }
-        let bad = || BadLine { line: i + 1, what };
-        let mut cols = l.splitn(5, '\t');
-        let mut num = || {
-            cols.next()
-                .and_then(|c| c.parse::<u32>().ok())
-                .ok_or_else(bad)
-        };
-        let (q, r, start, period) = (num()?, num()?, num()?, num()?);
-        let pattern = match patterns {
-            true => Some(cols.next().ok_or_else(bad)?),
-            false if cols.next().is_some() => return Err(bad().into()),
-            false => None,
-        };
-        let fits = r <= q && q <= q_max && start >= q.max(1) && period >= 1;
-        if !fits {
-            return Err(bad().into());
-        }
-        if let Some(after) = last.filter(|&after| (q, r) <= after) {
-            return Err(ReadError::OutOfOrder {
-                line: i + 1,
-                q,
-                r,
-                after,
-            });
-        }
-        last = Some((q, r));
-        let line = ProvedLine {
-            q,
-            r,
-            start,
-            period,
-        };
-        if wanted && !each(line, pattern, i + 1)? {
-            wanted = false;
-        }
+    }
+    if let Some(e) = failed {
+        return Err(e);
     }
     kind.map(|(q, _)| q).ok_or_else(|| not_census.into())
 }
@@ -415,6 +428,18 @@ mod tests {
     use crate::base::stop::Stop;
     use crate::grundy::census::census;
 
+    /// The text `t` sealed again (its end line made anew).
+    fn resealed(t: &str) -> Vec<u8> {
+        let mut out = Vec::new();
+        write_sealed(&mut out, |w| {
+            t.lines()
+                .filter(|l| !l.starts_with("# end"))
+                .try_for_each(|l| writeln!(w, "{l}"))
+        })
+        .unwrap();
+        out
+    }
+
     #[test]
     fn the_streaming_readers_agree_with_the_whole_reader() {
         let c = census(9, 100_000, &Stop::new(), &mut |_| {});
@@ -429,9 +454,37 @@ mod tests {
             assert_eq!(found, Some(Found::Pattern(f.clone())));
         }
         assert_eq!(find(&text[..], 10, 0).unwrap().1, None);
-        let damaged = String::from_utf8(text).unwrap().replace("\t2\t", "\tx\t");
+        // A data line changed after the file was written is damage, said
+        // by the end line's check, by every reader (not a line of another
+        // kind of file); sealed again, the same line is named.
+        let text = String::from_utf8(text).unwrap();
+        let damaged = text.replacen("\t2\t", "\tx\t", 1);
+        assert_ne!(damaged, text);
+        // A pattern of a data line made unreadable.
+        let line = (text.lines())
+            .find(|l| l.starts_with(|c: char| c.is_ascii_digit()) && l.contains(','))
+            .unwrap();
+        let pattern = text.replacen(line, &line.replacen(',', ",x", 1), 1);
+        assert_ne!(pattern, text);
+        for changed in [&damaged, &pattern] {
+            for got in [
+                summaries(changed.as_bytes()).err(),
+                read(changed.as_bytes()).err(),
+                read_lines(changed.as_bytes()).err(),
+                find(changed.as_bytes(), 9, 9).err(),
+            ] {
+                assert!(
+                    matches!(got, Some(ReadError::Unsealed(SealError::Mismatch { .. }))),
+                    "{got:?}"
+                );
+            }
+        }
         assert!(matches!(
-            summaries(damaged.as_bytes()),
+            summaries(&resealed(&damaged)[..]),
+            Err(ReadError::Bad(_))
+        ));
+        assert!(matches!(
+            read_lines(&resealed(&pattern)[..]),
             Err(ReadError::Bad(_))
         ));
         assert!(matches!(
@@ -460,6 +513,10 @@ mod tests {
         assert_ne!(patterned, text);
         assert!(matches!(
             summaries(patterned.as_bytes()),
+            Err(ReadError::Unsealed(SealError::Mismatch { .. }))
+        ));
+        assert!(matches!(
+            summaries(&resealed(&patterned)[..]),
             Err(ReadError::Bad(_))
         ));
         assert!(matches!(
