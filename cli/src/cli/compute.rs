@@ -69,14 +69,13 @@ pub fn run(args: &Args) -> Result<()> {
             peak_rss_kib().unwrap_or(0),
             o.file_len
         );
-    } else if !args.quiet.quiet {
+    } else {
         print_outcome(&req.path, &o)?;
     }
     Ok(())
 }
 
-/// Runs `req` with a progress bar; the error names the file once.
-/// Computes with a progress bar; with `hold`, waits for Ctrl-C once the first
+/// Computes `req` with a progress bar (the error names the file once); with `hold`, waits for Ctrl-C once the first
 /// columns are written (a test hook).
 pub fn with_bar(req: &Request, quiet: bool, mut hold: bool) -> Result<Option<Outcome>> {
     let bar = bar(
