@@ -49,6 +49,9 @@ pub enum Kind {
     CensusTrace,
 }
 
+/// The first bytes of a file compressed with xz.
+pub const XZ_MAGIC: &[u8] = b"\xFD7zXZ\0";
+
 /// The first bytes of each kind (a binary magic, or a text result's title).
 const SIGNATURES: [(Kind, &[u8]); 19] = [
     (Kind::Table, b"CHOMP3TB"),
@@ -120,6 +123,9 @@ pub enum Found {
     /// A FIFO, a socket or a device: never opened to be looked at (a FIFO
     /// would wait for a writer).
     Special(crate::base::input::Kind),
+    /// A file compressed with xz (chomp3 writes none under a name it is
+    /// given, but a user may have compressed one of its files so).
+    Compressed,
     /// A file chomp3 does not recognise.
     Other,
 }
@@ -153,6 +159,9 @@ pub fn found(path: &Path) -> std::io::Result<Found> {
     file.take(64).read_to_end(&mut head)?;
     if head.is_empty() {
         return Ok(Found::Nothing);
+    }
+    if head.starts_with(XZ_MAGIC) {
+        return Ok(Found::Compressed);
     }
     Ok(kind_of(&head).map_or(Found::Other, Found::Kind))
 }
@@ -289,6 +298,16 @@ impl fmt::Display for OutputError {
                 output.path.display(),
                 of.option,
                 of.path.display()
+            ),
+            OutputError::OtherKind {
+                output,
+                found: Found::Compressed,
+            } => write!(
+                f,
+                "{} {} is a file compressed with xz, not {}; chomp3 does not replace it: decompress it (xz -d) if it is the file you meant, or give another path",
+                output.option,
+                output.path.display(),
+                output.kind.what()
             ),
             OutputError::OtherKind { output, found } => {
                 let there = match found {
@@ -612,6 +631,15 @@ mod tests {
                 ..
             })
         ));
+        // A compressed file is named so, with no advice to remove it.
+        std::fs::write(d.join("m.memo"), b"\xFD7zXZ\0\0\x04").unwrap();
+        let memo = Output::new(d.join("m.memo"), Kind::GraphMemo, "--memo");
+        let said = check(&[memo]).unwrap_err().to_string();
+        assert!(
+            said.contains("is a file compressed with xz, not a graph memo")
+                && !said.contains("remove"),
+            "{said}"
+        );
         // A directory that will be created below one that exists is fine.
         let deep = Output::new(d.join("new/deeper/p.png"), Kind::Png, "--out");
         assert!(check(&[deep]).is_ok());

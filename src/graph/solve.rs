@@ -289,7 +289,7 @@ impl Solver {
                 return Err(match crate::outputs::kind_of(&magic) {
                     Some(kind) => MemoError::OtherFile(kind.what()),
                     // A memo is read plain; a compressed one is named so.
-                    None if magic.starts_with(b"\xFD7zXZ\0") => {
+                    None if magic.starts_with(crate::outputs::XZ_MAGIC) => {
                         MemoError::OtherFile("compressed with xz (decompress it first)")
                     }
                     None => MemoError::NotThisFile,
