@@ -292,6 +292,22 @@ fn the_graph_command_reads_families_and_graph6_and_names_a_bad_line() {
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
 }
 
+/// A newline or tab in an edge list's file name splits no record: the label
+/// is the path quoted as the shell reads it back, and names the file.
+#[test]
+fn an_edge_list_named_with_a_newline_is_one_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let name = "p\n3\t.txt";
+    std::fs::write(dir.path().join(name), "0 1\n1 2\n").unwrap();
+    let out = crate::common::chomp3_in(dir.path(), &["graph", "--quiet", "--tsv", "--edges", name]);
+    assert!(out.status.success(), "{out:?}");
+    // The path on 3 vertices: 1, as every path on an odd number [OS Prop 1.1].
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "source\tvertices\tedges\tvalue\n$'p\\n3\\t.txt'\t3\t2\t1\n"
+    );
+}
+
 #[test]
 fn an_edge_list_on_standard_input_is_read_once() {
     // The path on 3 vertices: 1, as every path on an odd number [OS Prop 1.1].

@@ -33,6 +33,17 @@ pub fn quote(arg: &std::ffi::OsStr) -> String {
     }
 }
 
+/// A path as a label in a record of a result file: as it is when it is
+/// UTF-8 without control characters (spaces and all), else [`quote`]d, so
+/// that a newline or tab in a file name cannot split a record or a column,
+/// and bytes that are not UTF-8 are kept rather than replaced.
+pub fn label(path: &std::path::Path) -> String {
+    match path.to_str() {
+        Some(s) if !s.chars().any(char::is_control) => s.to_string(),
+        _ => quote(path.as_os_str()),
+    }
+}
+
 /// `text` on one line: a control character (a newline or an escape in a
 /// path the user gave) written as its escape, so that a message or a
 /// source line stays one line and sends nothing to a terminal.
@@ -51,6 +62,15 @@ pub fn one_line(text: &str) -> String {
 mod tests {
     use super::*;
     use std::ffi::OsStr;
+
+    #[test]
+    fn a_label_is_the_path_unless_it_would_break_a_record() {
+        use std::os::unix::ffi::OsStrExt;
+        use std::path::Path;
+        assert_eq!(label(Path::new("my dir/g.txt")), "my dir/g.txt");
+        assert_eq!(label(Path::new("a\nb\tc")), r"$'a\nb\tc'");
+        assert_eq!(label(Path::new(OsStr::from_bytes(b"x\xff"))), r"$'x\xff'");
+    }
 
     #[test]
     fn a_quoted_argument_is_one_line_and_reads_back() {

@@ -218,7 +218,10 @@ impl Inputs {
             }
             Pending::Source(Source::File(path)) => {
                 let f = input::open(&path, GRAPH_LINES)?;
-                Box::new(read_lines(path.display().to_string(), BufReader::new(f)))
+                Box::new(read_lines(
+                    crate::base::shell::label(&path),
+                    BufReader::new(f),
+                ))
             }
             Pending::Source(Source::Geng { from, to }) => {
                 let rest: Vec<Pending> = (from..=to)
@@ -305,7 +308,7 @@ fn read_edge_list(path: &Path) -> Result<Item, SourceError> {
         true => (crate::base::text::stdin_to_string()?, "stdin".to_string()),
         false => (
             crate::base::text::read_to_string(path, "an edge list")?,
-            path.display().to_string(),
+            crate::base::shell::label(path),
         ),
     };
     let m = parse_edge_list(&text).map_err(|(line, error)| SourceError::Line {
