@@ -140,6 +140,23 @@ fn a_full_disk_leaves_every_old_result_whole() {
     );
     assert!(err.contains("the table by rows needs"), "{err}");
     assert!(!rows.exists(), "nothing written");
+    // So is a Grundy table (a table to N = 200 is some 36 MB).
+    let grundy = at("g.g3t");
+    let out = chomp3(&[
+        "grundy-table",
+        "--quiet",
+        "--n",
+        "200",
+        "--table",
+        grundy.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.starts_with("chomp3: error: not enough free disk in ") && err.contains("N = 200 needs"),
+        "{err}"
+    );
+    assert!(!grundy.exists(), "nothing written");
 }
 
 /// `/dev/full` open for writing (`None` where there is none) and a table to

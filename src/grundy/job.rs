@@ -87,6 +87,21 @@ pub enum JobError {
     /// Another process writes one of the files.
     #[error(transparent)]
     Locked(#[from] LockError),
+    /// The table at `n` does not fit in its directory's free space.
+    #[error(
+        "not enough free disk in {}: N = {n} needs {needed} more bytes, {available} available",
+        dir.display()
+    )]
+    DiskFull {
+        /// The table's directory.
+        dir: PathBuf,
+        /// Asked.
+        n: u32,
+        /// Bytes still to write.
+        needed: u64,
+        /// Bytes free.
+        available: u64,
+    },
 }
 
 /// A job that passed its checks: what the run needs, its outputs locked.
@@ -144,6 +159,29 @@ impl Job {
         }
         crate::grundy::check_memory(n)?;
         let held = outputs::lock(&plan)?;
+        // What the table takes at `n` (slabs 0..=n), against the room its
+        // directory has, before any of it is written.
+        let header = match crate::grundy::table::GrundyTable::open(&self.table) {
+            Ok(t) => t.header(),
+            Err(_) => crate::f::table::raw::Header {
+                shape: Shape::Tetrahedron,
+                bits: Shape::Tetrahedron.bits_for_capacity(capacity),
+                capacity,
+            },
+        };
+        let have = std::fs::metadata(&self.table).map_or(0, |m| m.len());
+        let needed = (header.file_len(u64::from(n) + 1)).saturating_sub(have);
+        let dir = crate::base::atomic_write::parent_dir(&self.table);
+        if let Ok(available) = fs4::available_space(&dir)
+            && needed > available
+        {
+            return Err(JobError::DiskFull {
+                dir,
+                n,
+                needed,
+                available,
+            });
+        }
         Ok(Checked {
             capacity,
             checkpoint,

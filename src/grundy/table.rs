@@ -53,6 +53,15 @@ impl GrundyTable {
             .map(GrundyTable)
     }
 
+    /// Its file's header: layout, bits per value and capacity.
+    pub(crate) fn header(&self) -> crate::f::table::raw::Header {
+        crate::f::table::raw::Header {
+            shape: Shape::Tetrahedron,
+            bits: self.0.bits(),
+            capacity: self.0.capacity(),
+        }
+    }
+
     /// The largest `p` held (`None` before the first slab past the placeholder).
     pub fn n(&self) -> Option<u64> {
         // Column 0 is the placeholder slab.
