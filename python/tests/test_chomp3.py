@@ -1007,6 +1007,9 @@ def test_a_memo_load_of_a_file_that_is_no_memo_never_advises_deleting_it(table, 
         with pytest.raises(chomp3.Error) as refused:
             chomp3.Memo.load(path)
         assert said in str(refused.value) and "delete" not in str(refused.value)
+    # A table is read as it is, never decompressed: a compressed one is named so.
+    with pytest.raises(chomp3.Error, match="is compressed with xz .decompress it first."):
+        chomp3.Table(packed)
 
 
 def test_a_memo_is_saved_over_no_file_of_another_kind_or_fuller_memo(table, tmp_path):

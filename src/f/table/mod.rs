@@ -307,6 +307,10 @@ impl TableError {
     pub(crate) fn not_table(head: &[u8]) -> TableError {
         match crate::outputs::kind_of(head) {
             Some(kind) => TableError::OtherFile(kind.what()),
+            // A table is read mapped, never decompressed.
+            None if head.starts_with(crate::outputs::XZ_MAGIC) => {
+                TableError::OtherFile("compressed with xz (decompress it first)")
+            }
             None => TableError::NotThisFile,
         }
     }
