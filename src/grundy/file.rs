@@ -306,7 +306,7 @@ fn stream(
             false => None,
         };
         let fits = r <= q && q <= q_max && start >= q.max(1) && period >= 1;
-        if !fits {
+        if !fits || pattern.is_some_and(|text| !pattern_fits(q, r, start, period, text)) {
             return Err(bad().into());
         }
         if let Some(after) = last.filter(|&after| (q, r) <= after) {
@@ -397,6 +397,27 @@ pub fn find(reader: impl BufRead, q: u32, r: u32) -> Result<(u32, Option<Found>)
         Ok(false)
     })?;
     Ok((q_max, found))
+}
+
+/// Whether `text` is a pattern line `(q, r)` may have, from `start` with
+/// `period`: `period` terms `x(p) = G(p,q,r) - p` for `p = start ..`, each
+/// within the game's bounds, `0 <= G <= p + q + r - 1` (a position has
+/// `p + q + r - 1` options, so its value is at most that). Every line of a
+/// census is held to it, asked for or not.
+fn pattern_fits(q: u32, r: u32, start: u32, period: u32, text: &str) -> bool {
+    let top = i64::from(q) + i64::from(r) - 1;
+    let mut terms = 0i64;
+    for term in text.split(',') {
+        let Ok(x) = term.parse::<i16>() else {
+            return false;
+        };
+        let p = i64::from(start) + terms;
+        if i64::from(x) > top || p + i64::from(x) < 0 {
+            return false;
+        }
+        terms += 1;
+    }
+    terms == i64::from(period)
 }
 
 /// The line `line` with its pattern parsed from `text` (line `at` of the file).
@@ -491,6 +512,47 @@ mod tests {
             summaries(&b"# not a census\n"[..]),
             Err(ReadError::Bad(_))
         ));
+    }
+
+    /// A census sealed again after a change is still held to the game: a
+    /// pattern term past `G <= p + q + r - 1` or below `G >= 0`, or one that
+    /// is no number, is refused by every reader, whichever line is asked for.
+    #[test]
+    fn a_resealed_pattern_past_the_game_is_refused_by_every_reader() {
+        let c = census(9, 100_000, &Stop::new(), &mut |_| {});
+        let mut text = Vec::new();
+        write(&c, "test", &mut text).unwrap();
+        let text = String::from_utf8(text).unwrap();
+        assert!(summaries(&resealed(&text)[..]).is_ok());
+        let line = (text.lines())
+            .find(|l| l.starts_with("2\t2\t"))
+            .unwrap()
+            .to_string();
+        let (head, pattern) = line.rsplit_once('\t').unwrap();
+        let first = pattern.split(',').next().unwrap();
+        let rest = &pattern[first.len()..];
+        // (2,2): G <= p + 3, so x <= 3; p >= 2, so x >= -2 holds at p = 2.
+        let start: i64 = head.split('\t').nth(2).unwrap().parse().unwrap();
+        for term in ["4".to_string(), format!("{}", -start - 1), "x".to_string()] {
+            let forged = text.replacen(&line, &format!("{head}\t{term}{rest}"), 1);
+            assert_ne!(forged, text);
+            let forged = resealed(&forged);
+            assert!(
+                matches!(summaries(&forged[..]), Err(ReadError::Bad(_))),
+                "{term}"
+            );
+            assert!(
+                matches!(read(&forged[..]), Err(ReadError::Bad(_))),
+                "{term}"
+            );
+            assert!(
+                matches!(find(&forged[..], 9, 5), Err(ReadError::Bad(_))),
+                "{term}"
+            );
+        }
+        // Its own term, 3 at most, passes.
+        let kept = resealed(&text.replacen(&line, &format!("{head}\t3{rest}"), 1));
+        assert!(find(&kept[..], 9, 5).is_ok());
     }
 
     #[test]
