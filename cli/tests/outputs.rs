@@ -446,13 +446,22 @@ fn an_output_that_cannot_be_written_is_refused_before_the_work() {
             "nx/../t.c3t",
             "the path goes up (..) from nx, which does not exist",
         ),
+        ("file/", "names a directory, not a file"),
+        ("file/.", "names a directory, not a file"),
     ] {
         refused(d, &["compute", "--n", "10", "--table", table], 1, says);
     }
+
     assert!(!d.join("nx").exists() && !d.join("t.c3t").exists());
     // A file given where a directory of outputs goes is named as the cause.
     let table = computed(d, "t.c3t", 60, &[]);
     let t = table.to_str().unwrap();
+    refused(
+        d,
+        &["transpose", "--table", t, "--out", "file/"],
+        1,
+        "names a directory, not a file",
+    );
     for (args, says) in [
         (
             vec!["analyze", "--table", t, "--out", "file"],

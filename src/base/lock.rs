@@ -194,6 +194,13 @@ pub enum LockError {
         /// The directory that does not exist.
         missing: PathBuf,
     },
+    /// The output's path ends in `/` or `/.` (or has no file name): it
+    /// names a directory, whatever stands there.
+    #[error("{}: names a directory, not a file; give the file's name", .output.display())]
+    NotAFile {
+        /// The output.
+        output: PathBuf,
+    },
 }
 
 /// The longest name an output may have: `.NAME.new-PID` (a pid of up to 7
@@ -405,6 +412,19 @@ pub fn check_name(output: &Path) -> Result<(), LockError> {
         return Err(LockError::UpFromMissing {
             output: output.to_path_buf(),
             missing,
+        });
+    }
+    Ok(())
+}
+
+/// Refuses a path that ends in `/` or `/.` (or has no file name) where a
+/// file is written: it names a directory, whatever stands there.
+pub fn check_file_name(output: &Path) -> Result<(), LockError> {
+    use std::os::unix::ffi::OsStrExt;
+    let path = output.as_os_str().as_bytes();
+    if output.file_name().is_none() || path.ends_with(b"/") || path.ends_with(b"/.") {
+        return Err(LockError::NotAFile {
+            output: output.to_path_buf(),
         });
     }
     Ok(())

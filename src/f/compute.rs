@@ -146,6 +146,7 @@ pub fn compute(req: &Request, progress: Progress) -> Result<Option<Outcome>, Com
     // No other chomp3 writer (a census's checkpoint, a graph's memo) has
     // this path: the table's own lock keeps out only other tables. (A missing
     // directory is refused below, not made for the lock.)
+    crate::base::lock::check_file_name(path)?;
     let dir = crate::base::atomic_write::parent_dir(path);
     // A path that goes up (`..`) from a missing directory is refused as such.
     let _held = match dir.is_dir() {

@@ -97,6 +97,7 @@ pub fn transpose_in_bands(
 ) -> Result<Transposed, TransposeError> {
     assert_eq!(source.shape(), Shape::Triangle, "the source is by columns");
     // No other chomp3 writer has this path (see `compute`).
+    crate::base::lock::check_file_name(out)?;
     let _held = crate::base::lock::lock(out)?;
     let src = |e| TransposeError::Source(source.path().to_path_buf(), e);
     let dst = |e| TransposeError::Out(out.to_path_buf(), e);
