@@ -363,13 +363,12 @@ impl std::error::Error for OutputError {}
 pub fn check(outputs: &[Output]) -> Result<(), OutputError> {
     for output in outputs {
         use std::os::unix::ffi::OsStrExt;
-        let bytes = output.path.as_os_str().as_bytes();
-        if output.path.file_name().is_none() || bytes.ends_with(b"/") || bytes.ends_with(b"/.") {
+        if crate::base::lock::names_directory(&output.path) {
             return Err(OutputError::NotAFile {
                 output: output.clone(),
             });
         }
-        if bytes.ends_with(b".xz") {
+        if output.path.as_os_str().as_bytes().ends_with(b".xz") {
             return Err(OutputError::Compressed {
                 output: output.clone(),
             });

@@ -211,13 +211,9 @@ pub const MAX_NAME: usize = 240;
 fn trouble(output: &Path, error: &io::Error) -> String {
     // A file where a directory of the path must be (`--out notes` for a
     // directory of outputs): the lock's directory cannot be made.
-    let file_above = || {
-        output
-            .ancestors()
-            .skip(1)
-            .find(|d| !d.as_os_str().is_empty() && d.exists() && !d.is_dir())
-    };
-    if let (Some(libc::EEXIST | libc::ENOTDIR), Some(file)) = (error.raw_os_error(), file_above()) {
+    if let (Some(libc::EEXIST | libc::ENOTDIR), Some(file)) =
+        (error.raw_os_error(), file_above(output))
+    {
         return format!(
             "{} is a file, not a directory, so {} cannot be written there; give a directory",
             file.display(),
@@ -417,17 +413,30 @@ pub fn check_name(output: &Path) -> Result<(), LockError> {
     Ok(())
 }
 
-/// Refuses a path that ends in `/` or `/.` (or has no file name) where a
-/// file is written: it names a directory, whatever stands there.
-pub fn check_file_name(output: &Path) -> Result<(), LockError> {
+/// Whether `path` ends in `/` or `/.` (or has no file name): it names a
+/// directory, whatever stands there, and no file can be written at it.
+pub fn names_directory(path: &Path) -> bool {
     use std::os::unix::ffi::OsStrExt;
-    let path = output.as_os_str().as_bytes();
-    if output.file_name().is_none() || path.ends_with(b"/") || path.ends_with(b"/.") {
+    let bytes = path.as_os_str().as_bytes();
+    path.file_name().is_none() || bytes.ends_with(b"/") || bytes.ends_with(b"/.")
+}
+
+/// Refuses a path that [`names_directory`] where a file is written.
+pub fn check_file_name(output: &Path) -> Result<(), LockError> {
+    if names_directory(output) {
         return Err(LockError::NotAFile {
             output: output.to_path_buf(),
         });
     }
     Ok(())
+}
+
+/// The file that stands where a directory of `path` must be, if one does
+/// (`notes/out.tsv` where `notes` is a file).
+pub fn file_above(path: &Path) -> Option<&Path> {
+    path.ancestors()
+        .skip(1)
+        .find(|d| !d.as_os_str().is_empty() && d.exists() && !d.is_dir())
 }
 
 /// The first directory of `path` that does not exist, if a `..` comes after

@@ -315,10 +315,7 @@ fn check_disk(
 ) -> Result<(), ComputeError> {
     let dir = parent_dir(path);
     if !dir.is_dir() {
-        let file = dir
-            .ancestors()
-            .find(|d| !d.as_os_str().is_empty() && d.exists() && !d.is_dir());
-        return Err(match file {
+        return Err(match crate::base::lock::file_above(path) {
             Some(file) => ComputeError::FileAbove(file.to_path_buf()),
             None => ComputeError::NoDirectory(dir),
         });
