@@ -171,13 +171,10 @@ impl Job {
         };
         let have = std::fs::metadata(&self.table).map_or(0, |m| m.len());
         let needed = (header.file_len(u64::from(n) + 1)).saturating_sub(have);
-        let dir = crate::base::atomic_write::parent_dir(&self.table);
         // (A table whose capacity is below `n` is refused as such when
         // opened to be extended, not here.)
-        if let Ok(available) = fs4::available_space(&dir)
-            && u64::from(n) <= header.capacity
-            && needed > available
-        {
+        let short = crate::base::atomic_write::short_of_room(&self.table, needed);
+        if let (true, Some((dir, available))) = (u64::from(n) <= header.capacity, short) {
             return Err(JobError::DiskFull {
                 dir,
                 n,

@@ -117,10 +117,7 @@ pub fn transpose_in_bands(
     };
     let have = std::fs::metadata(out).map_or(0, |m| m.len());
     let needed = header.file_len(raw::rows_units(n)).saturating_sub(have);
-    let dir = crate::base::atomic_write::parent_dir(out);
-    if let Ok(available) = fs4::available_space(&dir)
-        && needed > available
-    {
+    if let Some((dir, available)) = crate::base::atomic_write::short_of_room(out, needed) {
         return Err(TransposeError::DiskFull {
             dir,
             needed,
