@@ -164,7 +164,7 @@ fn newest_checkpoint(dir: &Path) -> u32 {
         .unwrap_or(0)
 }
 
-/// A job of 20,000 rows that saves a checkpoint after every batch, in its
+/// A job of `rows` rows that saves a checkpoint after every batch, in its
 /// own directory `work` under `dir`, and the bytes of the census in one
 /// process it must end in.
 struct Saving {
@@ -175,8 +175,7 @@ struct Saving {
     args: Vec<String>,
 }
 
-fn saving(name: &str) -> Saving {
-    let rows = "20000";
+fn saving(name: &str, rows: &str) -> Saving {
     let dir = tempfile::tempdir().unwrap();
     let want = single(dir.path(), rows);
     let work = dir.path().join(name);
@@ -201,16 +200,19 @@ fn a_killed_mpi_census_resumes_to_the_same_bytes() {
         work,
         out,
         args,
-    } = saving("killed");
+    } = saving("killed", "30000");
     // Killed twice, each time once checkpoints are being written (a checkpoint
-    // after every batch: the kill lands in or between writes).
+    // after every batch: the kill lands in or between writes). mpirun passes
+    // SIGTERM on about a second after it gets it (Open MPI's
+    // `odls_base_sigkill_timeout`), so the job is long enough to be still at
+    // work then: 30,000 rows, killed at the first checkpoint of each run.
     let mut older = Vec::new();
     for round in 0..2 {
         let mut job = mpirun(3).args(&args).spawn().unwrap();
         let deadline = Instant::now() + Duration::from_secs(120);
-        // Two checkpoints past the last one seen.
+        // A checkpoint past the last one seen.
         let seen = newest_checkpoint(&work);
-        while newest_checkpoint(&work) <= seen + 2 * 2520 {
+        while newest_checkpoint(&work) <= seen {
             assert!(Instant::now() < deadline, "round {round}: no checkpoint");
             assert!(
                 job.try_wait().unwrap().is_none(),
@@ -787,7 +789,7 @@ fn an_mpi_census_that_loses_a_rank_continues_to_the_same_bytes() {
         work,
         out,
         args,
-    } = saving("lost");
+    } = saving("lost", "20000");
     // Three jobs of three ranks, each losing one rank to SIGKILL once every
     // rank has written a checkpoint past the last common one: rank 1, then
     // rank 0 (the one that writes the census), then rank 2. mpirun ends the
@@ -850,7 +852,7 @@ fn ctrl_c_to_one_rank_or_to_mpirun_saves_every_rank_and_the_job_continues() {
             work,
             out,
             args,
-        } = saving("interrupted");
+        } = saving("interrupted", "20000");
         let log = dir.path().join("stderr.log");
         let mut job = Job::start_to(2, &args, std::fs::File::create(&log).unwrap().into());
         let deadline = Instant::now() + Duration::from_secs(120);
