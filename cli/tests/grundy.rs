@@ -1222,6 +1222,50 @@ fn the_committed_periods_of_two_methods_agree() {
     }
 }
 
+/// A run stopped late, where the periods the trailing sweep keeps fill its
+/// budget (a whole period gives back half the room it took while filling,
+/// and a period filling since took that room), continues from its
+/// checkpoint to the starts and periods of the committed census of lines
+/// q <= 300: its first 1,326 lines are those q <= 50.
+#[test]
+fn grundy_periods_stopped_with_its_budget_of_periods_full_continues() {
+    let dir = tempfile::tempdir().unwrap();
+    let (ck, out) = (dir.path().join("ck"), dir.path().join("b"));
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "grundy-periods",
+            "--quiet",
+            "--lines",
+            "50",
+            "--lag",
+            "18432",
+            "--bfiles",
+            out.to_str().unwrap(),
+            "--checkpoint",
+            ck.to_str().unwrap(),
+        ];
+        args.extend(extra);
+        common::chomp3(&args)
+    };
+    let cut = run(&["--max-p", "100000"]);
+    assert!(!cut.status.success());
+    assert!(String::from_utf8_lossy(&cut.stderr).contains("not done"));
+    assert!(ck.exists());
+    let rest = run(&[]);
+    let err = String::from_utf8_lossy(&rest.stderr);
+    assert!(rest.status.success(), "{err}");
+    assert!(err.contains("continuing from"), "{err}");
+    let committed = std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../data/grundy-periods-300"
+    ));
+    for file in ["grundy-periods.txt", "grundy-starts.txt"] {
+        let got = bfile(&out.join(file));
+        assert_eq!(got.len(), 1326, "{file}");
+        assert_eq!(got[..], bfile(&committed.join(file))[..1326], "{file}");
+    }
+}
+
 /// A checkpoint of another table given to a run that would make a new one
 /// is refused in one line before the new table is made: nothing is left.
 #[test]

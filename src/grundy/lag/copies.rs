@@ -227,9 +227,15 @@ impl Copies {
     /// was taken by [`Copies::reserve`]; what it needs no longer is given
     /// back).
     pub(super) fn insert(&mut self, at: usize, period: Period) {
-        assert!(period.full() && !self.mask[at]);
+        assert!(period.full());
         let kept = Kept::new(period);
         self.room += 2 * kept.len() as u64 - kept.bytes();
+        self.keep(at, kept);
+    }
+
+    /// Line `at` copied from `kept`, whose room is taken.
+    fn keep(&mut self, at: usize, kept: Kept) {
+        assert!(!self.mask[at]);
         self.lines[at] = Some(kept);
         self.mask[at] = true;
         let i = self.list.partition_point(|&l| l < at);
@@ -290,11 +296,18 @@ impl Copies {
     }
 
     /// Reads the copies of `n` lines of a census with lag `lag`, the
-    /// periods of the lines filling holding `filling` values.
+    /// periods of the lines filling holding `filling` values. The room left
+    /// is the writer's: the budget less what the periods hold as kept (a
+    /// whole one a byte a value where it can be) and 2 bytes a value of
+    /// those filling. Each whole period takes only what it holds, not the 2
+    /// bytes a value it took while it filled: the writer gave the rest back
+    /// and may have reserved it for a period filling since, so taking it
+    /// again here would refuse a state the writer was in.
     pub(super) fn load(r: &mut dyn Read, n: usize, lag: u32, filling: u64) -> io::Result<Copies> {
         let mut copies = Copies::new(n);
+        let too_many = || damaged("more kept periods than the census keeps");
         if !copies.reserve_all(2 * filling) {
-            return Err(damaged("more kept periods than the census keeps"));
+            return Err(too_many());
         }
         let k = get32(r)? as usize;
         if k > n {
@@ -306,10 +319,14 @@ impl Copies {
                 return Err(damaged("a copied line out of range"));
             }
             let period = Period::load(r, lag)?;
-            if !period.full() || !copies.reserve(period.period) {
+            if !period.full() {
                 return Err(damaged("a copied line without its period"));
             }
-            copies.insert(at, period);
+            let kept = Kept::new(period);
+            if !copies.reserve_all(kept.bytes()) {
+                return Err(too_many());
+            }
+            copies.keep(at, kept);
         }
         Ok(copies)
     }
@@ -374,5 +391,43 @@ mod tests {
         back.save(&mut again).unwrap();
         assert_eq!(again, saved);
         assert!(saved.ends_with(&written[written.len() - 8 - 6 * 4..]));
+    }
+
+    /// The room a whole period gives back (a byte a value of the 2 it took
+    /// while filling) taken by a period filling after it: the state is read
+    /// back with the writer's room; a byte more than the budget is refused.
+    #[test]
+    fn a_period_filling_in_the_room_a_narrow_one_gave_back_is_read_back() {
+        let (n, lag) = (2, 20_000);
+        assert_eq!(budget(n as u64), 14_336);
+        let mut copies = Copies::new(n);
+        // Line 0: a period of 5,000 values spanning 7, 10,000 bytes while
+        // filling, 5,000 once whole.
+        assert!(copies.reserve(5_000));
+        let mut period = Period::new(5_000);
+        for p in 0..5_000 {
+            period.observe(p, (p % 7) as i16);
+        }
+        copies.insert(0, period);
+        assert_eq!(copies.room, 14_336 - 5_000);
+        // Line 1 fills a period of 4,000 (8,000 bytes) in the room given
+        // back: 2 * 5,000 + 8,000 is past the budget.
+        assert!(copies.reserve(4_000));
+        assert_eq!(copies.room, 1_336);
+        let mut saved = Vec::new();
+        copies.save(&mut saved).unwrap();
+        let back = Copies::load(&mut saved.as_slice(), n, lag, 4_000).unwrap();
+        assert_eq!((back.room, back.count()), (1_336, 1));
+        let mut again = Vec::new();
+        back.save(&mut again).unwrap();
+        assert_eq!(again, saved);
+        // 5,000 + 2 * 4,668 = 14,336 fits exactly; 4,669 does not.
+        assert_eq!(
+            Copies::load(&mut saved.as_slice(), n, lag, 4_668)
+                .unwrap()
+                .room,
+            0
+        );
+        assert!(Copies::load(&mut saved.as_slice(), n, lag, 4_669).is_err());
     }
 }
