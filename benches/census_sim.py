@@ -13,8 +13,8 @@
       Ranks share nodes of C cores (processor sharing, polling threads and
       shared-cache contention). Prints the wall time, the CPU, the bytes
       sent (in all, and between nodes from the busiest node) and the memory
-      per rank of the memory model. --free and --turns simulate two changes
-      of design.
+      per rank of the memory model. --free (with --keep) and --turns
+      simulate two changes of design.
   census_sim.py fit TRACE_R1 TRACE_R2 ... [--model linear|power]
       Fits the cost of a chunk's block per cell of (q/R, r/R), as a + b R
       or c R^alpha, and says how well it predicts each trace, with and
@@ -391,10 +391,12 @@ def tasks_of_block(plan, chunks, pieces=1):
     return per_rank
 
 
-def simulate(batches, ranks, threads, net, cores, overhead=1e-6, contention=1.0, poll=0.0, free=False):
+def simulate(batches, ranks, threads, net, cores, overhead=1e-6, contention=1.0, poll=0.0, free=False, keep=0):
     """Simulates `batches` (see `replay_batches`) one after another on
     `ranks` ranks of `threads` threads, ranks on nodes of `cores` cores (and
-    `net.per_node` ranks). Returns the wall seconds and the simulator."""
+    `net.per_node` ranks). With `free`, a rank starts block `b` only once
+    its block `b - keep` is over (`keep` blocks under way, each holding its
+    values; 0: no bound). Returns the wall seconds and the simulator."""
     nodes = -(-ranks // net.per_node)
     sim = Sim(nodes, cores, net, contention, poll)
     node_of = net.node
@@ -451,6 +453,8 @@ def simulate(batches, ranks, threads, net, cores, overhead=1e-6, contention=1.0,
             yield ("wait", ("done", bi, b - 1, k, j) if j < len(ends) else ("end", bi, b - 1, k))
         if i > 0:
             yield ("wait", ("done", bi, b, k, i - 1))
+        elif keep and b >= keep:
+            yield ("wait", ("blk", bi, b - keep, k))
         if c0 > 0 and owner(c0 - 1) != k:
             yield ("wait", ("msg", bi, b, c0))
         yield ("acquire", k, (b, c0))
@@ -895,7 +899,9 @@ def cmd_replay(args):
     cores = args.cores if args.cores else per_node * threads
     net = net_of(args)
     batches = replay_batches(trace, ranks, args.pieces, args.cpu_scale, args.turns)
-    wall, sim = simulate(batches, ranks, threads, net, cores, args.overhead, args.contention, args.poll, args.free)
+    wall, sim = simulate(
+        batches, ranks, threads, net, cores, args.overhead, args.contention, args.poll, args.free, args.keep
+    )
     work = sum(b["work"] for b in batches)
     nodes = -(-ranks // per_node)
     fit, _ = memory_model()
@@ -963,7 +969,9 @@ def cmd_project(args):
     walls, sent, out_node, works = [], [], [], []
     for b in batches:
         net = net_of(args)
-        wall, _ = simulate([b], ranks, threads, net, cores, args.overhead, args.contention, args.poll, args.free)
+        wall, _ = simulate(
+            [b], ranks, threads, net, cores, args.overhead, args.contention, args.poll, args.free, args.keep
+        )
         walls.append(wall)
         sent.append(net.bytes_all)
         out_node.append(max(net.bytes_out.values(), default=0))
@@ -1056,6 +1064,15 @@ def selftest():
     wall, _ = simulate(replay_batches(t, 1), 1, 1, net, 1, free=True)
     want = (6 * 10 + 2 * 1 + 2 + 3 + 4) / 1000
     assert abs(wall - want) < 1e-9, (wall, want)
+    # The other schedule on two threads and three cores: block 1's chunk c
+    # waits for block 0's, as above; keeping one block under way, block 1
+    # waits for block 0 to be over: every cost once but the caller's 2 ms.
+    wall, _ = simulate(replay_batches(t, 1), 1, 2, net, 3, free=True)
+    want = (10 + 30 + 1 + 3 + 4) / 1000
+    assert abs(wall - want) < 1e-9, (wall, want)
+    wall, _ = simulate(replay_batches(t, 1), 1, 2, net, 3, free=True, keep=1)
+    want = (6 * 10 + 2 * 1 + 3 + 4) / 1000
+    assert abs(wall - want) < 1e-9, (wall, want)
     # Three ranks (a chunk each, turn 1), one thread each, on one node of six
     # cores (every thread has one): block 0 goes up the chain with two
     # hand-offs (1 ms latency + 800 bytes at 1 GB/s each) and block 1 a third
@@ -1090,6 +1107,12 @@ def main():
             "--free",
             action="store_true",
             help="the other schedule: a rank's threads take any task whose data is there (not a block each)",
+        )
+        p.add_argument(
+            "--keep",
+            type=int,
+            default=0,
+            help="with --free, blocks a rank keeps under way (each holds its values) [0: no bound]",
         )
         p.add_argument("--poll", type=float, default=0.0, help="the share of a core a thread polling for a message takes")
         p.add_argument(
