@@ -500,6 +500,38 @@ fn writers_and_upgrade_say_what_is_there() {
         "{err}"
     );
     assert!(!place.path().join("new.c3t").exists());
+    // The table compressed with xz, where transpose would continue a table
+    // by rows and where upgrade reads one; a census table where transpose
+    // writes: each named, and kept.
+    let table = std::fs::read(place.path().join("t.c3t")).unwrap();
+    let mut packed = Vec::new();
+    let mut xz = xz2::write::XzEncoder::new(&mut packed, 1);
+    xz.write_all(&table).unwrap();
+    xz.finish().unwrap();
+    place.file("z.c3t", &packed);
+    place.ok(&["census", "--quiet", "--rows", "10", "--out", "c.tsv"]);
+    let census = std::fs::read(place.path().join("c.tsv")).unwrap();
+    for (args, said) in [
+        (
+            &["transpose", "--quiet", "--table", "t.c3t", "--out", "z.c3t"][..],
+            "z.c3t: exists and is a file compressed with xz; decompress it (xz -d) if it is the table you meant, or name a new file for the table by rows",
+        ),
+        (
+            &["transpose", "--quiet", "--table", "t.c3t", "--out", "c.tsv"],
+            "c.tsv: exists and is a census table (census.tsv); name a new file for the table by rows",
+        ),
+        (
+            &["upgrade", "z.c3t", "new.c3t"],
+            "z.c3t: this file is compressed with xz (decompress it first), not a chomp3 table",
+        ),
+    ] {
+        let (code, err) = run(place.path(), args);
+        assert_eq!(code, Some(1), "{args:?}: {err}");
+        assert!(err.contains(said), "{args:?}: {err}");
+    }
+    assert_eq!(std::fs::read(place.path().join("z.c3t")).unwrap(), packed);
+    assert_eq!(std::fs::read(place.path().join("c.tsv")).unwrap(), census);
+    assert!(!place.path().join("new.c3t").exists());
 }
 
 /// Runs the command of its arguments, its standard output discarded, and

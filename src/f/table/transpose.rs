@@ -241,10 +241,16 @@ fn unfinished(out: &Path, n: u64) -> Result<TableWriter, TableError> {
                 found.what()
             )));
         }
-        Err(TableError::NotThisFile) => {
-            return Err(refuse(
-                "exists and is not a chomp3 table; name a new file for the table by rows".into(),
-            ));
+        Err(TableError::NotThisFile | TableError::OtherFile(_)) => {
+            use crate::outputs::Found;
+            return Err(refuse(match crate::outputs::found(out) {
+                Ok(Found::Compressed) => "exists and is a file compressed with xz; decompress it (xz -d) if it is the table you meant, or name a new file for the table by rows".into(),
+                Ok(Found::Kind(kind)) => format!(
+                    "exists and is {}; name a new file for the table by rows",
+                    kind.what()
+                ),
+                _ => "exists and is not a chomp3 table; name a new file for the table by rows".into(),
+            }));
         }
         Err(e) => return Err(e),
     };

@@ -220,7 +220,7 @@ impl<'a> V1<'a> {
             Some(m) if m == raw::MAGIC_ROWS => return Err(TableError::NotVersion1(version)),
             Some(m) if m == raw::MAGIC => Shape::Triangle,
             Some(m) if m == raw::MAGIC_GRUNDY => Shape::Tetrahedron,
-            _ => return Err(TableError::NotThisFile),
+            _ => return Err(TableError::not_table(map)),
         };
         if version != 1 {
             return Err(TableError::NotVersion1(version));
