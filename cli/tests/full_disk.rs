@@ -106,6 +106,30 @@ fn a_full_disk_leaves_every_old_result_whole() {
     ok(&["plot", "--table", s, "--out", p, "--row", "20"]);
     ok(&["analyze", "--quiet", "--table", s, "--out", a]);
     ok(&["census", "--quiet", "--rows", "60", "--out", c]);
+    // Small tables fit a small disk: the region of block checksums, sized
+    // for the default capacity (some 19 MB for an `f` table, 36 MB for a
+    // Grundy one), is a hole but for the pages their blocks have written.
+    for (command, n, name) in [
+        ("compute", "100", "t100.c3t"),
+        ("grundy-table", "60", "g60.g3t"),
+    ] {
+        let path = at(name);
+        ok(&[
+            command,
+            "--quiet",
+            "--n",
+            n,
+            "--table",
+            path.to_str().unwrap(),
+        ]);
+        let meta = std::fs::metadata(&path).unwrap();
+        assert!(
+            meta.len() > 4096 * 1024,
+            "{name}: {} bytes long",
+            meta.len()
+        );
+        std::fs::remove_file(&path).unwrap();
+    }
     let before = [snapshot(&plots), snapshot(&analysis), snapshot(&at("c"))];
     // Room for one page, not for a whole new set.
     fs.fill(4096);

@@ -12,7 +12,7 @@ use crate::base::path_message::NamesPath;
 use crate::base::stop::Stop;
 use crate::f::engine::{BLOCK_COLS, Engine, StoredColumns};
 use crate::f::table::raw::{self, MAX_CAPACITY};
-use crate::f::table::{Table, TableError, TableWriter, parent_dir};
+use crate::f::table::{Shape, Table, TableError, TableWriter, parent_dir};
 
 /// Capacity given to a new table when none is asked for: the largest `N` whose
 /// values (at most `2N + 1`) fit in 18 bits.
@@ -174,11 +174,19 @@ pub fn compute(req: &Request, progress: Progress) -> Result<Option<Outcome>, Com
     if target <= from_columns {
         return Ok(None);
     }
+    let header = raw::Header {
+        shape: Shape::Triangle,
+        bits,
+        capacity,
+    };
+    let have = existing
+        .as_ref()
+        .map_or(0, |t| header.disk_len(t.columns()));
     check_disk(
         path,
         req.n,
-        raw::file_len(target, capacity),
-        existing.as_ref(),
+        header.disk_len(target).saturating_sub(have),
+        existing.is_none(),
     )?;
 
     // Threads that cannot start are said before any file is made.
@@ -306,13 +314,10 @@ fn shape(req: &Request, existing: Option<&Table>) -> Result<(u32, u64, u64), Com
     Ok((raw::bits_for_capacity(capacity), capacity, 0))
 }
 
-/// Checks, before anything is written, that the directory exists and has room.
-fn check_disk(
-    path: &Path,
-    n: u64,
-    final_len: u64,
-    existing: Option<&Table>,
-) -> Result<(), ComputeError> {
+/// Checks, before anything is written, that the directory exists and has
+/// room for the `needed` bytes the table will add to the disk (a `new`
+/// table is made in the directory, which must then be writable).
+fn check_disk(path: &Path, n: u64, needed: u64, new: bool) -> Result<(), ComputeError> {
     let dir = parent_dir(path);
     if !dir.is_dir() {
         return Err(match crate::base::lock::file_above(path) {
@@ -324,11 +329,9 @@ fn check_disk(
         .map_err(TableError::io(&dir))?
         .permissions()
         .readonly();
-    if existing.is_none() && read_only {
+    if new && read_only {
         return Err(ComputeError::ReadOnly(dir));
     }
-    let have = existing.map_or(0, |t| t.file_len());
-    let needed = final_len.saturating_sub(have);
     let available = fs4::available_space(&dir).map_err(TableError::io(&dir))?;
     if needed > available {
         return Err(ComputeError::DiskFull {

@@ -159,18 +159,22 @@ impl Job {
         }
         crate::grundy::check_memory(n)?;
         let held = outputs::lock(&plan)?;
-        // What the table takes at `n` (slabs 0..=n), against the room its
-        // directory has, before any of it is written.
-        let header = match crate::grundy::table::GrundyTable::open(&self.table) {
-            Ok(t) => t.header(),
-            Err(_) => crate::f::table::raw::Header {
-                shape: Shape::Tetrahedron,
-                bits: Shape::Tetrahedron.bits_for_capacity(capacity),
-                capacity,
-            },
+        // What the table adds to the disk at `n` (slabs 0..=n), against the
+        // room its directory has, before any of it is written.
+        let (header, have) = match crate::grundy::table::GrundyTable::open(&self.table) {
+            Ok(t) => (t.header(), t.n().map_or(0, |n| n + 1)),
+            Err(_) => (
+                crate::f::table::raw::Header {
+                    shape: Shape::Tetrahedron,
+                    bits: Shape::Tetrahedron.bits_for_capacity(capacity),
+                    capacity,
+                },
+                0,
+            ),
         };
-        let have = std::fs::metadata(&self.table).map_or(0, |m| m.len());
-        let needed = (header.file_len(u64::from(n) + 1)).saturating_sub(have);
+        let needed = header
+            .disk_len(u64::from(n) + 1)
+            .saturating_sub(header.disk_len(have));
         // (A table whose capacity is below `n` is refused as such when
         // opened to be extended, not here.)
         let short = crate::base::atomic_write::short_of_room(&self.table, needed);

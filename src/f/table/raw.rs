@@ -230,6 +230,17 @@ impl Header {
         self.data_offset() + self.data_bits(columns).div_ceil(8)
     }
 
+    /// The most bytes a file of `units` complete units takes on disk: the
+    /// header, the pages of the block checksums its data has written (the
+    /// rest of that region, sized for a full table, is a hole: the file is
+    /// made with `set_len`), and its data, each in whole pages. What a new
+    /// table, or a table extended, needs of the disk.
+    pub(crate) fn disk_len(&self, units: u64) -> u64 {
+        let data = self.data_bits(units).div_ceil(8);
+        let checksums = 4 * data.div_ceil(BLOCK_BYTES);
+        HEADER_LEN + checksums.next_multiple_of(4096) + data.next_multiple_of(4096)
+    }
+
     /// The bits of the partly filled last data byte that `columns` complete
     /// columns own (its low `data_bits % 8` bits). The rest of that byte
     /// belongs to the next column: an append not yet committed (of a writer
