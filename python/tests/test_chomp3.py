@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import threading
+import warnings
 import time
 
 import networkx as nx
@@ -567,8 +568,15 @@ def test_the_shell_and_python_give_the_same_nim_and_source(tmp_path, monkeypatch
                                 str(census), "--rectangles", str(rect)], capture_output=True, text=True)
         if shell.returncode == 0:
             value, source = shell.stdout.splitlines()
-            got = chomp3.nim(p, q, r, grundy_census=census, rectangles=rect, explain=True)
+            # A file passed over: a note on the shell's standard error, a
+            # warning in Python.
+            with warnings.catch_warnings(record=True) as passed:
+                warnings.simplefilter("always")
+                got = chomp3.nim(p, q, r, grundy_census=census, rectangles=rect, explain=True)
             assert got == (int(value), source.removeprefix("source: "))
+            notes = [line.removeprefix("chomp3: ").removesuffix("; looking further")
+                     for line in shell.stderr.splitlines()]
+            assert [str(w.message) for w in passed] == notes
         else:
             with pytest.raises(chomp3.Error) as e:
                 chomp3.nim(p, q, r, grundy_census=census, rectangles=rect)
