@@ -168,9 +168,10 @@ pub fn found(path: &Path) -> std::io::Result<Found> {
 
 /// Refuses a directory an output is written into (a command's b-files) whose
 /// name chomp3 gives a lock or a file written aside: such a directory would
-/// stand in another writer's way.
+/// stand in another writer's way. (Its name may be as long as any: nothing
+/// is written beside it.)
 pub fn check_dir_name(dir: &Path) -> Result<(), OutputError> {
-    crate::base::lock::check_name(dir).map_err(OutputError::Name)
+    crate::base::lock::check_dir_name(dir).map_err(OutputError::Name)
 }
 
 /// The kind of file that starts with `head`, if chomp3 writes such files: for

@@ -541,6 +541,37 @@ fn an_output_that_cannot_be_written_is_refused_before_the_work() {
         refused(d, &args, code, says);
     }
     assert!(!d.join("b").exists() && !d.join("g.tsv").exists());
+    // A directory of b-files may have a name of any length: its locks and
+    // files aside go inside it, nothing beside it.
+    let dir = "b".repeat(255);
+    let before: Vec<_> = std::fs::read_dir(d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    let out = common::chomp3_in(
+        d,
+        &[
+            "grundy-periods",
+            "--quiet",
+            "--lines",
+            "2",
+            "--lag",
+            "12",
+            "--bfiles",
+            &dir,
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(d.join(&dir).join("grundy-periods.txt").is_file());
+    let after: Vec<_> = std::fs::read_dir(d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(after.len(), before.len() + 1, "{after:?}");
     refused(
         d,
         &["bench", "--sizes", "10", "--dir", "nowhere"],

@@ -394,6 +394,13 @@ pub fn check_name(output: &Path) -> Result<(), LockError> {
             bytes,
         });
     }
+    check_dir_name(output)
+}
+
+/// [`check_name`] for a directory outputs are written into: their locks and
+/// files aside go inside it, none beside it, so any name a directory may
+/// have leaves room for them.
+pub fn check_dir_name(output: &Path) -> Result<(), LockError> {
     let name = output.file_name().map(|n| n.to_string_lossy());
     let aside = name
         .as_deref()
