@@ -364,6 +364,36 @@ fn a_compressed_grundy_census_answers_as_the_plain_one() {
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("cut.tsv.xz"), "{err}");
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    // Compressed under a name without `.xz` (a Grundy census, and a census's
+    // descriptors): named so, not called another file.
+    let unnamed = dir.path().join("g.tsv");
+    std::fs::write(&unnamed, &bytes).unwrap();
+    census_in(dir.path());
+    let c3d = std::fs::read(dir.path().join("data/census.c3d")).unwrap();
+    let descriptors = dir.path().join("c.c3d");
+    let mut xz = xz2::write::XzEncoder::new(std::fs::File::create(&descriptors).unwrap(), 1);
+    xz.write_all(&c3d).unwrap();
+    xz.finish().unwrap();
+    for (args, path) in [
+        (
+            vec!["nim", p, q, r, "--grundy-census", unnamed.to_str().unwrap()],
+            &unnamed,
+        ),
+        (
+            vec!["get", "10", "3", "--census", descriptors.to_str().unwrap()],
+            &descriptors,
+        ),
+    ] {
+        let out = chomp3(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        let said = format!(
+            "{}: this file is compressed with xz, but its name does not end in .xz; name it so to have it read decompressed, or decompress it (xz -d)",
+            path.display()
+        );
+        assert!(err.contains(&said), "{err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    }
 }
 
 /// On and above the diagonal, the census answers from the columns it

@@ -99,6 +99,16 @@ pub enum InputError {
         /// What was wanted there (`a census file`).
         what: &'static str,
     },
+    /// A file compressed with xz whose name does not end in `.xz` (a text
+    /// is read decompressed only under such a name).
+    #[error(
+        "{}: this file is compressed with xz, but its name does not end in .xz; name it so to have it read decompressed, or decompress it (xz -d)",
+        .path.display()
+    )]
+    CompressedUnnamed {
+        /// The path named.
+        path: PathBuf,
+    },
     /// The system refused (permissions, a loop of links, ...).
     #[error("{}: {error}", .path.display())]
     Io {

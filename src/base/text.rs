@@ -29,7 +29,21 @@ pub const MAX_WHOLE: u64 = 64 << 20;
 /// message when it is no regular file (see `base::input`).
 pub fn open(path: &Path, what: &'static str) -> Result<Box<dyn BufRead + Send>, InputError> {
     let file = input::open(path, what)?;
+    let xz_name = path.extension().is_some_and(|e| e == "xz");
+    if !xz_name && compressed(&file) {
+        return Err(InputError::CompressedUnnamed {
+            path: path.to_path_buf(),
+        });
+    }
     Ok(wrap(path, file))
+}
+
+/// Whether `file` starts as a file compressed with xz does (no text does:
+/// its first byte is no UTF-8).
+fn compressed(file: &File) -> bool {
+    use std::os::unix::fs::FileExt;
+    let mut head = [0u8; 6];
+    matches!(file.read_at(&mut head, 0), Ok(6)) && head[..] == *crate::outputs::XZ_MAGIC
 }
 
 /// `file`, opened from `path`, as text: decompressed if the name ends in

@@ -49,6 +49,12 @@ pub enum DescriptorError {
     /// Another kind of file chomp3 writes.
     #[error("this file is {0}, not a census descriptor file; give the path of a .c3d file")]
     OtherFile(&'static str),
+    /// A file compressed with xz whose name does not say so (only a name
+    /// ending in `.xz` is read decompressed).
+    #[error(
+        "this file is compressed with xz, but its name does not end in .xz; name it so to have it read decompressed, or decompress it (xz -d)"
+    )]
+    CompressedUnnamed,
     /// Fewer bytes than its header asks for.
     #[error(
         "truncated census descriptor file: {found} bytes, where its header asks for at least {at_least} (it was cut off, or its header damaged); copy it again, or make the census again"
@@ -426,6 +432,9 @@ fn measure(content: &mut Content, stop: &Stop) -> Result<u64, DescriptorError> {
             return Err(match raw::decode_header(&head) {
                 Err(DescriptorError::NotThisFile) => match kind_of(content, &mut head) {
                     Some(kind) => DescriptorError::OtherFile(kind.what()),
+                    None if head.starts_with(crate::outputs::XZ_MAGIC) => {
+                        DescriptorError::CompressedUnnamed
+                    }
                     None => DescriptorError::NotThisFile,
                 },
                 Err(e) => e,
