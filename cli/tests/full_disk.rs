@@ -129,7 +129,35 @@ fn a_full_disk_leaves_every_old_result_whole() {
             meta.len()
         );
         std::fs::remove_file(&path).unwrap();
+        let _ = std::fs::remove_file(path.with_extension("g3s"));
     }
+    // Room for a Grundy table to N = 200 (some 2.3 MB on disk), not for its
+    // sweep beside it (1 MB): the table is whole, and the message says so
+    // and what the lost sweep costs.
+    fs.fill(2700 * 1024);
+    let table = at("g200.g3t");
+    let t = table.to_str().unwrap();
+    let out = chomp3(&["grundy-table", "--quiet", "--n", "200", "--table", t]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("g200.g3s: No space left on device")
+            && err.contains(&format!(
+                "{t} holds every p <= 200, committed, but its sweep was not saved"
+            )),
+        "{err}"
+    );
+    ok(&["info", "--verify", "--table", t]);
+    std::fs::remove_file(&table).unwrap();
+    std::fs::remove_file(fs.0.join("filler")).unwrap();
+    let left: Vec<_> = std::fs::read_dir(&fs.0)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert!(
+        !left.iter().any(|n| n.to_string_lossy().contains("g200")),
+        "{left:?}"
+    );
     let before = [snapshot(&plots), snapshot(&analysis), snapshot(&at("c"))];
     // Room for one page, not for a whole new set.
     fs.fill(4096);

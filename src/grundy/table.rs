@@ -126,6 +126,18 @@ pub enum ExtendError {
     Table(TableError),
     /// The sweep checkpoint at this path cannot be read or written.
     Checkpoint(PathBuf, CheckpointError),
+    /// The table was committed through `p`, and the sweep of it could not
+    /// be saved at `path` afterwards (a full disk, say).
+    SweepNotSaved {
+        /// The table.
+        table: PathBuf,
+        /// Its last slab, committed.
+        p: u64,
+        /// The sweep checkpoint.
+        path: PathBuf,
+        /// Why it could not be written.
+        error: io::Error,
+    },
     /// The sweep checkpoint at this path is of a longer table than this one.
     NotThisTable {
         /// The checkpoint.
@@ -142,6 +154,17 @@ impl std::fmt::Display for ExtendError {
         match self {
             ExtendError::Table(e) => write!(f, "{e}"),
             ExtendError::Checkpoint(path, e) => write!(f, "{}", e.with_path(path)),
+            ExtendError::SweepNotSaved {
+                table,
+                p,
+                path,
+                error,
+            } => write!(
+                f,
+                "{}: {error}; {} holds every p <= {p}, committed, but its sweep was not saved, so the next run sweeps the stored slabs again (checking each) before it extends the table",
+                path.display(),
+                table.display()
+            ),
             ExtendError::NotThisTable { path, p, last } => write!(
                 f,
                 "{}: the sweep is at p = {p}, past the table's last slab {last}: not this table's",
@@ -297,7 +320,12 @@ pub fn extend(
     // said, not reported as the table swept.
     w.check_written()?;
     if let Some(c) = checkpoint {
-        save(&sweep, &c.path).map_err(|e| io_error(c, e))?;
+        save(&sweep, &c.path).map_err(|error| ExtendError::SweepNotSaved {
+            table: path.to_path_buf(),
+            p: u64::from(sweep.p()),
+            path: c.path.clone(),
+            error,
+        })?;
     }
     if stop.requested() {
         // Heard as the last slabs were committed: said, not dropped.
