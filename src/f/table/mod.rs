@@ -718,12 +718,18 @@ impl Table {
     /// reader answers from no file that is not whole, not only where its
     /// reads reach past the cut).
     fn still_the_table(&self) -> Result<(), TableError> {
-        match self.commit_now()? {
-            Some(c) if c.columns >= self.commit.columns => {}
+        // The file's newest commit, which a writer makes only once the data
+        // it commits is in the file: the file holds at least that much, or
+        // it was cut since (after it grew, perhaps, past this handle's own
+        // length).
+        let newest = match self.commit_now()? {
+            Some(c) if c.columns >= self.commit.columns => c,
             _ => return Err(TableError::Replaced(self.path.clone())),
-        }
+        };
         match self.bytes.file().metadata() {
-            Ok(m) if m.len() < self.used_len() => Err(TableError::Shrunk(self.path.clone())),
+            Ok(m) if m.len() < self.header.file_len(newest.columns) => {
+                Err(TableError::Shrunk(self.path.clone()))
+            }
             _ => Ok(()),
         }
     }
@@ -1334,6 +1340,49 @@ mod tests {
                 t.verify().unwrap();
             }
         }
+    }
+
+    /// A handle opened before the file grew, whose file was then cut past
+    /// the handle's own length but short of what the newest commit holds,
+    /// reads nothing from it and does not verify it (mapped or not), as a
+    /// fresh open calls it truncated.
+    #[test]
+    fn a_table_cut_after_it_grew_past_an_open_handle_is_refused_by_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.c3t");
+        let mut w = TableWriter::create(&path, 3000).unwrap();
+        let column = |q: u32| -> Vec<u32> { (0..=q).map(|r| (q * 7 + r * 3) % 263).collect() };
+        let mut append = |w: &mut TableWriter, qs: std::ops::Range<u32>| {
+            for q in qs {
+                let first = Shape::Triangle.cells(u64::from(q));
+                w.append(1, raw::pack(w.bits(), first, [&column(q)[..]]))
+                    .unwrap();
+            }
+            w.commit().unwrap();
+        };
+        append(&mut w, 0..300);
+        let mapped = Table::open(&path).unwrap();
+        let read = Table::options().mapped(false).open(&path).unwrap();
+        let opened = mapped.used_len();
+        append(&mut w, 300..2000);
+        drop(w);
+        let grown = std::fs::metadata(&path).unwrap().len();
+        let cut = (opened + grown) / 2;
+        assert!(opened < cut && cut < grown);
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_len(cut)
+            .unwrap();
+        for t in [&mapped, &read] {
+            assert!(matches!(t.value(299, 5), Err(TableError::Shrunk(_))));
+            assert!(matches!(t.verify(), Err(TableError::Shrunk(_))));
+        }
+        assert!(matches!(
+            Table::open(&path),
+            Err(TableError::Truncated { .. })
+        ));
     }
 
     /// A mapped table cut short in place by another program (the rest of
