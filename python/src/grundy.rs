@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use chomp3::base::path_message::NamesPath;
 use chomp3::base::shell::one_line;
 use chomp3::base::stop::Stop;
 use chomp3::f::table::TableError;
@@ -398,6 +399,12 @@ pub(crate) fn grundy_table(
         })?;
         let interrupted = watch.raised();
         let outcome = outcome.map_err(|e| match e {
+            // Made again by this call, with its keyword (`table_error`
+            // names the call that makes a table of f).
+            ExtendError::Table(e @ TableError::BeyondCapacity { .. }) => error(format!(
+                "{}; make the table again with a larger capacity=",
+                e.with_path(&path)
+            )),
             ExtendError::Table(e) => table_error(&path, e),
             e => error(e),
         })?;

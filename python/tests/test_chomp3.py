@@ -1499,3 +1499,18 @@ def test_a_table_that_cannot_be_mapped_under_a_limit_is_a_memory_error(tmp_path)
     assert lines[0].startswith("MemoryError") and "could not be mapped" in lines[0], lines
     assert "ulimit -v" in lines[0], lines
     assert int(lines[1]) == chomp3.Table(path)[100, 7]
+
+
+def test_a_grundy_table_past_its_capacity_is_refused_as_the_shell_refuses_it(tmp_path):
+    """Past its capacity, a Grundy table is refused with the command line's
+    words, the remedy named as each front end names it."""
+    path = tmp_path / "g.g3t"
+    chomp3.grundy_table(20, path, capacity=20, progress=False)
+    with pytest.raises(chomp3.Error) as e:
+        chomp3.grundy_table(21, path, progress=False)
+    shell = subprocess.run([chomp3_binary(), "grundy-table", "--quiet", "--n", "21", "--table", str(path)],
+                           capture_output=True, text=True)
+    said = shell.stderr.strip().removeprefix("chomp3: error: ")
+    assert shell.returncode == 1
+    assert said.endswith("; make the table again with a larger --capacity"), said
+    assert str(e.value) == said.removesuffix("--capacity") + "capacity="
