@@ -1352,7 +1352,7 @@ mod tests {
         let path = dir.path().join("t.c3t");
         let mut w = TableWriter::create(&path, 3000).unwrap();
         let column = |q: u32| -> Vec<u32> { (0..=q).map(|r| (q * 7 + r * 3) % 263).collect() };
-        let mut append = |w: &mut TableWriter, qs: std::ops::Range<u32>| {
+        let append = |w: &mut TableWriter, qs: std::ops::Range<u32>| {
             for q in qs {
                 let first = Shape::Triangle.cells(u64::from(q));
                 w.append(1, raw::pack(w.bits(), first, [&column(q)[..]]))
