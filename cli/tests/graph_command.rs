@@ -746,3 +746,32 @@ fn a_solve_a_thousand_moves_deep_runs_until_it_is_stopped() {
     assert_eq!(out.status.code(), Some(130), "{err}");
     assert!(err.contains("interrupted"), "{err}");
 }
+
+/// A file of graph6 lines compressed with xz is read as every text input
+/// is: decompressed under a name ending in `.xz`, named as compressed under
+/// another.
+#[test]
+fn a_compressed_graph_file_is_read_by_its_name() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let lines = b"Bw\nCF\nC~\n";
+    let plain = dir.path().join("g.txt");
+    std::fs::write(&plain, lines).unwrap();
+    let mut packed = Vec::new();
+    let mut xz = xz2::write::XzEncoder::new(&mut packed, 1);
+    xz.write_all(lines).unwrap();
+    xz.finish().unwrap();
+    let (named, unnamed) = (dir.path().join("g.txt.xz"), dir.path().join("h.txt"));
+    std::fs::write(&named, &packed).unwrap();
+    std::fs::write(&unnamed, &packed).unwrap();
+    let want = stdout(&run(&["graph", plain.to_str().unwrap()]));
+    assert_eq!(want.lines().count(), 3, "{want}");
+    assert_eq!(stdout(&run(&["graph", named.to_str().unwrap()])), want);
+    let out = run(&["graph", unnamed.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("h.txt: this file is compressed with xz, but its name does not end in .xz"),
+        "{err}"
+    );
+}

@@ -217,11 +217,9 @@ impl Inputs {
                 Box::new(read_lines("stdin".to_string(), BufReader::new(io::stdin())))
             }
             Pending::Source(Source::File(path)) => {
-                let f = input::open(&path, GRAPH_LINES)?;
-                Box::new(read_lines(
-                    crate::base::shell::label(&path),
-                    BufReader::new(f),
-                ))
+                // As every text input: decompressed if the name ends in `.xz`.
+                let text = crate::base::text::open(&path, GRAPH_LINES)?;
+                Box::new(read_lines(crate::base::shell::label(&path), text))
             }
             Pending::Source(Source::Geng { from, to }) => {
                 let rest: Vec<Pending> = (from..=to)
