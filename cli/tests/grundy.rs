@@ -1002,7 +1002,12 @@ fn grundy_periods_resumes_to_the_same_bfiles_and_refuses_bad_checkpoints() {
     // Cut short by --max-p: it says so, writes nothing, keeps the checkpoint.
     let cut = run(&["--checkpoint", &ck, "--max-p", "2000"], &twice);
     assert!(!cut.status.success());
-    assert!(String::from_utf8_lossy(&cut.stderr).contains("not done"));
+    let err = String::from_utf8_lossy(&cut.stderr);
+    assert!(
+        err.contains("not done")
+            && err.contains(&format!("; no result written; the run is kept in {ck}")),
+        "{err}"
+    );
     assert!(!std::path::Path::new(&twice).exists());
     let kept = std::fs::read(&ck).unwrap();
     // --partial: the b-files of the lines done so far (checked below), from

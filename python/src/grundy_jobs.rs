@@ -101,8 +101,9 @@ pub(crate) fn grundy_periods(
                 done,
                 swept,
                 partial,
+                kept,
             } => {
-                let written = match partial {
+                let mut written = match partial {
                     Some(Partial { prefix, census }) => {
                         let mut said = format!(
                             "the b-files in {} hold the first {prefix}",
@@ -113,8 +114,11 @@ pub(crate) fn grundy_periods(
                         }
                         said + " (partial=True)"
                     }
-                    None => "nothing written".to_string(),
+                    None => "no result written".to_string(),
                 };
+                if let Some(path) = kept {
+                    written += &format!("; the run is kept in {}", path.display());
+                }
                 let said = format!(
                     "{} of {lines} lines not done by p = {swept} (a period that does not divide \
                      lag={lag}, or max_p too small); {written}",

@@ -199,6 +199,8 @@ pub enum Outcome {
         swept: u32,
         /// What was written of a run not finished, if anything.
         partial: Option<Partial>,
+        /// The checkpoint that keeps the run, if there is one.
+        kept: Option<PathBuf>,
     },
     /// Stopped on request; the run is kept in the checkpoint, if there is one.
     Interrupted {
@@ -419,6 +421,7 @@ impl Job {
                 done: found.len(),
                 swept: outcome.swept,
                 partial,
+                kept: self.checkpoint.clone(),
             });
         }
         self.write_bfiles(&done, command)?;
@@ -611,13 +614,14 @@ mod tests {
             done,
             swept,
             partial: None,
+            kept: Some(kept),
         } = run(&short, &Stop::new()).unwrap()
         else {
             panic!("a run to p = 2000 does not finish")
         };
         assert!(done > 1 && done < 91 && swept >= 2000, "{done} {swept}");
         assert!(!dir.path().join("short").exists() && !dir.path().join("short.tsv").exists());
-        assert!(ck.exists());
+        assert!(ck.exists() && kept == ck);
         // From the checkpoint without sweeping: the prefix done in the
         // b-files, every line done in the census, each saying so.
         let partial = Job {

@@ -140,8 +140,9 @@ pub fn run(args: &Args) -> Result<()> {
             done,
             swept,
             partial,
+            kept,
         } => {
-            let written = match partial {
+            let mut written = match partial {
                 Some(Partial { prefix, census }) => {
                     let dir = args.bfiles.shown();
                     let mut said = format!("the b-files in {dir} hold the first {prefix}");
@@ -150,8 +151,11 @@ pub fn run(args: &Args) -> Result<()> {
                     }
                     said + " (--partial)"
                 }
-                None => "nothing written".to_string(),
+                None => "no result written".to_string(),
             };
+            if let Some(path) = kept {
+                written += &format!("; the run is kept in {}", path.shown());
+            }
             bail!(
                 "{} of {lines} lines not done by p = {swept} (a period that does not divide --lag {}, \
                  or --max-p too small); {written}",
