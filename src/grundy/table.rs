@@ -267,7 +267,12 @@ pub fn extend(
         };
         let mut sweep = saved.unwrap_or_else(|| Sweep::new(q_max));
         check_stored(path, &mut sweep, done, stop, Some(c))?;
-        save(&sweep, &c.path).map_err(|e| io_error(c, e))?;
+        save(&sweep, &c.path).map_err(|error| ExtendError::SweepNotSaved {
+            table: path.to_path_buf(),
+            p: done - 1,
+            path: c.path.clone(),
+            error,
+        })?;
         if stop.requested() {
             return Ok(Extended::Stopped(done - 1));
         }
