@@ -213,6 +213,42 @@ fn a_full_disk_leaves_every_old_result_whole() {
         "{err}"
     );
     assert!(!grundy.exists(), "nothing written");
+    // Room for a Grundy table's data but not for the sweep checkpoint saved
+    // beside it at the end: refused before any of it is written too.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let whole = elsewhere.path().join("g.g3t");
+    ok(&[
+        "grundy-table",
+        "--quiet",
+        "--n",
+        "60",
+        "--table",
+        whole.to_str().unwrap(),
+    ]);
+    // (its bytes on disk: a table has holes)
+    let table_len =
+        std::os::unix::fs::MetadataExt::blocks(&std::fs::metadata(&whole).unwrap()) * 512;
+    let sweep_len = std::fs::metadata(whole.with_extension("g3s"))
+        .unwrap()
+        .len();
+    assert!(sweep_len > 3 * 4096, "a sweep of {sweep_len} bytes");
+    std::fs::remove_file(fs.0.join("filler")).unwrap();
+    fs.fill(table_len.div_ceil(4096) * 4096 + 4096);
+    let out = chomp3(&[
+        "grundy-table",
+        "--quiet",
+        "--n",
+        "60",
+        "--table",
+        grundy.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.starts_with("chomp3: error: not enough free disk in ") && err.contains("N = 60 needs"),
+        "{err}"
+    );
+    assert!(!grundy.exists(), "nothing written");
 }
 
 /// `/dev/full` open for writing (`None` where there is none) and a table to

@@ -292,7 +292,6 @@ fn process_start(stat: &str) -> Option<std::time::SystemTime> {
     Some(std::time::UNIX_EPOCH + std::time::Duration::from_secs(boot) + after_boot)
 }
 
-/// The directory a file path lives in (`.` for a bare file name).
 /// The free bytes of the file system holding `path`'s directory, where
 /// they fall short of `needed` (`None` when there is room, or when the
 /// room cannot be read: a write then says what went wrong).
@@ -304,6 +303,7 @@ pub(crate) fn short_of_room(path: &Path, needed: u64) -> Option<(PathBuf, u64)> 
     }
 }
 
+/// The directory a file path lives in (`.` for a bare file name).
 pub(crate) fn parent_dir(path: &Path) -> PathBuf {
     match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),

@@ -172,25 +172,54 @@ impl Job {
                 0,
             ),
         };
-        let needed = header
+        let table = header
             .disk_len(u64::from(n) + 1)
             .saturating_sub(header.disk_len(have));
+        // The sweep's checkpoint, saved at the end if not before, is written
+        // whole beside the one it replaces: its full size, at least, is
+        // needed on its own file system (the table's, unless named apart).
+        // (None when the table holds `n` already: nothing to sweep.)
+        let sweep = if table > 0 {
+            crate::grundy::sweep_saved_len(n)
+        } else {
+            0
+        };
+        let apart = !same_file_system(&self.table, &checkpoint.path);
+        let mut wants = vec![(&self.table, table.saturating_add(sweep * u64::from(!apart)))];
+        if apart {
+            wants.push((&checkpoint.path, sweep));
+        }
         // (A table whose capacity is below `n` is refused as such when
         // opened to be extended, not here.)
-        let short = crate::base::atomic_write::short_of_room(&self.table, needed);
-        if let (true, Some((dir, available))) = (u64::from(n) <= header.capacity, short) {
-            return Err(JobError::DiskFull {
-                dir,
-                n,
-                needed,
-                available,
-            });
+        for (path, needed) in wants {
+            let short = crate::base::atomic_write::short_of_room(path, needed);
+            if let (true, Some((dir, available))) = (u64::from(n) <= header.capacity, short) {
+                return Err(JobError::DiskFull {
+                    dir,
+                    n,
+                    needed,
+                    available,
+                });
+            }
         }
         Ok(Checked {
             capacity,
             checkpoint,
             held,
         })
+    }
+}
+
+/// Whether two files' directories are on one file system (taken as so when
+/// either cannot be read: the check then counts both files on one).
+fn same_file_system(a: &std::path::Path, b: &std::path::Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let dev = |p: &std::path::Path| {
+        std::fs::metadata(crate::base::atomic_write::parent_dir(p)).map(|m| m.dev())
+    };
+    match (dev(a), dev(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => true,
     }
 }
 

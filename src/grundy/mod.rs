@@ -199,6 +199,14 @@ pub(crate) fn sweep_memory(q_max: u32) -> u64 {
     line_count(q_max).saturating_mul(per_line)
 }
 
+/// A lower bound on the bytes of a sweep's state as [`Sweep::save`] writes
+/// it for the lines `q <= q_max`: `Q` and `p`, then per line at least its
+/// used set's base and word count and its two values (16 bytes; the words
+/// themselves, usually one to three a line, come on top).
+pub(crate) fn sweep_saved_len(q_max: u32) -> u64 {
+    line_count(q_max).saturating_mul(16).saturating_add(8)
+}
+
 /// The number of lines `(q, r)`, `r <= q <= q_max`, for memory estimates
 /// (in 128 bits: `(Q+1)(Q+2)` passes 2^64 at `Q = 2^32 - 1`; saturated).
 pub(crate) fn line_count(q_max: u32) -> u64 {
