@@ -132,25 +132,37 @@ fn a_full_disk_leaves_every_old_result_whole() {
         let _ = std::fs::remove_file(path.with_extension("g3s"));
     }
     // Room for a Grundy table to N = 200 (some 2.3 MB on disk), not for its
-    // sweep beside it (1 MB): the table is whole, and the message says so
-    // and what the lost sweep costs.
+    // sweep beside it (1 MB): refused before any of it is written.
     fs.fill(2700 * 1024);
     let table = at("g200.g3t");
     let t = table.to_str().unwrap();
-    // The first run makes the table; the same command again finds it whole
-    // and sweeps its slabs to save the sweep: neither has the room for it.
-    for run in ["first", "again"] {
-        let out = chomp3(&["grundy-table", "--quiet", "--n", "200", "--table", t]);
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(1), "{run}: {err}");
-        assert!(
-            err.contains("g200.g3s: No space left on device")
-                && err.contains(&format!(
-                    "{t} holds every p <= 200, committed, but its sweep was not saved"
-                )),
-            "{run}: {err}"
-        );
-    }
+    let args = ["grundy-table", "--quiet", "--n", "200", "--table", t];
+    let out = chomp3(&args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.starts_with("chomp3: error: not enough free disk in ") && err.contains("N = 200 needs"),
+        "{err}"
+    );
+    assert!(!table.exists(), "nothing written");
+    // Made with room, its sweep then lost: the same command finds the table
+    // whole and sweeps its slabs to save the sweep, without the room for it.
+    // The table is whole, and the message says so and what the lost sweep
+    // costs.
+    std::fs::remove_file(fs.0.join("filler")).unwrap();
+    ok(&args);
+    std::fs::remove_file(table.with_extension("g3s")).unwrap();
+    fs.fill(512 * 1024);
+    let out = chomp3(&args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("g200.g3s: No space left on device")
+            && err.contains(&format!(
+                "{t} holds every p <= 200, committed, but its sweep was not saved"
+            )),
+        "{err}"
+    );
     ok(&["info", "--verify", "--table", t]);
     std::fs::remove_file(&table).unwrap();
     std::fs::remove_file(fs.0.join("filler")).unwrap();

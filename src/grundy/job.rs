@@ -176,13 +176,12 @@ impl Job {
             .disk_len(u64::from(n) + 1)
             .saturating_sub(header.disk_len(have));
         // The sweep's checkpoint, saved at the end if not before, is written
-        // whole beside the one it replaces: its full size, at least, is
+        // whole beside the one it replaces: its full size (estimated) is
         // needed on its own file system (the table's, unless named apart).
         // (None when the table holds `n` already: nothing to sweep.)
-        let sweep = if table > 0 {
-            crate::grundy::sweep_saved_len(n)
-        } else {
-            0
+        let sweep = match table > 0 {
+            true => crate::grundy::sweep_saved_len(n),
+            false => 0,
         };
         let apart = !same_file_system(&self.table, &checkpoint.path);
         let mut wants = vec![(&self.table, table.saturating_add(sweep * u64::from(!apart)))];
