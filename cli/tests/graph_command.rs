@@ -774,4 +774,34 @@ fn a_compressed_graph_file_is_read_by_its_name() {
         err.contains("h.txt: this file is compressed with xz, but its name does not end in .xz"),
         "{err}"
     );
+    // On standard input, as graph6 lines or an edge list, it is named as
+    // compressed too (a pipe has no name to read it by), in one line.
+    let mut edges = Vec::new();
+    let mut xz = xz2::write::XzEncoder::new(&mut edges, 1);
+    xz.write_all(b"0 1\n1 2\n").unwrap();
+    xz.finish().unwrap();
+    for (args, input) in [
+        (vec!["graph", "-"], &packed),
+        (vec!["graph", "--edges", "-"], &edges),
+    ] {
+        let out = chomp3_with_input(&args, input);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert_eq!(
+            err,
+            "chomp3: error: standard input is compressed with xz: pipe it through xz -dc, or give the file by its name ending in .xz\n",
+            "{args:?}"
+        );
+    }
+    // Fewer bytes than the mark of xz are read as they are.
+    let out = chomp3_with_input(&["graph", "-"], "Bw");
+    assert_eq!(
+        stdout(&out),
+        stdout(&run(&["graph", plain.to_str().unwrap()]))
+            .lines()
+            .next()
+            .unwrap()
+            .to_string()
+            + "\n"
+    );
 }

@@ -261,6 +261,11 @@ pub enum TextError {
         /// What failed.
         error: LineError,
     },
+    /// Standard input is compressed with xz.
+    #[error(
+        "standard input is compressed with xz: pipe it through xz -dc, or give the file by its name ending in .xz"
+    )]
+    CompressedStdin,
     /// It is longer than [`MAX_WHOLE`].
     #[error(
         "{} holds more than {} MiB of text, more than any file of its kind chomp3 writes",
@@ -288,7 +293,27 @@ pub fn read_to_string(path: &Path, what: &'static str) -> Result<String, TextErr
 /// The whole of standard input as text, with the limits of
 /// [`read_to_string`]; its errors name it `standard input`.
 pub fn stdin_to_string() -> Result<String, TextError> {
-    whole(io::stdin().lock(), Path::new("standard input"))
+    whole(stdin()?, Path::new("standard input"))
+}
+
+/// Standard input to be read as text: refused if it starts as a file
+/// compressed with xz does (a name tells a file to decompress; a pipe has
+/// none), so that it is not called "not text" at its first line.
+pub fn stdin() -> Result<impl BufRead + Send, TextError> {
+    let magic = crate::outputs::XZ_MAGIC;
+    let mut head = Vec::with_capacity(magic.len());
+    let read = io::stdin()
+        .lock()
+        .take(magic.len() as u64)
+        .read_to_end(&mut head);
+    read.map_err(|e| TextError::Read {
+        path: PathBuf::from("standard input"),
+        error: LineError::Io(e),
+    })?;
+    if head == magic {
+        return Err(TextError::CompressedStdin);
+    }
+    Ok(BufReader::new(io::Cursor::new(head).chain(io::stdin())))
 }
 
 /// The whole text `reader` gives, named `path` in errors.

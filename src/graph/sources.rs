@@ -214,7 +214,7 @@ impl Inputs {
                 Box::new(read_lines(format!("geng:{n}"), BufReader::new(stdout)))
             }
             Pending::Source(Source::Stdin) => {
-                Box::new(read_lines("stdin".to_string(), BufReader::new(io::stdin())))
+                Box::new(read_lines("stdin".to_string(), crate::base::text::stdin()?))
             }
             Pending::Source(Source::File(path)) => {
                 // As every text input: decompressed if the name ends in `.xz`.

@@ -69,7 +69,7 @@ impl Brute {
 }
 
 /// Runs `chomp3 args` with `input` on standard input.
-pub fn chomp3_with_input(args: &[&str], input: &str) -> std::process::Output {
+pub fn chomp3_with_input(args: &[&str], input: impl AsRef<[u8]>) -> std::process::Output {
     use std::io::Write;
     use std::process::{Command, Stdio};
     let mut child = Command::new(env!("CARGO_BIN_EXE_chomp3"))
@@ -80,7 +80,7 @@ pub fn chomp3_with_input(args: &[&str], input: &str) -> std::process::Output {
         .spawn()
         .unwrap();
     // A command refused before it reads its input may have ended already.
-    match child.stdin.take().unwrap().write_all(input.as_bytes()) {
+    match child.stdin.take().unwrap().write_all(input.as_ref()) {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
         written => written.unwrap(),
     }
