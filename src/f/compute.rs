@@ -85,8 +85,8 @@ pub enum ComputeError {
         /// The system's refusal.
         error: String,
     },
-    /// The directory for a new table is read-only.
-    #[error("directory {0} is read-only; the table must go elsewhere")]
+    /// The directory for a new table may not be written by this process.
+    #[error("directory {0} is read-only for this process; the table must go elsewhere")]
     ReadOnly(PathBuf),
     /// Stopped by Ctrl-C; every column up to `n` is committed.
     #[error(
@@ -325,11 +325,7 @@ fn check_disk(path: &Path, n: u64, needed: u64, new: bool) -> Result<(), Compute
             None => ComputeError::NoDirectory(dir),
         });
     }
-    let read_only = std::fs::metadata(&dir)
-        .map_err(TableError::io(&dir))?
-        .permissions()
-        .readonly();
-    if new && read_only {
+    if new && !writable(&dir) {
         return Err(ComputeError::ReadOnly(dir));
     }
     let available = fs4::available_space(&dir).map_err(TableError::io(&dir))?;
@@ -342,6 +338,23 @@ fn check_disk(path: &Path, n: u64, needed: u64, new: bool) -> Result<(), Compute
         });
     }
     Ok(())
+}
+
+/// Whether this process may make files in `dir`, as the system decides
+/// (`access`: the permission bits and the user, a read-only mount; root
+/// may write where the bits say no one may). Taken as so where it cannot
+/// be asked: the write then says what went wrong.
+fn writable(dir: &Path) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    let Ok(name) = std::ffi::CString::new(dir.as_os_str().as_bytes()) else {
+        return true;
+    };
+    // SAFETY: `access` reads the NUL-terminated name and nothing else.
+    if unsafe { libc::access(name.as_ptr(), libc::W_OK) } == 0 {
+        return true;
+    }
+    let refused = std::io::Error::last_os_error().raw_os_error();
+    !matches!(refused, Some(libc::EACCES | libc::EROFS | libc::EPERM))
 }
 
 /// The engine rebuilds its state from a stored table through this.
