@@ -467,6 +467,40 @@ fn damaged_data_is_refused_where_it_is_read() {
     );
 }
 
+/// A commit slot that fails its checksum (FORMAT.md: slots at bytes 64 and
+/// 128, sequence number first) is ignored by readers, who take the other
+/// slot's older commit; `info` says so, and what lies past that commit is
+/// refused, not answered.
+#[test]
+fn a_commit_slot_failing_its_checksum_is_noted() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = computed(dir.path(), "t.c3t", 40, &[]);
+    let p = path.to_str().unwrap();
+    let info = |p: &str| {
+        String::from_utf8_lossy(&chomp3_ok(&["info", "--verify", "--table", p]).stdout).into_owned()
+    };
+    assert!(!info(p).contains("note"), "{}", info(p));
+    // Extended by one column: the newest commit is in the other slot.
+    chomp3_ok(&["compute", "--quiet", "--n", "41", "--table", p]);
+    let mut bytes = std::fs::read(&path).unwrap();
+    let seq = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
+    let newest = if seq(64) > seq(128) { 64 } else { 128 };
+    bytes[newest + 9] ^= 0x10;
+    std::fs::write(&path, &bytes).unwrap();
+    let shown = info(p);
+    let slot = (newest - 64) / 64;
+    assert!(
+        shown.contains(&format!(
+            "note         commit slot {slot} fails its checksum"
+        )),
+        "{shown}"
+    );
+    assert!(shown.contains("N            40 "), "{shown}");
+    chomp3_ok(&["get", "40", "3", "--table", p]);
+    let out = chomp3(&["get", "41", "3", "--table", p]);
+    assert_eq!(out.status.code(), Some(1));
+}
+
 /// A version 1 file of the same table, as that format laid it out: the
 /// header with version 1 and data offset 4096, a commit slot without the
 /// block CRC, the data right after the header (FORMAT.md, both versions).

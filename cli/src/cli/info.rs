@@ -44,6 +44,11 @@ pub fn run(args: &Args) -> Result<()> {
         t.file_len(),
         t.used_len()
     );
+    if let Some(slot) = t.unreadable_slot() {
+        say!(
+            "note         commit slot {slot} fails its checksum (a commit cut short by a crash, or damage): the table is read at the other slot's commit"
+        );
+    }
     if args.verify {
         t.verify().map_err(|e| file_error(&path, e))?;
         say!(

@@ -443,6 +443,9 @@ pub struct Table {
     /// The header's fixed fields as opened (magic to header checksum),
     /// which every read compares with the file's.
     fixed: [u8; FIXED],
+    /// A commit slot that failed its checksum when opened
+    /// ([`raw::unreadable_slot`]).
+    unreadable_slot: Option<usize>,
 }
 
 /// Bytes of the header's fixed fields: magic, version, width, capacity,
@@ -572,7 +575,16 @@ impl Table {
             header,
             commit,
             fixed,
+            unreadable_slot: raw::unreadable_slot(&head),
         })
+    }
+
+    /// The commit slot (0 or 1) that failed its checksum when the table was
+    /// opened, if any: a commit cut short by a crash (the next commit
+    /// writes the slot again) or damage, which no reader can tell apart.
+    /// The table is read at the other slot's commit.
+    pub fn unreadable_slot(&self) -> Option<usize> {
+        self.unreadable_slot
     }
 
     /// The path the table was opened by.

@@ -317,6 +317,17 @@ impl Header {
     }
 }
 
+/// The commit slot (0 or 1) of the header `h` that was written (not all
+/// zero) and does not pass its checksum, if any: a commit cut short by a
+/// crash, until the next commit writes that slot again, or damage. Readers
+/// take the other slot's commit (FORMAT.md); this lets them say so.
+pub fn unreadable_slot(h: &[u8]) -> Option<usize> {
+    SLOT_OFFSETS.iter().position(|&o| {
+        let slot = &h[o..o + SLOT_LEN];
+        slot.iter().any(|&b| b != 0) && Commit::decode(slot).is_none()
+    })
+}
+
 impl Commit {
     /// The 64 bytes of a commit slot.
     pub(crate) fn encode(&self) -> [u8; SLOT_LEN] {
