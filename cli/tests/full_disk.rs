@@ -96,6 +96,27 @@ fn a_full_disk_leaves_every_old_result_whole() {
             String::from_utf8_lossy(&out.stderr)
         );
     };
+    // A Grundy table to `n` at `table` refused for want of disk before any
+    // of it is written.
+    let no_room_for_grundy = |n: &str, table: &Path| {
+        let args = [
+            "grundy-table",
+            "--quiet",
+            "--n",
+            n,
+            "--table",
+            table.to_str().unwrap(),
+        ];
+        let out = chomp3(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert!(
+            err.starts_with("chomp3: error: not enough free disk in ")
+                && err.contains(&format!("N = {n} needs")),
+            "{err}"
+        );
+        assert!(!table.exists(), "nothing written");
+    };
     std::fs::create_dir(at("c")).unwrap();
     let (plots, analysis, census) = (at("plots"), at("a"), at("c/census.tsv"));
     let (p, a, c) = (
@@ -137,14 +158,7 @@ fn a_full_disk_leaves_every_old_result_whole() {
     let table = at("g200.g3t");
     let t = table.to_str().unwrap();
     let args = ["grundy-table", "--quiet", "--n", "200", "--table", t];
-    let out = chomp3(&args);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{err}");
-    assert!(
-        err.starts_with("chomp3: error: not enough free disk in ") && err.contains("N = 200 needs"),
-        "{err}"
-    );
-    assert!(!table.exists(), "nothing written");
+    no_room_for_grundy("200", &table);
     // Made with room, its sweep then lost: the same command finds the table
     // whole and sweeps its slabs to save the sweep, without the room for it.
     // The table is whole, and the message says so and what the lost sweep
@@ -210,21 +224,7 @@ fn a_full_disk_leaves_every_old_result_whole() {
     assert!(!rows.exists(), "nothing written");
     // So is a Grundy table (a table to N = 200 is some 36 MB).
     let grundy = at("g.g3t");
-    let out = chomp3(&[
-        "grundy-table",
-        "--quiet",
-        "--n",
-        "200",
-        "--table",
-        grundy.to_str().unwrap(),
-    ]);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{err}");
-    assert!(
-        err.starts_with("chomp3: error: not enough free disk in ") && err.contains("N = 200 needs"),
-        "{err}"
-    );
-    assert!(!grundy.exists(), "nothing written");
+    no_room_for_grundy("200", &grundy);
     // Room for a Grundy table's data but not for the sweep checkpoint saved
     // beside it at the end: refused before any of it is written too.
     let elsewhere = tempfile::tempdir().unwrap();
@@ -246,21 +246,7 @@ fn a_full_disk_leaves_every_old_result_whole() {
     assert!(sweep_len > 3 * 4096, "a sweep of {sweep_len} bytes");
     std::fs::remove_file(fs.0.join("filler")).unwrap();
     fs.fill(table_len.div_ceil(4096) * 4096 + 4096);
-    let out = chomp3(&[
-        "grundy-table",
-        "--quiet",
-        "--n",
-        "60",
-        "--table",
-        grundy.to_str().unwrap(),
-    ]);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{err}");
-    assert!(
-        err.starts_with("chomp3: error: not enough free disk in ") && err.contains("N = 60 needs"),
-        "{err}"
-    );
-    assert!(!grundy.exists(), "nothing written");
+    no_room_for_grundy("60", &grundy);
 }
 
 /// `/dev/full` open for writing (`None` where there is none) and a table to
