@@ -5,8 +5,10 @@
 
 use crate::common;
 
+use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::process::Command;
+use std::process::Output;
 use std::time::{Duration, Instant};
 
 use chomp3::f::table::Table;
@@ -259,14 +261,35 @@ fn bad_places_are_refused_before_anything_is_written() {
         t.to_str().unwrap(),
     ];
     // Root may write there whatever the bits say (and is not told it may
-    // not); anyone else is refused before the table is made.
+    // not); anyone else is refused before the table is made, or its lock.
     let root = Command::new("id").arg("-u").output().unwrap().stdout == b"0\n";
-    if root {
-        chomp3_ok(&args);
-    } else {
-        fails(&args, "Permission denied");
+    let refused = |out: Output| {
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert!(err.contains("read-only for this process"), "{err}");
+        assert_eq!(std::fs::read_dir(&ro).unwrap().count(), 0, "nothing made");
+    };
+    match root {
+        true => {
+            chomp3_ok(&args);
+            assert!(t.exists());
+            std::fs::remove_file(&t).unwrap();
+            // Root run as another user (`setpriv`, where there is one) is
+            // refused as anyone else is.
+            let others = std::fs::Permissions::from_mode(0o755);
+            std::fs::set_permissions(dir.path(), others).unwrap();
+            let nobody = Command::new("setpriv")
+                .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+                .arg(env!("CARGO_BIN_EXE_chomp3"))
+                .args(args)
+                .current_dir("/")
+                .output();
+            if let Ok(out) = nobody {
+                refused(out);
+            }
+        }
+        false => refused(chomp3(&args)),
     }
-    assert_eq!(t.exists(), root);
 
     let absent = dir.path().join("absent.c3t");
     fails(

@@ -148,8 +148,10 @@ pub fn compute(req: &Request, progress: Progress) -> Result<Option<Outcome>, Com
     // directory is refused below, not made for the lock.)
     crate::base::lock::check_file_name(path)?;
     let dir = crate::base::atomic_write::parent_dir(path);
-    // A path that goes up (`..`) from a missing directory is refused as such.
+    // A path that goes up (`..`) from a missing directory is refused as such;
+    // a directory this process may not write, where the lock is made, too.
     let _held = match dir.is_dir() {
+        true if !writable(&dir) => return Err(ComputeError::ReadOnly(dir)),
         true => Some(crate::base::lock::lock(path)?),
         false => {
             crate::base::lock::check_name(path)?;
@@ -182,12 +184,7 @@ pub fn compute(req: &Request, progress: Progress) -> Result<Option<Outcome>, Com
     let have = existing
         .as_ref()
         .map_or(0, |t| header.disk_len(t.columns()));
-    check_disk(
-        path,
-        req.n,
-        header.disk_len(target).saturating_sub(have),
-        existing.is_none(),
-    )?;
+    check_disk(path, req.n, header.disk_len(target).saturating_sub(have))?;
 
     // Threads that cannot start are said before any file is made.
     crate::base::threads::room_for(req.threads).map_err(|e| ComputeError::Threads {
@@ -315,18 +312,14 @@ fn shape(req: &Request, existing: Option<&Table>) -> Result<(u32, u64, u64), Com
 }
 
 /// Checks, before anything is written, that the directory exists and has
-/// room for the `needed` bytes the table will add to the disk (a `new`
-/// table is made in the directory, which must then be writable).
-fn check_disk(path: &Path, n: u64, needed: u64, new: bool) -> Result<(), ComputeError> {
+/// room for the `needed` bytes the table will add to the disk.
+fn check_disk(path: &Path, n: u64, needed: u64) -> Result<(), ComputeError> {
     let dir = parent_dir(path);
     if !dir.is_dir() {
         return Err(match crate::base::lock::file_above(path) {
             Some(file) => ComputeError::FileAbove(file.to_path_buf()),
             None => ComputeError::NoDirectory(dir),
         });
-    }
-    if new && !writable(&dir) {
-        return Err(ComputeError::ReadOnly(dir));
     }
     let available = fs4::available_space(&dir).map_err(TableError::io(&dir))?;
     if needed > available {
@@ -341,16 +334,19 @@ fn check_disk(path: &Path, n: u64, needed: u64, new: bool) -> Result<(), Compute
 }
 
 /// Whether this process may make files in `dir`, as the system decides
-/// (`access`: the permission bits and the user, a read-only mount; root
-/// may write where the bits say no one may). Taken as so where it cannot
-/// be asked: the write then says what went wrong.
+/// (`faccessat` for the effective user, as `open` does: the permission
+/// bits, a read-only mount; root may write where the bits say no one may).
+/// Taken as so where it cannot be asked: the write then says what went
+/// wrong.
 fn writable(dir: &Path) -> bool {
     use std::os::unix::ffi::OsStrExt;
     let Ok(name) = std::ffi::CString::new(dir.as_os_str().as_bytes()) else {
         return true;
     };
-    // SAFETY: `access` reads the NUL-terminated name and nothing else.
-    if unsafe { libc::access(name.as_ptr(), libc::W_OK) } == 0 {
+    // SAFETY: `faccessat` reads the NUL-terminated name and nothing else.
+    let asked =
+        unsafe { libc::faccessat(libc::AT_FDCWD, name.as_ptr(), libc::W_OK, libc::AT_EACCESS) };
+    if asked == 0 {
         return true;
     }
     let refused = std::io::Error::last_os_error().raw_os_error();
