@@ -49,8 +49,7 @@ pub enum Kind {
     CensusTrace,
 }
 
-/// The first bytes of a file compressed with xz.
-pub const XZ_MAGIC: &[u8] = b"\xFD7zXZ\0";
+pub use crate::base::input::XZ_MAGIC;
 
 /// The first bytes of each kind (a binary magic, or a text result's title).
 const SIGNATURES: [(Kind, &[u8]); 19] = [

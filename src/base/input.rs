@@ -12,6 +12,9 @@ use std::fs::{File, FileType};
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
+/// The first bytes of a file compressed with xz.
+pub const XZ_MAGIC: &[u8] = b"\xFD7zXZ\0";
+
 use crate::base::path_message::NamesPath;
 
 /// What stands at a path that is not a regular file.

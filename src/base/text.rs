@@ -43,7 +43,7 @@ pub fn open(path: &Path, what: &'static str) -> Result<Box<dyn BufRead + Send>, 
 fn compressed(file: &File) -> bool {
     use std::os::unix::fs::FileExt;
     let mut head = [0u8; 6];
-    matches!(file.read_at(&mut head, 0), Ok(6)) && head[..] == *crate::outputs::XZ_MAGIC
+    matches!(file.read_at(&mut head, 0), Ok(6)) && head[..] == *input::XZ_MAGIC
 }
 
 /// `file`, opened from `path`, as text: decompressed if the name ends in
@@ -300,16 +300,27 @@ pub fn stdin_to_string() -> Result<String, TextError> {
 /// compressed with xz does (a name tells a file to decompress; a pipe has
 /// none), so that it is not called "not text" at its first line.
 pub fn stdin() -> Result<impl BufRead + Send, TextError> {
-    let magic = crate::outputs::XZ_MAGIC;
+    let magic = input::XZ_MAGIC;
+    // Up to the magic's length, or the end of a first line (the magic has
+    // no line end): a short first line typed or piped slowly is read at
+    // once, not held for more.
     let mut head = Vec::with_capacity(magic.len());
-    let read = io::stdin()
-        .lock()
-        .take(magic.len() as u64)
-        .read_to_end(&mut head);
-    read.map_err(|e| TextError::Read {
-        path: PathBuf::from("standard input"),
-        error: LineError::Io(e),
-    })?;
+    let mut stdin = io::stdin().lock();
+    while head.len() < magic.len() && head.last() != Some(&b'\n') {
+        let mut byte = [0u8];
+        match stdin.read(&mut byte) {
+            Ok(0) => break,
+            Ok(_) => head.push(byte[0]),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => {
+                return Err(TextError::Read {
+                    path: PathBuf::from("standard input"),
+                    error: LineError::Io(e),
+                });
+            }
+        }
+    }
+    drop(stdin);
     if head == magic {
         return Err(TextError::CompressedStdin);
     }
