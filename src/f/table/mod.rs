@@ -110,11 +110,16 @@ pub enum TableError {
         found: u64,
     },
     /// A table by rows whose rows are not all written (its `transpose` was
-    /// killed).
+    /// killed), as its commit in force says.
     #[error(
-        "a table by rows that is not finished (its chomp3 transpose was stopped); run that command again to finish it"
+        "a table by rows that is not finished (its chomp3 transpose was stopped{}); run that command again to finish it",
+        if *.slot_failed { ", or a commit slot fails its checksum" } else { "" }
     )]
-    Unfinished,
+    Unfinished {
+        /// Whether a commit slot failed its checksum, so that an older
+        /// commit is in force ([`raw::unreadable_slot`]).
+        slot_failed: bool,
+    },
     /// A table by rows not finished yet, which another process (a
     /// `transpose` that runs) is writing.
     #[error(
@@ -555,7 +560,9 @@ impl Table {
             held.push(crate::base::lock::locked_elsewhere(bytes.file()));
             return Err(match held.contains(&true) {
                 true => TableError::BeingWritten,
-                false => TableError::Unfinished,
+                false => TableError::Unfinished {
+                    slot_failed: raw::unreadable_slot(&head).is_some(),
+                },
             });
         }
         let expected = header.file_len(commit.columns);

@@ -378,7 +378,7 @@ mod tests {
             assert!(matches!(e, TransposeError::Stopped { all: 151, .. }), "{e}");
             assert!(matches!(
                 Table::options().either_f().mapped(true).open(&out),
-                Err(TableError::Unfinished)
+                Err(TableError::Unfinished { slot_failed: false })
             ));
         }
         assert_eq!(
@@ -439,7 +439,10 @@ mod tests {
             );
         }
         for name in &names {
-            assert!(matches!(open(name), Err(TableError::Unfinished)));
+            assert!(matches!(
+                open(name),
+                Err(TableError::Unfinished { slot_failed: false })
+            ));
         }
     }
 }
