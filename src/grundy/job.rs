@@ -89,16 +89,19 @@ pub enum JobError {
     Locked(#[from] LockError),
     /// The table at `n` does not fit in its directory's free space.
     #[error(
-        "not enough free disk in {}: N = {n} needs {needed} more bytes, {available} available",
+        "not enough free disk in {}: N = {n} needs {needed} more bytes ({what}), {available} available",
         dir.display()
     )]
     DiskFull {
-        /// The table's directory.
+        /// The directory short of room: the table's, or the checkpoint's
+        /// on a file system of its own.
         dir: PathBuf,
         /// Asked.
         n: u32,
-        /// Bytes still to write.
+        /// Bytes still to write there.
         needed: u64,
+        /// What they are.
+        what: &'static str,
         /// Bytes free.
         available: u64,
     },
@@ -172,31 +175,54 @@ impl Job {
                 0,
             ),
         };
+        let extends = u64::from(n) + 1 > have;
         let table = header
             .disk_len(u64::from(n) + 1)
             .saturating_sub(header.disk_len(have));
-        // The sweep's checkpoint, saved at the end if not before, is written
-        // whole beside the one it replaces: its full size (estimated) is
-        // needed on its own file system (the table's, unless named apart).
-        // (None when the table holds `n` already: nothing to sweep.)
-        let sweep = match table > 0 {
-            true => crate::grundy::sweep_saved_len(n),
+        // The sweep's checkpoint (of the lines `q <= ` the larger of `n` and
+        // the table's `N`) is saved by a run that extends the table, and by
+        // one that finds the table whole and its checkpoint missing or
+        // behind (`table::extend`), at the end and as often as asked; each
+        // save is written whole beside the one before, so two are on the
+        // disk at once (less the one there now, on it already), each in
+        // whole blocks of 4 KiB.
+        let saves = extends
+            || match crate::grundy::table::saved_sweep_p(&checkpoint.path) {
+                Ok(p) => u64::from(p) + 1 < have,
+                Err(crate::grundy::checkpoint::CheckpointError::NotFound) => true,
+                // (refused by the run itself, saying what is wrong)
+                Err(_) => false,
+            };
+        let q = u32::try_from(have.saturating_sub(1)).map_or(n, |last| last.max(n));
+        let one = crate::grundy::sweep_saved_len(q).div_ceil(4096) * 4096;
+        let there = std::fs::metadata(&checkpoint.path)
+            .map_or(0, |m| std::os::unix::fs::MetadataExt::blocks(&m) * 512);
+        let sweep = match saves {
+            true => (2 * one).saturating_sub(there),
             false => 0,
         };
         let apart = !same_file_system(&self.table, &checkpoint.path);
-        let mut wants = vec![(&self.table, table.saturating_add(sweep * u64::from(!apart)))];
-        if apart {
-            wants.push((&checkpoint.path, sweep));
-        }
+        let both = "the table's data, and two sweep checkpoints, each written beside the last";
+        let two = "two sweep checkpoints, each written beside the last";
+        let mut wants = match apart {
+            true => vec![
+                (&self.table, table, "the table's data"),
+                (&checkpoint.path, sweep, two),
+            ],
+            false if table == 0 => vec![(&self.table, sweep, two)],
+            false => vec![(&self.table, table.saturating_add(sweep), both)],
+        };
+        wants.retain(|&(_, needed, _)| needed > 0);
         // (A table whose capacity is below `n` is refused as such when
         // opened to be extended, not here.)
-        for (path, needed) in wants {
+        for (path, needed, what) in wants {
             let short = crate::base::atomic_write::short_of_room(path, needed);
             if let (true, Some((dir, available))) = (u64::from(n) <= header.capacity, short) {
                 return Err(JobError::DiskFull {
                     dir,
                     n,
                     needed,
+                    what,
                     available,
                 });
             }

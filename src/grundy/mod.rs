@@ -203,12 +203,12 @@ pub(crate) fn sweep_memory(q_max: u32) -> u64 {
 /// [`Sweep::save`] writes it after step `p = q_max`: `Q` and `p`,
 /// then per line its used set's base and word count, its words and its two
 /// values. A line `(q, r)` at `p` has taken values below `p + q + r` only
-/// (a mex of the `p + q + r` options' values), so its window is counted
-/// as the words from the one of `p` to the one of `p + q + r`. Its first
-/// free value lags behind `p` (by how much no rule bounds), and the file
-/// written was 1.09 to 1.12 times that count at `Q` = 50 to 600, so a
-/// quarter more is given: an estimate from above, not a bound (a test
-/// holds it between 1 and 1.5 times the size written).
+/// (a mex of the `p + q + r` options' values), and its window starts near
+/// `p`: it is counted as `(q + r) / 64 + 1` words. Its first free value
+/// lags behind `p` (by how much no rule bounds), and the file written was
+/// 1.08 to 1.15 times that count at `Q` = 20 to 600, so a quarter more is
+/// given: an estimate from above, not a bound (a test holds it between 1
+/// and 1.5 times the size written).
 pub(crate) fn sweep_saved_len(q_max: u32) -> u64 {
     // The sum over `m <= top` of `m / 64`.
     let below = |top: u128| {
@@ -413,7 +413,7 @@ mod tests {
     use super::*;
     use std::collections::HashMap;
 
-    /// The estimate of a checkpoint's size before a run is below the bytes
+    /// The estimate of a checkpoint's size before a run is above the bytes
     /// the sweep's save writes at its end, and near them.
     #[test]
     fn the_saved_sweep_estimate_is_near_what_a_sweep_writes() {

@@ -161,7 +161,7 @@ impl std::fmt::Display for ExtendError {
                 error,
             } => write!(
                 f,
-                "{}: {error}; {} holds every p <= {p}, committed, but its sweep was not saved, so the next run sweeps the stored slabs again (checking each) before it extends the table",
+                "{}: {error}; {} holds every p <= {p}, committed, but its sweep at p = {p} was not saved, so the next run brings the last sweep saved (if any) through the stored slabs again (checking each) before it extends the table",
                 path.display(),
                 table.display()
             ),
@@ -195,6 +195,24 @@ const SWEEP: Format = Format {
 /// Writes the sweep's state to `path` whole (beside it, then renamed), with a CRC.
 fn save(sweep: &Sweep, path: &Path) -> io::Result<()> {
     SWEEP.save(path, |w| sweep.save(w))
+}
+
+/// The `p` of the sweep checkpoint at `path`, its whole file checked (for
+/// the checks before a run), without holding the sweep.
+pub(crate) fn saved_sweep_p(path: &Path) -> Result<u32, CheckpointError> {
+    use crate::base::bytes::stream::get32;
+    use std::io::Read;
+    SWEEP.load(path, |r, bytes, _| {
+        let (_, p) = (get32(r)?, get32(r)?);
+        // The rest of the body (the magic's 8 bytes and the checksum's 4
+        // aside), through the reader that sums it.
+        let rest = bytes.saturating_sub(8 + 8 + 4);
+        let read = io::copy(&mut Read::take(&mut *r, rest), &mut io::sink())?;
+        match read == rest {
+            true => Ok(p),
+            false => Err(io::ErrorKind::UnexpectedEof.into()),
+        }
+    })
 }
 
 /// Reads a sweep checkpoint (`.g3s`) for the lines `q <= q_max`.
@@ -464,4 +482,46 @@ pub enum Damaged {
     Grundy(TableError),
     /// The `f` table.
     F(TableError),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A sweep that cannot be saved once the table is committed (here its
+    /// directory is missing) leaves the table whole, says so, and says what
+    /// the next run does; a sweep saved is read back at its `p`.
+    #[test]
+    fn a_sweep_not_saved_leaves_the_table_whole_and_says_so() {
+        let dir = tempfile::tempdir().unwrap();
+        let table = dir.path().join("g.g3t");
+        let lost = Checkpoint {
+            path: dir.path().join("missing").join("g.g3s"),
+            every: Duration::from_secs(600),
+        };
+        let e = extend(&table, 10, 100, Some(&lost), &Stop::new(), |_| {}).unwrap_err();
+        assert!(matches!(e, ExtendError::SweepNotSaved { p: 10, .. }), "{e}");
+        let said = e.to_string();
+        assert!(
+            said.contains("holds every p <= 10, committed, but its sweep at p = 10 was not saved")
+                && said.contains("the next run brings the last sweep saved (if any)"),
+            "{said}"
+        );
+        assert_eq!(GrundyTable::open(&table).unwrap().n(), Some(10));
+        let kept = Checkpoint {
+            path: dir.path().join("g.g3s"),
+            every: Duration::from_secs(600),
+        };
+        let done = extend(&table, 12, 100, Some(&kept), &Stop::new(), |_| {}).unwrap();
+        assert!(matches!(done, Extended::Done { .. }), "{done:?}");
+        assert_eq!(saved_sweep_p(&kept.path).unwrap(), 12);
+        assert_eq!(load_sweep(&kept.path, 12).unwrap().p(), 12);
+        // Cut short, it is damage, not a `p`.
+        let bytes = std::fs::read(&kept.path).unwrap();
+        std::fs::write(&kept.path, &bytes[..bytes.len() - 9]).unwrap();
+        assert!(matches!(
+            saved_sweep_p(&kept.path),
+            Err(CheckpointError::Damaged { .. })
+        ));
+    }
 }
