@@ -1175,7 +1175,27 @@ fn a_table_gives_the_rectangles_and_slab_counts_of_the_brute_force() {
         "--bfiles",
         b.to_str().unwrap(),
     ]);
-    assert!(String::from_utf8_lossy(&out.stdout).contains("nothing computed"));
+    let said = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(said.contains("nothing computed\n"), "{said}");
+    // Its sweep checkpoint removed: brought through the stored slabs again
+    // and saved, and said so; the table as it was.
+    let sweep = path.with_extension("g3s");
+    let (table, saved) = (
+        std::fs::read(&path).unwrap(),
+        std::fs::read(&sweep).unwrap(),
+    );
+    std::fs::remove_file(&sweep).unwrap();
+    let out = common::chomp3_ok(&["grundy-table", "--n", "24", "--table", p]);
+    let said = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        said.contains("nothing computed (its sweep, missing or behind, brought to p = 24"),
+        "{said}"
+    );
+    assert!(std::fs::read(&path).unwrap() == table);
+    assert!(
+        std::fs::read(&sweep).unwrap() == saved,
+        "the sweep an unbroken run leaves"
+    );
     let mut brute = Brute {
         memo: HashMap::new(),
     };

@@ -105,9 +105,13 @@ pub enum Extended {
     },
     /// Stopped on request; the table holds `p <=` this (committed).
     Stopped(u64),
-    /// The table held every `p <= n` already; nothing was swept (its blocks
-    /// are checked as they are read).
-    Held,
+    /// The table held every `p <= n` already; nothing was computed (its
+    /// blocks are checked as they are read).
+    Held {
+        /// The `p` its sweep checkpoint, missing or behind, was brought to
+        /// through the stored slabs (each checked) and saved at, if it was.
+        swept: Option<u64>,
+    },
 }
 
 /// Where a run keeps its sweep's state, and how often it saves it.
@@ -281,7 +285,7 @@ pub fn extend(
         // uninterrupted run leaves.
         let behind = saved.as_ref().is_none_or(|s| u64::from(s.p()) + 1 < done);
         let Some(c) = checkpoint.filter(|_| behind) else {
-            return Ok(Extended::Held);
+            return Ok(Extended::Held { swept: None });
         };
         let mut sweep = saved.unwrap_or_else(|| Sweep::new(q_max));
         check_stored(path, &mut sweep, done, stop, Some(c))?;
@@ -294,7 +298,9 @@ pub fn extend(
         if stop.requested() {
             return Ok(Extended::Stopped(done - 1));
         }
-        return Ok(Extended::Held);
+        return Ok(Extended::Held {
+            swept: Some(done - 1),
+        });
     }
     let mut sweep = saved.unwrap_or_else(|| Sweep::new(q_max));
     let resumed = (sweep.p() > 0).then_some(u64::from(sweep.p()));

@@ -119,11 +119,18 @@ pub fn run(args: &Args) -> Result<()> {
             }
         ))
         .into()),
-        Extended::Held => {
+        Extended::Held { swept } => {
             say!(
-                "{}: holds every position with p <= {} already; nothing computed",
+                "{}: holds every position with p <= {} already; nothing computed{}",
                 path.shown(),
-                t.n().unwrap_or(0)
+                t.n().unwrap_or(0),
+                match swept {
+                    Some(p) => format!(
+                        " (its sweep, missing or behind, brought to p = {p} through the stored slabs, each checked, and saved in {})",
+                        checkpoint.path.shown()
+                    ),
+                    None => String::new(),
+                }
             );
             finish(&t, args, &path)
         }
