@@ -286,6 +286,43 @@ fn bad_places_are_refused_before_anything_is_written() {
                 .output();
             if let Ok(out) = nobody {
                 refused(out);
+                // A table of its own there, with its lock file, is
+                // extended in place all the same.
+                let own = dir.path().join("own");
+                std::fs::create_dir(&own).unwrap();
+                let t = own.join("t.c3t");
+                chomp3_ok(&[
+                    "compute",
+                    "--quiet",
+                    "--n",
+                    "20",
+                    "--table",
+                    t.to_str().unwrap(),
+                ]);
+                let lock = own.join(".t.c3t.lock");
+                std::fs::write(&lock, b"").unwrap();
+                for f in [&t, &lock] {
+                    std::os::unix::fs::chown(f, Some(65534), Some(65534)).unwrap();
+                }
+                std::fs::set_permissions(&own, std::fs::Permissions::from_mode(0o555)).unwrap();
+                let out = Command::new("setpriv")
+                    .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+                    .arg(env!("CARGO_BIN_EXE_chomp3"))
+                    .args([
+                        "compute",
+                        "--quiet",
+                        "--n",
+                        "30",
+                        "--table",
+                        t.to_str().unwrap(),
+                    ])
+                    .current_dir("/")
+                    .output()
+                    .unwrap();
+                let err = String::from_utf8_lossy(&out.stderr);
+                assert!(out.status.success(), "{err}");
+                let info = chomp3_ok(&["info", "--table", t.to_str().unwrap()]);
+                assert!(String::from_utf8_lossy(&info.stdout).contains("N            30 "));
             }
         }
         false => refused(chomp3(&args)),

@@ -306,10 +306,16 @@ pub fn stdin() -> Result<impl BufRead + Send, TextError> {
     // once, not held for more.
     let mut head = Vec::with_capacity(magic.len());
     let mut stdin = io::stdin().lock();
+    // (An end met here is not asked for again: at a terminal each end is
+    // one Ctrl-D.)
+    let mut ended = false;
     while head.len() < magic.len() && head.last() != Some(&b'\n') {
         let mut byte = [0u8];
         match stdin.read(&mut byte) {
-            Ok(0) => break,
+            Ok(0) => {
+                ended = true;
+                break;
+            }
             Ok(_) => head.push(byte[0]),
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             Err(e) => {
@@ -324,7 +330,11 @@ pub fn stdin() -> Result<impl BufRead + Send, TextError> {
     if head == magic {
         return Err(TextError::CompressedStdin);
     }
-    Ok(BufReader::new(io::Cursor::new(head).chain(io::stdin())))
+    let rest: Box<dyn Read + Send> = match ended {
+        true => Box::new(io::empty()),
+        false => Box::new(io::stdin()),
+    };
+    Ok(BufReader::new(io::Cursor::new(head).chain(rest)))
 }
 
 /// The whole text `reader` gives, named `path` in errors.

@@ -149,9 +149,11 @@ pub fn compute(req: &Request, progress: Progress) -> Result<Option<Outcome>, Com
     crate::base::lock::check_file_name(path)?;
     let dir = crate::base::atomic_write::parent_dir(path);
     // A path that goes up (`..`) from a missing directory is refused as such;
-    // a directory this process may not write, where the lock is made, too.
+    // a new table in a directory this process may not write (where its lock
+    // is made too) as that. (A table there already may be extended in place
+    // under a lock file there already; without one, the lock says why not.)
     let _held = match dir.is_dir() {
-        true if !writable(&dir) => return Err(ComputeError::ReadOnly(dir)),
+        true if !path.exists() && !writable(&dir) => return Err(ComputeError::ReadOnly(dir)),
         true => Some(crate::base::lock::lock(path)?),
         false => {
             crate::base::lock::check_name(path)?;
