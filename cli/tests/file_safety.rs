@@ -278,13 +278,15 @@ fn bad_places_are_refused_before_anything_is_written() {
             // refused as anyone else is.
             let others = std::fs::Permissions::from_mode(0o755);
             std::fs::set_permissions(dir.path(), others).unwrap();
-            let nobody = Command::new("setpriv")
-                .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
-                .arg(env!("CARGO_BIN_EXE_chomp3"))
-                .args(args)
-                .current_dir("/")
-                .output();
-            if let Ok(out) = nobody {
+            let as_nobody = |args: &[&str]| {
+                Command::new("setpriv")
+                    .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+                    .arg(env!("CARGO_BIN_EXE_chomp3"))
+                    .args(args)
+                    .current_dir("/")
+                    .output()
+            };
+            if let Ok(out) = as_nobody(&args) {
                 refused(out);
                 // A table of its own there, with its lock file, is
                 // extended in place all the same.
@@ -305,20 +307,15 @@ fn bad_places_are_refused_before_anything_is_written() {
                     std::os::unix::fs::chown(f, Some(65534), Some(65534)).unwrap();
                 }
                 std::fs::set_permissions(&own, std::fs::Permissions::from_mode(0o555)).unwrap();
-                let out = Command::new("setpriv")
-                    .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
-                    .arg(env!("CARGO_BIN_EXE_chomp3"))
-                    .args([
-                        "compute",
-                        "--quiet",
-                        "--n",
-                        "30",
-                        "--table",
-                        t.to_str().unwrap(),
-                    ])
-                    .current_dir("/")
-                    .output()
-                    .unwrap();
+                let out = as_nobody(&[
+                    "compute",
+                    "--quiet",
+                    "--n",
+                    "30",
+                    "--table",
+                    t.to_str().unwrap(),
+                ])
+                .unwrap();
                 let err = String::from_utf8_lossy(&out.stderr);
                 assert!(out.status.success(), "{err}");
                 let info = chomp3_ok(&["info", "--table", t.to_str().unwrap()]);
