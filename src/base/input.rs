@@ -12,10 +12,10 @@ use std::fs::{File, FileType};
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
+use crate::base::path_message::NamesPath;
+
 /// The first bytes of a file compressed with xz.
 pub const XZ_MAGIC: &[u8] = b"\xFD7zXZ\0";
-
-use crate::base::path_message::NamesPath;
 
 /// What stands at a path that is not a regular file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
