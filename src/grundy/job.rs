@@ -186,10 +186,13 @@ impl Job {
         // save is written whole beside the one before, so two are on the
         // disk at once (less the one there now, on it already), each in
         // whole blocks of 4 KiB.
+        use crate::grundy::table::{saved_sweep_p, sweep_behind};
         let saves = extends
-            || match crate::grundy::table::saved_sweep_p(&checkpoint.path) {
-                Ok(p) => u64::from(p) + 1 < have,
-                Err(crate::grundy::checkpoint::CheckpointError::NotFound) => true,
+            || match saved_sweep_p(&checkpoint.path) {
+                Ok(p) => sweep_behind(Some(p), have),
+                Err(crate::grundy::checkpoint::CheckpointError::NotFound) => {
+                    sweep_behind(None, have)
+                }
                 // (refused by the run itself, saying what is wrong)
                 Err(_) => false,
             };

@@ -201,6 +201,13 @@ fn save(sweep: &Sweep, path: &Path) -> io::Result<()> {
     SWEEP.save(path, |w| sweep.save(w))
 }
 
+/// Whether a table whole to its slab `done - 1` has its sweep brought
+/// through the stored slabs and saved by [`extend`]: its checkpoint (at
+/// `saved`; `None`: there is none) is behind its last slab.
+pub(crate) fn sweep_behind(saved: Option<u32>, done: u64) -> bool {
+    saved.is_none_or(|p| u64::from(p) + 1 < done)
+}
+
 /// The `p` of the sweep checkpoint at `path`, its whole file checked (for
 /// the checks before a run), without holding the sweep.
 pub(crate) fn saved_sweep_p(path: &Path) -> Result<u32, CheckpointError> {
@@ -283,7 +290,7 @@ pub fn extend(
         // it is brought to the table's last slab (checking every slab it
         // passes) and saved, so that the checkpoint is the one an
         // uninterrupted run leaves.
-        let behind = saved.as_ref().is_none_or(|s| u64::from(s.p()) + 1 < done);
+        let behind = sweep_behind(saved.as_ref().map(Sweep::p), done);
         let Some(c) = checkpoint.filter(|_| behind) else {
             return Ok(Extended::Held { swept: None });
         };
