@@ -250,7 +250,7 @@ impl Job {
         lag::check_shape(self.lines, self.lag)?;
         crate::base::memory::check(
             format!("a census of the periods of every line q <= {}", self.lines),
-            lag::memory(self.lines),
+            lag::memory(self.lines, self.lag),
         )?;
         // The sweeps run on rayon's global pool.
         crate::base::threads::global()?;

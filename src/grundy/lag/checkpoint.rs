@@ -13,8 +13,11 @@ use crate::grundy::checkpoint::Format;
 /// sets are stale in the same way. Version 5 is version 4 written by a
 /// build that keeps whole periods in half the room (a byte a value), so
 /// that it may hold more periods than a build of version 4 has room for;
-/// this one reads version 4 as version 5 (its periods fit).
-pub(crate) const VERSION: u32 = 5;
+/// this one reads version 4 as version 5 (its periods fit). Version 6 is
+/// version 5 and the kept lines' last `L` values (`rings.rs`), written by a
+/// census that keeps some; one of version 5 or before keeps none, and
+/// continues so.
+pub(crate) const VERSION: u32 = 6;
 
 const FORMAT: Format = Format {
     letters: b"C3GLAG",
@@ -24,8 +27,9 @@ const FORMAT: Format = Format {
 };
 
 /// Writes `run` to `path` whole (beside it, then renamed), with a CRC: in
-/// format 3 while the trailing sweep copies nothing and fills no period
-/// (the bytes a build of format 3 writes), else in format 5.
+/// format 6 if it keeps lines, else in format 3 while the trailing sweep
+/// copies nothing and fills no period (the bytes a build of format 3
+/// writes), else in format 5.
 pub fn save(run: &Run, path: &std::path::Path) -> io::Result<()> {
     let format = Format {
         version: run.format(),
@@ -40,18 +44,20 @@ pub fn load(path: &std::path::Path) -> Result<Run, CheckpointError> {
 }
 
 impl Run {
-    /// The format of its checkpoint: 3 while the trailing sweep copies no
-    /// line and fills no period, else 5 (`VERSION`).
+    /// The format of its checkpoint: 6 (`VERSION`) if it keeps lines, else
+    /// 3 while the trailing sweep copies no line and fills no period, else 5.
     pub fn format(&self) -> u32 {
         let filling = self
             .trail
             .probes
             .iter()
             .any(|p| matches!(p, Probe::Fill(_)));
-        if self.trail.copies.none() && !filling {
+        if self.trail.copies.rings().any() {
+            VERSION
+        } else if self.trail.copies.none() && !filling {
             3
         } else {
-            VERSION
+            5
         }
     }
 
@@ -83,7 +89,11 @@ impl Run {
         }
         match self.format() {
             3 => Ok(()),
-            _ => self.trail.copies.save(w),
+            5 => self.trail.copies.save(w),
+            _ => {
+                self.trail.copies.save(w)?;
+                self.trail.copies.rings().save(w)
+            }
         }
     }
 
@@ -131,9 +141,14 @@ impl Run {
                 _ => return Err(damaged("an unknown probe")),
             };
         }
-        if version >= 4 {
-            run.trail.copies = Copies::load(r, n, lag, filling)?;
-        }
+        run.trail.copies = match version {
+            ..=3 => Copies::new(n),
+            4 | 5 => Copies::load(r, n, lag, filling)?,
+            _ => {
+                let copies = Copies::load(r, n, lag, filling)?;
+                copies.with_rings(Rings::load(r, q_max, lag, n)?)?
+            }
+        };
         run.trail.lines = trail;
         run.lead.lines = lead;
         Ok(run)

@@ -8,8 +8,9 @@
 //! it is proved and its least period known), and only its value enters the
 //! other lines' sets. The periods are held within a budget of bytes, the
 //! lines met first taken first, a whole period a byte a value where its
-//! values span at most 256 ([`Kept`]). Part of the census of periods
-//! (`super`).
+//! values span at most 256 ([`Kept`]). The lines whose last `L` values the
+//! leading sweep keeps (`rings.rs`) are copied too, from the first step.
+//! Part of the census of periods (`super`).
 
 use super::*;
 
@@ -172,6 +173,9 @@ pub(super) struct Copies {
     list: Vec<usize>,
     /// Bytes that may still be kept (periods filling or full).
     room: u64,
+    /// The lines copied from the last `L` values the leading sweep kept
+    /// (`rings.rs`), from the first step on.
+    rings: Rings,
 }
 
 impl Copies {
@@ -183,7 +187,37 @@ impl Copies {
             mask: vec![false; n],
             list: Vec::new(),
             room: budget(n as u64),
+            rings: Rings::none(n),
         }
+    }
+
+    /// [`Copies::new`], the lines of `rings` copied from them: from the
+    /// first step of a census, or read back with its other copies, none of
+    /// which may be one of these.
+    pub(super) fn with_rings(mut self, rings: Rings) -> io::Result<Copies> {
+        let kept: Vec<usize> = (rings.first()..self.mask.len())
+            .filter(|&at| rings.kept(at))
+            .collect();
+        if kept.iter().any(|&at| self.mask[at]) {
+            return Err(damaged("a line both kept and copied from its period"));
+        }
+        for &at in &kept {
+            self.mask[at] = true;
+        }
+        self.list.extend(kept);
+        self.list.sort_unstable();
+        self.rings = rings;
+        Ok(self)
+    }
+
+    /// The lines copied from the leading sweep's last `L` values.
+    pub(super) fn rings(&self) -> &Rings {
+        &self.rings
+    }
+
+    /// [`Copies::rings`], to put values in.
+    pub(super) fn rings_mut(&mut self) -> &mut Rings {
+        &mut self.rings
     }
 
     /// Whether no line is copied.
@@ -206,10 +240,10 @@ impl Copies {
         self.room > 0
     }
 
-    /// The lines copied.
+    /// The lines copied from their periods.
     #[cfg(test)]
     pub(super) fn count(&self) -> usize {
-        self.list.len()
+        self.lines.iter().filter(|l| l.is_some()).count()
     }
 
     /// Whether line `at` is copied.
@@ -273,8 +307,12 @@ impl Copies {
         let lo = self.list.partition_point(|&l| l < from);
         let hi = self.list.partition_point(|&l| l < to);
         for &at in &self.list[lo..hi] {
-            let period = self.lines[at].as_ref().expect("a copied line's period");
             let run = &mut x[(at - from) * steps..(at - from + 1) * steps];
+            if self.rings.kept(at) {
+                self.rings.read(at, p1, run);
+                continue;
+            }
+            let period = self.lines[at].as_ref().expect("a copied line's period");
             let mut slot = p1 as usize % period.len();
             let mut done = 0;
             while done < steps {
@@ -286,9 +324,17 @@ impl Copies {
         x
     }
 
+    /// Writes the lines copied from their periods, and the periods (the
+    /// rings are written apart, [`Rings::save`]).
     pub(super) fn save(&self, w: &mut dyn Write) -> io::Result<()> {
-        put32(w, crate::base::bytes::len32(self.list.len())?)?;
-        for &at in &self.list {
+        let list: Vec<usize> = self
+            .list
+            .iter()
+            .copied()
+            .filter(|&at| !self.rings.kept(at))
+            .collect();
+        put32(w, crate::base::bytes::len32(list.len())?)?;
+        for at in list {
             put32(w, narrow::<u32, _>(at))?;
             self.lines[at].as_ref().expect("a copied line").save(w)?;
         }

@@ -53,6 +53,26 @@
 //!   least tried. For `M` a dependency whose least period is not known yet
 //!   gives its `P_M`, a period all the same, so no line waits for a test.
 //!
+//! * **Kept lines** (`rings.rs`). The trailing sweep takes a kept line's
+//!   `x(p)` as the leading sweep computed it `L` steps before, so keeps no
+//!   used set of it to compare. Such a line is proved at a multiple `c` of
+//!   the chunk if its dependencies are proved, `c >= 3Q + bias`, and
+//!   `x(p) = x(p + L)` for every `p` in `[c - D + 1, c]`, `D = bias + 2Q`
+//!   (no difference kept past `c - D`). Write `U(p)` for the used set after
+//!   `p` in absolute values. The leading sweep computed steps `c + 1` and
+//!   `c + L` of the line without a value below the window, and the other
+//!   lines' values are never below it, so `U(c)` holds every value below
+//!   `c + 1 - bias` and `U(c + L - 1)` every value below `c + L - bias`. A
+//!   value `v >= c - bias` is in `U(c)` iff `v = j + x(j)` with `j <= c`
+//!   (the first values of the lower lines are below `3Q <= c - bias`), and
+//!   then `j >= v - 2Q + 1 > c - D` as `x <= 2Q - 1`; so `v` is in `U(c)`
+//!   iff `v + L` is in `U(c + L)`. Hence `U(c + L)` holds every value below
+//!   `c + L + 1 - bias` too, and the values not in `U(c)`, seen from `c`,
+//!   are those not in `U(c + L)`, seen from `c + L`: the states agree
+//!   whole, and the rule above applies. Its ring then holds `x(c + 1 ..=
+//!   c + L)`, one period `L`, and its least period is the least divisor of
+//!   `L` by which the ring turned is the same (`Rings::least_period`).
+//!
 //! Nothing is taken as proved that these steps do not show: a line whose
 //! period does not divide `L` is never proved, and the census says so.
 
@@ -74,6 +94,7 @@ mod checkpoint;
 mod copies;
 mod lags;
 mod look;
+mod rings;
 mod schedule;
 
 use checkpoint::get16;
@@ -81,6 +102,7 @@ pub use checkpoint::{load, save};
 use copies::*;
 use lags::*;
 use look::*;
+use rings::*;
 use schedule::*;
 
 /// Steps the two sweeps take between looks at the proofs (and checkpoints).
@@ -131,6 +153,8 @@ struct Lead {
     lines: Live,
     x: Values,
     lags: Lags,
+    /// The kept lines' values of its last stretch (`rings.rs`).
+    fresh: Fresh,
 }
 
 /// A sweep's `x` over the steps of a chunk, in stretches of `sub` steps,
@@ -247,17 +271,19 @@ pub fn check_shape(q_max: u32, lag: u32) -> Result<(), LagError> {
     Ok(())
 }
 
-/// An estimate of the most memory a census of the lines `q <= q_max` holds
+/// An estimate of the most memory a census of the lines `q <= q_max` with
+/// lag `lag` holds
 /// (saturated at `u64::MAX`), for the refusal before it starts: its two
 /// sweeps ([`Live`], rings at the least room); per line what the chunks
 /// keep of both sweeps, a `LONG` chunk's values `x` (2 bytes a line and
 /// step), its record of lags (48 bytes) and state (40 bytes); the lower
 /// rows' sets passed up, two rooms a sweep of at least `SUB_CHUNK` steps
-/// ([`Live::export`]); and the periods the trailing sweep copies from
-/// ([`copies::budget`]). Lines under a look for their
+/// ([`Live::export`]); the periods the trailing sweep copies from
+/// ([`copies::budget`]); the kept lines' rings and a chunk of their values
+/// (`rings.rs`). Lines under a look for their
 /// least period hold more (a window and a copy of their state, from 2 KiB),
 /// so this is a lower bound.
-pub(crate) fn memory(q_max: u32) -> u64 {
+pub(crate) fn memory(q_max: u32, lag: u32) -> u64 {
     let lines = super::line_count(q_max);
     let per_line = 2 * 2 * u64::from(LONG) + 48 + 40;
     let room = Live::room(q_max, 0);
@@ -267,6 +293,7 @@ pub(crate) fn memory(q_max: u32) -> u64 {
         .saturating_add(lines.saturating_mul(per_line))
         .saturating_add(passed_up.saturating_mul(4 * SUB_CHUNK as u64))
         .saturating_add(copies::budget(lines))
+        .saturating_add(rings_memory(q_max, lag))
 }
 
 impl Run {
@@ -293,7 +320,9 @@ impl Run {
             trail: Trail {
                 lines: Live::new(q_max, below),
                 probes: vec![Probe::Idle; n],
-                copies: Copies::new(n),
+                copies: Copies::new(n)
+                    .with_rings(rings(q_max, lag))
+                    .expect("no line copied yet"),
                 feed: Default::default(),
                 x: Values::default(),
             },
@@ -301,6 +330,7 @@ impl Run {
                 lines: Live::new(q_max, below),
                 x: Values::default(),
                 lags,
+                fresh: Fresh::default(),
             },
             last_diff,
             proved: vec![NONE; n],
@@ -359,12 +389,25 @@ impl Run {
         let ahead = self.lead.lines.p() < self.lag;
         let all_proved = self.proved.iter().all(|&c| c != NONE);
         let mut copied = false;
+        let p1 = self.lead.lines.p() + 1;
         if ahead {
             let left = self.lag - self.lead.lines.p();
             if self.lead.lines.p() > self.q_max && left >= 2 * SUB {
-                head_start(&mut self.lead, self.q_max, HEAD.min(left) / SUB);
+                // (With kept lines, as many steps as their room holds.)
+                let most = match self.trail.copies.rings().any() {
+                    true => LONGEST,
+                    false => HEAD,
+                };
+                let rounds = most.min(left) / SUB;
+                let rings = self.trail.copies.rings();
+                self.lead.fresh.start(rings, p1, (rounds * SUB) as usize);
+                head_start(&mut self.lead, self.q_max, rounds);
+                let rings = self.trail.copies.rings_mut();
+                rings.take_in(&self.lead.fresh, |_| true);
             } else {
                 lead_steps(&mut self.lead, n, CHUNK.min(left) as usize);
+                let rings = self.trail.copies.rings_mut();
+                rings.take_steps(&self.lead.x.high[0], n, p1);
             }
         } else if all_proved {
             // Every row has started: the line (Q, Q) is proved at a `p >= Q`.
@@ -382,6 +425,8 @@ impl Run {
             let proved = copy.iter().filter(|&&c| c).count();
             copied = self.trail.lines.p() >= self.q_max && proved >= self.copy_from;
             if copied {
+                let rings = self.trail.copies.rings();
+                self.lead.fresh.start(rings, p1, LONG as usize);
                 both_split(
                     &mut self.trail,
                     &mut self.lead,
@@ -390,12 +435,16 @@ impl Run {
                     &copy,
                     &mut self.last_diff,
                 );
+                let rings = self.trail.copies.rings_mut();
+                rings.take_in(&self.lead.fresh, |at| !copy[at]);
             } else {
                 let (trail, lead, divs) = (&mut self.trail, &mut self.lead, &self.divs);
                 rayon::join(
                     || trail_steps(trail, divs, self.q_max, CHUNK as usize),
                     || lead_steps(lead, n, CHUNK as usize),
                 );
+                let rings = self.trail.copies.rings_mut();
+                rings.take_steps(&self.lead.x.high[0], n, p1);
             }
         }
         for l in [&self.trail.lines, &self.lead.lines] {
@@ -468,9 +517,23 @@ impl Run {
     fn prove(&mut self) {
         let c = self.trail.lines.p();
         let (bias, q_max) = (self.trail.lines.bias(), self.q_max);
+        assert_eq!(self.lead.lines.p(), c + self.lag);
         for at in 0..self.order.len() {
             let q = self.order[at].0;
             if self.proved[at] != NONE || c < q.max(1) || !self.deps_proved(at) {
+                continue;
+            }
+            let rings = self.trail.copies.rings();
+            if rings.kept(at) {
+                // The module's comment, "Kept lines": no difference from
+                // `c - D + 1` on, and `c >= 3Q + bias`.
+                let reach = u64::from(bias) + 2 * u64::from(q_max);
+                if u64::from(c) >= u64::from(3 * q_max + bias)
+                    && u64::from(self.last_diff[at]) + reach <= u64::from(c)
+                {
+                    self.proved[at] = c;
+                    self.period[at] = rings.least_period(at, &self.divs);
+                }
                 continue;
             }
             let (a, b) = (self.trail.lines.view(at), self.lead.lines.view(at));
@@ -783,16 +846,24 @@ mod tests {
                 .map(ProvedLine::from)
                 .collect();
         assert_eq!(want.len(), 231);
-        for (copy_from, trail_copies) in [
-            (Some(1), true),
-            (None, true),
-            (None, false),
-            (Some(usize::MAX), true),
+        // (How many of the last lines are kept `L` values deep.)
+        for (copy_from, trail_copies, kept) in [
+            (Some(1), true, 0),
+            (None, true, 0),
+            (None, false, 0),
+            (Some(usize::MAX), true, 0),
+            (None, true, 100),
+            (None, false, 100),
+            (Some(1), true, 231),
+            (Some(usize::MAX), true, 231),
         ] {
-            let mut run = Run::new(q_max, lag, Layout::first_guess(q_max)).unwrap();
+            let mut run = Run::kept(q_max, lag, kept);
             run.copy_from = copy_from.unwrap_or(run.copy_from);
             if !trail_copies {
-                run.trail.copies = Copies::without_room(run.order.len());
+                let rings = std::mem::take(run.trail.copies.rings_mut());
+                run.trail.copies = Copies::without_room(run.order.len())
+                    .with_rings(rings)
+                    .unwrap();
             }
             let (mut copies, mut chunks) = (0, 0);
             // (A wrong copy would leave lines unproved for ever.)
@@ -806,9 +877,16 @@ mod tests {
                 }
             }
             let got: Vec<_> = run.outcome().lines.iter().map(|f| f.unwrap()).collect();
-            assert_eq!(got, want, "copying from {copy_from:?} lines proved");
-            // The trailing sweep copied lines whose least period it knew.
-            assert_eq!(run.trail.copies.count() > 100, trail_copies);
+            assert_eq!(
+                got, want,
+                "copying from {copy_from:?} lines proved, {kept} kept"
+            );
+            // The trailing sweep copied lines whose least period it knew,
+            // all but the kept ones.
+            let (count, others) = (run.trail.copies.count(), 231 - kept);
+            assert!(count <= others);
+            assert_eq!(count > others / 2, trail_copies && others > 0, "{count}");
+            assert_eq!(run.trail.copies.rings().first(), 231 - kept);
             match copy_from {
                 Some(usize::MAX) => assert_eq!(copies, 0),
                 _ => assert!(copies > chunks / 2, "{copies} of {chunks} chunks copied"),
@@ -833,14 +911,26 @@ mod tests {
         }
     }
 
+    impl Run {
+        /// [`Run::new`] with the last `kept` lines kept `L` values deep.
+        fn kept(q_max: u32, lag: u32, kept: usize) -> Run {
+            let mut run = Run::new(q_max, lag, Layout::first_guess(q_max)).unwrap();
+            let n = run.order.len();
+            let rings = Rings::new(q_max, lag, n, kept);
+            run.trail.copies = Copies::new(n).with_rings(rings).unwrap();
+            run
+        }
+    }
+
     /// A census saved while the trailing sweep copies some lines and fills
     /// the periods of others, and read back, goes on to the fates of one
-    /// that was never saved.
+    /// that was never saved (none of its lines kept: format 5).
     #[test]
     fn a_census_saved_while_it_copies_resumes_to_the_same_fates() {
         let (q_max, lag) = (20, 2304);
-        let whole = super::run(q_max, lag, u32::MAX, None, &Stop::new(), &mut |_| {}).unwrap();
-        let mut run = Run::new(q_max, lag, Layout::first_guess(q_max)).unwrap();
+        let mut whole = Run::kept(q_max, lag, 0);
+        whole = super::run(q_max, lag, u32::MAX, Some(whole), &Stop::new(), &mut |_| {}).unwrap();
+        let mut run = Run::kept(q_max, lag, 0);
         let filling = |run: &Run| {
             run.trail
                 .probes
@@ -862,13 +952,9 @@ mod tests {
             !as_three.is_empty(),
             "a format 5 body read as format 3 to its end"
         );
-        assert_eq!(run.format(), checkpoint::VERSION);
-        let back = Run::load(
-            &mut bytes.as_slice(),
-            bytes.len() as u64,
-            checkpoint::VERSION,
-        )
-        .unwrap();
+        assert_eq!(run.format(), 5);
+        let back = Run::load(&mut bytes.as_slice(), bytes.len() as u64, 5).unwrap();
+        assert!(!back.trail.copies.rings().any());
         assert_eq!(back.trail.copies.count(), run.trail.copies.count());
         assert_eq!(filling(&back), filling(&run));
         let mut again = Vec::new();
@@ -877,6 +963,57 @@ mod tests {
         let done = super::run(q_max, lag, u32::MAX, Some(back), &Stop::new(), &mut |_| {}).unwrap();
         assert_eq!(done.outcome().lines, whole.outcome().lines);
         assert_eq!(done.outcome().swept, whole.outcome().swept);
+    }
+
+    /// A census that keeps some lines `L` values deep, saved while it
+    /// copies others from their periods and fills more, is written in
+    /// format 6, read back to the same bytes and goes on to the fates of
+    /// one never saved, which are those of a census keeping no line; the
+    /// same body read as format 5 leaves the rings over, and a ring with a
+    /// byte changed is read back to other values.
+    #[test]
+    fn a_census_that_keeps_lines_saved_and_read_back_resumes_to_the_same_fates() {
+        let (q_max, lag) = (20, 2304);
+        let go = |run| super::run(q_max, lag, u32::MAX, Some(run), &Stop::new(), &mut |_| {});
+        let plain = go(Run::kept(q_max, lag, 0)).unwrap();
+        let whole = go(Run::kept(q_max, lag, 100)).unwrap();
+        assert_eq!(whole.outcome().lines, plain.outcome().lines);
+        let mut run = Run::kept(q_max, lag, 100);
+        let proved = |run: &Run, kept: bool| {
+            (0..run.order.len())
+                .filter(|&at| run.proved[at] != NONE && run.trail.copies.rings().kept(at) == kept)
+                .count()
+        };
+        let filling = |run: &Run| run.trail.probes.iter().any(|p| matches!(p, Probe::Fill(_)));
+        while run.trail.copies.count() == 0 || !filling(&run) || proved(&run, true) == 0 {
+            run.chunk(u32::MAX).unwrap();
+            assert!(!run.finished());
+        }
+        // Some kept lines are proved, some not yet.
+        assert!(proved(&run, true) < 100, "{}", proved(&run, true));
+        assert_eq!(run.format(), checkpoint::VERSION);
+        let mut bytes = Vec::new();
+        run.save(&mut bytes).unwrap();
+        let mut as_five = bytes.as_slice();
+        let _ = Run::load(&mut as_five, bytes.len() as u64, 5);
+        assert!(as_five.len() >= 100 * lag as usize, "{}", as_five.len());
+        let back = Run::load(&mut bytes.as_slice(), bytes.len() as u64, 6).unwrap();
+        assert_eq!(back.trail.copies.rings().first(), 131);
+        let mut again = Vec::new();
+        back.save(&mut again).unwrap();
+        assert_eq!(again, bytes, "read back and written again");
+        let done = go(back).unwrap();
+        assert_eq!(done.outcome().lines, whole.outcome().lines);
+        assert_eq!(done.outcome().swept, whole.outcome().swept);
+        // The rings are the last bytes but the count of values aside.
+        let mut bent = bytes.clone();
+        let i = bent.len() - 4 - 5;
+        bent[i] = bent[i].wrapping_add(1).max(1);
+        let back = Run::load(&mut bent.as_slice(), bent.len() as u64, 6).unwrap();
+        let (mut a, mut b) = (vec![0; lag as usize], vec![0; lag as usize]);
+        run.trail.copies.rings().read(230, 0, &mut a);
+        back.trail.copies.rings().read(230, 0, &mut b);
+        assert_ne!(a, b);
     }
 
     /// A census saved before the trailing sweep copies or fills anything

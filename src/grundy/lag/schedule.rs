@@ -27,16 +27,24 @@ pub(super) const ALONE: u32 = 2048;
 
 /// `rounds * SUB` steps of the leading sweep alone, on both cores
 /// ([`split_steps`]), each half keeping its lines' small-lag differences.
+/// The kept lines' values go to `lead.fresh` (started for these steps).
 pub(super) fn head_start(lead: &mut Lead, q_max: u32, rounds: u32) {
     let q1 = split_row(q_max);
     let (mut lo, mut hi) = lead.lags.split(line(q1, 0));
+    let (mut f_lo, mut f_hi) = lead.fresh.split(line(q1, 0));
     split_steps(
         &mut lead.lines,
         q1,
         rounds,
         None,
-        |at, p, x, _| lo.observe(at, p, narrow::<i16, _>(x)),
-        |at, p, x, _| hi.observe(at, p, narrow::<i16, _>(x)),
+        |at, p, x, _| {
+            lo.observe(at, p, narrow::<i16, _>(x));
+            f_lo.put(at, p, x);
+        },
+        |at, p, x, _| {
+            hi.observe(at, p, narrow::<i16, _>(x));
+            f_hi.put(at, p, x);
+        },
     );
 }
 
@@ -57,7 +65,8 @@ pub(super) fn head_start(lead: &mut Lead, q_max: u32, rounds: u32) {
 /// rayon shares them between the cores. The trailing sweep copies the lines
 /// of its `copies` (`copies.rs`) alike. The leading sweep keeps each
 /// computed line's last difference from the trailing sweep in `last_diff`
-/// as it goes (lag `lag`); its values are not kept.
+/// as it goes (lag `lag`); its values are not kept, but for those of the
+/// kept lines, which go to `lead.fresh` (started for this chunk).
 pub(super) fn both_split(
     trail: &mut Trail,
     lead: &mut Lead,
@@ -90,6 +99,7 @@ pub(super) fn both_split(
         let (t_lo, t_hi) = trail.probes.split_at_mut(nlow);
         let copies = &trail.copies;
         let (mut l_lo, mut l_hi) = lead.lags.split(nlow);
+        let (mut f_lo, mut f_hi) = lead.fresh.split(nlow);
         let (diff_lo, diff_hi) = last_diff.split_at_mut(nlow);
         for j in 0..rounds + 2 {
             // The room each task fills, taken out here and put back below.
@@ -151,6 +161,7 @@ pub(super) fn both_split(
                     low_steps(&mut l_part, sub, (up, None), &take, |at, p, x, _| {
                         let x = narrow::<i16, _>(x);
                         l_lo.observe(at, p, x);
+                        f_lo.put(at, p, i32::from(x));
                         let a = from[(p - p0) as usize * nlow + at];
                         if a != x && a != ABSENT {
                             diff_lo[at] = p - lag;
@@ -173,6 +184,7 @@ pub(super) fn both_split(
                     high_steps(l_lines, q1, up, None, &take, |at, p, x, _| {
                         let x = narrow::<i16, _>(x);
                         l_hi.observe(at, p, x);
+                        f_hi.put(at, p, i32::from(x));
                         let a = from[(p - p0) as usize * nhigh + at - nlow];
                         if a != x && a != ABSENT {
                             diff_hi[at - nlow] = p - lag;
