@@ -33,9 +33,9 @@ timeout -s INT 1 $bin grundy-periods --quiet --lines 12 --lag 9437184 --out "$wo
     --bfiles "$work/qb" --checkpoint "$work/q.ck" > /dev/null 2>&1 || true
 cp "$work/q.ck" $c/periods_checkpoint/q12
 # Stopped at --max-p with its lines kept L values deep (format 6).
-$bin grundy-periods --quiet --lines 10 --lag 2304 --max-p 100 --out "$work/k.tsv" \
+$bin grundy-periods --quiet --lines 14 --lag 2304 --max-p 100 --out "$work/k.tsv" \
     --bfiles "$work/kb" --checkpoint "$work/k.ck" > /dev/null 2>&1 || true
-cp "$work/k.ck" $c/periods_checkpoint/kept10
+cp "$work/k.ck" $c/periods_checkpoint/kept14
 $bin graph wheel:6 --memo "$work/m.memo" > /dev/null
 cp "$work/m.memo" $c/graph_memo/wheel6
 printf 'Bw' > $c/graph_text/g6

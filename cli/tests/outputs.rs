@@ -1985,7 +1985,7 @@ fn a_grundy_figure_is_kept_from_a_census_of_other_lines() {
             "--lines",
             "24",
             "--lag",
-            "18432",
+            "9216",
             "--bfiles",
             "pb",
             "--out",

@@ -149,6 +149,17 @@ impl Run {
                 copies.with_rings(Rings::load(r, q_max, lag, n)?)?
             }
         };
+        // The leading sweep is `L` ahead once the trailing one has started,
+        // until every line is proved (then only the trailing sweep goes on).
+        let (t, l) = (u64::from(trail.p()), u64::from(lead.p()));
+        let apart = match t {
+            0 => l <= u64::from(lag),
+            _ if run.proved.iter().all(|&c| c != NONE) => l <= t + u64::from(lag),
+            _ => l == t + u64::from(lag),
+        };
+        if !apart {
+            return Err(damaged("the two sweeps not L apart"));
+        }
         run.trail.lines = trail;
         run.lead.lines = lead;
         Ok(run)

@@ -1016,6 +1016,39 @@ mod tests {
         assert_ne!(a, b);
     }
 
+    /// A checkpoint whose leading sweep is not `L` ahead of the trailing
+    /// one (as no run leaves it while lines are unproved) is refused as
+    /// damaged, not taken on to a proof that assumes it.
+    #[test]
+    fn a_census_whose_sweeps_are_not_l_apart_is_refused() {
+        let (q_max, lag) = (20, 2304);
+        let mut run = Run::kept(q_max, lag, 100);
+        while run.trail.lines.p() < 2 * CHUNK {
+            run.chunk(u32::MAX).unwrap();
+        }
+        assert!(!run.finished());
+        let save = |run: &Run| {
+            let mut bytes = Vec::new();
+            run.save(&mut bytes).unwrap();
+            bytes
+        };
+        let mut bytes = save(&run);
+        assert!(Run::load(&mut bytes.as_slice(), bytes.len() as u64, 6).is_ok());
+        // The leading sweep's `p`: after `Q`, `L`, the trailing sweep and
+        // the leading sweep's `Q`.
+        let mut trail = Vec::new();
+        run.trail.lines.save(&mut trail).unwrap();
+        let at = 8 + trail.len() + 4;
+        let lead = run.lead.lines.p();
+        assert_eq!(bytes[at..at + 4], lead.to_le_bytes());
+        bytes[at..at + 4].copy_from_slice(&(lead + 1).to_le_bytes());
+        let err = Run::load(&mut bytes.as_slice(), bytes.len() as u64, 6).err();
+        assert_eq!(
+            err.map(|e| e.to_string()),
+            Some("the two sweeps not L apart".into())
+        );
+    }
+
     /// A census saved before the trailing sweep copies or fills anything
     /// is saved in format 3 and read as one, to the same census; one of
     /// more lines than the copies' budget holds copies nothing, and so stays

@@ -22,11 +22,12 @@ use std::collections::BTreeMap;
 pub(super) const ROOM: u64 = 16 << 20;
 
 /// The most rows of a census that keeps lines: a byte then holds every
-/// `x >= -128`, and the values kept aside are few (at `Q = 60` the least
-/// `x` is -104, `-f(q,r)` of a P-position). At `Q = 100` a byte holds only
-/// `x >= -55`, and a census keeping 113 lines took 154 s of CPU and 187
-/// MiB against 114 s and 73 MiB keeping none, the values aside costing
-/// more than the lines kept saved.
+/// `x >= 2Q - 255` (-127 at `Q = 64`, -135 at 60), and the values kept
+/// aside are few (at `Q = 60` the least `x` is -104, `-f(q,r)` of a
+/// P-position). At `Q = 100` a byte holds only `x >= -55`, and a census
+/// keeping 113 lines took 154 s of CPU and 187 MiB against 114 s and 73
+/// MiB keeping none, the values aside costing more than the lines kept
+/// saved.
 pub(super) const MOST_Q: u32 = 64;
 
 /// Steps of a chunk at most: the trailing sweep takes `x(p)` for the `p`
@@ -49,23 +50,41 @@ pub(super) struct Rings {
     aside: BTreeMap<usize, i16>,
 }
 
-/// The rings of a census of the lines `q <= q_max` with lag `lag`: as many
-/// of the last lines as [`ROOM`] holds; none if the lag is shorter than a
-/// chunk or `Q > MOST_Q`.
+/// How many of the last lines a census of the lines `q <= q_max` with lag
+/// `lag` keeps: as many as [`ROOM`] holds; none if the lag is shorter than
+/// a chunk, `Q > MOST_Q`, or `L > Q^3`. The latest starts are about `Q^3`
+/// (0.77 `Q^3` at `Q = 20`, 0.92 at 60); with a longer lag every line is
+/// proved soon after the leading sweep's head start, which the trailing
+/// sweep does not repeat, and keeping lines only costs (at `Q = 20`, `L =
+/// 147456`, 113 lines kept took 0.55 to 0.60 s and 24 MB against 0.50 to
+/// 0.53 s and 7 MB).
+fn kept_lines(q_max: u32, lag: u32) -> usize {
+    let n = super::super::line(q_max, q_max) + 1;
+    if lag < LONGEST || q_max > MOST_Q || u64::from(lag) > u64::from(q_max).pow(3) {
+        return 0;
+    }
+    usize::try_from(ROOM / u64::from(lag)).map_or(n, |k| k.min(n))
+}
+
+/// The rings of a census of the lines `q <= q_max` with lag `lag`
+/// ([`kept_lines`]).
 pub(super) fn rings(q_max: u32, lag: u32) -> Rings {
     let n = super::super::line(q_max, q_max) + 1;
-    if lag < LONGEST || q_max > MOST_Q {
-        return Rings::none(n);
+    match kept_lines(q_max, lag) {
+        0 => Rings::none(n),
+        kept => Rings::new(q_max, lag, n, kept),
     }
-    let kept = usize::try_from(ROOM / u64::from(lag)).map_or(n, |k| k.min(n));
-    Rings::new(q_max, lag, n, kept)
 }
 
 /// The bytes the kept lines of a census of the lines `q <= q_max` with lag
-/// `lag` hold: their rings, and a chunk of their values ([`Fresh`]).
+/// `lag` hold: their rings, a chunk of their values ([`Fresh`]) and a ring
+/// read out whole at a proof ([`Rings::least_period`]).
 pub(crate) fn rings_memory(q_max: u32, lag: u32) -> u64 {
-    let rings = rings(q_max, lag);
-    rings.bytes() + rings.bytes() / u64::from(lag.max(1)) * 2 * u64::from(LONGEST)
+    let kept = kept_lines(q_max, lag) as u64;
+    match kept {
+        0 => 0,
+        _ => kept * (u64::from(lag) + 2 * u64::from(LONGEST)) + 2 * u64::from(lag),
+    }
 }
 
 impl Rings {
@@ -103,11 +122,6 @@ impl Rings {
     /// Whether line `at` is kept.
     pub(super) fn kept(&self, at: usize) -> bool {
         at >= self.first && self.any()
-    }
-
-    /// The bytes held (less the few values kept aside).
-    pub(super) fn bytes(&self) -> u64 {
-        self.x.len() as u64
     }
 
     /// `x(p)` of line `at` for `out.len()` steps from `p1` on.
