@@ -313,12 +313,8 @@ impl Copies {
                 continue;
             }
             let period = self.lines[at].as_ref().expect("a copied line's period");
-            let mut slot = p1 as usize % period.len();
-            let mut done = 0;
-            while done < steps {
-                let k = (steps - done).min(period.len() - slot);
+            for (slot, done, k) in slot_runs(p1, steps, period.len()) {
                 period.read(slot, &mut run[done..done + k]);
-                (done, slot) = (done + k, 0);
             }
         }
         x

@@ -134,10 +134,7 @@ impl Rings {
         let l = self.lag as usize;
         let from = (at - self.first) * l;
         let ring = &self.x[from..from + l];
-        let mut slot = (p1 % self.lag) as usize;
-        let mut done = 0;
-        while done < out.len() {
-            let k = (out.len() - done).min(l - slot);
+        for (slot, done, k) in slot_runs(p1, out.len(), l) {
             let (bytes, run) = (&ring[slot..slot + k], &mut out[done..done + k]);
             for (o, &b) in run.iter_mut().zip(bytes) {
                 *o = i16::from(b) - self.shift;
@@ -149,7 +146,6 @@ impl Rings {
                     }
                 }
             }
-            (done, slot) = (done + k, 0);
         }
     }
 
@@ -184,10 +180,7 @@ impl Rings {
     pub(super) fn put_all(&mut self, at: usize, p1: u32, fresh: &[i16]) {
         let l = self.lag as usize;
         let from = (at - self.first) * l;
-        let mut slot = (p1 % self.lag) as usize;
-        let mut done = 0;
-        while done < fresh.len() {
-            let k = (fresh.len() - done).min(l - slot);
+        for (slot, done, k) in slot_runs(p1, fresh.len(), l) {
             let values = &fresh[done..done + k];
             let shift = self.shift;
             let fits = values.iter().fold(true, |ok, &x| {
@@ -204,7 +197,6 @@ impl Rings {
                     self.put_at(from + slot + i, x);
                 }
             }
-            (done, slot) = (done + k, 0);
         }
     }
 
@@ -269,6 +261,25 @@ impl Rings {
         }
         Ok(rings)
     }
+}
+
+/// The runs of slots that `steps` steps from `p1` on take in a ring of
+/// `len` slots (slot `p % len`): `(first slot, steps before it, length)`,
+/// one run, or more where the steps pass the ring's end.
+pub(super) fn slot_runs(
+    p1: u32,
+    steps: usize,
+    len: usize,
+) -> impl Iterator<Item = (usize, usize, usize)> {
+    let mut slot = p1 as usize % len;
+    let mut done = 0;
+    std::iter::from_fn(move || {
+        (done < steps).then(|| {
+            let run = (slot, done, (steps - done).min(len - slot));
+            (done, slot) = (done + run.2, 0);
+            run
+        })
+    })
 }
 
 /// The kept lines' values of a stretch of the leading sweep, made while
