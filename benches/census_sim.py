@@ -38,7 +38,9 @@ import sys
 
 CHUNK_ROWS = 1024
 BLOCK_COLS = 64
-TURNS_PER_RANK = 2
+# The last blocks of a batch whose chunks' times cut the runs for the next
+# batch (src/f/engine/mod.rs, RECENT_BLOCKS).
+RECENT_BLOCKS = 4
 
 
 # ----------------------------------------------------------------- traces
@@ -84,8 +86,10 @@ class Trace:
     def load(self, path):
         with open(path) as f:
             first = f.readline()
-            if not first.startswith("# chomp3 census trace, format 1"):
-                raise SystemExit(f"{path}: not a census trace (format 1)")
+            formats = {"# chomp3 census trace, format 1": 1, "# chomp3 census trace, format 2": 2}
+            fmt = formats.get(first.rstrip("\n"))
+            if fmt is None:
+                raise SystemExit(f"{path}: not a census trace (format 1 or 2)")
             batch = None
             for line in f:
                 if line.startswith("#"):
@@ -93,7 +97,11 @@ class Trace:
                 x = line.rstrip("\n").split("\t")
                 kind = x[0]
                 if kind == "H":
-                    _rank, ranks, _turn, threads, rows, batch_cols = map(int, x[1:7])
+                    # Format 1 had the chunks' turn after the ranks.
+                    h = list(map(int, x[1:]))
+                    if fmt == 1:
+                        del h[2]
+                    _rank, ranks, threads, rows, batch_cols = h[:5]
                     if self.rows is not None and (rows, ranks) != (self.rows, self.ranks):
                         raise SystemExit(f"{path}: another run's trace")
                     self.rows, self.ranks, self.threads = rows, ranks, threads
@@ -138,9 +146,10 @@ def load(paths):
     return t
 
 
-def turn(last_row, ranks, turns=TURNS_PER_RANK):
-    """Chunks dealt to a rank at a time (src/f/engine/ranks.rs, `turn`), for
-    `turns` turns per rank."""
+def turn(last_row, ranks, turns):
+    """Chunks dealt to a rank at a time for `turns` turns per rank (the
+    engine's dealing before its chunks moved: at most `turns` turns a rank,
+    the shortest turn that does it)."""
     chunks = last_row // CHUNK_ROWS + 1
     return -(-chunks // max(ranks * turns, 1))
 
@@ -358,14 +367,43 @@ class Sim:
 
 
 class Plan:
-    """Who owns which chunk on P ranks (src/f/engine/ranks.rs)."""
+    """Who owns which chunk on P ranks (src/f/engine/ranks.rs, `Owners`):
+    a list of owners, chunks past it the last rank's."""
 
-    def __init__(self, ranks, rows, turns=TURNS_PER_RANK):
+    def __init__(self, ranks, owners):
         self.ranks = ranks
-        self.turn = turn(rows, ranks, turns)
+        self.owners = owners
+
+    @classmethod
+    def dealt(cls, ranks, rows, turns):
+        """The chunks dealt in turns (`--turns N`: the engine before its
+        chunks moved between ranks)."""
+        t = turn(rows, ranks, turns)
+        return cls(ranks, [(c // t) % ranks for c in range(rows // CHUNK_ROWS + 1)])
+
+    @classmethod
+    def balanced(cls, ranks, chunks, cost):
+        """`Owners::balanced`: chunks `0 .. chunks` in runs, in order, chunk
+        `c` on the rank whose share of the whole holds its middle; with no
+        cost, equal runs. `cost`: chunk -> its cost."""
+        total = sum(cost.get(c, 0) for c in range(chunks))
+        owners, before = [], 0
+        for c in range(chunks):
+            x = cost.get(c, 0)
+            k = c * ranks // chunks if total == 0 else (2 * before + x) * ranks // (2 * total)
+            owners.append(min(k, ranks - 1))
+            before += x
+        return cls(ranks, owners)
 
     def owner(self, chunk):
-        return (chunk // self.turn) % self.ranks
+        return self.owners[chunk] if chunk < len(self.owners) else self.ranks - 1
+
+    def run_end(self, c, n):
+        """The end of the run of chunks of `c`'s owner from `c`, at most `n`."""
+        k, e = self.owner(c), c + 1
+        while e < n and self.owner(e) == k:
+            e += 1
+        return e
 
 
 def tasks_of_block(plan, chunks, pieces=1):
@@ -504,7 +542,7 @@ def simulate(batches, ranks, threads, net, cores, overhead=1e-6, contention=1.0,
                 # broadcast each).
                 yield ("cpu", batch["settle"] + batch["links"] * (ranks - 1) * overhead)
                 if ranks > 1:
-                    yield ("delay", (batch["links"] + 4) * hop)
+                    yield ("delay", batch["hops"] * hop)
                 yield ("set", ("settled", bi))
             yield ("wait", ("settled", bi))
 
@@ -514,41 +552,71 @@ def simulate(batches, ranks, threads, net, cores, overhead=1e-6, contention=1.0,
     return wall, sim
 
 
-def replay_batches(trace, ranks, pieces=0, scale=1.0, turns=TURNS_PER_RANK):
+def part_blocks(cols, ranks):
+    """Blocks in each part of a batch of `cols` columns on `ranks` ranks
+    (src/f/census/moves.rs, `part`): the chunks are cut into runs again
+    after each part."""
+    blocks = -(-cols // BLOCK_COLS)
+    if ranks < 2:
+        return blocks
+    parts = max(1, blocks // (20 * (ranks - 1)))
+    return -(-blocks // parts)
+
+
+def recent_costs(blocks):
+    """Each chunk's time in the last RECENT_BLOCKS of `blocks`."""
+    recent = {}
+    for blk in blocks[-RECENT_BLOCKS:]:
+        for c, _, ns, _ in blk.chunk_list():
+            recent[c] = recent.get(c, 0) + ns
+    return recent
+
+
+def replay_batches(trace, ranks, pieces=0, scale=1.0, turns=0):
     """The trace's batches as the simulator takes them, for `ranks` ranks,
-    every CPU time times `scale`."""
-    plan = Plan(ranks, trace.rows, turns)
+    every CPU time times `scale`. The chunks' owners: as the engine cuts them
+    (`turns = 0`: equal runs to begin with, cut again after each part of a
+    batch by the chunks' times in the part's last blocks, the batch's end
+    waiting for every rank), or dealt `turns` turns a rank (`--turns N`: the
+    engine before its chunks moved)."""
+    all_chunks = trace.rows // CHUNK_ROWS + 1
+    plan = Plan.dealt(ranks, trace.rows, turns) if turns else Plan.balanced(ranks, all_chunks, {})
     out = []
     settled_before = 0
     for b in trace.batch_list():
-        tasks, nchunks, ks = [], [], []
-        for blk in b.block_list:
-            chunks = [(c, r, ns * scale / 1e9, e) for (c, r, ns, e) in blk.chunk_list()]
-            tasks.append(tasks_of_block(plan, chunks, pieces))
-            nchunks.append(len(chunks))
-            ks.append(blk.k_ns * scale / 1e9)
-        out.append(
-            {
-                "tasks": tasks,
-                "nchunks": nchunks,
-                "q0s": [blk.q0 for blk in b.block_list],
-                "rows": trace.rows,
-                "k": ks,
-                "owner": plan.owner,
-                "consume": b.consume_ns * scale / 1e9,
-                "trackers": b.trackers_ns * scale / 1e9,
-                "settle": b.settle_ns * scale / 1e9,
-                "links": b.links,
-                "root": plan.owner(settled_before // CHUNK_ROWS),
-                "work": (
-                    sum(sum(c[2] for c in blk.chunks.values()) for blk in b.block_list)
-                    + (b.consume_ns + b.trackers_ns + b.settle_ns)
-                )
-                * scale
-                / 1e9
-                + sum(ks),
-            }
-        )
+        size = len(b.block_list) if turns else part_blocks(b.cols, ranks)
+        parts = [b.block_list[i : i + size] for i in range(0, len(b.block_list), size)]
+        for n, blocks in enumerate(parts):
+            last = n == len(parts) - 1
+            tasks, nchunks, ks = [], [], []
+            for blk in blocks:
+                chunks = [(c, r, ns * scale / 1e9, e) for (c, r, ns, e) in blk.chunk_list()]
+                tasks.append(tasks_of_block(plan, chunks, pieces))
+                nchunks.append(len(chunks))
+                ks.append(blk.k_ns * scale / 1e9)
+            # The batch's own work ends its last part; a part before ends
+            # with the new runs' gather and broadcast (two hops).
+            own = (b.consume_ns + b.trackers_ns + b.settle_ns) if last else 0
+            out.append(
+                {
+                    "tasks": tasks,
+                    "nchunks": nchunks,
+                    "q0s": [blk.q0 for blk in blocks],
+                    "rows": trace.rows,
+                    "k": ks,
+                    "owner": plan.owner,
+                    "consume": b.consume_ns * scale / 1e9 if last else 0.0,
+                    "trackers": b.trackers_ns * scale / 1e9 if last else 0.0,
+                    "settle": b.settle_ns * scale / 1e9 if last else 0.0,
+                    "links": b.links if last else 0,
+                    "hops": (b.links + 4 + (0 if turns else 2)) if last else 2,
+                    "root": plan.owner(settled_before // CHUNK_ROWS),
+                    "work": (sum(sum(c[2] for c in blk.chunks.values()) for blk in blocks) + own) * scale / 1e9
+                    + sum(ks),
+                }
+            )
+            if not turns:
+                plan = Plan.balanced(ranks, all_chunks, recent_costs(blocks))
         settled_before = b.settled
     return out
 
@@ -803,11 +871,13 @@ def line_total(fit1, rows, q_end, per):
 # ---------------------------------------------------------------- project
 
 
-def projected_batches(fit, rows, ranks, pieces, sample, ratio, turns=TURNS_PER_RANK):
+def projected_batches(fit, rows, ranks, pieces, sample, ratio, turns=0):
     """Sampled batches of a census of `rows` rows to column `ratio * rows`
     made from the fit: the batch indices, their batches, and the number of
-    batches in all."""
-    plan = Plan(ranks, rows, turns)
+    batches in all. The chunks' owners as in `replay_batches`, a batch's
+    runs cut by the fit's costs of its first blocks (next to the last
+    blocks of the batch before, by which the engine cuts them)."""
+    plan = Plan.dealt(ranks, rows, turns) if turns else None
     q_end = ratio * rows
     nbatches = math.ceil(q_end / 2520)
     step = max(1, nbatches // sample)
@@ -815,6 +885,16 @@ def projected_batches(fit, rows, ranks, pieces, sample, ratio, turns=TURNS_PER_R
     out = []
     for i in picks:
         q_batch = i * 2520
+        if not turns:
+            cost = {}
+            for b in range(RECENT_BLOCKS):
+                q0 = q_batch + b * BLOCK_COLS
+                x = int((q0 + BLOCK_COLS / 2) / rows / DX)
+                rows_end = min(q0 + BLOCK_COLS, rows + 1)
+                for c in range(-(-rows_end // CHUNK_ROWS)):
+                    lo, hi = c * CHUNK_ROWS, min((c + 1) * CHUNK_ROWS, rows_end)
+                    cost[c] = cost.get(c, 0) + fit.column_cost(x, lo, hi, rows)
+            plan = Plan.balanced(ranks, rows // CHUNK_ROWS + 1, cost)
         tasks, nchunks, ks, q0s = [], [], [], []
         for b in range(2520 // BLOCK_COLS + 1):
             q0 = q_batch + b * BLOCK_COLS
@@ -830,7 +910,7 @@ def projected_batches(fit, rows, ranks, pieces, sample, ratio, turns=TURNS_PER_R
             c = 0
             while c < n:
                 k = plan.owner(c)
-                c_run = min(n, (c // plan.turn + 1) * plan.turn)
+                c_run = plan.run_end(c, n)
                 cut = max(1, -(-(c_run - c) // pieces))
                 for a in range(c, c_run, cut):
                     e = min(c_run, a + cut)
@@ -857,6 +937,7 @@ def projected_batches(fit, rows, ranks, pieces, sample, ratio, turns=TURNS_PER_R
                 "trackers": Fit.density(fit.batch, (xb, 0), rows) * 2520 / 1e9,
                 "settle": 0.0,
                 "links": 2,
+                "hops": 2 + 4 + (0 if turns else 2),
                 "root": root,
                 "work": sum(x[2] for t in tasks for ts in t.values() for x in ts)
                 + sum(ks)
@@ -1006,7 +1087,7 @@ def cmd_project(args):
 
 def hand_trace(lines, path):
     with open(path, "w") as f:
-        f.write("# chomp3 census trace, format 1\n")
+        f.write("# chomp3 census trace, format 2\n")
         for line in lines:
             f.write("\t".join(str(x) for x in line) + "\n")
 
@@ -1036,7 +1117,7 @@ def selftest():
     # Rows 0 ..= 3071 (3 chunks), one batch of two blocks; every chunk 10 ms,
     # every block's caller work 1 ms, the batch's own work 2 + 3 + 4 ms.
     rows = 3071
-    lines = [("H", 0, 1, 1, 1, rows, 128, 64, 1024)]
+    lines = [("H", 0, 1, 1, rows, 128, 64, 1024)]
     lines.append(("B", 0, 128, 0, 2 * ms, 3 * ms, 4 * ms, 4 * ms, 1, 3072, 0, 0, 0, 0, 0))
     for q0 in (0, 64):
         lines.append(("K", q0, 0, ms))
@@ -1073,17 +1154,19 @@ def selftest():
     wall, _ = simulate(replay_batches(t, 1), 1, 2, net, 3, free=True, keep=1)
     want = (6 * 10 + 2 * 1 + 3 + 4) / 1000
     assert abs(wall - want) < 1e-9, (wall, want)
-    # Three ranks (a chunk each, turn 1), one thread each, on one node of six
+    # Three ranks (a chunk each: equal runs before any work is known), one
+    # thread each, on one node of six
     # cores (every thread has one): block 0 goes up the chain with two
     # hand-offs (1 ms latency + 800 bytes at 1 GB/s each) and block 1 a third
     # of a millisecond behind it (a rank's caller work on a block is its
     # share of the chunks, a third); the last rank ends block 1 at 40 ms +
     # 2/3 ms + 2 hand-offs. Then the trackers (3 ms over 3 ranks), the
-    # settle chain's 4 ms on rank 0 and its hops: 1 link and the drive's 4.
+    # settle chain's 4 ms on rank 0 and its hops: 1 link, the drive's 4 and
+    # the new runs' 2.
     net = Net(3, 1e-3, 1e9, 1e-3, 1e9)
     wall, _ = simulate(replay_batches(t, 3), 3, 1, net, 6, overhead=0)
     hand = 1e-3 + 800 / 1e9
-    want = 40e-3 + 2e-3 / 3 + 2 * hand + 1e-3 + 4e-3 + 5 * 1e-3
+    want = 40e-3 + 2e-3 / 3 + 2 * hand + 1e-3 + 4e-3 + 7 * 1e-3
     assert abs(wall - want) < 1e-9, (wall, want)
     assert net.bytes_all == 2 * 2 * 800, net.bytes_all
     print("census_sim.py selftest: ok")
@@ -1102,7 +1185,12 @@ def main():
         p.add_argument("--local-latency", type=float, default=50e-6, help="seconds a message inside a node takes")
         p.add_argument("--local-bandwidth", type=float, default=5e9, help="bytes/s of a message inside a node")
         p.add_argument("--overhead", type=float, default=1e-6, help="CPU seconds to send a message")
-        p.add_argument("--turns", type=int, default=TURNS_PER_RANK, help="turns over the rows each rank takes")
+        p.add_argument(
+            "--turns",
+            type=int,
+            default=0,
+            help="deal the chunks in N turns a rank (the engine before its chunks moved); 0: runs cut as the engine cuts them",
+        )
         p.add_argument(
             "--free",
             action="store_true",

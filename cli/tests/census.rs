@@ -341,11 +341,11 @@ fn a_traced_census_writes_the_same_bytes_and_a_trace_of_every_block_and_chunk() 
     );
     let text = std::fs::read_to_string(&trace).unwrap();
     assert!(
-        text.starts_with("# chomp3 census trace, format 1\n"),
+        text.starts_with("# chomp3 census trace, format 2\n"),
         "{text}"
     );
     let h = &records(&text, "H")[0];
-    assert_eq!(h[1..], ["0", "1", "1", "2", rows, "2520", "64", "1024"]);
+    assert_eq!(h[1..], ["0", "1", "2", rows, "2520", "64", "1024"]);
     // Every batch, block and chunk of rows once; blocks of 64 columns, and
     // every chunk of rows below the block's last column.
     let batches = records(&text, "B");

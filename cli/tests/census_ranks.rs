@@ -124,30 +124,41 @@ fn ranks_stopped_at_a_checkpoint_continue_to_the_same_bytes() {
     }
 }
 
-/// Chunks dealt to the ranks several at a time (as a census of many rows
-/// deals them) give the same bytes, and a checkpoint keeps its turn: the
-/// ranks resume as they were dealt, whatever the rows would deal now.
+/// Chunks dealt to the ranks several at a time (as censuses whose
+/// checkpoints are of format 6 dealt them) move into runs of chunks in order
+/// at the first batch's end, with their rows, and the census writes the same
+/// bytes; a checkpoint keeps the owners it was saved with.
 #[test]
-fn ranks_dealt_several_chunks_at_a_time_write_the_same_bytes_and_resume() {
+fn chunks_dealt_in_turns_move_into_runs_and_a_checkpoint_keeps_its_owners() {
     let dir = tempfile::tempdir().unwrap();
     let single = census::census(PARAMS, &pool(), &mut |_, _| {});
     let want = files(&single, dir.path());
-    for (size, turn, batches) in [(2, 2, 5), (3, 2, 9), (2, 4, 2)] {
-        let saved: Vec<Vec<u8>> = on_ranks(size, |ranks| {
+    let chunks = PARAMS.last_row / 1024 + 1;
+    for (size, turn, batches) in [(2, 1, 5), (3, 1, 9), (2, 2, 2), (4, 1, 3)] {
+        let saved: Vec<(Vec<u8>, Vec<u32>)> = on_ranks(size, |ranks| {
             let pool = pool();
             let mut run = Run::dealt(PARAMS, ranks.clone(), turn);
-            assert_eq!(run.ranks().turn(), turn);
+            let dealt: Vec<u32> = (0..chunks).map(|c| (c / turn) % size).collect();
+            assert_eq!(run.owners().list(chunks), dealt);
             for _ in 0..batches {
                 run.step(&pool);
+                let owners = run.owners().list(chunks);
+                assert!(owners.windows(2).all(|w| w[0] <= w[1]), "runs: {owners:?}");
             }
             let mut bytes = Vec::new();
             run.save(&mut bytes).unwrap();
+            let owners = run.owners().list(chunks);
             chomp3::f::engine::ranks::gather(&*ranks, bytes)
+                .map(|all| all.into_iter().map(|b| (b, owners.clone())).collect())
         });
         let resumed = on_ranks(size, |ranks| {
-            let file = &saved[ranks.rank() as usize];
+            let (file, owners) = &saved[ranks.rank() as usize];
             let run = Run::load_shared(&mut file.as_slice(), PARAMS, ranks).unwrap();
-            assert_eq!(run.ranks().turn(), turn, "the checkpoint's turn");
+            assert_eq!(
+                &run.owners().list(chunks),
+                owners,
+                "the checkpoint's owners"
+            );
             run_to_end(run)
         });
         assert!(

@@ -142,7 +142,7 @@ fn a_checkpoint_of_an_earlier_version_is_refused_and_kept() {
         old.extend([0u8; 64]);
         std::fs::write(&checkpoint, &old).unwrap();
         let (out, err) = census_of_100_refused(dir.path());
-        let want = format!("census checkpoint version {version}, this chomp3 reads 5 and 6");
+        let want = format!("census checkpoint version {version}, this chomp3 reads 5 to 7");
         assert!(err.contains(&want), "{err}");
         assert_eq!(
             std::fs::read(&checkpoint).unwrap(),

@@ -16,16 +16,19 @@ use crate::base::bytes::damaged;
 use crate::base::bytes::stream::{
     CrcReader, CrcWriter, get32, get32s, get64, put32, put32s, put64,
 };
-use crate::f::engine::ranks::{Ranks, Solo};
+use crate::f::engine::ranks::{Owners, Ranks, Solo};
 use crate::f::engine::{CHUNK_ROWS, Deltas, Engine};
 use crate::f::proof::{Fate, Known, RowStatus};
 
 /// First 8 bytes of a checkpoint.
 const MAGIC: [u8; 8] = *b"CHOMP3CK";
 /// The layout version this build writes; it also reads [`EARLIER`].
-pub(crate) const VERSION: u32 = 6;
-/// Version 5: the layout of version 6 without the turn of the ranks (their
-/// chunks were dealt one at a time).
+pub(crate) const VERSION: u32 = 7;
+/// Version 6: the layout of version 7 with the turn `t` of the ranks in place
+/// of the chunks' owners (chunk `c` on rank `(c / t) % P`).
+const TURNS: u32 = 6;
+/// Version 5: the layout of version 6 without the turn (their chunks were
+/// dealt one at a time).
 const EARLIER: u32 = 5;
 /// "None" in `u32` and `u64` fields.
 const NONE32: u32 = u32::MAX;
@@ -43,7 +46,7 @@ pub enum CheckpointError {
     NotThisFile,
     /// Written by another layout version.
     #[error(
-        "census checkpoint version {found}, this chomp3 reads {EARLIER} and {expected}; finish it with the chomp3 that wrote it (the census files are the same), or {START_OVER}"
+        "census checkpoint version {found}, this chomp3 reads {EARLIER} to {expected}; finish it with the chomp3 that wrote it (the census files are the same), or {START_OVER}"
     )]
     Version {
         /// The version this build reads.
@@ -113,7 +116,8 @@ impl Run {
         put32(w, VERSION)?;
         let p = self.params;
         put32s(w, [p.last_row, p.max_columns, p.batch, self.settled_below])?;
-        put32s(w, [self.ranks.size(), self.ranks.rank(), self.ranks.turn()])?;
+        put32s(w, [self.ranks.size(), self.ranks.rank()])?;
+        put32s(w, self.owners().list(p.last_row / CHUNK_ROWS + 1))?;
         for status in &self.settled[..self.settled_below as usize] {
             save_status(
                 w,
@@ -172,7 +176,7 @@ impl Run {
             return Err(CheckpointError::NotThisFile);
         }
         let version = get32(&mut rd).map_err(broken)?;
-        if version != VERSION && version != EARLIER {
+        if ![VERSION, TURNS, EARLIER].contains(&version) {
             return Err(CheckpointError::Version {
                 expected: VERSION,
                 found: version,
@@ -206,15 +210,31 @@ impl Run {
                 want_rank: ranks.rank(),
             });
         }
-        let turn = match version {
-            EARLIER => 1,
-            _ => get32(&mut rd).map_err(broken)?,
+        let chunks = params.last_row / CHUNK_ROWS + 1;
+        let (size, rank) = (ranks.size(), ranks.rank());
+        let owners = match version {
+            EARLIER | TURNS => {
+                let turn = match version {
+                    EARLIER => 1,
+                    _ => get32(&mut rd).map_err(broken)?,
+                };
+                if turn == 0 {
+                    return Err(CheckpointError::Damaged("a turn of no chunks".into()));
+                }
+                Owners::dealt(size, rank, turn, chunks)
+            }
+            _ => {
+                let map = get32s(&mut rd, chunks as usize).map_err(broken)?;
+                if map.iter().any(|&o| o >= size) {
+                    return Err(CheckpointError::Damaged(
+                        "a chunk of rows owned by a rank past the ranks".into(),
+                    ));
+                }
+                Owners::from_map(size, rank, map)
+            }
         };
-        if turn == 0 {
-            return Err(CheckpointError::Damaged("a turn of no chunks".into()));
-        }
-        let run = Run::dealt(params, ranks, turn);
-        let run = load_body(&mut rd, run, v[3]).map_err(broken)?;
+        let run = Run::owned(params, ranks, owners.clone());
+        let run = load_body(&mut rd, run, v[3], owners).map_err(broken)?;
         let expect = rd.crc.clone().finalize();
         let stored = get32(rd.r).map_err(broken)?;
         if stored != expect {
@@ -253,7 +273,12 @@ fn rest_is_whole(rd: &mut CrcReader) -> bool {
 }
 
 /// Everything after the parameters.
-fn load_body(rd: &mut dyn Read, mut run: Run, settled_below: u32) -> io::Result<Run> {
+fn load_body(
+    rd: &mut dyn Read,
+    mut run: Run,
+    settled_below: u32,
+    owners: Owners,
+) -> io::Result<Run> {
     let rows = run.params.last_row as usize;
     if settled_below as usize > rows + 1 {
         return Err(damaged("more rows settled than the census has"));
@@ -276,9 +301,7 @@ fn load_body(rd: &mut dyn Read, mut run: Run, settled_below: u32) -> io::Result<
         }
     }
     run.engine = Engine::load(rd)?;
-    let own_chunks_only = (0..run.engine.chunks_created())
-        .all(|c| run.owns(c * CHUNK_ROWS) || run.engine.chunk_len(c) == 0);
-    if !own_chunks_only {
+    if !run.engine.set_owners(owners) {
         return Err(damaged("rows of another rank"));
     }
     Ok(run)
@@ -338,7 +361,11 @@ pub(super) fn load_status(rd: &mut dyn Read) -> io::Result<RowStatus> {
     })
 }
 
-fn save_tracker(w: &mut dyn Write, t: &Tracker, snapshots: &mut Deltas) -> io::Result<()> {
+pub(super) fn save_tracker(
+    w: &mut dyn Write,
+    t: &Tracker,
+    snapshots: &mut Deltas,
+) -> io::Result<()> {
     put64(w, t.dead.map_or(NONE64, u64::from))?;
     put32s(w, [t.recorded_from, t.min_value, t.history.len()])?;
     // Offsets as differences from the one before (zigzag varints), as the
@@ -356,7 +383,7 @@ fn save_tracker(w: &mut dyn Write, t: &Tracker, snapshots: &mut Deltas) -> io::R
     put32s(w, [qs, k, t.confirmed, opt32(t.verify_at)])
 }
 
-fn load_tracker(
+pub(super) fn load_tracker(
     rd: &mut dyn Read,
     r: u32,
     snapshots: &mut Deltas,
@@ -433,6 +460,70 @@ mod tests {
             assert_eq!(resumed.facts.p_count, direct.facts.p_count);
             assert_eq!(resumed.facts.row_min, direct.facts.row_min);
         }
+    }
+
+    /// `bytes`, a checkpoint of format 7 whose chunks are dealt `turn` at a
+    /// time, written as format 6 had it: the turn in place of the owners.
+    fn as_format_6(bytes: &[u8], chunks: usize, turn: u32) -> Vec<u8> {
+        // Magic, version, four parameters, ranks and rank: 36 bytes.
+        let mut old = bytes[..36].to_vec();
+        old[8..12].copy_from_slice(&TURNS.to_le_bytes());
+        old.extend(turn.to_le_bytes());
+        old.extend(&bytes[36 + 4 * chunks..bytes.len() - 4]);
+        let crc = crc32fast::hash(&old);
+        old.extend(crc.to_le_bytes());
+        old
+    }
+
+    #[test]
+    fn a_checkpoint_of_format_6_continues_to_the_same_census() {
+        use crate::f::engine::ranks::{Local, Ranks};
+        let params = Params {
+            last_row: 3500,
+            max_columns: 9000,
+            batch: 360,
+        };
+        let pool = pool();
+        let direct = super::super::census(params, &pool, &mut |_, _| {});
+        // In one process, saved mid-census: every chunk the one rank's.
+        let mut run = Run::new(params);
+        for _ in 0..6 {
+            run.step(&pool);
+        }
+        let mut bytes = Vec::new();
+        run.save(&mut bytes).unwrap();
+        let old = as_format_6(&bytes, 4, 1);
+        let mut run = Run::load(&mut old.as_slice(), params).unwrap();
+        while !run.done() {
+            run.step(&pool);
+        }
+        assert!(run.finish().unwrap().rows == direct.rows, "one process");
+        // On three ranks dealt two chunks at a time, saved at the start: the
+        // first batch's end moves the chunks, with their rows, into runs.
+        let rows = std::thread::scope(|s| {
+            let handles: Vec<_> = Local::group(3)
+                .into_iter()
+                .map(|rank| {
+                    s.spawn(move || {
+                        let ranks: Arc<dyn Ranks> = Arc::new(rank);
+                        let mut run = Run::dealt(params, ranks.clone(), 2);
+                        let mut bytes = Vec::new();
+                        run.save(&mut bytes).unwrap();
+                        let old = as_format_6(&bytes, 4, 2);
+                        let mut run = Run::load_shared(&mut old.as_slice(), params, ranks).unwrap();
+                        assert_eq!(run.owners().list(4), [0, 0, 1, 1]);
+                        let pool = self::pool();
+                        while !run.done() {
+                            run.step(&pool);
+                        }
+                        run.finish().map(|c| c.rows)
+                    })
+                })
+                .collect();
+            let mut rows: Vec<_> = handles.into_iter().map(|h| h.join().unwrap()).collect();
+            rows.swap_remove(0).unwrap()
+        });
+        assert!(rows == direct.rows, "three ranks");
     }
 
     #[test]

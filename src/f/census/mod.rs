@@ -18,6 +18,7 @@
 mod checkpoint;
 pub mod driver;
 pub mod job;
+mod moves;
 mod offsets;
 pub mod one_file;
 pub mod rank_files;
@@ -30,7 +31,7 @@ use std::ops::Range;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-use crate::f::engine::ranks::{self, Ranks, Solo};
+use crate::f::engine::ranks::{self, Owners, Ranks, Solo};
 use crate::f::engine::{Block, CHUNK_ROWS, Engine, State};
 use crate::f::facts::ColumnFacts;
 use crate::f::proof::{Below, Fate, RowStatus};
@@ -242,28 +243,42 @@ impl Run {
     }
 
     /// A census before column 0, on one of the ranks `ranks` (every rank makes
-    /// one and steps it in lockstep; rank 0 gets the result), its chunks dealt
-    /// [`ranks::turn`] at a time.
+    /// one and steps it in lockstep; rank 0 gets the result), its chunks cut
+    /// into equal runs, one a rank, until the first batch's work says where
+    /// to cut them (`moves.rs`).
     pub fn shared(params: Params, ranks: Arc<dyn Ranks>) -> Run {
-        let turn = ranks::turn(params.last_row, ranks.size());
-        Run::dealt(params, ranks, turn)
+        let chunks = params.last_row / CHUNK_ROWS + 1;
+        let owners = Owners::balanced(ranks.size(), ranks.rank(), &[], chunks);
+        Run::owned(params, ranks, owners)
     }
 
-    /// A census before column 0 on one of `ranks`, its chunks dealt `turn`
-    /// at a time (one rank owns them all, whatever the turn).
+    /// A census before column 0 on one of `ranks`, its chunks dealt `turn` at
+    /// a time (as the censuses whose checkpoints are of format 6 and before
+    /// dealt them) until the first batch's end cuts them into runs.
     pub fn dealt(params: Params, ranks: Arc<dyn Ranks>, turn: u32) -> Run {
-        let ranks: Arc<dyn Ranks> = match ranks.size() {
-            1 => ranks,
-            _ => Arc::new(ranks::Turns::new(ranks, turn)),
-        };
+        let chunks = params.last_row / CHUNK_ROWS + 1;
+        let owners = Owners::dealt(ranks.size(), ranks.rank(), turn, chunks);
+        Run::owned(params, ranks, owners)
+    }
+
+    /// A census before column 0 on one of `ranks`, its chunks owned as
+    /// `owners` say until the first batch's end.
+    fn owned(params: Params, ranks: Arc<dyn Ranks>, owners: Owners) -> Run {
+        assert_eq!(
+            (owners.size(), owners.rank()),
+            (ranks.size(), ranks.rank()),
+            "owners for this rank"
+        );
         assert!(
             (1..=BATCH_COLS).contains(&params.batch),
             "batch of 1 ..= {BATCH_COLS} columns"
         );
         let rows = params.last_row;
+        let mut engine = Engine::with_row_limit(rows);
+        assert!(engine.set_owners(owners), "a new engine holds no rows");
         Run {
             params,
-            engine: Engine::with_row_limit(rows),
+            engine,
             trackers: (0..=rows).map(|_| Tracker::new()).collect(),
             settled: vec![None; rows as usize + 1],
             start_bounds: Vec::new(),
@@ -289,7 +304,12 @@ impl Run {
 
     /// Whether this rank owns row `r`.
     fn owns(&self, r: u32) -> bool {
-        self.ranks.owners().mine(r / CHUNK_ROWS)
+        self.engine.owners().mine(r / CHUNK_ROWS)
+    }
+
+    /// Who owns which chunk of rows now.
+    pub fn owners(&self) -> &Owners {
+        self.engine.owners()
     }
 
     /// The parameters.
@@ -332,7 +352,6 @@ impl Run {
         let header = [
             self.ranks.rank(),
             self.ranks.size(),
-            self.ranks.turn(),
             narrow::<u32, _>(threads),
             self.params.last_row,
             self.params.batch,
@@ -365,15 +384,25 @@ impl Run {
             .params
             .batch
             .min(self.params.max_columns - self.engine.columns());
-        advance(
-            &mut self.engine,
-            &mut self.trackers,
-            &self.scans,
-            self.settled_below,
-            cols,
-            pool,
-            &*self.ranks,
-        );
+        // The batch in parts, the chunks moved between them (`moves.rs`).
+        let part = moves::part(cols, self.ranks.size());
+        let mut done = 0;
+        while done < cols {
+            let now = part.min(cols - done);
+            advance(
+                &mut self.engine,
+                &mut self.trackers,
+                &self.scans,
+                self.settled_below,
+                now,
+                pool,
+                &*self.ranks,
+            );
+            done += now;
+            if done < cols {
+                self.rebalance();
+            }
+        }
         let advance = self.trace.as_mut().map_or([0; 2], trace::Trace::lap);
         let q = self.engine.columns();
         // Speculative cycle search on every live row old enough to have settled,
@@ -381,7 +410,7 @@ impl Run {
         let mut last = None;
         let mut live = self.engine.rows();
         for r in self.settled_below..=rows.min(q - 1) {
-            if !self.ranks.owners().mine(r / CHUNK_ROWS) {
+            if !self.engine.owners().mine(r / CHUNK_ROWS) {
                 continue;
             }
             let t = &mut self.trackers[r as usize];
@@ -412,6 +441,7 @@ impl Run {
             let times = [advance, trackers, settle];
             self.record_batch(q - cols, cols, times, settle_links);
         }
+        self.rebalance();
     }
 
     /// Adds the batch of columns `q0 .. q0 + cols` to the trace.
@@ -457,7 +487,7 @@ impl Run {
         let mut links = 0;
         while self.settled_below <= self.params.last_row {
             links += 1;
-            let root = self.ranks.owners().of(self.settled_below / CHUNK_ROWS);
+            let root = self.engine.owners().of(self.settled_below / CHUNK_ROWS);
             let mut news = Vec::new();
             if root == self.ranks.rank() {
                 self.settle_chunk(q, &mut news);

@@ -13,7 +13,7 @@ use crate::f::engine::trace::{BlockWork, ChunkWork, thread_cpu_ns};
 use crate::f::engine::{BLOCK_COLS, CHUNK_ROWS};
 
 /// The first line of a trace (the file's kind, `outputs::Kind::CensusTrace`).
-pub const TITLE: &str = "# chomp3 census trace, format 1";
+pub const TITLE: &str = "# chomp3 census trace, format 2";
 
 /// One batch of columns on this rank.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -87,13 +87,13 @@ impl Trace {
     }
 
     /// Writes the trace as text (see the module's doc). `header`: rank, ranks,
-    /// turn, threads, last row, batch columns.
-    pub fn write(&self, w: &mut impl Write, header: [u32; 6]) -> io::Result<()> {
-        let [rank, ranks, turn, threads, rows, batch] = header;
+    /// threads, last row, batch columns.
+    pub fn write(&self, w: &mut impl Write, header: [u32; 5]) -> io::Result<()> {
+        let [rank, ranks, threads, rows, batch] = header;
         writeln!(w, "{TITLE}")?;
         writeln!(
             w,
-            "# H rank ranks turn threads rows batch_cols block_cols chunk_rows"
+            "# H rank ranks threads rows batch_cols block_cols chunk_rows"
         )?;
         writeln!(
             w,
@@ -106,7 +106,7 @@ impl Trace {
         )?;
         writeln!(
             w,
-            "H\t{rank}\t{ranks}\t{turn}\t{threads}\t{rows}\t{batch}\t{BLOCK_COLS}\t{CHUNK_ROWS}"
+            "H\t{rank}\t{ranks}\t{threads}\t{rows}\t{batch}\t{BLOCK_COLS}\t{CHUNK_ROWS}"
         )?;
         let rank_or_dash = |x: Option<(u32, u64)>| match x {
             Some((k, bytes)) => format!("{k}\t{bytes}"),
@@ -153,7 +153,7 @@ impl Trace {
     }
 
     /// Writes the trace to `path` (aside, synced, renamed).
-    pub fn save(&self, path: &Path, header: [u32; 6]) -> io::Result<()> {
+    pub fn save(&self, path: &Path, header: [u32; 5]) -> io::Result<()> {
         crate::base::atomic_write::write_atomically(path, |w| self.write(w, header))
     }
 }

@@ -10,7 +10,7 @@ use crate::base::bytes::narrow;
 use std::io::{self, Read, Write};
 use std::sync::Mutex;
 
-use super::chain::{Builder, Walk};
+use super::chain::{Builder, Chunk, Walk};
 use super::row::{Row, State, Window};
 use super::{CHUNK_ROWS, Engine};
 use crate::base::bytes::damaged;
@@ -38,32 +38,13 @@ impl Engine {
         put64(w, self.chunks.len() as u64)?;
         let mut live = Deltas::default();
         for (c, chunk) in self.chunks.iter_mut().enumerate() {
-            let chunk = chunk.get_mut().unwrap();
-            put32(w, crate::base::bytes::len32(chunk.rows.len())?)?;
-            let mut walk = Walk::new(chunk);
-            for (i, row) in chunk.rows.iter().enumerate() {
-                let r = narrow::<u32, _>(c) * CHUNK_ROWS + narrow::<u32, _>(i);
-                match row {
-                    Row::Dead { value } => {
-                        w.write_all(&[DEAD])?;
-                        put32(w, *value)?;
-                    }
-                    Row::Periodic { start, pattern } => {
-                        w.write_all(&[PERIODIC])?;
-                        put32(w, *start)?;
-                        put32(w, crate::base::bytes::len32(pattern.len())?)?;
-                        for &x in pattern {
-                            put32(w, x.cast_unsigned())?;
-                        }
-                    }
-                    Row::Live(_) => {
-                        let (l, win) = walk.row(chunk, i).expect("a live row");
-                        let state = l.state(win, r, q);
-                        w.write_all(&[LIVE])?;
-                        live.save(w, &state)?;
-                    }
-                }
-            }
+            save_chunk(
+                w,
+                chunk.get_mut().unwrap(),
+                narrow::<u32, _>(c),
+                q,
+                &mut live,
+            )?;
         }
         Ok(())
     }
@@ -82,31 +63,78 @@ impl Engine {
         let mut chunks = Vec::new();
         let mut live = Deltas::default();
         for c in 0..narrow::<u32, _>(nchunks) {
-            let len = get32(rd)?;
-            let lo = c * CHUNK_ROWS;
-            if len != 0 && len != (lo + CHUNK_ROWS).min(rows_end) - lo {
-                return Err(damaged("a chunk of rows neither empty nor whole"));
-            }
-            let mut chunk = Builder::new(q);
-            for r in lo..lo + len {
-                match load_row(rd, r, q, &mut live)? {
-                    Ok(row) => chunk.settled(row),
-                    Err(win) => chunk.live(win),
-                }
-            }
-            chunks.push(Mutex::new(chunk.finish()));
+            chunks.push(Mutex::new(load_chunk(rd, c, q, rows_end, &mut live)?));
         }
         Ok(Engine {
             columns: q,
             row_limit,
             chunks,
             diagonal: Mutex::new(diagonal),
-            report_from: 0,
-            narrow_words: super::COPY_WORDS,
-            trace: None,
-            edges: super::handoff::Edges::default(),
+            ..Engine::new()
         })
     }
+}
+
+/// Writes chunk `c` at column `q`: its number of rows, then each row (dead:
+/// its value; periodic: start and pattern; live: its state, as the
+/// difference from the state `live` wrote before).
+pub(super) fn save_chunk(
+    w: &mut dyn Write,
+    chunk: &Chunk,
+    c: u32,
+    q: u32,
+    live: &mut Deltas,
+) -> io::Result<()> {
+    put32(w, crate::base::bytes::len32(chunk.rows.len())?)?;
+    let mut walk = Walk::new(chunk);
+    for (i, row) in chunk.rows.iter().enumerate() {
+        let r = c * CHUNK_ROWS + narrow::<u32, _>(i);
+        match row {
+            Row::Dead { value } => {
+                w.write_all(&[DEAD])?;
+                put32(w, *value)?;
+            }
+            Row::Periodic { start, pattern } => {
+                w.write_all(&[PERIODIC])?;
+                put32(w, *start)?;
+                put32(w, crate::base::bytes::len32(pattern.len())?)?;
+                for &x in pattern {
+                    put32(w, x.cast_unsigned())?;
+                }
+            }
+            Row::Live(_) => {
+                let (l, win) = walk.row(chunk, i).expect("a live row");
+                let state = l.state(win, r, q);
+                w.write_all(&[LIVE])?;
+                live.save(w, &state)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Reads chunk `c` written by [`save_chunk`] at column `q`, in an engine
+/// whose rows end at `rows_end`: empty, or every row made by then.
+pub(super) fn load_chunk(
+    rd: &mut dyn Read,
+    c: u32,
+    q: u32,
+    rows_end: u32,
+    live: &mut Deltas,
+) -> io::Result<Chunk> {
+    let len = get32(rd)?;
+    let lo = c * CHUNK_ROWS;
+    if len != 0 && len != (lo + CHUNK_ROWS).min(rows_end) - lo {
+        return Err(damaged("a chunk of rows neither empty nor whole"));
+    }
+    let mut chunk = Builder::new(q);
+    for r in lo..lo + len {
+        match load_row(rd, r, q, live)? {
+            Ok(row) => chunk.settled(row),
+            Err(win) => chunk.live(win),
+        }
+    }
+    Ok(chunk.finish())
 }
 
 /// Row states written one after another, each as the offsets `x` (values

@@ -51,17 +51,19 @@ struct Sets {
     sets: Vec<u64>,
 }
 
-/// The sets last sent and last taken in at each edge (by the edge's row),
-/// kept between blocks and between calls of `advance_shared`. A rank sends
-/// at an edge or receives there, never both.
+/// The sets last sent and last taken in at each edge, by the edge's row and
+/// the rank on its other side, kept between blocks and between calls of
+/// `advance_shared`. When chunks move between ranks, an edge that keeps its
+/// row and its two ranks keeps its reference on both sides; any other edge
+/// starts with its sets whole.
 #[derive(Default)]
 pub(super) struct Edges {
-    sent: Mutex<HashMap<u32, Sets>>,
-    taken: Mutex<HashMap<u32, Sets>>,
+    sent: Mutex<HashMap<(u32, u32), Sets>>,
+    taken: Mutex<HashMap<(u32, u32), Sets>>,
 }
 
 impl Engine {
-    /// The message to the chunk starting at row `lo`: each column's set of
+    /// The message to the chunk starting at row `lo`, on rank `to`: each column's set of
     /// values, as far as rows `< lo` reach (`f(q,r) <= q + r + 1`), whole or as
     /// its changes since the block before (the module's comment); and, when
     /// rows are born in that chunk, the diagonal bitset from word `q0 / 64`
@@ -69,7 +71,7 @@ impl Engine {
     pub(super) fn handoff(
         &self,
         at: Place,
-        lo: u32,
+        (lo, to): (u32, u32),
         rows_end: u32,
         used_words: usize,
         used: &[u64],
@@ -82,7 +84,7 @@ impl Engine {
         }
         let mut sent = self.edges.sent.lock().unwrap();
         let before = sent
-            .get(&lo)
+            .get(&(lo, to))
             .filter(|s| s.cols == cols && s.q0.checked_add(64) == Some(at.q0));
         let mut bytes = Vec::with_capacity(kept.len() * 8 + 16);
         match before {
@@ -113,7 +115,7 @@ impl Engine {
             }
         }
         sent.insert(
-            lo,
+            (lo, to),
             Sets {
                 q0: at.q0,
                 cols,
@@ -130,11 +132,12 @@ impl Engine {
         bytes
     }
 
-    /// Takes in a [`Engine::handoff`] for the chunk starting at row `lo`.
+    /// Takes in a [`Engine::handoff`] for the chunk starting at row `lo`,
+    /// from rank `from`.
     pub(super) fn take_handoff(
         &self,
         at: Place,
-        lo: u32,
+        (lo, from): (u32, u32),
         rows_end: u32,
         used_words: usize,
         used: &mut [u64],
@@ -155,7 +158,7 @@ impl Engine {
             }
             CHANGES => {
                 let before = taken
-                    .get(&lo)
+                    .get(&(lo, from))
                     .filter(|s| s.cols == cols && s.q0.checked_add(64) == Some(at.q0))
                     .expect("changes against the block before, which this rank took in");
                 for (now, then) in sets
@@ -181,7 +184,7 @@ impl Engine {
             column[..w].copy_from_slice(set);
         }
         taken.insert(
-            lo,
+            (lo, from),
             Sets {
                 q0: at.q0,
                 cols,
@@ -294,6 +297,7 @@ mod tests {
                 block,
                 q0,
                 q_end: q0 + cols,
+                recent: false,
             };
             let used_words = ((2 * at.q_end) / 64 - q0 / 64) as usize + 1;
             let (noise, random): (u32, &[u32]) = match block {
@@ -302,9 +306,9 @@ mod tests {
                 _ => (2, &[]),
             };
             let used = sets(at, used_words, &offsets, noise, random, &mut rng);
-            let message = below.handoff(at, lo, rows_end, used_words, &used);
+            let message = below.handoff(at, (lo, 1), rows_end, used_words, &used);
             let mut taken = vec![u64::MAX; used.len()];
-            above.take_handoff(at, lo, rows_end, used_words, &mut taken, &message);
+            above.take_handoff(at, (lo, 0), rows_end, used_words, &mut taken, &message);
             let w = handoff_words(at, lo, used_words);
             for (got, sent) in taken
                 .chunks_exact(used_words)

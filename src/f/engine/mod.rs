@@ -55,6 +55,7 @@
 mod chain;
 mod checkpoint;
 mod handoff;
+mod moves;
 pub mod ranks;
 mod resume;
 mod row;
@@ -166,7 +167,7 @@ impl Block<'_> {
     /// inside `first_row() .. first_row() + stride`; other rows read as 0 in
     /// [`Block::column`].
     pub(crate) fn owned_rows(&self) -> impl Iterator<Item = Range<u32>> + '_ {
-        let owners = self.owners;
+        let owners = &self.owners;
         let (lo, rows_end) = (self.lo, self.lo + narrow::<u32, _>(self.stride));
         (lo / CHUNK_ROWS..rows_end.div_ceil(CHUNK_ROWS))
             .filter(move |&c| owners.mine(c))
@@ -248,7 +249,17 @@ pub(crate) struct Engine {
     trace: Option<Recorder>,
     /// The column sets last handed on and taken in at each edge between ranks.
     edges: handoff::Edges,
+    /// Who owns which chunk of rows ([`Owners::solo`] in one process).
+    owners: Owners,
+    /// Each chunk's CPU time in the last blocks of the last `advance`
+    /// ([`Engine::take_work`]), in nanoseconds.
+    work: Mutex<Vec<u64>>,
 }
+
+/// The blocks at the end of an `advance` whose chunks' CPU times
+/// [`Engine::take_work`] reports: the work moves up the rows as the columns
+/// go on, so the last blocks say best what the next ones will cost.
+const RECENT_BLOCKS: usize = 4;
 
 impl Default for Engine {
     fn default() -> Self {
@@ -268,6 +279,8 @@ impl Engine {
             narrow_words: COPY_WORDS,
             trace: None,
             edges: handoff::Edges::default(),
+            owners: Owners::solo(),
+            work: Mutex::new(Vec::new()),
         }
     }
 
@@ -374,8 +387,10 @@ impl Engine {
             nblocks < ranks::CONTROL_TAG as usize,
             "block tags stay below the collectives' tags"
         );
+        assert_eq!(ranks.size(), self.owners.size(), "owners for every rank");
         let rows_end = end.min(self.row_limit.saturating_add(1));
-        self.rebuild_diffs(ranks);
+        self.work.get_mut().unwrap().clear();
+        self.rebuild_diffs();
         while self.chunks.len() < rows_end.div_ceil(CHUNK_ROWS) as usize {
             self.chunks.push(Mutex::new(Chunk::default()));
         }
@@ -414,6 +429,7 @@ impl Engine {
                             block: narrow::<u32, _>(b),
                             q0,
                             q_end,
+                            recent: b + RECENT_BLOCKS >= nblocks,
                         };
                         let bufs = (&mut used, &mut out, &mut scratch);
                         let log = this.trace.is_some().then_some(&mut records);
@@ -429,7 +445,7 @@ impl Engine {
                             values: &out,
                             used: &used,
                             used_words: used.len() / (q_end - q0) as usize,
-                            owners: ranks.owners(),
+                            owners: this.owners.clone(),
                         };
                         let started = this.trace.as_ref().map(|_| thread_cpu_ns());
                         let result = on_block(&block);
@@ -456,9 +472,9 @@ impl Engine {
     /// Gives every live row that lacks its set of differences (after a
     /// checkpoint, or at a rank's edge) the one its two windows determine, where
     /// its neighbour below is a live row of this rank (`row.rs`).
-    fn rebuild_diffs(&mut self, ranks: &dyn Ranks) {
+    fn rebuild_diffs(&mut self) {
         let q = self.columns;
-        let owners = ranks.owners();
+        let owners = &self.owners;
         let lacking = |c: &mut Mutex<Chunk>| c.get_mut().unwrap().rows.iter().any(Row::lacks_diff);
         if !self.chunks.iter_mut().any(lacking) {
             return;
@@ -504,7 +520,7 @@ impl Engine {
         used.clear();
         used.resize((q_end - q0) as usize * used_words, 0);
         let chunks = rows_end.div_ceil(CHUNK_ROWS);
-        let owners = ranks.owners();
+        let owners = &self.owners;
         // The neighbour shortcut's per-column values and hand-on (`row.rs`).
         let mut below = vec![row::NONE; (q_end - q0) as usize];
         let mut carry = Some(Vec::new());
@@ -525,9 +541,9 @@ impl Engine {
                     ranks.receive(owners.of(chunk - 1), at.block),
                 )
             });
-            let started = log.is_some().then(thread_cpu_ns);
-            if let Some((_, message)) = &message {
-                self.take_handoff(at, lo, rows_end, used_words, used, message);
+            let started = thread_cpu_ns();
+            if let Some((from, message)) = &message {
+                self.take_handoff(at, (lo, *from), rows_end, used_words, used, message);
             }
             let mut rows = self.chunks[chunk as usize].lock().unwrap();
             let mut b = BlockOut {
@@ -547,22 +563,31 @@ impl Engine {
             // message at this edge finds it (`handoff.rs`). A traced run makes
             // one at every edge, to record what it would send.
             let to_above = chunk + 1 < chunks && !owners.mine(chunk + 1);
+            let above = owners.of(chunk + 1);
             let outgoing = (chunk + 1 < chunks && (log.is_some() || to_above))
-                .then(|| self.handoff(at, hi, rows_end, used_words, used));
+                .then(|| self.handoff(at, (hi, above), rows_end, used_words, used));
             done(hi);
             let mut sent = None;
             if let Some(outgoing) = outgoing.as_ref().filter(|_| to_above) {
                 ranks.send(owners.of(chunk + 1), at.block, outgoing);
                 sent = Some((owners.of(chunk + 1), outgoing.len() as u64));
             }
-            if let (Some(log), Some(started)) = (log.as_deref_mut(), started) {
+            let cpu_ns = thread_cpu_ns().saturating_sub(started);
+            if at.recent {
+                let mut work = self.work.lock().unwrap();
+                if work.len() <= chunk as usize {
+                    work.resize(chunk as usize + 1, 0);
+                }
+                work[chunk as usize] += cpu_ns;
+            }
+            if let Some(log) = log.as_deref_mut() {
                 let edge_bytes = outgoing.map_or(0, |m| m.len() as u64);
                 log.push(ChunkWork {
                     q0,
                     cols: q_end - q0,
                     chunk,
                     rows: hi - lo,
-                    cpu_ns: thread_cpu_ns().saturating_sub(started),
+                    cpu_ns,
                     received: message.map(|(from, m)| (from, m.len() as u64)),
                     sent,
                     edge_bytes,
@@ -573,13 +598,15 @@ impl Engine {
     }
 }
 
-/// Where a block is: its index in the `advance` call (its messages' tag) and its
-/// columns `q0 .. q_end`.
+/// Where a block is: its index in the `advance` call (its messages' tag), its
+/// columns `q0 .. q_end`, and whether it is one of the call's last
+/// [`RECENT_BLOCKS`] (whose chunks' times [`Engine::take_work`] reports).
 #[derive(Clone, Copy)]
 struct Place {
     block: u32,
     q0: u32,
     q_end: u32,
+    recent: bool,
 }
 
 /// Blocks until `counter >= target`.
@@ -754,10 +781,22 @@ mod tests {
         limit: u32,
         steps: &[u32],
     ) -> Vec<Vec<u32>> {
-        let groups: Vec<ranks::Turns> = ranks::Local::group(size)
-            .into_iter()
-            .map(|rank| ranks::Turns::new(std::sync::Arc::new(rank), turn))
-            .collect();
+        let chunks = n / CHUNK_ROWS + 1;
+        let dealt = |rank: u32, _: usize| Owners::dealt(size, rank, turn, chunks);
+        moved_table(n, (size, threads), limit, steps, &dealt)
+    }
+
+    /// The columns computed by `size` ranks of `threads` threads, the chunks
+    /// owned before step `i` as `owners(rank, i)` say: between two steps,
+    /// the chunks whose owner changes are given and taken.
+    fn moved_table(
+        n: u32,
+        (size, threads): (u32, usize),
+        limit: u32,
+        steps: &[u32],
+        owners: &(dyn Fn(u32, usize) -> Owners + Sync),
+    ) -> Vec<Vec<u32>> {
+        let groups = ranks::Local::group(size);
         let parts: Vec<Vec<Vec<u32>>> = std::thread::scope(|s| {
             let handles: Vec<_> = groups
                 .iter()
@@ -768,8 +807,10 @@ mod tests {
                             .build()
                             .unwrap();
                         let mut engine = Engine::with_row_limit(limit);
+                        assert!(engine.set_owners(owners(rank.rank(), 0)));
                         let mut cols = Vec::new();
-                        for &step in steps {
+                        for (i, &step) in steps.iter().enumerate() {
+                            move_chunks(&mut engine, rank, owners(rank.rank(), i));
                             engine.advance_shared(
                                 step,
                                 &pool,
@@ -808,6 +849,23 @@ mod tests {
             }
         }
         merged
+    }
+
+    /// Gives the chunks `to` gives other ranks and takes those it gives this
+    /// one (a chunk at a time, in order, each rank sending before it receives).
+    fn move_chunks(engine: &mut Engine, rank: &dyn Ranks, to: Owners) {
+        let from = engine.owners().clone();
+        let tag = ranks::CONTROL_TAG + 1;
+        let made = engine.chunks_created();
+        for c in (0..made).filter(|&c| from.mine(c) && !to.mine(c)) {
+            rank.send(to.of(c), tag, &engine.give_chunk(c));
+        }
+        for c in (0..made).filter(|&c| to.mine(c) && !from.mine(c)) {
+            engine
+                .take_chunk(c, &rank.receive(from.of(c), tag))
+                .unwrap();
+        }
+        engine.moved_to(to);
     }
 
     /// Every column of `shared` is `reference`'s, cut at row `limit`.
@@ -871,6 +929,50 @@ mod tests {
                 "P = {size}, turn {turn}"
             );
         }
+    }
+
+    #[test]
+    fn chunks_moved_between_ranks_between_steps_compute_the_same_columns() {
+        // Steps that end inside chunks, so that a chunk moves while rows are
+        // still to be born in it (its diagonal values go with it); steps of
+        // whole blocks, so that an edge's sets go on as changes across a
+        // move where its row and ranks stay (`handoff.rs`); and owners of
+        // every kind: runs, chunks dealt one at a time, a rank
+        // with none, the top chunk moving down and up.
+        let n = 6000;
+        let reference = engine_table(n, 2, &[n + 1]);
+        let steps = [700, 512, 1088, 64, 1280, 999, 1358];
+        let chunks = n / CHUNK_ROWS + 1;
+        for (size, threads) in [(2, 1), (2, 2), (3, 1), (4, 2)] {
+            let owners = |rank: u32, i: usize| {
+                // A small hash of the step and the chunk: test data only.
+                let map = (0..chunks)
+                    .map(|c| {
+                        let h = (c + 7).wrapping_mul(2_654_435_761_u32.wrapping_mul(i as u32 + 3));
+                        match i % 3 {
+                            0 => (h >> 7) % size,
+                            1 => (c * size / chunks + i as u32) % size,
+                            _ => (c + i as u32) % size,
+                        }
+                    })
+                    .collect();
+                Owners::from_map(size, rank, map)
+            };
+            let moved = moved_table(n, (size, threads), u32::MAX, &steps, &owners);
+            assert_eq!(
+                first_difference(&moved, &reference),
+                None,
+                "P = {size}, {threads} threads"
+            );
+        }
+        // The rank below an edge keeps it while the rank above changes
+        // (chunk 1 alternates between ranks 1 and 2 under chunk 0 on rank 0).
+        let alternate = |rank: u32, i: usize| {
+            let map = (0..chunks).map(|c| [0, 1 + i as u32 % 2, 2 - i as u32 % 2][c as usize % 3]);
+            Owners::from_map(3, rank, map.collect())
+        };
+        let moved = moved_table(n, (3, 1), u32::MAX, &steps, &alternate);
+        assert_eq!(first_difference(&moved, &reference), None, "alternating");
     }
 
     #[test]

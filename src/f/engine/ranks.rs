@@ -1,13 +1,15 @@
-//! Rows shared among processes ("ranks", as in MPI): the chunks of
-//! [`CHUNK_ROWS`](super::CHUNK_ROWS) rows are dealt out `t` at a time (chunk `c`
-//! belongs to rank `(c / t) % P`, [`Owners`]), so that every rank keeps rows (and
-//! work) as the band of live rows moves up, and a block's column sets cross
-//! from rank to rank only every `t` chunks ([`turn`]). This module owns
+//! Rows shared among processes ("ranks", as in MPI): each chunk of
+//! [`CHUNK_ROWS`](super::CHUNK_ROWS) rows has an owner ([`Owners`]). A census
+//! gives each rank a run of chunks in order, each run as near an equal share of
+//! the work as whole chunks allow ([`Owners::balanced`]), and moves chunks
+//! between ranks as the work moves up the rows; inside a block the column sets
+//! go up the ranks in order, crossing once at each rank's edge. This module owns
 //! the interface the engine and the census talk through, the few collective
 //! operations they need (built from point-to-point messages), and two in-process
 //! implementations: `Solo` (one rank, no messages) and [`Local`] (`P` ranks as
 //! threads of one process, for tests). The MPI implementation is `cluster`.
 
+use crate::base::bytes::narrow;
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
@@ -36,98 +38,98 @@ pub trait Ranks: Send + Sync {
     fn on_this_machine(&self) -> u32 {
         1
     }
-    /// Chunks dealt to a rank at a time (see [`Owners`]): 1 unless wrapped
-    /// in [`Turns`].
-    fn turn(&self) -> u32 {
-        1
-    }
-    /// Who owns which chunk.
-    fn owners(&self) -> Owners {
-        Owners {
-            size: self.size(),
-            rank: self.rank(),
-            turn: self.turn(),
-        }
-    }
 }
 
-/// Who owns which chunk: chunk `c` belongs to rank `(c / turn) % size`, and
-/// this is rank `rank`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Who owns which chunk of rows: an owner for each chunk, and this rank.
+/// Chunks past the end of the list are the last rank's (the rows born
+/// later belong to the top of the chain). Cheap to clone.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Owners {
     /// Number of ranks `P`.
-    pub size: u32,
+    size: u32,
     /// This rank.
-    pub rank: u32,
-    /// Chunks dealt to a rank at a time.
-    pub turn: u32,
+    rank: u32,
+    /// The owner of chunk `c`, for the chunks listed.
+    map: Arc<[u32]>,
 }
 
 impl Owners {
+    /// The only rank, owning every chunk.
+    pub fn solo() -> Owners {
+        Owners::from_map(1, 0, Vec::new())
+    }
+
+    /// Chunk `c` on rank `map[c]` (past the list: rank `size - 1`); this is
+    /// rank `rank`. Every owner must be below `size`.
+    pub fn from_map(size: u32, rank: u32, map: Vec<u32>) -> Owners {
+        assert!(rank < size, "rank {rank} of {size}");
+        assert!(map.iter().all(|&o| o < size), "an owner past the ranks");
+        Owners {
+            size,
+            rank,
+            map: map.into(),
+        }
+    }
+
+    /// The `chunks` chunks dealt `turn >= 1` at a time: chunk `c` on rank
+    /// `(c / turn) % size` (as censuses whose checkpoints are of format 6
+    /// or before dealt them).
+    pub fn dealt(size: u32, rank: u32, turn: u32, chunks: u32) -> Owners {
+        assert!(turn >= 1, "a turn of at least one chunk");
+        Owners::from_map(size, rank, (0..chunks).map(|c| (c / turn) % size).collect())
+    }
+
+    /// The `chunks` chunks cut into `size` runs, in order, each as near as
+    /// whole chunks allow to an equal share of `cost` (a chunk's cost, 0
+    /// past the list): rank `k` takes the chunks whose cost, summed from
+    /// the first, ends past `k / size` of the whole and no further than
+    /// `(k + 1) / size`. With nothing to share, the chunks in equal runs.
+    pub fn balanced(size: u32, rank: u32, cost: &[u64], chunks: u32) -> Owners {
+        let cost = |c: u32| cost.get(c as usize).copied().unwrap_or(0);
+        let total: u128 = (0..chunks).map(|c| u128::from(cost(c))).sum();
+        let mut map = Vec::with_capacity(chunks as usize);
+        let mut before = 0u128;
+        for c in 0..chunks {
+            let owner = if total == 0 {
+                u64::from(c) * u64::from(size) / u64::from(chunks)
+            } else {
+                // The chunk goes to the rank whose share holds its middle.
+                let middle = 2 * before + u128::from(cost(c));
+                let k = middle * u128::from(size) / (2 * total);
+                u64::try_from(k).unwrap_or(u64::MAX)
+            };
+            map.push(narrow::<u32, _>(owner.min(u64::from(size - 1))));
+            before += u128::from(cost(c));
+        }
+        Owners::from_map(size, rank, map)
+    }
+
+    /// Number of ranks `P`.
+    pub fn size(&self) -> u32 {
+        self.size
+    }
+
+    /// This rank.
+    pub fn rank(&self) -> u32 {
+        self.rank
+    }
+
     /// The rank that owns chunk `chunk`.
     pub fn of(&self, chunk: u32) -> u32 {
-        (chunk / self.turn) % self.size
+        self.map
+            .get(chunk as usize)
+            .copied()
+            .unwrap_or(self.size - 1)
     }
 
     /// Whether this rank owns chunk `chunk`.
     pub fn mine(&self, chunk: u32) -> bool {
         self.of(chunk) == self.rank
     }
-}
 
-/// Chunks of rows each rank takes at a time in a census of the rows
-/// `0 ..= last_row` on `size` ranks. Inside a block, the column sets go up
-/// the chunks and cross to another rank at each change of owner, carrying
-/// about a bit per row below (doc/scaling.md): with one chunk at a time every
-/// chunk's edge is a crossing, and the bytes sent grow like `R^3` for every
-/// `P`. Dealt `t` at a time, a block crosses `1/t` as often. The turn is the
-/// shortest that deals the chunks in at most [`TURNS_PER_RANK`] turns per
-/// rank, so that the rows born late in the census, and the young rows that
-/// cost most, are still shared out among the ranks.
-pub fn turn(last_row: u32, size: u32) -> u32 {
-    let chunks = last_row / super::CHUNK_ROWS + 1;
-    chunks.div_ceil(size.saturating_mul(TURNS_PER_RANK).max(1))
-}
-
-/// Turns each rank takes over the rows: see [`turn`].
-pub const TURNS_PER_RANK: u32 = 2;
-
-/// Ranks that take their chunks [`Ranks::turn`] at a time; messages go
-/// through the ranks wrapped.
-pub struct Turns {
-    inner: Arc<dyn Ranks>,
-    turn: u32,
-}
-
-impl Turns {
-    /// `inner`, dealt `turn >= 1` chunks at a time.
-    pub fn new(inner: Arc<dyn Ranks>, turn: u32) -> Turns {
-        assert!(turn >= 1, "a turn of at least one chunk");
-        Turns { inner, turn }
-    }
-}
-
-impl Ranks for Turns {
-    fn size(&self) -> u32 {
-        self.inner.size()
-    }
-    fn rank(&self) -> u32 {
-        self.inner.rank()
-    }
-    fn send(&self, to: u32, tag: u32, bytes: &[u8]) {
-        self.inner.send(to, tag, bytes);
-    }
-    fn receive(&self, from: u32, tag: u32) -> Vec<u8> {
-        self.inner.receive(from, tag)
-    }
-    fn sent(&self) -> Traffic {
-        self.inner.sent()
-    }
-    fn on_this_machine(&self) -> u32 {
-        self.inner.on_this_machine()
-    }
-    fn turn(&self) -> u32 {
-        self.turn
+    /// The owners of chunks `0 .. chunks`.
+    pub fn list(&self, chunks: u32) -> Vec<u32> {
+        (0..chunks).map(|c| self.of(c)).collect()
     }
 }
 
@@ -303,29 +305,59 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_rank_gets_its_turns_over_the_rows() {
-        let rows = [0, 1023, 1024, 7167, 50_000, 1_000_000, 10_000_000, u32::MAX];
-        for last_row in rows {
-            let chunks = u64::from(last_row / super::super::CHUNK_ROWS + 1);
-            for size in [1, 2, 3, 8, 64, 1024, u32::MAX] {
-                let t = turn(last_row, size);
-                assert!(t >= 1, "{last_row} {size}");
-                let turns = |t: u32| chunks.div_ceil(u64::from(t));
-                let wanted = u64::from(size) * u64::from(TURNS_PER_RANK);
-                // At most the turns wanted, with the shortest turn that
-                // does it (a chunk less would need more turns).
-                assert!(turns(t) <= wanted, "{last_row} rows, {size} ranks, {t}");
-                assert!(t == 1 || turns(t - 1) > wanted, "{last_row} {size} {t}");
-                let owners = Owners {
-                    size,
-                    rank: 0,
-                    turn: t,
-                };
-                for c in [0, 1, t - 1, t, u32::MAX] {
-                    assert_eq!(owners.of(c), (c / t) % size);
+    fn balanced_owners_are_runs_in_order_each_near_an_equal_share() {
+        // A small xorshift generator: test data only.
+        let mut x = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for size in [1, 2, 3, 4, 8] {
+            for chunks in [1, 2, 5, 49, 200] {
+                for spread in [0, 1, 10, 1_000_000] {
+                    let cost: Vec<u64> = (0..chunks).map(|_| next() % (spread + 1)).collect();
+                    let owners = Owners::balanced(size, 0, &cost, chunks);
+                    let map = owners.list(chunks);
+                    assert!(map.windows(2).all(|w| w[0] <= w[1]), "in order: {map:?}");
+                    assert!(map.iter().all(|&o| o < size));
+                    let total: u64 = cost.iter().sum();
+                    let most = cost.iter().copied().max().unwrap_or(0);
+                    for k in 0..size {
+                        let share: u64 = (0..chunks as usize)
+                            .filter(|&c| map[c] == k)
+                            .map(|c| cost[c])
+                            .sum();
+                        // A rank's share is off an equal one by less than a
+                        // chunk at either end.
+                        let fair = total / u64::from(size);
+                        assert!(
+                            share <= fair + 2 * most + 1,
+                            "{size} {chunks} {k}: {share} of {total}"
+                        );
+                        if total == 0 {
+                            let runs = narrow::<u32, _>(map.iter().filter(|&&o| o == k).count());
+                            assert!(runs.abs_diff(chunks / size) <= 1, "{map:?}");
+                        }
+                    }
+                    // Chunks past the list are the last rank's.
+                    assert_eq!(owners.of(chunks), size - 1);
                 }
             }
         }
+        // The work of one chunk goes to the rank whose share holds it.
+        let owners = Owners::balanced(2, 1, &[1, 1, 10, 1, 1], 5);
+        assert_eq!(owners.list(5), [0, 0, 1, 1, 1]);
+        assert!(owners.mine(3) && !owners.mine(0));
+    }
+
+    #[test]
+    fn dealt_owners_take_turns() {
+        let owners = Owners::dealt(3, 2, 2, 14);
+        assert_eq!(owners.list(14), [0, 0, 1, 1, 2, 2, 0, 0, 1, 1, 2, 2, 0, 0]);
+        assert!(owners.mine(4) && owners.mine(5) && !owners.mine(6));
+        assert_eq!(Owners::solo().of(1_000_000), 0);
     }
 
     #[test]

@@ -95,10 +95,7 @@ impl Engine {
             row_limit: u32::MAX,
             chunks,
             diagonal: Mutex::new(earlier_diagonal),
-            report_from: 0,
-            narrow_words: super::COPY_WORDS,
-            trace: None,
-            edges: super::handoff::Edges::default(),
+            ..Engine::new()
         })
     }
 }
