@@ -244,8 +244,8 @@ impl Run {
 
     /// A census before column 0, on one of the ranks `ranks` (every rank makes
     /// one and steps it in lockstep; rank 0 gets the result), its chunks cut
-    /// into equal runs, one a rank, until the first batch's work says where
-    /// to cut them (`moves.rs`).
+    /// into equal runs, one a rank, until the work of a batch's first part
+    /// says where to cut them (`moves.rs`).
     pub fn shared(params: Params, ranks: Arc<dyn Ranks>) -> Run {
         let chunks = params.last_row / CHUNK_ROWS + 1;
         let owners = Owners::balanced(ranks.size(), ranks.rank(), &[], chunks);
@@ -254,7 +254,7 @@ impl Run {
 
     /// A census before column 0 on one of `ranks`, its chunks dealt `turn` at
     /// a time (as the censuses whose checkpoints are of format 6 and before
-    /// dealt them) until the first batch's end cuts them into runs.
+    /// dealt them) until the end of a batch's first part cuts them into runs.
     pub fn dealt(params: Params, ranks: Arc<dyn Ranks>, turn: u32) -> Run {
         let chunks = params.last_row / CHUNK_ROWS + 1;
         let owners = Owners::dealt(ranks.size(), ranks.rank(), turn, chunks);
@@ -262,7 +262,7 @@ impl Run {
     }
 
     /// A census before column 0 on one of `ranks`, its chunks owned as
-    /// `owners` say until the first batch's end.
+    /// `owners` say until the end of a batch's first part.
     fn owned(params: Params, ranks: Arc<dyn Ranks>, owners: Owners) -> Run {
         assert_eq!(
             (owners.size(), owners.rank()),

@@ -541,7 +541,9 @@ impl Engine {
                     ranks.receive(owners.of(chunk - 1), at.block),
                 )
             });
-            let started = thread_cpu_ns();
+            // The chunk's CPU time, for the trace and, on several ranks, for
+            // cutting the runs again (`Engine::take_work`).
+            let started = (log.is_some() || owners.size() > 1).then(thread_cpu_ns);
             if let Some((from, message)) = &message {
                 self.take_handoff(at, (lo, *from), rows_end, used_words, used, message);
             }
@@ -572,8 +574,8 @@ impl Engine {
                 ranks.send(owners.of(chunk + 1), at.block, outgoing);
                 sent = Some((owners.of(chunk + 1), outgoing.len() as u64));
             }
-            let cpu_ns = thread_cpu_ns().saturating_sub(started);
-            if at.recent {
+            let cpu_ns = started.map_or(0, |t| thread_cpu_ns().saturating_sub(t));
+            if at.recent && owners.size() > 1 {
                 let mut work = self.work.lock().unwrap();
                 if work.len() <= chunk as usize {
                     work.resize(chunk as usize + 1, 0);
