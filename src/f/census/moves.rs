@@ -123,6 +123,57 @@ impl Run {
 
 #[cfg(test)]
 mod tests {
+    use crate::f::census::{Params, Run, census};
+    use crate::f::engine::ranks::{Local, Ranks};
+    use std::sync::Arc;
+
+    /// The census of `params` on `size` ranks (threads of this process, one
+    /// pool thread each): rank 0's rows.
+    fn on_ranks(params: Params, size: u32) -> Vec<Option<crate::f::proof::RowStatus>> {
+        std::thread::scope(|s| {
+            let handles: Vec<_> = Local::group(size)
+                .into_iter()
+                .map(|rank| {
+                    s.spawn(move || {
+                        let pool = rayon::ThreadPoolBuilder::new()
+                            .num_threads(1)
+                            .build()
+                            .unwrap();
+                        let mut run = Run::shared(params, Arc::new(rank) as Arc<dyn Ranks>);
+                        while !run.done() {
+                            run.step(&pool);
+                        }
+                        run.finish().map(|c| c.rows)
+                    })
+                })
+                .collect();
+            let mut rows: Vec<_> = handles.into_iter().map(|h| h.join().unwrap()).collect();
+            rows.swap_remove(0).unwrap()
+        })
+    }
+
+    #[test]
+    fn chunks_moved_where_a_chunk_begins_give_the_census_of_one_process() {
+        // Batches of 1024 and 2048 columns cut the runs where the next
+        // chunk's first row is born: its diagonal values must have moved
+        // with the chunk below.
+        for batch in [1024, 2048] {
+            let params = Params {
+                last_row: 3500,
+                max_columns: 20_000,
+                batch,
+            };
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(1)
+                .build()
+                .unwrap();
+            let one = census(params, &pool, &mut |_, _| {}).rows;
+            for size in [2, 3] {
+                assert!(on_ranks(params, size) == one, "batch {batch}, {size} ranks");
+            }
+        }
+    }
+
     #[test]
     fn a_batch_is_cut_in_parts_of_whole_blocks_only_on_two_ranks() {
         assert_eq!(super::part(2520, 1), 2520);

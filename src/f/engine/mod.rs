@@ -967,6 +967,16 @@ mod tests {
                 "P = {size}, {threads} threads"
             );
         }
+        // A chunk moved whole at the column where the next chunk begins:
+        // that chunk's first row is born from the diagonal values that went
+        // with it (every chunk from one rank to the other at column 1024).
+        let reference = engine_table(3000, 2, &[3001]);
+        let all_on = |rank: u32, i: usize| Owners::from_map(2, rank, vec![i as u32 % 2; 3]);
+        for steps in [&[1024, 1977][..], &[1024, 1024, 953], &[2048, 953]] {
+            let moved = moved_table(3000, (2, 1), u32::MAX, steps, &all_on);
+            assert_eq!(first_difference(&moved, &reference), None, "{steps:?}");
+        }
+        let reference = engine_table(n, 2, &[n + 1]);
         // The rank below an edge keeps it while the rank above changes
         // (chunk 1 alternates between ranks 1 and 2 under chunk 0 on rank 0).
         let alternate = |rank: u32, i: usize| {

@@ -7,10 +7,15 @@
 //! A chunk travels as the engine's checkpoint writes it (`checkpoint.rs`):
 //! every row's state at the engine's column, which is all its future depends
 //! on, so the rank that takes it goes on exactly as the giver would have.
-//! While rows are still to be born in it, the giver's diagonal values from
-//! the column's word on go with it: a row born at column `r` starts from the
-//! values `f(a,a) >= r` of the rows below (`chain.rs`), and the giver, which
-//! made the rows of the chunk so far, holds them.
+//! While rows are still to be born in it or in the chunk after it, the
+//! giver's diagonal values from the column's word on go with it: the first
+//! row of a chunk, born at column `r`, starts from the values `f(a,a) >= r`
+//! of the rows below (`chain.rs`), and the rank that made the last row so
+//! far holds them all (its own rows', and those handed to it with the column
+//! sets where rows were born). So the chunk's new owner holds them too, and
+//! hands them on to the owner of the next chunk as the giver would have;
+//! without them, a chunk moved whole at the column where the next chunk
+//! begins would leave that chunk's first row a diagonal short of values.
 
 use std::io;
 use std::sync::Mutex;
@@ -46,7 +51,9 @@ impl Engine {
     }
 
     /// Chunk `c`, which this rank owns, written for the rank that takes it
-    /// ([`Engine::take_chunk`]), and dropped here.
+    /// ([`Engine::take_chunk`]) with the diagonal values where rows are still
+    /// to be born in it or the next chunk (the module's comment), and dropped
+    /// here.
     pub(crate) fn give_chunk(&mut self, c: u32) -> Vec<u8> {
         let q = self.columns;
         let births = self.births_ahead(c);
@@ -102,11 +109,11 @@ impl Engine {
         self.owners = owners;
     }
 
-    /// Whether rows are still to be born in chunk `c` after the engine's
-    /// column (it is not yet whole).
+    /// Whether rows are still to be born, from the engine's column on, in
+    /// chunk `c` or in the chunk after it.
     fn births_ahead(&self, c: u32) -> bool {
         let top = c
-            .saturating_add(1)
+            .saturating_add(2)
             .saturating_mul(CHUNK_ROWS)
             .min(self.row_limit.saturating_add(1));
         self.columns < top
