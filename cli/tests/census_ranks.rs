@@ -124,6 +124,41 @@ fn ranks_stopped_at_a_checkpoint_continue_to_the_same_bytes() {
     }
 }
 
+/// Resumed from the newest column every rank saved, the ranks delete their
+/// files of later columns (a killed run's, which not every rank has): where
+/// chunks move depends on timing, so this run's files at those columns could
+/// otherwise make a set with them that does not fit together.
+#[test]
+fn resumed_ranks_delete_their_files_of_later_columns() {
+    use chomp3::f::census::rank_files::RankFiles;
+    let dir = tempfile::tempdir().unwrap();
+    let base = dir.path().join("c.c3k");
+    let saved: Vec<Vec<u8>> = on_ranks(2, |ranks| {
+        let mut run = Run::shared(PARAMS, ranks.clone());
+        for _ in 0..3 {
+            run.step(&pool());
+        }
+        let mut bytes = Vec::new();
+        run.save(&mut bytes).unwrap();
+        chomp3::f::engine::ranks::gather(&*ranks, bytes)
+    });
+    let name = |rank: u32, column: u32| dir.path().join(format!("c.c3k.{rank}-of-2.at-{column}"));
+    for (rank, bytes) in saved.iter().enumerate() {
+        std::fs::write(name(rank as u32, 1080), bytes).unwrap();
+    }
+    // Rank 0 alone saved at a later column (its file is never read).
+    std::fs::write(name(0, 1440), &saved[0]).unwrap();
+    let column = on_ranks(2, |ranks| {
+        let files = RankFiles { base: base.clone() };
+        let (run, left_over) = files.resume_or_start(PARAMS, ranks.clone()).unwrap();
+        assert!(!left_over);
+        (ranks.rank() == 0).then_some(run.columns())
+    });
+    assert_eq!(column, 1080);
+    assert!(!name(0, 1440).exists(), "the later file is deleted");
+    assert!(name(0, 1080).exists() && name(1, 1080).exists());
+}
+
 /// Chunks dealt to the ranks several at a time (as censuses whose
 /// checkpoints are of format 6 dealt them) move into runs of chunks in order
 /// at the first batch's end, with their rows, and the census writes the same

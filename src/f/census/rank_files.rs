@@ -449,7 +449,25 @@ impl RankFiles {
             });
         // Every rank learns what each found (a rank that could not read its
         // file would otherwise end alone, the others waiting for it).
-        together(&*ranks, loaded).map(|run| (run, false))
+        let run = together(&*ranks, loaded)?;
+        // Files of later columns are of a run killed while its ranks saved
+        // (not every rank has one, or the census would resume there). Where
+        // the chunks move between ranks depends on the work's timing, so
+        // this run may save other files at those columns: left, some of
+        // them could later make a whole set with files of this run, which
+        // would not fit together.
+        together(&*ranks, self.remove_newer(size, rank, column))?;
+        Ok((run, false))
+    }
+
+    /// Deletes this rank's checkpoint files of columns after `column`.
+    fn remove_newer(&self, size: u32, rank: u32, column: u32) -> Result<(), DriverError> {
+        for f in rank_files(&self.base, false)? {
+            if f.size == size && f.rank == rank && f.column > column {
+                remove(&f.path)?;
+            }
+        }
+        Ok(())
     }
 
     /// Deletes this rank's checkpoint files but the one for `keep`, and
