@@ -131,14 +131,14 @@ impl Job {
             )?;
         } else {
             let census = format!("a census of rows 0..={} on {ranks} MPI ranks", self.rows);
-            let needs = rank_memory_estimate(self.rows, ranks);
+            let needs = rank_memory_estimate(self.rows, 1);
             crate::base::memory::check(format!("a rank of {census}"), needs)?;
             // The ranks on this machine share its memory.
             let local = local.clamp(1, ranks);
             if local > 1 {
                 crate::base::memory::check_machine(
                     format!("the share of this machine ({local} ranks) of {census}"),
-                    needs.saturating_mul(u64::from(local)),
+                    rank_memory_estimate(self.rows, local),
                 )?;
             }
         }

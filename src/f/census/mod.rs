@@ -68,17 +68,19 @@ pub(crate) fn memory_estimate(rows: u32) -> u64 {
     bytes
 }
 
-/// The least peak memory of one rank of a census of rows `0 ..= rows` on
-/// `ranks` MPI ranks: its share of [`memory_estimate`], plus what every rank
-/// holds whatever their number, by the fit to measured ranks in
-/// doc/scaling.md ("Memory per rank"): 22.3 MiB and, for its one thread at
-/// least, `737 R` bytes (the replicated rows' state and a block of columns
-/// over every row). Used to refuse a rank this machine cannot hold before
-/// it starts, as in one process.
-pub(crate) fn rank_memory_estimate(rows: u32, ranks: u32) -> u64 {
+/// The peak memory of `here` ranks of a census of rows `0 ..= rows` on one
+/// machine, at most: the rows' state of [`memory_estimate`] once (the runs
+/// of chunks are cut by work, not by memory, and the rank of the oldest rows,
+/// with the longest histories, can hold nearly all of it: doc/scaling.md,
+/// "Memory per rank"), plus for each rank what every rank holds whatever
+/// their number, by the fit to measured ranks there: 22.3 MiB and, for its
+/// one thread at least, `737 R` bytes (the replicated rows' state and a
+/// block of columns over every row). Used to refuse a rank, or the ranks of
+/// one machine, that it cannot hold before they start, as in one process.
+pub(crate) fn rank_memory_estimate(rows: u32, here: u32) -> u64 {
     // 22.3 MiB, in whole bytes.
     let every_rank = 23_383_244 + 737 * u64::from(rows);
-    (memory_estimate(rows) / u64::from(ranks.max(1))).saturating_add(every_rank)
+    memory_estimate(rows).saturating_add(every_rank.saturating_mul(u64::from(here.max(1))))
 }
 
 /// Default column limit for a census of rows `0 ..= rows`: `3 R` plus four

@@ -23,11 +23,13 @@ use crate::f::engine::ranks::{self, CONTROL_TAG, Owners};
 use crate::f::engine::{BLOCK_COLS, CHUNK_ROWS, Deltas};
 
 /// The columns of each part of a batch of `cols` columns on `size` ranks
-/// (whole blocks; the last part takes what is left): the chunks are cut into
-/// runs again after each part. Each cut empties the pipeline, which then
-/// fills again over `size - 1` blocks of its ranks, so a part is at least
-/// `20 (size - 1)` blocks, a twentieth at most spent filling: two parts a
-/// batch of 2520 columns on two ranks, one on more. On two ranks of one
+/// (whole blocks; the last part takes what is left, and a part may be
+/// longer than the batch): the chunks are cut into runs again after each
+/// part. Each cut empties the pipeline, which then fills again over
+/// `size - 1` blocks of its ranks, so the batch is cut into no more parts
+/// than leave each about `20 (size - 1)` blocks, a twentieth spent filling:
+/// two parts of a batch of 2520 columns (20 and 19.4 blocks) on two ranks,
+/// one on more (where a batch's end empties the pipeline anyway). On two ranks of one
 /// thread at `R = 5*10^4` (doc/scaling.md) two parts took 19.6 s where one
 /// took 20.8 s (means of three alternated runs), four parts 19.9 s.
 pub(super) fn part(cols: u32, size: u32) -> u32 {
