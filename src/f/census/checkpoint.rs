@@ -477,7 +477,6 @@ mod tests {
 
     #[test]
     fn a_checkpoint_of_format_6_continues_to_the_same_census() {
-        use crate::f::engine::ranks::{Local, Ranks};
         let params = Params {
             last_row: 3500,
             max_columns: 9000,
@@ -499,29 +498,16 @@ mod tests {
         }
         assert!(run.finish().unwrap().rows == direct.rows, "one process");
         // On three ranks dealt two chunks at a time, saved at the start: the
-        // first batch's end moves the chunks, with their rows, into runs.
-        let rows = std::thread::scope(|s| {
-            let handles: Vec<_> = Local::group(3)
-                .into_iter()
-                .map(|rank| {
-                    s.spawn(move || {
-                        let ranks: Arc<dyn Ranks> = Arc::new(rank);
-                        let mut run = Run::dealt(params, ranks.clone(), 2);
-                        let mut bytes = Vec::new();
-                        run.save(&mut bytes).unwrap();
-                        let old = as_format_6(&bytes, 4, 2);
-                        let mut run = Run::load_shared(&mut old.as_slice(), params, ranks).unwrap();
-                        assert_eq!(run.owners().list(4), [0, 0, 1, 1]);
-                        let pool = self::pool();
-                        while !run.done() {
-                            run.step(&pool);
-                        }
-                        run.finish().map(|c| c.rows)
-                    })
-                })
-                .collect();
-            let mut rows: Vec<_> = handles.into_iter().map(|h| h.join().unwrap()).collect();
-            rows.swap_remove(0).unwrap()
+        // first part's end moves the chunks, with their rows, into runs.
+        let rows = super::super::moves::tests::on_ranks(3, &|ranks| {
+            let mut bytes = Vec::new();
+            Run::dealt(params, ranks.clone(), 2)
+                .save(&mut bytes)
+                .unwrap();
+            let old = as_format_6(&bytes, 4, 2);
+            let run = Run::load_shared(&mut old.as_slice(), params, ranks).unwrap();
+            assert_eq!(run.owners().list(4), [0, 0, 1, 1]);
+            run
         });
         assert!(rows == direct.rows, "three ranks");
     }

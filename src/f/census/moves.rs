@@ -124,14 +124,18 @@ impl Run {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use crate::f::census::{Params, Run, census};
     use crate::f::engine::ranks::{Local, Ranks};
     use std::sync::Arc;
 
-    /// The census of `params` on `size` ranks (threads of this process, one
-    /// pool thread each): rank 0's rows.
-    fn on_ranks(params: Params, size: u32) -> Vec<Option<crate::f::proof::RowStatus>> {
+    /// A census on `size` ranks (threads of this process, one pool thread
+    /// each), each rank's run made by `make` and stepped to its end: rank
+    /// 0's rows.
+    pub(in crate::f::census) fn on_ranks(
+        size: u32,
+        make: &(dyn Fn(Arc<dyn Ranks>) -> Run + Sync),
+    ) -> Vec<Option<crate::f::proof::RowStatus>> {
         std::thread::scope(|s| {
             let handles: Vec<_> = Local::group(size)
                 .into_iter()
@@ -141,7 +145,7 @@ mod tests {
                             .num_threads(1)
                             .build()
                             .unwrap();
-                        let mut run = Run::shared(params, Arc::new(rank) as Arc<dyn Ranks>);
+                        let mut run = make(Arc::new(rank));
                         while !run.done() {
                             run.step(&pool);
                         }
@@ -171,7 +175,8 @@ mod tests {
                 .unwrap();
             let one = census(params, &pool, &mut |_, _| {}).rows;
             for size in [2, 3] {
-                assert!(on_ranks(params, size) == one, "batch {batch}, {size} ranks");
+                let rows = on_ranks(size, &|ranks| Run::shared(params, ranks));
+                assert!(rows == one, "batch {batch}, {size} ranks");
             }
         }
     }
