@@ -81,9 +81,10 @@ impl Owners {
 
     /// The `chunks` chunks cut into `size` runs, in order, each as near as
     /// whole chunks allow to an equal share of `cost` (a chunk's cost, 0
-    /// past the list): rank `k` takes the chunks whose cost, summed from
-    /// the first, ends past `k / size` of the whole and no further than
-    /// `(k + 1) / size`. With nothing to share, the chunks in equal runs.
+    /// past the list): chunk `c` goes to the rank `k` whose share, from
+    /// `k / size` to `(k + 1) / size` of the whole, holds the chunk's middle
+    /// (the costs before it and half its own). With nothing to share, the
+    /// chunks in equal runs.
     pub fn balanced(size: u32, rank: u32, cost: &[u64], chunks: u32) -> Owners {
         let cost = |c: u32| cost.get(c as usize).copied().unwrap_or(0);
         let total: u128 = (0..chunks).map(|c| u128::from(cost(c))).sum();
