@@ -46,9 +46,9 @@ pub(super) fn part(cols: u32, size: u32) -> u32 {
 const MOVE_TAG: u32 = CONTROL_TAG + 1;
 
 impl Run {
-    /// Cuts the chunks into runs again by the work of the batch's last
-    /// blocks, and moves those that change hands (every rank calls it at the
-    /// same column).
+    /// Cuts the chunks into runs again by the work of the last blocks of the
+    /// part of a batch just computed, and moves those that change hands
+    /// (every rank calls it at the same column).
     pub(super) fn rebalance(&mut self) {
         let work = self.engine.take_work();
         if self.ranks.size() < 2 {
